@@ -1,0 +1,20 @@
+"""tarotsim: a fast, exact Monte Carlo simulator of French Tarot under the FFT rules."""
+
+from tarotsim.cards import format_card, parse_card, parse_cards
+from tarotsim.evaluate import evaluate_hand
+from tarotsim.policies import Contract, RunConfig, Side
+from tarotsim.simulate import simulate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Contract",
+    "RunConfig",
+    "Side",
+    "__version__",
+    "evaluate_hand",
+    "format_card",
+    "parse_card",
+    "parse_cards",
+    "simulate",
+]

@@ -1,0 +1,3 @@
+from tarotsim.cli import main
+
+raise SystemExit(main())

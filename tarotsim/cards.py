@@ -1,0 +1,183 @@
+"""Card ids, the text notation of RULES.md §1, half-point values and card-set masks.
+
+Card ids run 0-77: the four suits spades, hearts, diamonds, clubs (14 cards each,
+ranks 1 … 10, J, C, Q, K from low to high) take ids ``14 * suit + rank_index``;
+trumps 1-21 take ids 56-76 (``55 + trump``); the Excuse is 77.
+
+A card set is two ``uint64`` words: word 0 holds the 56 suit cards (bit = card id),
+word 1 holds trumps 1-21 in bits 0-20 and the Excuse in bit 21 (bit = id - 56).
+
+>>> parse_card("KS"), parse_card("10H"), parse_card("CC"), parse_card("T21"), parse_card("EX")
+(13, 23, 53, 76, 77)
+>>> format_card(53)
+'CC'
+>>> card_points(parse_card("T1")), card_points(parse_card("QD")), card_points(parse_card("7C"))
+(4.5, 3.5, 0.5)
+>>> format_cards(parse_cards("EX T1 KS"))
+['KS', 'T1', 'EX']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+N_CARDS = 78
+N_SUIT_CARDS = 56
+SUIT_LEN = 14
+SUIT_LETTERS = ("S", "H", "D", "C")
+RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
+JACK, KNIGHT, QUEEN, KING = 10, 11, 12, 13  # rank indices
+
+FIRST_TRUMP = 56  # id of trump 1, the Petit
+PETIT = 56
+TRUMP_21 = 76
+EXCUSE = 77
+
+# Suit codes used by the kernels for "suit of a card" and "suit led": 0-3 the suits,
+# 4 the trumps, 5 the Excuse (which has no suit), -1 none.
+TRUMP_SUIT = 4
+EXCUSE_SUIT = 5
+NO_SUIT = -1
+
+U64 = np.uint64
+SUIT_MASK = U64((1 << SUIT_LEN) - 1)  # the 14 bits of one suit, shifted by 14 * suit
+TRUMPS_MASK = U64((1 << 21) - 1)  # word 1: trumps 1-21
+EXCUSE_BIT = U64(1 << 21)  # word 1: the Excuse
+PETIT_BIT = U64(1)  # word 1: trump 1
+TRUMP_21_BIT = U64(1 << 20)  # word 1: trump 21
+BOUTS_MASK_1 = PETIT_BIT | TRUMP_21_BIT | EXCUSE_BIT  # word 1: the three bouts
+MAJOR_TRUMPS_MASK = U64(((1 << 21) - 1) & ~((1 << 15) - 1))  # word 1: trumps 16-21
+
+
+def _rank_mask(rank_index: int) -> np.uint64:
+    return U64(sum(1 << (14 * suit + rank_index) for suit in range(4)))
+
+
+KINGS_MASK = _rank_mask(KING)  # word 0
+QUEENS_MASK = _rank_mask(QUEEN)
+KNIGHTS_MASK = _rank_mask(KNIGHT)
+JACKS_MASK = _rank_mask(JACK)
+PIPS_MASK = U64((1 << 56) - 1) & ~(KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK)
+FULL_WORD0 = U64((1 << 56) - 1)
+FULL_WORD1 = TRUMPS_MASK | EXCUSE_BIT
+
+
+def _half_points_table() -> np.ndarray:
+    table = np.ones(N_CARDS, dtype=np.int64)
+    for suit in range(4):
+        base = 14 * suit
+        table[base + KING] = 9
+        table[base + QUEEN] = 7
+        table[base + KNIGHT] = 5
+        table[base + JACK] = 3
+    table[PETIT] = table[TRUMP_21] = table[EXCUSE] = 9
+    return table
+
+
+HALF_POINTS = _half_points_table()
+"""Card value in half points, indexed by card id; the deck sums to 182 (91 points)."""
+
+_NAMES = tuple(
+    [rank + suit for suit in SUIT_LETTERS for rank in RANK_NAMES]
+    + [f"T{trump}" for trump in range(1, 22)]
+    + ["EX"]
+)
+_IDS = {name: card for card, name in enumerate(_NAMES)}
+
+
+def card_names() -> tuple[str, ...]:
+    """All 78 card names in id order."""
+    return _NAMES
+
+
+def parse_card(name: str) -> int:
+    """Card id of a card name such as ``KS``, ``10H``, ``CC``, ``T21`` or ``EX``.
+
+    Lower case is accepted. Raises ``ValueError`` naming the card when it is not a card.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a card name must be a string such as 'KS' or 'T21', got {name!r}")
+    card = _IDS.get(name.strip().upper())
+    if card is None:
+        raise ValueError(
+            f"{name!r} is not a card: use rank+suit (1-10, J, C, Q, K with S, H, D, C, e.g. 'KS', "
+            "'10H', 'CC'), a trump T1-T21, or EX for the Excuse"
+        )
+    return card
+
+
+def format_card(card: int) -> str:
+    """Name of a card id (0-77)."""
+    if not 0 <= int(card) < N_CARDS:
+        raise ValueError(f"card ids run from 0 to 77, got {card}")
+    return _NAMES[int(card)]
+
+
+def parse_cards(cards: str | Iterable[str], *, what: str = "hand") -> list[int]:
+    """Card ids of several card names (an iterable, or one string separated by spaces/commas).
+
+    Raises ``ValueError`` on a bad name or on a card that appears twice.
+    """
+    if isinstance(cards, str):
+        names = cards.replace(",", " ").split()
+    else:
+        names = list(cards)
+    ids: list[int] = []
+    seen: set[int] = set()
+    for name in names:
+        card = parse_card(name)
+        if card in seen:
+            raise ValueError(f"card {format_card(card)} appears twice in the {what}")
+        seen.add(card)
+        ids.append(card)
+    return ids
+
+
+def format_cards(cards: Iterable[int]) -> list[str]:
+    """Card names of card ids, sorted by id (suits S, H, D, C low to high, then trumps, Excuse)."""
+    return [format_card(card) for card in sorted(int(c) for c in cards)]
+
+
+def card_points(card: int) -> float:
+    """Value of a card in points (4.5, 3.5, 2.5, 1.5 or 0.5)."""
+    return float(HALF_POINTS[int(card)]) / 2
+
+
+def is_trump(card: int) -> bool:
+    """True for trumps 1-21 (the Excuse is not a trump)."""
+    return FIRST_TRUMP <= int(card) < EXCUSE
+
+
+def is_bout(card: int) -> bool:
+    """True for the Petit, trump 21 and the Excuse."""
+    return int(card) in (PETIT, TRUMP_21, EXCUSE)
+
+
+def suit_of(card: int) -> int:
+    """Suit code of a card: 0-3 for S, H, D, C; 4 for a trump; 5 for the Excuse."""
+    card = int(card)
+    if card < N_SUIT_CARDS:
+        return card // SUIT_LEN
+    return TRUMP_SUIT if card < EXCUSE else EXCUSE_SUIT
+
+
+def to_mask(cards: Iterable[int]) -> tuple[np.uint64, np.uint64]:
+    """Card set (word 0, word 1) holding the given card ids."""
+    word0 = word1 = 0
+    for card in cards:
+        card = int(card)
+        if card < N_SUIT_CARDS:
+            word0 |= 1 << card
+        else:
+            word1 |= 1 << (card - N_SUIT_CARDS)
+    return U64(word0), U64(word1)
+
+
+def from_mask(word0: int, word1: int) -> list[int]:
+    """Card ids in a card set, in id order."""
+    w0, w1 = int(word0), int(word1)
+    return [c for c in range(N_SUIT_CARDS) if w0 >> c & 1] + [
+        N_SUIT_CARDS + b for b in range(22) if w1 >> b & 1
+    ]

@@ -1,0 +1,71 @@
+"""Running the compiled kernels from Python: threads, chunks of deals, progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+from tarotsim.kernels.batch import run_deals
+from tarotsim.kernels.game import N_REC
+
+CHUNK_DEALS = 1 << 16
+"""Deals per call into the kernels when a progress bar is shown."""
+
+
+def check_count(value: object, name: str, *, minimum: int = 0) -> int:
+    """``value`` as an int >= minimum, or a ValueError/TypeError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_threads(threads: int | None) -> int:
+    """Number of threads to use: ``threads`` if valid, else every thread Numba may start."""
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return most
+    threads = check_count(threads, "threads", minimum=1)
+    if threads > most:
+        raise ValueError(f"threads must be between 1 and {most} on this machine, got {threads}")
+    return threads
+
+
+@contextmanager
+def using_threads(threads: int | None) -> Iterator[int]:
+    """Run the enclosed kernels on ``threads`` threads, restoring the previous count after."""
+    count = check_threads(threads)
+    before = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        yield count
+    finally:
+        numba.set_num_threads(before)
+
+
+def show_progress(progress: bool | None, deals: int) -> bool:
+    """Default: a progress bar only on a terminal and for runs that take more than a moment."""
+    if progress is None:
+        return sys.stderr.isatty() and deals >= 4 * CHUNK_DEALS
+    return bool(progress)
+
+
+def play(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray, *, progress: bool = False) -> np.ndarray:
+    """Records (int32[deals, N_REC]) of deals first_deal … first_deal + deals - 1."""
+    out = np.zeros((deals, N_REC), dtype=np.int32)
+    if not progress:
+        run_deals(first_deal, key, cfg, out)
+        return out
+    from tqdm import tqdm
+
+    with tqdm(total=deals, unit="deal", unit_scale=True, desc="deals", file=sys.stderr) as bar:
+        for start in range(0, deals, CHUNK_DEALS):
+            stop = min(deals, start + CHUNK_DEALS)
+            run_deals(first_deal + start, key, cfg, out[start:stop])
+            bar.update(stop - start)
+    return out

@@ -1,0 +1,1 @@
+"""Numba kernels: arrays and scalars in, arrays out. No pandas, no I/O."""

@@ -1,0 +1,287 @@
+"""One whole deal: deal → petit sec → bid → chien/écart → announce → play → count → score.
+
+``play_deal`` writes one record row (``rec``, int64[N_REC], columns R_*) and a log of
+the decisions (``log``, int64[N_LOG], slots L_*) from which traces are written. The
+record columns are described for users in ``tarotsim.records``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.cards import EXCUSE_SUIT, KINGS_MASK, TRUMP_SUIT, TRUMPS_MASK
+from tarotsim.kernels.bits import popcount
+from tarotsim.kernels.config import (
+    C_CHIEN,
+    C_ECART_POLICY,
+    C_FORCED_CONTRACT,
+    C_FORCED_TAKER,
+    C_HAND,
+    C_PLAY_ATTACK,
+    C_PLAY_DEFENCE,
+    C_PLAYERS,
+    C_POIGNEE_POLICY,
+)
+from tarotsim.kernels.count import S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE, close_trick, start_count
+from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
+from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
+from tarotsim.kernels.policies.bidding import wished_contract
+from tarotsim.kernels.policies.ecart import choose_ecart
+from tarotsim.kernels.policies.evaluate import hand_points
+from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.rng import seed_stream
+from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_set, suit_code, trick_after
+from tarotsim.kernels.score import (
+    ATTACK,
+    DEFENCE,
+    GARDE,
+    GARDE_SANS,
+    PASS,
+    POIGNEE_BONUS,
+    SIDE_NONE,
+    per_defender,
+    result,
+    settle,
+)
+from tarotsim.kernels.table import (
+    I_CALLED,
+    I_CHELEM_ANNOUNCED,
+    I_CHIEN_SHOWN,
+    I_CONTRACT,
+    I_DEALER,
+    I_HI_TRUMP,
+    I_LEADER,
+    I_LED,
+    I_PARTNER,
+    I_PLAYERS,
+    I_TAKER,
+    I_TRICK,
+    I_TRICK_LEN,
+    MAX_SEATS,
+    MAX_TRICKS,
+    N_INFO,
+    Table,
+)
+
+THROWN_NONE = 0
+THROWN_PETIT_SEC = 1
+THROWN_ALL_PASS = 2
+
+# record columns (int64)
+R_DEALER = 0
+R_THROWN_IN = 1
+R_TAKER = 2
+R_CONTRACT = 3
+R_TAKER_TRUMPS = 4
+R_TAKER_BOUTS = 5
+R_TAKER_KINGS = 6
+R_HAND_POINTS = 7
+R_ATTACK_HALF = 8
+R_ATTACK_BOUTS = 9
+R_MADE = 10
+R_MARGIN = 11
+R_PETIT_AU_BOUT = 12
+R_CHELEM = 13
+R_CHELEM_ANNOUNCED = 14
+R_POIGNEE_POINTS = 15
+R_N_POIGNEES = 16
+R_ATTACK_TRICKS = 17
+R_PARTNER = 18
+R_CALLED_CARD = 19
+R_PER_DEFENDER = 20
+R_SCORE = 21  # R_SCORE + seat, for seats 0 … players-1
+N_REC = R_SCORE + MAX_SEATS
+
+# log slots (int64)
+L_BIDS = 0  # one per seat, in speaking order from (dealer + 1) % n: contract code, 0 = pass
+L_POIGNEE = L_BIDS + MAX_SEATS  # per seat: poignée size shown (0 none)
+L_LEADERS = L_POIGNEE + MAX_SEATS  # per trick
+L_WINNERS = L_LEADERS + MAX_TRICKS  # per trick
+L_PLAYS = L_WINNERS + MAX_TRICKS  # per trick, MAX_SEATS cards in play order
+N_LOG = L_PLAYS + MAX_TRICKS * MAX_SEATS
+
+_ZERO = np.uint64(0)
+
+
+@njit
+def _reset(tb: Table, rec: np.ndarray, players: int, dealer: int) -> None:
+    for i in range(N_REC):
+        rec[i] = 0
+    rec[R_DEALER] = dealer
+    rec[R_TAKER] = -1
+    rec[R_PETIT_AU_BOUT] = SIDE_NONE
+    rec[R_CHELEM] = SIDE_NONE
+    rec[R_PARTNER] = -1
+    rec[R_CALLED_CARD] = -1
+    for i in range(N_INFO):
+        tb.info[i] = 0
+    tb.info[I_DEALER] = dealer
+    tb.info[I_TAKER] = -1
+    tb.info[I_PARTNER] = -1
+    tb.info[I_CALLED] = -1
+    tb.info[I_PLAYERS] = players
+    for seat in range(MAX_SEATS):
+        tb.attack[seat] = 0
+        tb.voids[seat] = 0
+        tb.shown[seat, 0] = _ZERO
+        tb.shown[seat, 1] = _ZERO
+        tb.hands[seat, 0] = tb.dealt[seat, 0]
+        tb.hands[seat, 1] = tb.dealt[seat, 1]
+        tb.scores[seat] = 0
+    tb.played[0] = _ZERO
+    tb.played[1] = _ZERO
+    tb.ecart[0] = _ZERO
+    tb.ecart[1] = _ZERO
+
+
+@njit
+def _bid(tb: Table, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int) -> tuple[int, int]:
+    """Each seat speaks once from (dealer + 1) % n; returns (taker, contract), (-1, PASS) if all pass."""
+    first = (dealer + 1) % players
+    taker = -1
+    contract = PASS
+    forced = cfg[C_FORCED_CONTRACT]
+    for j in range(players):
+        seat = (first + j) % players
+        if forced > PASS:
+            wish = forced if seat == cfg[C_FORCED_TAKER] else PASS
+        else:
+            wish = wished_contract(tb.dealt[seat, 0], tb.dealt[seat, 1], cfg)
+        if wish > contract:
+            contract = wish
+            taker = seat
+            log[L_BIDS + j] = wish
+        else:
+            log[L_BIDS + j] = PASS
+    return taker, contract
+
+
+@njit
+def _reveal_voids(tb: Table, seat: int, led: int, card: int) -> None:
+    """Record what a card tells every seat: not following shows a void, not trumping shows no trumps."""
+    suit = suit_code(card)
+    if led < 0 or suit == EXCUSE_SUIT or suit == led:
+        return
+    if led < TRUMP_SUIT:
+        tb.voids[seat] |= 1 << led
+    if suit != TRUMP_SUIT:
+        tb.voids[seat] |= 1 << TRUMP_SUIT
+
+
+@njit
+def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
+    """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
+    players = cfg[C_PLAYERS]
+    hand_size = cfg[C_HAND]
+    chien_size = cfg[C_CHIEN]
+    dealer = deal % players
+    info = tb.info
+    hands = tb.hands
+
+    seed_stream(tb.rng, key, deal)
+    shuffle_pack(tb.rng, tb.pack)
+    deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
+    _reset(tb, rec, players, dealer)
+
+    for seat in range(players):
+        if is_petit_sec(tb.dealt[seat, 1]):
+            rec[R_THROWN_IN] = THROWN_PETIT_SEC
+            return
+
+    taker, contract = _bid(tb, cfg, log, players, dealer)
+    if taker < 0:
+        rec[R_THROWN_IN] = THROWN_ALL_PASS
+        return
+    info[I_TAKER] = taker
+    info[I_CONTRACT] = contract
+    tb.attack[taker] = 1
+    rec[R_TAKER] = taker
+    rec[R_CONTRACT] = contract
+    rec[R_TAKER_TRUMPS] = popcount(tb.dealt[taker, 1] & TRUMPS_MASK)
+    rec[R_TAKER_BOUTS] = bouts(tb.dealt[taker, 1])
+    rec[R_TAKER_KINGS] = popcount(tb.dealt[taker, 0] & KINGS_MASK)
+    rec[R_HAND_POINTS] = hand_points(tb.dealt[taker, 0], tb.dealt[taker, 1])
+
+    count = tb.count
+    pile = tb.pile
+    if contract <= GARDE:
+        info[I_CHIEN_SHOWN] = 1
+        with_chien0 = hands[taker, 0] | tb.chien[0]
+        with_chien1 = hands[taker, 1] | tb.chien[1]
+        ecart0, ecart1 = choose_ecart(cfg[C_ECART_POLICY], with_chien0, with_chien1, chien_size, tb, cfg)
+        tb.ecart[0] = ecart0
+        tb.ecart[1] = ecart1
+        hands[taker, 0] = with_chien0 & ~ecart0
+        hands[taker, 1] = with_chien1 & ~ecart1
+        start_count(count, pile, ecart0, ecart1)
+    elif contract == GARDE_SANS:
+        start_count(count, pile, tb.chien[0], tb.chien[1])
+    else:
+        start_count(count, pile, _ZERO, _ZERO)
+
+    chelem_announced = announces_chelem(cfg, hands[taker, 0], hands[taker, 1])
+    info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
+    rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
+    leader = taker if chelem_announced else (dealer + 1) % players
+
+    poignee_points = 0
+    for t in range(hand_size):
+        info[I_LEADER] = leader
+        info[I_TRICK] = t
+        log[L_LEADERS + t] = leader
+        led = -1
+        hi = 0
+        for j in range(players):
+            seat = (leader + j) % players
+            info[I_TRICK_LEN] = j
+            info[I_LED] = led
+            info[I_HI_TRUMP] = hi
+            if t == 0:
+                size = poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg)
+                log[L_POIGNEE + seat] = size
+                if size > 0:
+                    tb.shown[seat, 1] = poignee_cards(hands[seat, 1], size, players)
+                    poignee_points += POIGNEE_BONUS[size]
+                    rec[R_N_POIGNEES] += 1
+            legal0, legal1 = legal_set(hands[seat, 0], hands[seat, 1], led, hi)
+            policy = cfg[C_PLAY_ATTACK] if tb.attack[seat] else cfg[C_PLAY_DEFENCE]
+            card = choose_card(policy, seat, legal0, legal1, tb, cfg)
+            bit0, bit1 = card_bit(card)
+            hands[seat, 0] ^= bit0
+            hands[seat, 1] ^= bit1
+            tb.played[0] |= bit0
+            tb.played[1] |= bit1
+            _reveal_voids(tb, seat, led, card)
+            tb.trick[j] = card
+            log[L_PLAYS + t * MAX_SEATS + j] = card
+            led, hi = trick_after(led, hi, card)
+        leader = close_trick(tb.trick, players, leader, tb.attack, t, hand_size, count, pile)
+        log[L_WINNERS + t] = leader
+
+    attack_half = half_points(pile[0], pile[1]) + count[S_EXCHANGE]
+    attack_bouts = bouts(pile[1])
+    attack_tricks = count[S_ATTACK_TRICKS]
+    petit_side = count[S_PETIT_SIDE]
+    chelem = SIDE_NONE
+    if attack_tricks == hand_size:
+        chelem = ATTACK
+    elif attack_tricks == 0:
+        chelem = DEFENCE
+    made, margin = result(attack_half, attack_bouts)
+    d = per_defender(contract, made, margin, petit_side, poignee_points, chelem_announced, chelem)
+    settle(tb.scores, players, taker, info[I_PARTNER], d)
+
+    rec[R_ATTACK_HALF] = attack_half
+    rec[R_ATTACK_BOUTS] = attack_bouts
+    rec[R_MADE] = 1 if made else 0
+    rec[R_MARGIN] = margin
+    rec[R_PETIT_AU_BOUT] = petit_side
+    rec[R_CHELEM] = chelem
+    rec[R_POIGNEE_POINTS] = poignee_points
+    rec[R_ATTACK_TRICKS] = attack_tricks
+    rec[R_PARTNER] = info[I_PARTNER]
+    rec[R_CALLED_CARD] = info[I_CALLED]
+    rec[R_PER_DEFENDER] = d
+    for seat in range(players):
+        rec[R_SCORE + seat] = tb.scores[seat]

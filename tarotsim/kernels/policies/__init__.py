@@ -1,0 +1,1 @@
+"""Decision policies run inside the kernels: bidding, écart, announcements, card play."""

@@ -1,0 +1,16 @@
+"""Integer codes of the policies, chosen by name in the Python API (``tarotsim.policies``)."""
+
+BID_CHAVEY = 0
+
+ECART_SIMPLE = 0
+ECART_EXPERT = 1
+
+POIGNEE_ALWAYS = 0
+POIGNEE_NEVER = 1
+POIGNEE_SMART = 2
+
+CHELEM_NEVER = 0
+CHELEM_OVERWHELMING = 1
+
+PLAY_RANDOM = 0
+PLAY_HEURISTIC = 1

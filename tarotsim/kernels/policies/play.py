@@ -1,0 +1,37 @@
+"""Card-play policies and the dispatcher the game loop calls.
+
+- ``PLAY_RANDOM``: a card drawn uniformly from the legal cards (the deal's stream);
+- ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.kernels.bits import kth_bit, lowest_bit, popcount
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.kernels.policies.heuristic import heuristic_card
+from tarotsim.kernels.rng import below
+from tarotsim.kernels.table import Table
+
+
+@njit(inline="always")
+def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
+    """A card drawn uniformly from a non-empty card set."""
+    n0 = popcount(legal0)
+    total = n0 + popcount(legal1)
+    if total == 1:
+        return lowest_bit(legal0) if n0 else 56 + lowest_bit(legal1)
+    k = below(rng, total)
+    if k < n0:
+        return kth_bit(legal0, k)
+    return 56 + kth_bit(legal1, k - n0)
+
+
+@njit
+def choose_card(policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table, cfg: np.ndarray) -> int:
+    """The card ``seat`` plays from its legal cards ``(legal0, legal1)`` under ``policy``."""
+    if policy == PLAY_HEURISTIC:
+        return heuristic_card(seat, legal0, legal1, tb)
+    return random_card(tb.rng, legal0, legal1)

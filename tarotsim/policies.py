@@ -1,0 +1,149 @@
+"""Policy names, contract and side labels, and the ``cfg`` array a run hands the kernels."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from tarotsim.kernels import config as C
+from tarotsim.kernels.policies import codes
+
+
+class Contract(IntEnum):
+    """Contracts, low to high; the value is the kernels' code."""
+
+    PASS = 0
+    PRISE = 1
+    GARDE = 2
+    GARDE_SANS = 3
+    GARDE_CONTRE = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+CONTRACT_NAMES = ("pass", "prise", "garde", "garde_sans", "garde_contre")
+MULTIPLIERS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+
+
+class Side(IntEnum):
+    """Sides of a deal; -1 (``NONE``) means neither."""
+
+    NONE = -1
+    ATTACK = 0
+    DEFENCE = 1
+
+
+SIDE_LABELS = {Side.NONE: None, Side.ATTACK: "attack", Side.DEFENCE: "defence"}
+POIGNEE_NAMES = (None, "simple", "double", "triple")
+THROWN_IN_NAMES = ("none", "petit_sec", "all_pass")
+
+TABLE_SIZES = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
+"""Cards per hand and in the chien, by number of players."""
+
+PLAY_POLICIES = {"random": codes.PLAY_RANDOM, "heuristic": codes.PLAY_HEURISTIC}
+BID_POLICIES = {"chavey": codes.BID_CHAVEY}
+ECART_POLICIES = {"simple": codes.ECART_SIMPLE}
+POIGNEE_POLICIES = {"always": codes.POIGNEE_ALWAYS, "never": codes.POIGNEE_NEVER}
+CHELEM_POLICIES = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
+
+DEFAULT_BID_THRESHOLDS = (40, 56, 71, 81)
+"""Chavey's published bands: Prise, Garde, Garde sans, Garde contre."""
+
+SUPPORTED_PLAYERS = (4,)
+
+
+def _pick(kind: str, name: str, table: dict[str, int]) -> int:
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} must be a policy name (a string), got {name!r}")
+    if name not in table:
+        valid = ", ".join(sorted(table))
+        raise ValueError(f"unknown {kind} {name!r}; valid names: {valid}")
+    return table[name]
+
+
+def check_players(players: Any) -> int:
+    """The number of players as an int, or a ``ValueError`` a player understands."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise TypeError(f"players must be an integer (3, 4 or 5), got {players!r}")
+    players = int(players)
+    if players not in TABLE_SIZES:
+        raise ValueError(f"players must be 3, 4 or 5, got {players}")
+    if players not in SUPPORTED_PLAYERS:
+        supported = ", ".join(str(p) for p in SUPPORTED_PLAYERS)
+        raise ValueError(f"{players}-player tables are not simulated yet; supported: {supported}")
+    return players
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything besides the seed that decides a run's deals.
+
+    ``policy`` sets the card play of every seat; ``attack_policy`` and
+    ``defence_policy`` override it by side.
+    """
+
+    players: int = 4
+    policy: str = "random"
+    attack_policy: str | None = None
+    defence_policy: str | None = None
+    bid_policy: str = "chavey"
+    ecart_policy: str = "simple"
+    poignee_policy: str = "always"
+    chelem_policy: str = "never"
+    bid_thresholds: tuple[int, int, int, int] = DEFAULT_BID_THRESHOLDS
+    chelem_threshold: int = 110
+    forced_taker: int = -1
+    forced_contract: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", check_players(self.players))
+        self.to_array()  # validates every name
+
+    def to_array(self) -> np.ndarray:
+        """The int64 ``cfg`` array of ``tarotsim.kernels.config``."""
+        cfg = np.zeros(C.N_CFG, dtype=np.int64)
+        hand, chien = TABLE_SIZES[self.players]
+        cfg[C.C_PLAYERS] = self.players
+        cfg[C.C_HAND] = hand
+        cfg[C.C_CHIEN] = chien
+        play = _pick("policy", self.policy, PLAY_POLICIES)
+        cfg[C.C_PLAY_ATTACK] = play if self.attack_policy is None else _pick("attack policy", self.attack_policy, PLAY_POLICIES)
+        cfg[C.C_PLAY_DEFENCE] = play if self.defence_policy is None else _pick("defence policy", self.defence_policy, PLAY_POLICIES)
+        cfg[C.C_BID_POLICY] = _pick("bid policy", self.bid_policy, BID_POLICIES)
+        cfg[C.C_ECART_POLICY] = _pick("ecart policy", self.ecart_policy, ECART_POLICIES)
+        cfg[C.C_POIGNEE_POLICY] = _pick("poignee policy", self.poignee_policy, POIGNEE_POLICIES)
+        cfg[C.C_CHELEM_POLICY] = _pick("chelem policy", self.chelem_policy, CHELEM_POLICIES)
+        thresholds = tuple(int(t) for t in self.bid_thresholds)
+        if len(thresholds) != 4 or list(thresholds) != sorted(thresholds):
+            raise ValueError(
+                "bid_thresholds must be four increasing Chavey counts (prise, garde, garde sans, "
+                f"garde contre), got {self.bid_thresholds!r}"
+            )
+        cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = thresholds
+        cfg[C.C_CHELEM_THRESHOLD] = int(self.chelem_threshold)
+        if self.forced_contract is None:
+            cfg[C.C_FORCED_TAKER] = -1
+            cfg[C.C_FORCED_CONTRACT] = 0
+        else:
+            if self.forced_contract not in MULTIPLIERS:
+                raise ValueError(
+                    f"unknown contract {self.forced_contract!r}; valid: {', '.join(MULTIPLIERS)}"
+                )
+            if not 0 <= int(self.forced_taker) < self.players:
+                raise ValueError(
+                    f"the taking seat must be 0 to {self.players - 1}, got {self.forced_taker}"
+                )
+            cfg[C.C_FORCED_TAKER] = int(self.forced_taker)
+            cfg[C.C_FORCED_CONTRACT] = CONTRACT_NAMES.index(self.forced_contract)
+        return cfg
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain dict for manifests and comparisons (tuples become lists)."""
+        out = asdict(self)
+        out["bid_thresholds"] = list(self.bid_thresholds)
+        return out

@@ -1,0 +1,82 @@
+"""The per-deal record array of the kernels ↔ a pandas DataFrame with named, typed columns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from tarotsim.kernels import game as G
+from tarotsim.policies import CONTRACT_NAMES, THROWN_IN_NAMES
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the records: where the kernels put it, its name, and its unit."""
+
+    name: str
+    index: int
+    unit: str
+    doc: str
+
+
+COLUMNS = (
+    Column("dealer", G.R_DEALER, "seat", "seat that dealt; seats are numbered in playing order"),
+    Column("thrown_in", G.R_THROWN_IN, "label", "none, petit_sec or all_pass"),
+    Column("taker", G.R_TAKER, "seat", "seat of the taker, -1 when thrown in"),
+    Column("contract", G.R_CONTRACT, "label", "prise, garde, garde_sans, garde_contre; missing when thrown in"),
+    Column("taker_trumps", G.R_TAKER_TRUMPS, "cards", "trumps 1-21 in the taker's hand as dealt (the Excuse is not a trump)"),
+    Column("taker_bouts", G.R_TAKER_BOUTS, "cards", "bouts in the taker's hand as dealt"),
+    Column("taker_kings", G.R_TAKER_KINGS, "cards", "Kings in the taker's hand as dealt"),
+    Column("hand_points", G.R_HAND_POINTS, "Chavey points", "Chavey's count of the taker's hand as dealt"),
+    Column("attack_points", G.R_ATTACK_HALF, "points", "card points the attack ends with (half points allowed)"),
+    Column("attack_bouts", G.R_ATTACK_BOUTS, "cards", "bouts the attack ends with"),
+    Column("made", G.R_MADE, "bool", "attack points >= target"),
+    Column("margin", G.R_MARGIN, "points", "|attack points - target| rounded up"),
+    Column("petit_au_bout", G.R_PETIT_AU_BOUT, "label", "side that scored the petit au bout, missing if none"),
+    Column("chelem", G.R_CHELEM, "label", "side that won every trick, missing if none"),
+    Column("chelem_announced", G.R_CHELEM_ANNOUNCED, "bool", "the taker announced a chelem"),
+    Column("poignee_points", G.R_POIGNEE_POINTS, "points", "sum of the poignée bonuses shown, by either side"),
+    Column("poignees", G.R_N_POIGNEES, "count", "number of poignées shown"),
+    Column("attack_tricks", G.R_ATTACK_TRICKS, "tricks", "tricks won by the attack"),
+    Column("per_defender", G.R_PER_DEFENDER, "points", "D of RULES.md §8: what each defender pays the attack"),
+)
+
+_SIDES = np.array([None, "attack", "defence"], dtype=object)  # index side + 1
+
+
+def _side_labels(values: np.ndarray) -> pd.Categorical:
+    return pd.Categorical(_SIDES[values + 1], categories=["attack", "defence"])
+
+
+def to_frame(rec: np.ndarray, first_deal: int, players: int) -> pd.DataFrame:
+    """DataFrame of a record array ``rec`` (int32[n, N_REC]) for deals first_deal … first_deal + n - 1."""
+    n = rec.shape[0]
+    data: dict[str, object] = {"deal": np.arange(first_deal, first_deal + n, dtype=np.int64)}
+    for col in COLUMNS:
+        values = rec[:, col.index]
+        if col.name == "thrown_in":
+            data[col.name] = pd.Categorical(
+                np.array(THROWN_IN_NAMES, dtype=object)[values], categories=list(THROWN_IN_NAMES)
+            )
+        elif col.name == "contract":
+            labels = np.array([None, *CONTRACT_NAMES[1:]], dtype=object)[values]
+            data[col.name] = pd.Categorical(labels, categories=list(CONTRACT_NAMES[1:]), ordered=True)
+        elif col.name in ("petit_au_bout", "chelem"):
+            data[col.name] = _side_labels(values)
+        elif col.unit == "bool":
+            data[col.name] = values.astype(bool)
+        elif col.name == "attack_points":
+            data[col.name] = values.astype(np.float64) / 2.0
+        else:
+            data[col.name] = values.astype(np.int16 if col.unit in ("seat", "cards", "count", "tricks") else np.int32)
+    for seat in range(players):
+        data[f"score_{seat}"] = rec[:, G.R_SCORE + seat].astype(np.int32)
+    taker = rec[:, G.R_TAKER]
+    rows = np.arange(n)
+    data["taker_score"] = np.where(taker >= 0, rec[rows, G.R_SCORE + np.maximum(taker, 0)], 0).astype(np.int32)
+    if players == 5:
+        data["partner"] = rec[:, G.R_PARTNER].astype(np.int16)
+        data["called_card"] = rec[:, G.R_CALLED_CARD].astype(np.int16)
+    return pd.DataFrame(data)

@@ -1,0 +1,67 @@
+"""The rules of play in card notation, over the same compiled functions the simulator runs.
+
+>>> sorted(legal_cards(["KS", "3S", "T5", "EX"], ["7S"]))
+['3S', 'EX', 'KS']
+>>> sorted(legal_cards(["KH", "T5", "T12", "EX"], ["7S", "T8"]))
+['EX', 'T12']
+>>> trick_winner(["EX", "7S", "KS", "T2"])
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from tarotsim.cards import EXCUSE, format_cards, from_mask, parse_cards, to_mask
+from tarotsim.kernels import rules as K
+
+MAX_TRICK_BEFORE = 4
+"""Cards that can precede a player's card in a trick (5 players)."""
+
+
+def _parse_position(hand: Iterable[str], trick: Sequence[str]) -> tuple[list[int], list[int]]:
+    hand_ids = parse_cards(hand, what="hand")
+    trick_ids = parse_cards(trick, what="trick")
+    both = set(hand_ids) & set(trick_ids)
+    if both:
+        raise ValueError(f"card {format_cards(both)[0]} is both in the hand and in the trick")
+    if len(trick_ids) > MAX_TRICK_BEFORE:
+        raise ValueError(f"a trick holds at most 5 cards, so at most 4 before yours; got {len(trick_ids)}")
+    return hand_ids, trick_ids
+
+
+def trick_state(trick_ids: Sequence[int]) -> tuple[int, int]:
+    """(suit led, highest trump rank) of a trick given as card ids; see ``kernels.rules.trick_after``."""
+    led, hi = -1, 0
+    for card in trick_ids:
+        led, hi = K.trick_after(led, hi, card)
+    return int(led), int(hi)
+
+
+def legal_cards(hand: Iterable[str], trick: Sequence[str]) -> set[str]:
+    """The cards of ``hand`` that may be played to ``trick`` (the cards already played, in order).
+
+    Raises ``ValueError`` for a bad card name, a duplicate, a card both in the hand and
+    in the trick, an empty hand, or a trick of more than 4 cards.
+    """
+    hand_ids, trick_ids = _parse_position(hand, trick)
+    if not hand_ids:
+        raise ValueError("the hand is empty: a player with no card has nothing to play")
+    led, hi = trick_state(trick_ids)
+    word0, word1 = to_mask(hand_ids)
+    legal0, legal1 = K.legal_set(word0, word1, led, hi)
+    return set(format_cards(from_mask(legal0, legal1)))
+
+
+def trick_winner(trick: Sequence[str]) -> int:
+    """Index in ``trick`` of the winning card by the ordinary rule (the Excuse never wins)."""
+    trick_ids = parse_cards(trick, what="trick")
+    if not trick_ids:
+        raise ValueError("an empty trick has no winner")
+    if len(trick_ids) > MAX_TRICK_BEFORE + 1:
+        raise ValueError(f"a trick holds at most 5 cards, got {len(trick_ids)}")
+    if trick_ids == [EXCUSE]:
+        raise ValueError("a trick holding only the Excuse has no winner yet: the Excuse never wins")
+    return int(K.trick_winner(np.array(trick_ids, dtype=np.int64), len(trick_ids)))

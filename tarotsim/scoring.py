@@ -1,0 +1,106 @@
+"""FFT scoring of one deal, over the same compiled functions the simulator runs.
+
+>>> r = score_deal(contract="garde", attack_points=47, attack_bouts=2)
+>>> r.made, r.margin, r.per_defender, r.taker
+(True, 6, 62, 186)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tarotsim.kernels import score as K
+from tarotsim.policies import MULTIPLIERS, POIGNEE_NAMES, TABLE_SIZES
+
+_SIDES = {None: K.SIDE_NONE, "attack": K.ATTACK, "defence": K.DEFENCE}
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """Result of one deal: ``made``, ``margin`` (points), ``per_defender`` (D: what each
+    defender pays the attack, negative when the attack pays) and ``taker`` (the taker's score)."""
+
+    made: bool
+    margin: int
+    per_defender: int
+    taker: int
+
+
+def _side(value: object, name: str) -> int:
+    if value not in _SIDES:
+        raise ValueError(f"{name} must be None, 'attack' or 'defence', got {value!r}")
+    return _SIDES[value]  # type: ignore[index]
+
+
+def score_deal(
+    *,
+    players: int = 4,
+    contract: str,
+    attack_points: float,
+    attack_bouts: int,
+    petit_au_bout: str | None = None,
+    poignees: Sequence[str] = (),
+    chelem_announced: bool = False,
+    chelem: str | None = None,
+    taker_alone: bool = False,
+) -> DealScore:
+    """Score one deal by RULES.md §7-8.
+
+    Parameters
+    ----------
+    players
+        3, 4 or 5 (settlement: the taker scores 2D, 3D, or with 5 players 2D with a
+        partner and 4D when ``taker_alone``).
+    contract
+        ``prise``, ``garde``, ``garde_sans`` or ``garde_contre``.
+    attack_points
+        Card points the attack ends with, 0-91 in steps of 0.5.
+    attack_bouts
+        Bouts the attack ends with, 0-3.
+    petit_au_bout
+        Side that scored the petit au bout: None, ``"attack"`` or ``"defence"``.
+    poignees
+        Every poignée shown, by either side: ``"simple"``, ``"double"``, ``"triple"``.
+    chelem_announced
+        Whether the taker announced a chelem.
+    chelem
+        Side that won every trick: None, ``"attack"`` or ``"defence"``.
+    """
+    if players not in TABLE_SIZES:
+        raise ValueError(f"players must be 3, 4 or 5, got {players!r}")
+    if contract not in MULTIPLIERS:
+        raise ValueError(f"unknown contract {contract!r}; valid: {', '.join(MULTIPLIERS)}")
+    if isinstance(attack_points, bool) or not isinstance(attack_points, (int, float, np.integer, np.floating)):
+        raise TypeError(f"attack_points must be a number of points, got {attack_points!r}")
+    half = float(attack_points) * 2
+    if not (0 <= half <= 182 and half == int(half)):
+        raise ValueError(f"attack_points must be between 0 and 91 in steps of 0.5, got {attack_points}")
+    if isinstance(attack_bouts, bool) or attack_bouts not in (0, 1, 2, 3):
+        raise ValueError(f"attack_bouts must be 0, 1, 2 or 3, got {attack_bouts!r}")
+    if isinstance(poignees, str):
+        raise TypeError("poignees must be a sequence of sizes such as ['simple'], not a single string")
+    bonus = 0
+    for size in poignees:
+        if size not in POIGNEE_NAMES[1:]:
+            raise ValueError(f"unknown poignée {size!r}; valid: simple, double, triple")
+        bonus += int(K.POIGNEE_BONUS[POIGNEE_NAMES.index(size)])
+    if taker_alone and players != 5:
+        raise ValueError("taker_alone only applies to 5 players (the taker without a partner)")
+    contract_code = list(MULTIPLIERS).index(contract) + 1
+    made, margin = K.result(int(half), int(attack_bouts))
+    d = K.per_defender(
+        contract_code,
+        made,
+        margin,
+        _side(petit_au_bout, "petit_au_bout"),
+        bonus,
+        bool(chelem_announced),
+        _side(chelem, "chelem"),
+    )
+    scores = np.zeros(players, dtype=np.int64)
+    partner = -1 if (taker_alone or players != 5) else 1
+    K.settle(scores, players, 0, partner, int(d))
+    return DealScore(made=bool(made), margin=int(margin), per_defender=int(d), taker=int(scores[0]))

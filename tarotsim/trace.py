@@ -1,0 +1,124 @@
+"""Deal traces: every card of every deal, one JSON object per deal (JSON Lines)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from tarotsim.cards import format_cards, from_mask
+from tarotsim.kernels import batch as B
+from tarotsim.kernels import game as G
+from tarotsim.kernels.config import C_HAND
+from tarotsim.kernels.table import MAX_SEATS
+from tarotsim.policies import CONTRACT_NAMES, POIGNEE_NAMES, SIDE_LABELS, THROWN_IN_NAMES, RunConfig, Side
+
+TRACE_CHUNK = 4096
+"""Deals traced per call into the kernels (bounds memory for long traces)."""
+
+
+def _cards(masks: np.ndarray, at: int) -> list[str]:
+    return format_cards(from_mask(masks[at], masks[at + 1]))
+
+
+def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, players: int, hand_size: int) -> dict[str, Any]:
+    thrown = int(rec[G.R_THROWN_IN])
+    trace: dict[str, Any] = {
+        "deal": deal,
+        "players": players,
+        "dealer": int(rec[G.R_DEALER]),
+        "hands": [_cards(masks, B.M_DEALT + 2 * seat) for seat in range(players)],
+        "chien": _cards(masks, B.M_CHIEN),
+        "thrown_in": None if thrown == G.THROWN_NONE else THROWN_IN_NAMES[thrown],
+        "bids": [] if thrown == G.THROWN_PETIT_SEC else [CONTRACT_NAMES[int(b)] for b in log[G.L_BIDS : G.L_BIDS + players]],
+        "taker": None,
+        "contract": None,
+        "called_card": None,
+        "partner": None,
+        "ecart": [],
+        "chelem_announced": False,
+        "poignees": [],
+        "tricks": [],
+        "attack_points": None,
+        "attack_bouts": None,
+        "made": None,
+        "margin": None,
+        "petit_au_bout": None,
+        "chelem": None,
+        "scores": [0] * players,
+    }
+    if thrown != G.THROWN_NONE:
+        return trace
+    taker = int(rec[G.R_TAKER])
+    trace["taker"] = taker
+    trace["contract"] = CONTRACT_NAMES[int(rec[G.R_CONTRACT])]
+    if players == 5:
+        called = int(rec[G.R_CALLED_CARD])
+        partner = int(rec[G.R_PARTNER])
+        trace["called_card"] = format_cards([called])[0] if called >= 0 else None
+        trace["partner"] = partner if partner >= 0 else None
+    trace["ecart"] = _cards(masks, B.M_ECART)
+    trace["chelem_announced"] = bool(rec[G.R_CHELEM_ANNOUNCED])
+    first_leader = int(log[G.L_LEADERS])
+    for j in range(players):
+        seat = (first_leader + j) % players
+        size = int(log[G.L_POIGNEE + seat])
+        if size:
+            trace["poignees"].append({"seat": seat, "size": POIGNEE_NAMES[size], "cards": _cards(masks, B.M_SHOWN + 2 * seat)})
+    for t in range(hand_size):
+        plays = log[G.L_PLAYS + t * MAX_SEATS : G.L_PLAYS + t * MAX_SEATS + players]
+        trace["tricks"].append(
+            {
+                "leader": int(log[G.L_LEADERS + t]),
+                "cards": [format_cards([int(c)])[0] for c in plays],
+                "winner": int(log[G.L_WINNERS + t]),
+            }
+        )
+    trace["attack_points"] = int(rec[G.R_ATTACK_HALF]) / 2
+    trace["attack_bouts"] = int(rec[G.R_ATTACK_BOUTS])
+    trace["made"] = bool(rec[G.R_MADE])
+    trace["margin"] = int(rec[G.R_MARGIN])
+    trace["petit_au_bout"] = SIDE_LABELS[Side(int(rec[G.R_PETIT_AU_BOUT]))]
+    trace["chelem"] = SIDE_LABELS[Side(int(rec[G.R_CHELEM]))]
+    trace["scores"] = [int(rec[G.R_SCORE + seat]) for seat in range(players)]
+    return trace
+
+
+def iter_traces(deals: int, key: np.ndarray, config: RunConfig) -> Iterator[dict[str, Any]]:
+    """Trace dicts of deals 0 … deals - 1 of the run with key ``key``."""
+    cfg = config.to_array()
+    hand_size = int(cfg[C_HAND])
+    for start in range(0, deals, TRACE_CHUNK):
+        n = min(TRACE_CHUNK, deals - start)
+        out = np.zeros((n, G.N_REC), dtype=np.int32)
+        logs = np.zeros((n, G.N_LOG), dtype=np.int64)
+        masks = np.zeros((n, B.N_MASKS), dtype=np.uint64)
+        B.trace_deals(start, key, cfg, out, logs, masks)
+        for i in range(n):
+            yield _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)
+
+
+def write_trace(stream: TextIO, deals: int, key: np.ndarray, config: RunConfig) -> int:
+    """Write one JSON line per deal to ``stream``; returns the number of deals written."""
+    count = 0
+    for trace in iter_traces(deals, key, config):
+        stream.write(json.dumps(trace))
+        stream.write("\n")
+        count += 1
+    return count
+
+
+def trace_records(deals: int, seed: int, config: RunConfig | None = None) -> list[dict[str, Any]]:
+    """Trace dicts of the first ``deals`` deals of the run with ``seed``."""
+    from tarotsim.seeding import run_key
+
+    return list(iter_traces(deals, run_key(seed), config or RunConfig()))
+
+
+def write_trace_file(path: str | Path, deals: int, key: np.ndarray, config: RunConfig) -> int:
+    """Write a JSON Lines trace file; returns the number of deals written."""
+    with open(path, "w", encoding="utf-8", newline="\n") as stream:
+        return write_trace(stream, deals, key, config)

@@ -1,0 +1,53 @@
+import numpy as np
+import pytest
+
+from tarotsim import cards
+from tests import reference as ref
+
+
+def test_names_round_trip_and_match_reference_order():
+    names = cards.card_names()
+    assert len(names) == 78 and len(set(names)) == 78
+    assert list(names) == list(ref.ALL_CARDS)
+    for card, name in enumerate(names):
+        assert cards.parse_card(name) == card
+        assert cards.format_card(card) == name
+
+
+def test_points_match_reference_and_sum_to_91():
+    assert cards.HALF_POINTS.sum() == 182
+    for card, name in enumerate(cards.card_names()):
+        assert cards.HALF_POINTS[card] == ref.card_points_half(name)
+        assert cards.is_bout(card) == ref.is_bout(name)
+        assert cards.is_trump(card) == ref.is_trump(name)
+
+
+@pytest.mark.parametrize("bad", ["11H", "T22", "XX", "T0", "0S", "KZ", ""])
+def test_bad_card_names_are_named_in_the_error(bad):
+    with pytest.raises(ValueError) as err:
+        cards.parse_card(bad)
+    assert repr(bad) in str(err.value)
+
+
+def test_duplicate_card_in_a_hand_is_refused():
+    with pytest.raises(ValueError, match="KS appears twice"):
+        cards.parse_cards(["KS", "T1", "KS"])
+
+
+def test_non_string_card_is_a_type_error():
+    with pytest.raises(TypeError):
+        cards.parse_card(13)  # type: ignore[arg-type]
+
+
+def test_masks_partition_the_deck():
+    word0 = cards.KINGS_MASK | cards.QUEENS_MASK | cards.KNIGHTS_MASK | cards.JACKS_MASK | cards.PIPS_MASK
+    assert word0 == cards.FULL_WORD0
+    assert int(cards.KINGS_MASK) & int(cards.PIPS_MASK) == 0
+    w0, w1 = cards.to_mask(range(78))
+    assert w0 == cards.FULL_WORD0 and w1 == cards.FULL_WORD1
+    assert cards.from_mask(w0, w1) == list(range(78))
+    assert cards.to_mask([cards.EXCUSE])[1] == cards.EXCUSE_BIT
+    assert cards.to_mask([cards.PETIT])[1] == cards.PETIT_BIT
+    assert cards.to_mask([cards.TRUMP_21])[1] == cards.TRUMP_21_BIT
+    assert int(cards.MAJOR_TRUMPS_MASK) == sum(1 << (t - 1) for t in range(16, 22))
+    assert isinstance(w0, np.uint64)

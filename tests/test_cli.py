@@ -1,0 +1,47 @@
+"""The command line: clear errors and non-zero exits for bad input, never a traceback."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tarotsim.cli import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["trace", "--deals", "-5", "--seed", "1", "--out", "x.jsonl"], "at least 1"),
+        (["trace", "--deals", "5", "--seed", "1", "--out", "x.jsonl", "--players", "6"], "3, 4 or 5"),
+        (["trace", "--deals", "5", "--seed", "1", "--out", "x.jsonl", "--policy", "clever"], "valid names"),
+        (["trace", "--deals", "5", "--seed", "1", "--out", "/nonexistent-dir/x.jsonl"], "cannot write"),
+        (["simulate", "--deals", "-5"], "at least 1"),
+        (["simulate", "--deals", "ten"], "whole number"),
+        (["simulate", "--deals", "10", "--bid-policy", "psychic"], "valid names: chavey"),
+    ],
+)
+def test_bad_input_exits_non_zero_with_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        raise SystemExit(main(argv))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_module_entry_point_reports_errors_without_traceback():
+    done = subprocess.run(
+        [sys.executable, "-m", "tarotsim", "simulate", "--deals", "100", "--players", "6"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert "players must be 3, 4 or 5, got 6" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_simulate_prints_a_success_table(capsys):
+    assert main(["simulate", "--deals", "2000", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "| contract" in out and "prise" in out and "thrown in" in out

@@ -66,8 +66,14 @@ Data = Union[pd.DataFrame, str, "os.PathLike[str]"]
 
 # --------------------------------------------------------------------------- loading
 
+#: Record columns the analysis reads from a run directory (besides any ``by`` columns).
+_RECORD_COLUMNS = (
+    "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points",
+    "attack_points", "attack_bouts", "made", "margin", "taker_score",
+)
 
-def load_records(data: Data) -> pd.DataFrame:
+
+def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """Return a records DataFrame, reading it from a run directory if needed.
 
     Parameters
@@ -75,6 +81,9 @@ def load_records(data: Data) -> pd.DataFrame:
     data : pandas.DataFrame or str or os.PathLike
         Records, returned unchanged (the same object), or a run directory that
         holds ``manifest.json`` and ``chunks/chunk-*.parquet``.
+    columns : sequence of str, optional
+        When reading a run directory, read only these columns (those that exist),
+        which keeps memory low on runs of millions of deals.
 
     Returns
     -------
@@ -103,15 +112,25 @@ def load_records(data: Data) -> pd.DataFrame:
     if not manifest.is_file():
         raise ValueError(f"{str(root)!r} is not a run directory: it has no manifest.json")
     try:
-        json.loads(manifest.read_text(encoding="utf-8"))
+        content = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read {str(manifest)!r}: {exc}") from exc
+    if isinstance(content, dict) and content.get("complete") is False:
+        raise ValueError(
+            f"run {str(root)!r} is not finished ({len(content.get('chunks', {}))} chunks done); "
+            "repeat the command that started it to finish it"
+        )
     chunks = sorted((root / "chunks").glob("chunk-*.parquet"), key=lambda p: p.name)
     if not chunks:
         raise ValueError(
             f"run directory {str(root)!r} has no record chunks (expected chunks/chunk-*.parquet)"
         )
-    frames = [pd.read_parquet(path) for path in chunks]
+    if columns is not None:
+        import pyarrow.parquet as pq
+
+        present = set(pq.read_schema(chunks[0]).names)
+        columns = [c for c in dict.fromkeys(columns) if c in present]
+    frames = [pd.read_parquet(path, columns=columns) for path in chunks]
     if len(frames) == 1:
         return frames[0].reset_index(drop=True)
     return pd.concat(frames, ignore_index=True)
@@ -318,9 +337,9 @@ def success_table(
         ``result.attrs["thrown_in"]`` (int) and, by reason,
         ``result.attrs["thrown_in_by_reason"]`` (dict).
     """
-    df = load_records(data)
-    _check_contract(contract)
     cols = _as_by(by)
+    df = load_records(data, columns=[*_RECORD_COLUMNS, *cols])
+    _check_contract(contract)
     _require(df, ["contract", *cols, "made", "margin", "taker_score"], what="success_table")
     thrown = _thrown_in_counts(df)
     played = _played(df, what="success_table")
@@ -524,8 +543,8 @@ def best_contract(
         deal is played under more than one (not a sweep: the contracts would be
         compared on different hands).
     """
-    df = load_records(data)
     cols = _as_by(by)
+    df = load_records(data, columns=[*_RECORD_COLUMNS, *cols])
     if not cols:
         raise ValueError("by must name at least one column besides 'contract'")
     _check_min_n(min_n)
@@ -600,7 +619,7 @@ def hand_points_table(
         ``mean_score`` (game points; NaN when empty), ``score_se``, ``low_n``
         (``n < min_n``).
     """
-    df = load_records(data)
+    df = load_records(data, columns=_RECORD_COLUMNS)
     _check_min_n(min_n)
     _require(df, ["contract", "hand_points", "taker_score"], what="hand_points_table")
     played = _played(df, what="hand_points_table")
@@ -769,8 +788,8 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95) -> pd.DataFrame:
     """
     if not np.isfinite(z) or z <= 0:
         raise ValueError(f"z must be a positive number, got {z!r}")
-    a = load_records(run_a)
-    b = load_records(run_b)
+    a = load_records(run_a, columns=_RECORD_COLUMNS)
+    b = load_records(run_b, columns=_RECORD_COLUMNS)
     by_contract = "contract" in a.columns and "contract" in b.columns
     keys = ["deal", "contract"] if by_contract else ["deal"]
     sides = []

@@ -36,13 +36,13 @@ def _seed(text: str) -> int:
     return value
 
 
-def _add_table_options(parser: argparse.ArgumentParser) -> None:
+def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random", ecart: str = "simple") -> None:
     parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
-    parser.add_argument("--policy", default="random", help="card-play policy of every seat (default random)")
+    parser.add_argument("--policy", default=policy, help=f"card-play policy of every seat (default {policy})")
     parser.add_argument("--attack-policy", default=None, help="card-play policy of the attack (default --policy)")
     parser.add_argument("--defence-policy", default=None, help="card-play policy of the defence (default --policy)")
     parser.add_argument("--bid-policy", default="chavey", help="bidding policy (default chavey)")
-    parser.add_argument("--ecart-policy", default="simple", help="écart policy (default simple)")
+    parser.add_argument("--ecart-policy", default=ecart, help=f"écart policy (default {ecart})")
     parser.add_argument("--poignee-policy", default="always", help="poignée policy (default always)")
     parser.add_argument("--chelem-policy", default="never", help="chelem announcement policy (default never)")
 
@@ -88,20 +88,45 @@ def summary_table(frame) -> str:  # type: ignore[no-untyped-def]
 
     table = success_table(frame, by=("taker_bouts",))
     shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
-    thrown = frame["thrown_in"].value_counts()
+    thrown = table.attrs.get("thrown_in_by_reason", {})
     lines = [
         to_markdown(shown),
         "",
-        f"deals: {len(frame)}; thrown in: petit sec {int(thrown.get('petit_sec', 0))}, "
+        f"played deals: {int(table['n'].sum())}; thrown in: petit sec {int(thrown.get('petit_sec', 0))}, "
         f"all pass {int(thrown.get('all_pass', 0))}",
     ]
     return "\n".join(lines)
 
 
+def _progress(args: argparse.Namespace) -> bool:
+    return not args.quiet and sys.stderr.isatty()
+
+
+def _execute(args: argparse.Namespace, spec) -> None:  # type: ignore[no-untyped-def]
+    from tarotsim.runs import execute
+
+    started = time.perf_counter()
+    run = execute(args.out, spec, threads=args.threads, progress=_progress(args))
+    elapsed = time.perf_counter() - started
+    counts = run.manifest["counts"]
+    print(
+        f"{spec.kind} run in {run.directory}: {counts['deals']} deals ({counts['rows']} records), "
+        f"seed {spec.seed}; {elapsed:.1f} s this time, {run.manifest['wall_time_s']:.1f} s in all"
+    )
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    config = _config(args)
+    if args.out is not None:
+        from tarotsim.runs import RunSpec
+
+        spec = RunSpec(kind="simulate", seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals)
+        _execute(args, spec)
+        print()
+        print(summary_table(args.out))
+        return 0
     from tarotsim.simulate import simulate
 
-    config = _config(args)
     started = time.perf_counter()
     frame = simulate(
         args.deals,
@@ -115,15 +140,114 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         poignee_policy=config.poignee_policy,
         chelem_policy=config.chelem_policy,
         threads=args.threads,
-        progress=False if args.quiet else None,
+        progress=_progress(args),
     )
     elapsed = time.perf_counter() - started
     print(f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
-          f"play policy {config.policy}; {elapsed:.1f} s\n")
+          f"card play {config.policy}; {elapsed:.1f} s\n")
     print("Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
           "mean taker score in points):\n")
     print(summary_table(frame))
     return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from tarotsim.runs import RunSpec
+
+    contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
+    spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
+                   chunk_deals=args.chunk_deals, contracts=contracts, seat=args.seat)
+    _execute(args, spec)
+    return 0
+
+
+def _emit(table, out: str | None, title: str, *, append: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Print a table as Markdown; with ``out``, also write it as CSV or Markdown (appended when asked)."""
+    from tarotsim.analysis import to_markdown
+
+    text = to_markdown(table)
+    print(f"{title}\n\n{text}\n")
+    if out is None:
+        return
+    path = Path(out)
+    if path.suffix not in (".csv", ".md"):
+        raise CliError(f"--out must end in .csv or .md, got {out}")
+    try:
+        if path.suffix == ".csv":
+            table.to_csv(path, index=False)
+        else:
+            with open(path, "a" if append else "w", encoding="utf-8") as f:
+                f.write(f"## {title}\n\n{text}\n\n")
+    except OSError as err:
+        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    from tarotsim.analysis import success_table
+
+    by = tuple(c.strip() for c in args.by.split(",") if c.strip())
+    table = success_table(args.run, by=by, contract=args.contract)
+    _emit(table, args.out, f"Contract success by {', '.join(by)}")
+    return 0
+
+
+def cmd_thresholds(args: argparse.Namespace) -> int:
+    from tarotsim.analysis import best_contract, hand_points_thresholds, thresholds
+
+    outputs = [
+        (thresholds(args.run, min_rate=args.min_rate, min_n=args.min_n),
+         f"Smallest trump length whose success rate reaches {args.min_rate:g}, by bouts"),
+    ]
+    try:
+        outputs.append((best_contract(args.run, min_n=args.min_n), "Best contract by bouts and trump length"))
+        outputs.append((hand_points_thresholds(args.run, min_n=args.min_n),
+                        "Chavey count where each contract pays, against the published bands"))
+    except ValueError as err:
+        print(f"(best contract and hand-point thresholds need a sweep run: {err})\n")
+    for index, (table, title) in enumerate(outputs):
+        out = args.out
+        if out is not None and out.endswith(".csv") and index:
+            out = out[: -len(".csv")] + f"-{index}.csv"
+        _emit(table, out, title, append=index > 0)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from tarotsim.analysis import compare
+
+    table = compare(args.run_a, args.run_b)
+    _emit(table, args.out, f"{args.run_a} against {args.run_b} (paired, a - b, 95% intervals)")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from tarotsim.report import write_report
+
+    folder = write_report(args.run, args.out, min_n=args.min_n)
+    print(f"report written to {folder / 'report.html'} (and report.md beside it)")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tarotsim.bench import headline, machine
+
+    info = machine()
+    print(f"tarotsim {info['tarotsim']} on {info['cpu']} ({info['cores']} cores), numba {info['numba']}")
+    for figure in headline(deals=args.deals):
+        threads = f"{figure.threads} thread{'s' if figure.threads != 1 else ''}" if figure.threads else ""
+        value = f"{figure.value:,.0f}" if figure.unit == "deals/s" else f"{figure.value:.2f}"
+        print(f"  {figure.name:<34} {value:>12} {figure.unit:<9} {threads}")
+    return 0
+
+
+def _add_run_options(parser: argparse.ArgumentParser, *, out_required: bool) -> None:
+    parser.add_argument("--deals", type=_positive_int, default=DEFAULT_DEALS, help=f"deals to play (default {DEFAULT_DEALS})")
+    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    parser.add_argument("--out", required=out_required, default=None,
+                        help="run directory for Parquet chunks and manifest.json (re-run the same command to resume)")
+    parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
+    parser.add_argument("--chunk-deals", type=_positive_int, default=1 << 18, help="deals per chunk on disk (default 262144)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -133,13 +257,48 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sim = sub.add_parser("simulate", help="simulate deals and print contract success by bout count")
-    sim.add_argument("--deals", type=_positive_int, default=DEFAULT_DEALS, help=f"deals to play (default {DEFAULT_DEALS})")
-    sim.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    sim.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim = sub.add_parser("simulate", help="simulate deals; print contract success, or write a run directory")
+    _add_run_options(sim, out_required=False)
     _add_table_options(sim)
     sim.set_defaults(func=cmd_simulate)
+
+    swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
+    _add_run_options(swp, out_required=True)
+    swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
+    swp.add_argument("--contracts", default="prise,garde,garde_sans,garde_contre",
+                     help="contracts to play, comma-separated (default all four)")
+    _add_table_options(swp, policy="heuristic", ecart="expert")
+    swp.set_defaults(func=cmd_sweep)
+
+    table = sub.add_parser("table", help="success table of a run directory")
+    table.add_argument("run", help="run directory")
+    table.add_argument("--by", default="taker_bouts,taker_trumps", help="columns to group by (default taker_bouts,taker_trumps)")
+    table.add_argument("--contract", default=None, help="only this contract")
+    table.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
+    table.set_defaults(func=cmd_table)
+
+    thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
+    thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
+    thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
+    thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
+    thr.add_argument("--out", default=None, help="also write the tables to FILE.csv (one file per table) or FILE.md")
+    thr.set_defaults(func=cmd_thresholds)
+
+    cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
+    cmp_.add_argument("run_a", help="run directory A")
+    cmp_.add_argument("run_b", help="run directory B")
+    cmp_.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
+    cmp_.set_defaults(func=cmd_compare)
+
+    rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
+    rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
+    rep.add_argument("--out", required=True, help="report folder to write (report.md, report.html, PNG figures)")
+    rep.add_argument("--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)")
+    rep.set_defaults(func=cmd_report)
+
+    bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
+    bench.add_argument("--deals", type=_positive_int, default=200_000, help="deals per measurement (default 200000)")
+    bench.set_defaults(func=cmd_bench)
 
     trace = sub.add_parser("trace", help="write every card of every deal as JSON Lines")
     trace.add_argument("--deals", type=_positive_int, required=True, help="deals to trace")
@@ -162,8 +321,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tarotsim: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("tarotsim: interrupted", file=sys.stderr)
+        print("tarotsim: interrupted; repeat the same command to resume a run directory", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

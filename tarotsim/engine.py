@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from tarotsim.kernels.batch import run_deals
+from tarotsim.kernels.batch import run_deals, run_sweep
 from tarotsim.kernels.game import N_REC
 
 CHUNK_DEALS = 1 << 16
@@ -55,17 +55,37 @@ def show_progress(progress: bool | None, deals: int) -> bool:
     return bool(progress)
 
 
-def play(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray, *, progress: bool = False) -> np.ndarray:
-    """Records (int32[deals, N_REC]) of deals first_deal … first_deal + deals - 1."""
-    out = np.zeros((deals, N_REC), dtype=np.int32)
-    if not progress:
+def _run(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray) -> None:
+    if contracts is None:
         run_deals(first_deal, key, cfg, out)
+    else:
+        run_sweep(first_deal, key, cfg, contracts, out)
+
+
+def play(
+    first_deal: int,
+    deals: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    *,
+    contracts: np.ndarray | None = None,
+    progress: bool = False,
+) -> np.ndarray:
+    """Records of deals first_deal … first_deal + deals - 1: int32[deals * k, N_REC].
+
+    With ``contracts`` (int64 codes) every deal is played once per contract (a sweep,
+    k = len(contracts)); without, once under the run's bidding (k = 1).
+    """
+    per_deal = 1 if contracts is None else len(contracts)
+    out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
+    if not progress:
+        _run(first_deal, key, cfg, contracts, out)
         return out
     from tqdm import tqdm
 
     with tqdm(total=deals, unit="deal", unit_scale=True, desc="deals", file=sys.stderr) as bar:
         for start in range(0, deals, CHUNK_DEALS):
             stop = min(deals, start + CHUNK_DEALS)
-            run_deals(first_deal + start, key, cfg, out[start:stop])
+            _run(first_deal + start, key, cfg, contracts, out[start * per_deal : stop * per_deal])
             bar.update(stop - start)
     return out

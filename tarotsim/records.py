@@ -50,10 +50,14 @@ def _side_labels(values: np.ndarray) -> pd.Categorical:
     return pd.Categorical(_SIDES[values + 1], categories=["attack", "defence"])
 
 
-def to_frame(rec: np.ndarray, first_deal: int, players: int) -> pd.DataFrame:
-    """DataFrame of a record array ``rec`` (int32[n, N_REC]) for deals first_deal … first_deal + n - 1."""
+def to_frame(rec: np.ndarray, first_deal: int, players: int, *, per_deal: int = 1) -> pd.DataFrame:
+    """DataFrame of a record array ``rec`` (int32[n, N_REC]) for deals from ``first_deal`` on.
+
+    ``per_deal`` rows belong to each deal (a sweep plays every deal once per contract).
+    """
     n = rec.shape[0]
-    data: dict[str, object] = {"deal": np.arange(first_deal, first_deal + n, dtype=np.int64)}
+    deals = first_deal + np.arange(n, dtype=np.int64) // per_deal
+    data: dict[str, object] = {"deal": deals}
     for col in COLUMNS:
         values = rec[:, col.index]
         if col.name == "thrown_in":

@@ -10,6 +10,7 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
+from tarotsim.kernels.config import C_FORCED_CONTRACT
 from tarotsim.kernels.game import N_LOG, N_REC, play_deal
 from tarotsim.kernels.table import MAX_SEATS, new_table
 
@@ -38,6 +39,31 @@ def run_deals(first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray
             play_deal(first_deal + i, key, cfg, tb, rec, log)
             for c in range(N_REC):
                 out[i, c] = rec[c]
+
+
+@njit(parallel=True)
+def run_sweep(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray, out: np.ndarray) -> None:
+    """Play every deal once per contract in ``contracts``, taken by seat ``cfg[C_FORCED_TAKER]``.
+
+    Row ``i * len(contracts) + k`` of ``out`` (int32[n * len(contracts), N_REC]) gets deal
+    ``first_deal + i`` under ``contracts[k]``. The deal's stream restarts for each contract,
+    so every contract is played on the same cards by the same policies.
+    """
+    n_contracts = contracts.shape[0]
+    n_deals = out.shape[0] // n_contracts
+    n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
+    for block in prange(n_blocks):
+        tb = new_table()
+        rec = np.zeros(N_REC, dtype=np.int64)
+        log = np.zeros(N_LOG, dtype=np.int64)
+        block_cfg = cfg.copy()
+        stop = min(n_deals, (block + 1) * BLOCK_DEALS)
+        for i in range(block * BLOCK_DEALS, stop):
+            for k in range(n_contracts):
+                block_cfg[C_FORCED_CONTRACT] = contracts[k]
+                play_deal(first_deal + i, key, block_cfg, tb, rec, log)
+                for c in range(N_REC):
+                    out[i * n_contracts + k, c] = rec[c]
 
 
 @njit

@@ -1,0 +1,271 @@
+"""Tests of tarotsim.report on small real runs: what was drawn (titles, axes, data), not pixels."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tarotsim import analysis, report
+from tarotsim.policies import RunConfig
+from tarotsim.runs import RunSpec, execute
+
+CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    spec = RunSpec(
+        kind="sweep",
+        seed=1,
+        deals=3000,
+        config=RunConfig(policy="random"),
+        chunk_deals=1000,
+        contracts=CONTRACTS,
+        seat=0,
+    )
+    path = tmp_path_factory.mktemp("runs") / "sweep"
+    execute(path, spec)
+    return path
+
+
+@pytest.fixture(scope="module")
+def sweep(sweep_dir):
+    return analysis.load_records(sweep_dir)
+
+
+@pytest.fixture(scope="module")
+def simulate_dir(tmp_path_factory):
+    spec = RunSpec(kind="simulate", seed=2, deals=1500, config=RunConfig(policy="random"), chunk_deals=1000)
+    path = tmp_path_factory.mktemp("runs") / "simulate"
+    execute(path, spec)
+    return path
+
+
+@pytest.fixture(scope="module")
+def sweep_report(sweep_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("reports") / "sweep"
+    return report.write_report(sweep_dir, out, min_n=30)
+
+
+def _labelled(drawn: report.Drawn) -> None:
+    """Every axes that is shown has a title (or the figure one) and axis labels with units."""
+    fig = drawn.figure
+    shown = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
+    assert shown
+    for ax in shown:
+        assert ax.get_title() or fig.get_suptitle()
+        assert re.search(r"\(.+\)", ax.get_xlabel()), ax.get_xlabel()
+        assert re.search(r"\(.+\)", ax.get_ylabel()), ax.get_ylabel()
+    captions = [t for t in fig.texts if t.get_gid() == "caption"]
+    assert len(captions) == 1 and captions[0].get_text() == drawn.caption
+    assert "\n" not in drawn.caption and re.search(r"\d[\d,]* deals", drawn.caption)
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@pytest.mark.parametrize("contract", ["prise", "garde_contre"])
+def test_heatmap_has_one_annotation_per_success_cell(sweep, contract):
+    drawn = report.success_heatmap(sweep, contract, min_n=30)
+    _labelled(drawn)
+    ax = drawn.figure.axes[0]
+    assert ax.get_title().startswith(report.CONTRACT_LABELS[contract].capitalize())
+    assert "bouts" in ax.get_ylabel() and "trump" in ax.get_xlabel()
+    expected = analysis.success_table(sweep, contract=contract)
+    assert len(ax.texts) == len(expected)
+    pd.testing.assert_frame_equal(drawn.data.drop(columns="low_n"), expected)
+    thin = expected["n"] < 30
+    assert thin.any() and (~thin).any()
+    marked = [t for t in ax.texts if t.get_text().startswith("n<30")]
+    assert len(marked) == int(thin.sum())
+    # the full cells show their rate, in percent
+    shown = sorted(t.get_text() for t in ax.texts if not t.get_text().startswith("n<"))
+    assert shown == sorted(f"{r:.0%}" for r in expected.loc[~thin, "rate"])
+    # the image holds the rates of the full cells, row = bouts, column = trumps
+    grid = ax.images[0].get_array()
+    low = int(sweep["taker_trumps"].min())
+    for row in expected[~thin].itertuples():
+        assert grid[row.taker_bouts, row.taker_trumps - low] == pytest.approx(row.rate)
+    assert grid.shape[0] == 4
+
+
+def test_success_lines_equal_the_success_table(sweep):
+    drawn = report.success_lines(sweep, "garde", min_n=30)
+    _labelled(drawn)
+    ax = drawn.figure.axes[0]
+    assert "Wilson" in ax.get_title()
+    table = analysis.success_table(sweep, contract="garde")
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    seen = 0
+    for bouts in range(4):
+        good = table[(table["taker_bouts"] == bouts) & (table["n"] >= 30)].sort_values("taker_trumps")
+        label = f"{bouts} bout" + ("" if bouts == 1 else "s")
+        if not len(good):
+            assert label not in lines
+            continue
+        seen += 1
+        assert label in legend
+        np.testing.assert_array_equal(lines[label].get_xdata(), good["taker_trumps"].to_numpy(dtype=float))
+        np.testing.assert_allclose(lines[label].get_ydata(), good["rate"].to_numpy())
+    assert seen >= 2
+    # one Wilson band per line, spanning rate_low … rate_high
+    assert len(ax.collections) == seen
+    good = table[(table["taker_bouts"] == 1) & (table["n"] >= 30)].sort_values("taker_trumps")
+    band = ax.collections[1].get_paths()[0].vertices
+    assert band[:, 1].min() == pytest.approx(good["rate_low"].min())
+    assert band[:, 1].max() == pytest.approx(good["rate_high"].max())
+
+
+def test_best_contract_map_matches_analysis(sweep):
+    drawn = report.best_contract_map(sweep, min_n=30)
+    _labelled(drawn)
+    ax = drawn.figure.axes[0]
+    expected = analysis.best_contract(sweep, min_n=30)
+    pd.testing.assert_frame_equal(drawn.data, expected)
+    assert len(ax.texts) == len(expected)
+    labels = {"pass": "–", "prise": "P", "garde": "G", "garde_sans": "GS", "garde_contre": "GC"}
+    assert sorted(t.get_text() for t in ax.texts) == sorted(labels[b] for b in expected["best"])
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("pass" in t for t in legend) and any("garde contre" in t for t in legend)
+
+
+def test_hand_points_plot_lines_and_published_bands(sweep):
+    drawn = report.hand_points_plot(sweep, min_n=30)
+    _labelled(drawn)
+    ax = drawn.figure.axes[0]
+    assert "hand points" in ax.get_xlabel() and "game points" in ax.get_ylabel()
+    table = analysis.hand_points_table(sweep, None, 30)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    for con in CONTRACTS:
+        counted = table[(table["contract"] == con) & ~table["low_n"]].sort_values("bin_low")
+        line = lines[report.CONTRACT_LABELS[con]]
+        np.testing.assert_allclose(line.get_xdata(), (counted["bin_low"] + counted["bin_high"]) / 2)
+        np.testing.assert_allclose(line.get_ydata(), counted["mean_score"].to_numpy())
+        band = [ln for ln in ax.get_lines() if ln.get_gid() == f"published_{con}"]
+        assert len(band) == 1
+        assert list(band[0].get_xdata()) == [analysis.PUBLISHED_HAND_POINTS[con]] * 2
+    assert ax.get_legend() is not None
+
+
+def test_distributions(sweep):
+    played = sweep[sweep["thrown_in"] == "none"]
+    scores = report.taker_score_histogram(sweep)
+    _labelled(scores)
+    assert scores.figure.get_suptitle()
+    for con in CONTRACTS:
+        counts = scores.data.loc[scores.data["contract"] == con, "count"]
+        assert counts.sum() == (played["contract"] == con).sum()
+
+    margin = report.attack_margin_histogram(sweep)
+    _labelled(margin)
+    diff = played["attack_points"] - np.array([56, 51, 41, 36])[played["attack_bouts"].to_numpy()]
+    garde = diff[(played["contract"] == "garde").to_numpy()]
+    data = margin.data[margin.data["contract"] == "garde"]
+    assert data["count"].sum() == len(garde)
+    made = data.loc[data["bin_low"] >= 0, "count"].sum()
+    assert made == played.loc[played["contract"] == "garde", "made"].sum()
+
+    events = report.events_chart(sweep)
+    _labelled(events)
+    ax = events.figure.axes[0]
+    heights = sorted(p.get_height() for p in ax.patches)
+    assert heights == pytest.approx(sorted(events.data["share"]))
+    pab = events.data[(events.data["contract"] == "prise") & (events.data["event"] == "petit au bout attack")]
+    prise = played[played["contract"] == "prise"]
+    assert int(pab["count"].iloc[0]) == int((prise["petit_au_bout"] == "attack").sum())
+    assert {"poignée shown (any side)", "chelem defence"} <= set(events.data["event"])
+
+
+def test_provenance_table(sweep_dir, sweep):
+    manifest = json.loads((sweep_dir / "manifest.json").read_text())
+    table = report.provenance_table(manifest, sweep)
+    values = dict(zip(table["field"], table["value"], strict=True))
+    assert values["seed"] == "1" and values["kind"] == "sweep" and values["deals"] == "3,000"
+    assert values["card play"] == "random" and values["numba version"] == manifest["versions"]["numba"]
+    assert values["wall time (s)"] and values["complete"] == "yes"
+    assert values["played deals"] == f"{sweep.loc[sweep['thrown_in'] == 'none', 'deal'].nunique():,}"
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def _referenced(text: str, pattern: str) -> set[str]:
+    return set(re.findall(pattern, text))
+
+
+def test_report_files_reference_every_png(sweep_report):
+    out = sweep_report
+    pngs = {p.name for p in out.glob("*.png")}
+    expected = {f"{kind}_{c}.png" for kind in ("heatmap", "success") for c in CONTRACTS}
+    expected |= {"best_contract.png", "hand_points.png", "taker_score.png", "attack_margin.png", "events.png"}
+    assert pngs == expected
+    for name in pngs:
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (out / "report.md").read_text(encoding="utf-8")
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert _referenced(md, r"\]\(([^)]+\.png)\)") == pngs
+    assert _referenced(page, r'<img src="([^"]+\.png)"') == pngs
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page
+    assert page.count("<figcaption>") == len(pngs)
+
+
+def test_report_tables(sweep_report, sweep_dir):
+    md = (sweep_report / "report.md").read_text(encoding="utf-8")
+    page = (sweep_report / "report.html").read_text(encoding="utf-8")
+    records = analysis.load_records(sweep_dir)
+    for table, fmt in (
+        (analysis.thresholds(records, 0.5, 30), ".3f"),
+        (analysis.best_contract(records, min_n=30), ".1f"),
+        (analysis.hand_points_thresholds(records, None, 30), ".0f"),
+    ):
+        assert analysis.to_markdown(table, index=False, floatfmt=fmt) in md
+    assert "## Provenance" in md and "| seed | 1 |" in md
+    assert "<td>seed</td>" in page
+    assert "Left out" not in md
+
+
+def test_report_for_a_simulate_run(simulate_dir, tmp_path):
+    out = report.write_report(simulate_dir, tmp_path / "rep")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    page = (out / "report.html").read_text(encoding="utf-8")
+    pngs = {p.name for p in out.glob("*.png")}
+    assert "best_contract.png" not in pngs
+    assert {"hand_points.png", "taker_score.png", "attack_margin.png", "events.png"} <= pngs
+    assert _referenced(md, r"\]\(([^)]+\.png)\)") == pngs
+    assert _referenced(page, r'<img src="([^"]+\.png)"') == pngs
+    assert "needs a sweep run" in md and "needs a sweep run" in page
+    assert "## Left out" in md
+
+
+def test_not_a_run_raises(tmp_path):
+    with pytest.raises(ValueError, match="not a run directory"):
+        report.write_report(tmp_path, tmp_path / "out")
+    with pytest.raises(ValueError, match="not a run directory"):
+        report.write_report(tmp_path / "missing", tmp_path / "out")
+    (tmp_path / "manifest.json").write_text("{}")
+    with pytest.raises(ValueError, match="does not describe a tarotsim run"):
+        report.write_report(tmp_path, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_without_played_deals_raises(sweep_dir, tmp_path):
+    run = tmp_path / "run"
+    (run / "chunks").mkdir(parents=True)
+    (run / "manifest.json").write_text((sweep_dir / "manifest.json").read_text())
+    frame = pd.read_parquet(sweep_dir / "chunks" / "chunk-00000.parquet")
+    frame["thrown_in"] = pd.Categorical(
+        ["all_pass"] * len(frame), categories=frame["thrown_in"].cat.categories
+    )
+    frame.to_parquet(run / "chunks" / "chunk-00000.parquet", index=False)
+    with pytest.raises(ValueError, match="no played deals"):
+        report.write_report(run, tmp_path / "out")
+
+
+def test_min_n_is_checked(sweep_dir, tmp_path):
+    with pytest.raises(ValueError, match="min_n"):
+        report.write_report(sweep_dir, tmp_path / "out", min_n=0)

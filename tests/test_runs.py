@@ -1,0 +1,119 @@
+"""Run directories: chunks, manifest, determinism, resume after a real kill, refusals."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from tarotsim.analysis import load_records
+from tarotsim.policies import RunConfig
+from tarotsim.runs import RunSpec, execute
+from tarotsim.simulate import simulate
+from tarotsim.sweep import sweep
+
+
+def spec(**overrides):
+    base = dict(kind="simulate", seed=5, deals=5000, config=RunConfig(), chunk_deals=1200)
+    base.update(overrides)
+    return RunSpec(**base)
+
+
+def test_run_directory_equals_in_memory_simulation(tmp_path):
+    run = execute(tmp_path / "run", spec())
+    assert run.manifest["complete"] and run.manifest["counts"]["deals"] == 5000
+    assert sorted(p.name for p in (tmp_path / "run" / "chunks").iterdir()) == [
+        f"chunk-{i:05d}.parquet" for i in range(5)
+    ]
+    on_disk = load_records(tmp_path / "run")
+    in_memory = simulate(5000, seed=5)
+    pd.testing.assert_frame_equal(on_disk, in_memory, check_like=False)
+
+
+def test_chunking_and_threads_do_not_change_records(tmp_path):
+    a = execute(tmp_path / "a", spec(chunk_deals=5000), threads=1)
+    b = execute(tmp_path / "b", spec(chunk_deals=700), threads=2)
+    assert a.manifest["counts"] == b.manifest["counts"]
+    pd.testing.assert_frame_equal(load_records(tmp_path / "a"), load_records(tmp_path / "b"))
+
+
+def test_sweep_run_matches_sweep_api(tmp_path):
+    contracts = ("prise", "garde_contre")
+    execute(tmp_path / "s", spec(kind="sweep", contracts=contracts, seat=2, config=RunConfig(policy="random")))
+    on_disk = load_records(tmp_path / "s")
+    direct = sweep(5000, seed=5, contracts=contracts, seat=2, policy="random", ecart_policy="simple")
+    pd.testing.assert_frame_equal(on_disk, direct)
+    assert (on_disk.taker == 2).sum() == (on_disk.thrown_in == "none").sum()
+    assert list(on_disk.contract[:2]) == ["prise", "garde_contre"]
+
+
+def test_a_different_configuration_is_refused(tmp_path):
+    execute(tmp_path / "run", spec())
+    with pytest.raises(ValueError, match="different run.*seed: 5 there, 6 here"):
+        execute(tmp_path / "run", spec(seed=6))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("x")
+    with pytest.raises(ValueError, match="not a tarotsim run"):
+        execute(tmp_path / "other", spec())
+
+
+def test_rerun_of_a_finished_run_changes_nothing(tmp_path):
+    first = execute(tmp_path / "run", spec())
+    chunks = dict(first.manifest["chunks"])
+    again = execute(tmp_path / "run", spec())
+    assert again.manifest["chunks"] == chunks
+
+
+def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
+    out = tmp_path / "killed"
+    argv = [sys.executable, "-m", "tarotsim", "simulate", "--deals", "400000", "--seed", "9",
+            "--chunk-deals", "4000", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    manifest = out / "manifest.json"
+    deadline = time.time() + 120
+    done = 0
+    while time.time() < deadline and proc.poll() is None:
+        if manifest.exists():
+            try:
+                done = len(json.loads(manifest.read_text())["chunks"])
+            except (json.JSONDecodeError, KeyError):
+                done = 0
+            if done >= 3:
+                break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    partial = json.loads(manifest.read_text())
+    assert not partial["complete"] and 3 <= len(partial["chunks"]) < 100
+    with pytest.raises(ValueError, match="not finished"):
+        load_records(out)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    final = json.loads(manifest.read_text())
+    assert final["complete"] and final["counts"]["deals"] == 400000
+    for index, chunk in partial["chunks"].items():  # finished chunks were kept, not redone
+        assert final["chunks"][index] == chunk
+    straight = tmp_path / "straight"
+    execute(straight, spec(seed=9, deals=400000, chunk_deals=4000))
+    pd.testing.assert_frame_equal(load_records(out), load_records(straight))
+
+
+def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
+    from tarotsim.cli import main
+
+    assert main(["simulate", "--deals", "3000", "--seed", "2", "--out", str(tmp_path / "sim"), "--quiet"]) == 0
+    assert main(["sweep", "--deals", "2000", "--seed", "2", "--out", str(tmp_path / "sw"), "--quiet",
+                 "--policy", "random", "--ecart-policy", "simple", "--contracts", "prise,garde"]) == 0
+    assert main(["table", str(tmp_path / "sw"), "--out", str(tmp_path / "t.csv")]) == 0
+    assert pd.read_csv(tmp_path / "t.csv").contract.isin(["prise", "garde"]).all()
+    assert main(["thresholds", str(tmp_path / "sw"), "--out", str(tmp_path / "th.md")]) == 0
+    assert "Best contract" in (tmp_path / "th.md").read_text()
+    assert main(["sweep", "--deals", "2000", "--seed", "3", "--out", str(tmp_path / "sw"), "--quiet",
+                 "--policy", "random", "--ecart-policy", "simple", "--contracts", "prise,garde"]) == 2
+    assert "different run" in capsys.readouterr().err
+    assert main(["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]) == 2
+    assert "unknown contract 'petite'" in capsys.readouterr().err

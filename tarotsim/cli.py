@@ -45,6 +45,7 @@ def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random
     parser.add_argument("--ecart-policy", default=ecart, help=f"écart policy (default {ecart})")
     parser.add_argument("--poignee-policy", default="always", help="poignée policy (default always)")
     parser.add_argument("--chelem-policy", default="never", help="chelem announcement policy (default never)")
+    parser.add_argument("--dealing", default="shuffled", help="shuffled (default) or unshuffled (casual tables)")
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -59,6 +60,7 @@ def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         ecart_policy=args.ecart_policy,
         poignee_policy=args.poignee_policy,
         chelem_policy=args.chelem_policy,
+        dealing=args.dealing,
     )
 
 
@@ -139,6 +141,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ecart_policy=config.ecart_policy,
         poignee_policy=config.poignee_policy,
         chelem_policy=config.chelem_policy,
+        dealing=config.dealing,
         threads=args.threads,
         progress=_progress(args),
     )
@@ -220,6 +223,31 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from tarotsim.simulate import simulate
+
+    config = _config(args)
+    frame = simulate(args.deals, seed=args.seed, players=config.players, policy=config.policy,
+                     attack_policy=config.attack_policy, defence_policy=config.defence_policy,
+                     bid_policy=config.bid_policy, ecart_policy=config.ecart_policy,
+                     poignee_policy=config.poignee_policy, chelem_policy=config.chelem_policy,
+                     dealing=config.dealing, match_deals=args.deals, progress=False)
+    seats = range(config.players)
+    print(f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n")
+    header = "deal dealer  taker contract      " + "".join(f"{'seat ' + str(s):>9}" for s in seats)
+    print(header)
+    for row in frame.itertuples(index=False):
+        what = row.contract if row.thrown_in == "none" else f"({row.thrown_in})"
+        taker = "" if row.taker < 0 else str(row.taker)
+        totals = "".join(f"{getattr(row, f'total_{s}'):>9}" for s in seats)
+        print(f"{row.deal:>4} {row.dealer:>6} {taker:>6} {what:<14}{totals}")
+    final = [int(frame[f"total_{s}"].iloc[-1]) for s in seats]
+    best = max(final)
+    winners = [str(s) for s, total in zip(seats, final, strict=True) if total == best]
+    print(f"\nfinal scores: {final}; winner: seat {' and '.join(winners)} with {best}")
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
 
@@ -289,6 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("run_b", help="run directory B")
     cmp_.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
     cmp_.set_defaults(func=cmd_compare)
+
+    match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
+    match.add_argument("--deals", type=_positive_int, default=8, help="deals in the match (default 8)")
+    match.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    _add_table_options(match)
+    match.set_defaults(func=cmd_match)
 
     rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")

@@ -69,6 +69,8 @@ class RunSpec:
                     raise ValueError(f"unknown contract {name!r}; valid: {', '.join(MULTIPLIERS)}")
             if len(set(self.contracts)) != len(self.contracts):
                 raise ValueError(f"a contract appears twice in {list(self.contracts)}")
+            if self.config.dealing != "shuffled":
+                raise ValueError("a sweep replays each deal once per contract, so it needs shuffled dealing")
             if not 0 <= self.seat < self.config.players:
                 raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {self.seat}")
         object.__setattr__(self, "key", run_key(self.seed))

@@ -22,6 +22,8 @@ def simulate(
     ecart_policy: str = "simple",
     poignee_policy: str = "always",
     chelem_policy: str = "never",
+    dealing: str = "shuffled",
+    match_deals: int | None = None,
     threads: int | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
@@ -41,6 +43,12 @@ def simulate(
         Card-play policy of every seat, and overrides for the attack or the defence.
     bid_policy, ecart_policy, poignee_policy, chelem_policy
         Names of the bidding, écart, poignée and chelem-announcement policies.
+    dealing
+        ``"shuffled"`` (a uniformly random deal every time) or ``"unshuffled"`` (the casual
+        table: the last deal's tricks gathered, cut and dealt in packets; RULES.md §10).
+    match_deals
+        Group deals into matches of this many deals: adds ``match`` (match number) and
+        ``total_0`` … (each seat's cumulative score within its match).
     threads
         Threads to use (default: all that Numba may start).
     progress
@@ -65,11 +73,24 @@ def simulate(
         ecart_policy=ecart_policy,
         poignee_policy=poignee_policy,
         chelem_policy=chelem_policy,
+        dealing=dealing,
     )
+    if match_deals is not None:
+        match_deals = check_count(match_deals, "match_deals", minimum=1)
     used_seed = resolve_seed(seed)
     with using_threads(threads):
         rec = play(0, deals, run_key(used_seed), config.to_array(), progress=show_progress(progress, deals))
     frame = to_frame(rec, 0, config.players)
+    if match_deals is not None:
+        add_matches(frame, match_deals, config.players)
     frame.attrs["seed"] = used_seed
     frame.attrs["config"] = config.as_dict()
     return frame
+
+
+def add_matches(frame: pd.DataFrame, match_deals: int, players: int) -> None:
+    """Add ``match`` and the cumulative scores ``total_<seat>`` within each match, in place."""
+    frame["match"] = (frame["deal"] // match_deals).astype("int64")
+    grouped = frame.groupby("match", sort=False)
+    for seat in range(players):
+        frame[f"total_{seat}"] = grouped[f"score_{seat}"].cumsum().astype("int64")

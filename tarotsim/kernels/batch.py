@@ -10,9 +10,9 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
-from tarotsim.kernels.config import C_FORCED_CONTRACT
-from tarotsim.kernels.game import N_LOG, N_REC, play_deal
-from tarotsim.kernels.table import MAX_SEATS, new_table
+from tarotsim.kernels.config import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, SEQUENCE_DEALS
+from tarotsim.kernels.game import N_LOG, N_REC, gather_pack, play_deal
+from tarotsim.kernels.table import MAX_SEATS, Table, new_table
 
 BLOCK_DEALS = 1024
 """Deals per block: one table and one scratch record per block."""
@@ -25,20 +25,51 @@ M_SHOWN = M_ECART + 2  # 2 words per seat
 N_MASKS = M_SHOWN + 2 * MAX_SEATS
 
 
+@njit
+def _block_size(cfg: np.ndarray) -> int:
+    return SEQUENCE_DEALS if cfg[C_DEALING] == DEALING_UNSHUFFLED else BLOCK_DEALS
+
+
+@njit
+def _catch_up(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
+    """Unshuffled dealing: replay the deals of ``deal``'s sequence that come before it, so
+    that ``tb.pack`` holds the cards gathered from the deal before ``deal``."""
+    if cfg[C_DEALING] != DEALING_UNSHUFFLED:
+        return
+    for earlier in range(deal - deal % SEQUENCE_DEALS, deal):
+        play_deal(earlier, key, cfg, tb, rec, log)
+        gather_pack(tb, cfg, rec, log)
+
+
+@njit(inline="always")
+def _play(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
+    play_deal(deal, key, cfg, tb, rec, log)
+    if cfg[C_DEALING] == DEALING_UNSHUFFLED:
+        gather_pack(tb, cfg, rec, log)
+
+
 @njit(parallel=True)
 def run_deals(first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
-    """Play deals ``first_deal … first_deal + len(out) - 1``; row i of ``out`` (int32[n, N_REC]) gets deal first_deal + i."""
+    """Play deals ``first_deal … first_deal + len(out) - 1``; row i of ``out`` (int32[n, N_REC]) gets deal first_deal + i.
+
+    Blocks are aligned on absolute deal numbers, so with unshuffled dealing every block
+    but the first starts a sequence and the first replays at most one partial sequence.
+    """
     n_deals = out.shape[0]
-    n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
-    for block in prange(n_blocks):
+    size = _block_size(cfg)
+    first_block = first_deal // size
+    n_blocks = (first_deal + n_deals + size - 1) // size - first_block
+    for b in prange(n_blocks):
         tb = new_table()
         rec = np.zeros(N_REC, dtype=np.int64)
         log = np.zeros(N_LOG, dtype=np.int64)
-        stop = min(n_deals, (block + 1) * BLOCK_DEALS)
-        for i in range(block * BLOCK_DEALS, stop):
-            play_deal(first_deal + i, key, cfg, tb, rec, log)
+        start = max(first_deal, (first_block + b) * size)
+        stop = min(first_deal + n_deals, (first_block + b + 1) * size)
+        _catch_up(start, key, cfg, tb, rec, log)
+        for deal in range(start, stop):
+            _play(deal, key, cfg, tb, rec, log)
             for c in range(N_REC):
-                out[i, c] = rec[c]
+                out[deal - first_deal, c] = rec[c]
 
 
 @njit(parallel=True)
@@ -73,9 +104,11 @@ def trace_deals(
     """Like ``run_deals`` on one thread, also keeping each deal's log (int64[n, N_LOG]) and card sets (uint64[n, N_MASKS])."""
     tb = new_table()
     rec = np.zeros(N_REC, dtype=np.int64)
+    if out.shape[0] > 0:
+        _catch_up(first_deal, key, cfg, tb, rec, logs[0])
     for i in range(out.shape[0]):
         log = logs[i]
-        play_deal(first_deal + i, key, cfg, tb, rec, log)
+        _play(first_deal + i, key, cfg, tb, rec, log)
         for c in range(N_REC):
             out[i, c] = rec[c]
         for seat in range(MAX_SEATS):

@@ -19,4 +19,10 @@ C_BID_GARDE_CONTRE = 12
 C_CHELEM_THRESHOLD = 13  # Chavey count (with distribution) from which a chelem is announced
 C_FORCED_TAKER = 14  # sweeps: the seat that takes, -1 for normal bidding
 C_FORCED_CONTRACT = 15  # sweeps: the contract it takes (1-4), 0 for normal bidding
-N_CFG = 16
+C_DEALING = 16  # DEALING_SHUFFLED or DEALING_UNSHUFFLED
+N_CFG = 17
+
+DEALING_SHUFFLED = 0
+DEALING_UNSHUFFLED = 1
+SEQUENCE_DEALS = 1024
+"""Unshuffled dealing: the pack is shuffled afresh at every multiple of this many deals (a new table)."""

@@ -50,3 +50,62 @@ def deal_pack(
 def is_petit_sec(word1: np.uint64) -> bool:
     """True when the Petit is the hand's only trump and the hand lacks the Excuse."""
     return (word1 & (TRUMPS_MASK | EXCUSE_BIT)) == PETIT_BIT
+
+
+@njit(inline="always")
+def _reverse(pack: np.ndarray, start: int, stop: int) -> None:
+    stop -= 1
+    while start < stop:
+        pack[start], pack[stop] = pack[stop], pack[start]
+        start += 1
+        stop -= 1
+
+
+@njit
+def cut_pack(rng: np.ndarray, pack: np.ndarray) -> None:
+    """Cut the pack: the top ``c`` cards go under, ``c`` uniform from 3 to 75 (each part keeps 3 or more)."""
+    cut = 3 + below(rng, N_CARDS - 5)
+    _reverse(pack, 0, cut)
+    _reverse(pack, cut, N_CARDS)
+    _reverse(pack, 0, N_CARDS)
+
+
+@njit
+def deal_packets(
+    rng: np.ndarray, pack: np.ndarray, hands: np.ndarray, chien: np.ndarray,
+    players: int, hand_size: int, chien_size: int, first_seat: int,
+) -> None:
+    """Deal ``pack`` from the top as at a table (RULES.md §2).
+
+    Packets of 3 cards (4 with 3 players) go round counter-clockwise from ``first_seat``;
+    the chien's cards are set aside one at a time between packets, in gaps drawn at
+    random, never the first or the last card of the pack.
+    """
+    packet = 4 if players == 3 else 3
+    packets = players * hand_size // packet
+    gaps = np.uint64(0)
+    chosen = 0
+    while chosen < chien_size:
+        gap = below(rng, packets - 1)
+        bit = np.uint64(1) << np.uint64(gap)
+        if not gaps & bit:
+            gaps |= bit
+            chosen += 1
+    for seat in range(players):
+        hands[seat, 0] = 0
+        hands[seat, 1] = 0
+    chien[0] = 0
+    chien[1] = 0
+    top = 0
+    for k in range(packets):
+        seat = (first_seat + k) % players
+        for _ in range(packet):
+            w0, w1 = card_bit(pack[top])
+            hands[seat, 0] |= w0
+            hands[seat, 1] |= w1
+            top += 1
+        if k < packets - 1 and (gaps >> np.uint64(k)) & np.uint64(1):
+            w0, w1 = card_bit(pack[top])
+            chien[0] |= w0
+            chien[1] |= w1
+            top += 1

@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_SUIT, KINGS_MASK, TRUMP_SUIT, TRUMPS_MASK
+from tarotsim.cards import EXCUSE_SUIT, KINGS_MASK, N_CARDS, SUIT_LEN, SUIT_MASK, TRUMP_SUIT, TRUMPS_MASK
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.config import (
     C_CHIEN,
+    C_DEALING,
     C_ECART_POLICY,
     C_FORCED_CONTRACT,
     C_FORCED_TAKER,
@@ -22,11 +23,14 @@ from tarotsim.kernels.config import (
     C_PLAY_DEFENCE,
     C_PLAYERS,
     C_POIGNEE_POLICY,
+    DEALING_UNSHUFFLED,
+    SEQUENCE_DEALS,
 )
 from tarotsim.kernels.count import S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE, close_trick, start_count
-from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
+from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
 from tarotsim.kernels.policies.bidding import wished_contract
+from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.evaluate import hand_points
 from tarotsim.kernels.policies.play import choose_card
@@ -54,6 +58,7 @@ from tarotsim.kernels.table import (
     I_LEADER,
     I_LED,
     I_PARTNER,
+    I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
     I_TRICK,
@@ -170,6 +175,29 @@ def _reveal_voids(tb: Table, seat: int, led: int, card: int) -> None:
 
 
 @njit
+def _call_partner(tb: Table, players: int, taker: int) -> None:
+    """Five players: the taker calls a card; its holder (if another player) is the secret partner."""
+    called = called_card(tb.dealt[taker, 0])
+    tb.info[I_CALLED] = called
+    bit0, bit1 = card_bit(called)
+    for seat in range(players):
+        if seat != taker and (tb.dealt[seat, 0] & bit0 or tb.dealt[seat, 1] & bit1):
+            tb.info[I_PARTNER] = seat
+            tb.attack[seat] = 1
+
+
+@njit(inline="always")
+def _first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
+    """The first lead may not be in the called suit unless it is the called card itself."""
+    called_bit0, _ = card_bit(called)
+    suit = SUIT_MASK << np.uint64(SUIT_LEN * (called // SUIT_LEN))
+    allowed0 = legal0 & (~suit | called_bit0)
+    if allowed0 or legal1:
+        return allowed0, legal1
+    return legal0, legal1
+
+
+@njit
 def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
     players = cfg[C_PLAYERS]
@@ -180,8 +208,12 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
     hands = tb.hands
 
     seed_stream(tb.rng, key, deal)
-    shuffle_pack(tb.rng, tb.pack)
-    deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
+    if cfg[C_DEALING] == DEALING_UNSHUFFLED and deal % SEQUENCE_DEALS != 0:
+        cut_pack(tb.rng, tb.pack)
+        deal_packets(tb.rng, tb.pack, tb.dealt, tb.chien, players, hand_size, chien_size, (dealer + 1) % players)
+    else:
+        shuffle_pack(tb.rng, tb.pack)
+        deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
     _reset(tb, rec, players, dealer)
 
     for seat in range(players):
@@ -196,6 +228,8 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
     info[I_TAKER] = taker
     info[I_CONTRACT] = contract
     tb.attack[taker] = 1
+    if players == 5:
+        _call_partner(tb, players, taker)
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
     rec[R_TAKER_TRUMPS] = popcount(tb.dealt[taker, 1] & TRUMPS_MASK)
@@ -245,6 +279,8 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
                     poignee_points += POIGNEE_BONUS[size]
                     rec[R_N_POIGNEES] += 1
             legal0, legal1 = legal_set(hands[seat, 0], hands[seat, 1], led, hi)
+            if t == 0 and j == 0 and info[I_CALLED] >= 0:
+                legal0, legal1 = _first_lead(legal0, legal1, info[I_CALLED])
             policy = cfg[C_PLAY_ATTACK] if tb.attack[seat] else cfg[C_PLAY_DEFENCE]
             card = choose_card(policy, seat, legal0, legal1, tb, cfg)
             bit0, bit1 = card_bit(card)
@@ -254,6 +290,8 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
             tb.played[1] |= bit1
             _reveal_voids(tb, seat, led, card)
             tb.trick[j] = card
+            if card == info[I_CALLED]:
+                info[I_PARTNER_KNOWN] = 1
             log[L_PLAYS + t * MAX_SEATS + j] = card
             led, hi = trick_after(led, hi, card)
         leader = close_trick(tb.trick, players, leader, tb.attack, t, hand_size, count, pile)
@@ -285,3 +323,43 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
     rec[R_PER_DEFENDER] = d
     for seat in range(players):
         rec[R_SCORE + seat] = tb.scores[seat]
+
+
+@njit
+def _put_set(pack: np.ndarray, top: int, word0: np.uint64, word1: np.uint64) -> int:
+    """Put the cards of a set on the pack from position ``top``, in id order; returns the next position."""
+    for card in range(N_CARDS):
+        bit0, bit1 = card_bit(card)
+        if (word0 & bit0) or (word1 & bit1):
+            pack[top] = card
+            top += 1
+    return top
+
+
+@njit
+def gather_pack(tb: Table, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
+    """Gather the cards of the deal just played into ``tb.pack`` for the next, unshuffled deal.
+
+    A played deal: the tricks in the order they were played, each trick's cards in play
+    order, then the écart (Prise, Garde) or the chien (Garde sans, Garde contre) in id
+    order. A thrown-in deal: each hand as dealt, in id order (players sort their hands),
+    from the seat right of the dealer round the table, then the chien.
+    """
+    players = cfg[C_PLAYERS]
+    hand_size = cfg[C_HAND]
+    top = 0
+    if rec[R_THROWN_IN] == THROWN_NONE:
+        for t in range(hand_size):
+            for j in range(players):
+                tb.pack[top] = log[L_PLAYS + t * MAX_SEATS + j]
+                top += 1
+        if rec[R_CONTRACT] <= GARDE:
+            _put_set(tb.pack, top, tb.ecart[0], tb.ecart[1])
+        else:
+            _put_set(tb.pack, top, tb.chien[0], tb.chien[1])
+    else:
+        first = (rec[R_DEALER] + 1) % players
+        for j in range(players):
+            seat = (first + j) % players
+            top = _put_set(tb.pack, top, tb.dealt[seat, 0], tb.dealt[seat, 1])
+        _put_set(tb.pack, top, tb.chien[0], tb.chien[1])

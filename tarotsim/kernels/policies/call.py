@@ -1,0 +1,36 @@
+"""The taker's call with five players (RULES.md §3): a King by suit, before the chien is seen.
+
+A taker holding all four Kings calls a Queen, holding all Kings and Queens a Knight, and
+so on. This policy calls, of the lowest rank it may call, the card whose suit the taker
+holds most of (ties: the lower suit), so the partner's card can be brought home by
+leading that suit. It never calls a card of its own hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.cards import JACK, KING, SUIT_LEN
+from tarotsim.kernels.policies.evaluate import suit_length
+
+_ONE = np.uint64(1)
+
+
+@njit
+def called_card(word0: np.uint64) -> int:
+    """Card id the taker calls, from the suit cards ``word0`` of their hand as dealt."""
+    for rank in range(KING, JACK - 1, -1):
+        best = -1
+        best_length = -1
+        for suit in range(4):
+            card = SUIT_LEN * suit + rank
+            if (word0 >> np.uint64(card)) & _ONE:
+                continue
+            length = suit_length(word0, suit)
+            if length > best_length:
+                best = card
+                best_length = length
+        if best >= 0:
+            return best
+    return KING  # unreachable with 15 cards: a hand cannot hold every King, Queen, Knight and Jack

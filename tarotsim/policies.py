@@ -51,10 +51,20 @@ ECART_POLICIES = {"simple": codes.ECART_SIMPLE}
 POIGNEE_POLICIES = {"always": codes.POIGNEE_ALWAYS, "never": codes.POIGNEE_NEVER}
 CHELEM_POLICIES = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
 
-DEFAULT_BID_THRESHOLDS = (40, 56, 71, 81)
-"""Chavey's published bands: Prise, Garde, Garde sans, Garde contre."""
+DEALINGS = {"shuffled": C.DEALING_SHUFFLED, "unshuffled": C.DEALING_UNSHUFFLED}
+"""Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,
+cut and unshuffled pack (reshuffled every ``SEQUENCE_DEALS`` deals)."""
 
-SUPPORTED_PLAYERS = (4,)
+DEFAULT_BID_THRESHOLDS = (40, 56, 71, 81)
+"""Chavey's published bands for 4 players: Prise, Garde, Garde sans, Garde contre."""
+
+
+def default_bid_thresholds(players: int) -> tuple[int, int, int, int]:
+    """Chavey's bands scaled by the cards in a hand (the count was made for 18 cards)."""
+    hand = TABLE_SIZES[players][0]
+    return tuple(round(t * hand / 18) for t in DEFAULT_BID_THRESHOLDS)  # type: ignore[return-value]
+
+SUPPORTED_PLAYERS = (3, 4, 5)
 
 
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
@@ -95,13 +105,16 @@ class RunConfig:
     ecart_policy: str = "simple"
     poignee_policy: str = "always"
     chelem_policy: str = "never"
-    bid_thresholds: tuple[int, int, int, int] = DEFAULT_BID_THRESHOLDS
+    bid_thresholds: tuple[int, int, int, int] | None = None
     chelem_threshold: int = 110
     forced_taker: int = -1
     forced_contract: str | None = None
+    dealing: str = "shuffled"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", check_players(self.players))
+        if self.bid_thresholds is None:
+            object.__setattr__(self, "bid_thresholds", default_bid_thresholds(self.players))
         self.to_array()  # validates every name
 
     def to_array(self) -> np.ndarray:
@@ -126,6 +139,7 @@ class RunConfig:
             )
         cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = thresholds
         cfg[C.C_CHELEM_THRESHOLD] = int(self.chelem_threshold)
+        cfg[C.C_DEALING] = _pick("dealing", self.dealing, DEALINGS)
         if self.forced_contract is None:
             cfg[C.C_FORCED_TAKER] = -1
             cfg[C.C_FORCED_CONTRACT] = 0

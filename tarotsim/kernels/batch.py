@@ -48,28 +48,36 @@ def _play(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarra
         gather_pack(tb, cfg, rec, log)
 
 
+@njit
+def _play_block(start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
+    """Play deals start … stop - 1 on one table into ``out`` (row = deal - first_deal)."""
+    tb = new_table()
+    rec = np.zeros(N_REC, dtype=np.int64)
+    log = np.zeros(N_LOG, dtype=np.int64)
+    _catch_up(start, key, cfg, tb, rec, log)
+    for deal in range(start, stop):
+        _play(deal, key, cfg, tb, rec, log)
+        for c in range(N_REC):
+            out[deal - first_deal, c] = rec[c]
+
+
 @njit(parallel=True)
 def run_deals(first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
     """Play deals ``first_deal … first_deal + len(out) - 1``; row i of ``out`` (int32[n, N_REC]) gets deal first_deal + i.
 
     Blocks are aligned on absolute deal numbers, so with unshuffled dealing every block
     but the first starts a sequence and the first replays at most one partial sequence.
+    Each block runs in its own (serial) function, which keeps the per-deal work out of
+    the parallel loop's body.
     """
     n_deals = out.shape[0]
     size = _block_size(cfg)
     first_block = first_deal // size
     n_blocks = (first_deal + n_deals + size - 1) // size - first_block
     for b in prange(n_blocks):
-        tb = new_table()
-        rec = np.zeros(N_REC, dtype=np.int64)
-        log = np.zeros(N_LOG, dtype=np.int64)
         start = max(first_deal, (first_block + b) * size)
         stop = min(first_deal + n_deals, (first_block + b + 1) * size)
-        _catch_up(start, key, cfg, tb, rec, log)
-        for deal in range(start, stop):
-            _play(deal, key, cfg, tb, rec, log)
-            for c in range(N_REC):
-                out[deal - first_deal, c] = rec[c]
+        _play_block(start, stop, first_deal, key, cfg, out)
 
 
 @njit(parallel=True)
@@ -84,17 +92,25 @@ def run_sweep(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.n
     n_deals = out.shape[0] // n_contracts
     n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
     for block in prange(n_blocks):
-        tb = new_table()
-        rec = np.zeros(N_REC, dtype=np.int64)
-        log = np.zeros(N_LOG, dtype=np.int64)
-        block_cfg = cfg.copy()
-        stop = min(n_deals, (block + 1) * BLOCK_DEALS)
-        for i in range(block * BLOCK_DEALS, stop):
-            for k in range(n_contracts):
-                block_cfg[C_FORCED_CONTRACT] = contracts[k]
-                play_deal(first_deal + i, key, block_cfg, tb, rec, log)
-                for c in range(N_REC):
-                    out[i * n_contracts + k, c] = rec[c]
+        _sweep_block(block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfg, contracts, out)
+
+
+@njit
+def _sweep_block(
+    start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray, out: np.ndarray
+) -> None:
+    """Sweep rows of deals first_deal + start … first_deal + stop - 1 on one table."""
+    n_contracts = contracts.shape[0]
+    tb = new_table()
+    rec = np.zeros(N_REC, dtype=np.int64)
+    log = np.zeros(N_LOG, dtype=np.int64)
+    block_cfg = cfg.copy()
+    for i in range(start, stop):
+        for k in range(n_contracts):
+            block_cfg[C_FORCED_CONTRACT] = contracts[k]
+            play_deal(first_deal + i, key, block_cfg, tb, rec, log)
+            for c in range(N_REC):
+                out[i * n_contracts + k, c] = rec[c]
 
 
 @njit

@@ -35,7 +35,7 @@ def start_count(state: np.ndarray, pile: np.ndarray, start0: np.uint64, start1: 
     pile[1] = start1
 
 
-@njit
+@njit(_nrt=False)
 def close_trick(
     cards: np.ndarray, players: int, leader: int, attack: np.ndarray, t: int, n_tricks: int,
     state: np.ndarray, pile: np.ndarray,

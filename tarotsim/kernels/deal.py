@@ -11,7 +11,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_BIT, N_CARDS, PETIT_BIT, TRUMPS_MASK
-from tarotsim.kernels.rng import below
+from tarotsim.kernels.rng import below, bounded, next_u64
 from tarotsim.kernels.rules import card_bit
 
 
@@ -20,9 +20,17 @@ def shuffle_pack(rng: np.ndarray, pack: np.ndarray) -> None:
     """Put a uniformly random permutation of the 78 card ids into ``pack``."""
     for i in range(N_CARDS):
         pack[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        j = below(rng, i + 1)
+    i = N_CARDS - 1
+    while i >= 2:  # two Fisher-Yates steps from the two 32-bit halves of one output
+        word = next_u64(rng)
+        j = bounded(word >> np.uint64(32), i + 1, rng)
         pack[i], pack[j] = pack[j], pack[i]
+        j = bounded(word & np.uint64(0xFFFFFFFF), i, rng)
+        pack[i - 1], pack[j] = pack[j], pack[i - 1]
+        i -= 2
+    if i == 1:
+        j = below(rng, 2)
+        pack[1], pack[j] = pack[j], pack[1]
 
 
 @njit

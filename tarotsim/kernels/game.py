@@ -33,7 +33,8 @@ from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.evaluate import hand_points
-from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.policies.codes import PLAY_RANDOM
+from tarotsim.kernels.policies.play import choose_card, random_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_set, suit_code, trick_after
 from tarotsim.kernels.score import (
@@ -109,7 +110,7 @@ N_LOG = L_PLAYS + MAX_TRICKS * MAX_SEATS
 _ZERO = np.uint64(0)
 
 
-@njit
+@njit(_nrt=False)
 def _reset(tb: Table, rec: np.ndarray, players: int, dealer: int) -> None:
     for i in range(N_REC):
         rec[i] = 0
@@ -140,7 +141,7 @@ def _reset(tb: Table, rec: np.ndarray, players: int, dealer: int) -> None:
     tb.ecart[1] = _ZERO
 
 
-@njit
+@njit(_nrt=False)
 def _bid(tb: Table, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int) -> tuple[int, int]:
     """Each seat speaks once from (dealer + 1) % n; returns (taker, contract), (-1, PASS) if all pass."""
     first = (dealer + 1) % players
@@ -162,19 +163,19 @@ def _bid(tb: Table, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int)
     return taker, contract
 
 
-@njit
-def _reveal_voids(tb: Table, seat: int, led: int, card: int) -> None:
+@njit(inline="always")
+def _reveal_voids(voids: np.ndarray, seat: int, led: int, card: int) -> None:
     """Record what a card tells every seat: not following shows a void, not trumping shows no trumps."""
     suit = suit_code(card)
     if led < 0 or suit == EXCUSE_SUIT or suit == led:
         return
     if led < TRUMP_SUIT:
-        tb.voids[seat] |= 1 << led
+        voids[seat] |= 1 << led
     if suit != TRUMP_SUIT:
-        tb.voids[seat] |= 1 << TRUMP_SUIT
+        voids[seat] |= 1 << TRUMP_SUIT
 
 
-@njit
+@njit(_nrt=False)
 def _call_partner(tb: Table, players: int, taker: int) -> None:
     """Five players: the taker calls a card; its holder (if another player) is the secret partner."""
     called = called_card(tb.dealt[taker, 0])
@@ -197,7 +198,7 @@ def _first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.u
     return legal0, legal1
 
 
-@njit
+@njit(_nrt=False)
 def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
     players = cfg[C_PLAYERS]
@@ -282,13 +283,16 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
             if t == 0 and j == 0 and info[I_CALLED] >= 0:
                 legal0, legal1 = _first_lead(legal0, legal1, info[I_CALLED])
             policy = cfg[C_PLAY_ATTACK] if tb.attack[seat] else cfg[C_PLAY_DEFENCE]
-            card = choose_card(policy, seat, legal0, legal1, tb, cfg)
+            if policy == PLAY_RANDOM:
+                card = random_card(tb.rng, legal0, legal1)
+            else:
+                card = choose_card(policy, seat, legal0, legal1, tb, cfg)
             bit0, bit1 = card_bit(card)
             hands[seat, 0] ^= bit0
             hands[seat, 1] ^= bit1
             tb.played[0] |= bit0
             tb.played[1] |= bit1
-            _reveal_voids(tb, seat, led, card)
+            _reveal_voids(tb.voids, seat, led, card)
             tb.trick[j] = card
             if card == info[I_CALLED]:
                 info[I_PARTNER_KNOWN] = 1
@@ -325,7 +329,7 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
         rec[R_SCORE + seat] = tb.scores[seat]
 
 
-@njit
+@njit(_nrt=False)
 def _put_set(pack: np.ndarray, top: int, word0: np.uint64, word1: np.uint64) -> int:
     """Put the cards of a set on the pack from position ``top``, in id order; returns the next position."""
     for card in range(N_CARDS):
@@ -336,7 +340,7 @@ def _put_set(pack: np.ndarray, top: int, word0: np.uint64, word1: np.uint64) -> 
     return top
 
 
-@njit
+@njit(_nrt=False)
 def gather_pack(tb: Table, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
     """Gather the cards of the deal just played into ``tb.pack`` for the next, unshuffled deal.
 

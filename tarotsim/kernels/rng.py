@@ -63,13 +63,14 @@ def next_u64(state: np.ndarray) -> np.uint64:
 
 
 @njit(inline="always")
-def below(state: np.ndarray, n: int) -> int:
-    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased.
+def bounded(word32: np.uint64, n: int, state: np.ndarray) -> int:
+    """Uniform integer in ``[0, n)`` from a uniform 32-bit ``word32``, exactly unbiased.
 
-    Lemire's multiply-and-reject method on the high 32 bits of each output.
+    Lemire's multiply-and-reject method; a rejected word is replaced by the high 32 bits
+    of the next output of ``state``.
     """
     bound = np.uint64(n)
-    m = (next_u64(state) >> np.uint64(32)) * bound
+    m = word32 * bound
     low = m & _MASK32
     if low < bound:
         threshold = (np.uint64(1 << 32) - bound) % bound
@@ -77,3 +78,9 @@ def below(state: np.ndarray, n: int) -> int:
             m = (next_u64(state) >> np.uint64(32)) * bound
             low = m & _MASK32
     return np.int64(m >> np.uint64(32))
+
+
+@njit(inline="always")
+def below(state: np.ndarray, n: int) -> int:
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased."""
+    return bounded(next_u64(state) >> np.uint64(32), n, state)

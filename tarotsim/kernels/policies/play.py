@@ -2,6 +2,10 @@
 
 - ``PLAY_RANDOM``: a card drawn uniformly from the legal cards (the deal's stream);
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic).
+
+``choose_card`` and the heuristic are compiled without Numba's reference counting
+(``_nrt=False``): they allocate nothing, and every ``tb.field`` read would otherwise cost
+an atomic increment and decrement, which made a deal several times slower.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.kernels.bits import kth_bit, lowest_bit, popcount
+from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rng import below
@@ -25,11 +29,11 @@ def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
         return lowest_bit(legal0) if n0 else 56 + lowest_bit(legal1)
     k = below(rng, total)
     if k < n0:
-        return kth_bit(legal0, k)
-    return 56 + kth_bit(legal1, k - n0)
+        return select_bit(legal0, k)
+    return 56 + select_bit(legal1, k - n0)
 
 
-@njit
+@njit(_nrt=False)
 def choose_card(policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table, cfg: np.ndarray) -> int:
     """The card ``seat`` plays from its legal cards ``(legal0, legal1)`` under ``policy``."""
     if policy == PLAY_HEURISTIC:

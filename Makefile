@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tarotsim simulate
+	$(BIN)/tarotsim study
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

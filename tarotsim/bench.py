@@ -45,10 +45,13 @@ def best_rate(work: Callable[[], object], count: int, *, repeats: int = 3) -> fl
     return count / best
 
 
-def engine_rate(deals: int, *, policy: str = "random", threads: int = 1, repeats: int = 3) -> float:
-    """Complete deals per second of the full engine with ``policy`` card play."""
-    config = RunConfig(policy=policy, ecart_policy="expert" if policy != "random" and "expert" in _ecarts() else "simple")
-    cfg = config.to_array()
+def engine_rate(
+    deals: int, *, policy: str = "random", threads: int = 1, players: int = 4, repeats: int = 3
+) -> float:
+    """Complete deals per second of the full engine with ``policy`` card play (thrown-in
+    deals count as deals, as in a real run)."""
+    ecart = "expert" if policy != "random" and "expert" in _ecarts() else "simple"
+    cfg = RunConfig(players=players, policy=policy, ecart_policy=ecart).to_array()
     key = run_key(1)
     with using_threads(threads):
         return best_rate(lambda: play(0, deals, key, cfg), deals, repeats=repeats)

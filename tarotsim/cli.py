@@ -223,6 +223,24 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_study(args: argparse.Namespace) -> int:
+    """The main job: a contract sweep on the embedded defaults, then its report."""
+    from tarotsim.report import write_report
+    from tarotsim.runs import RunSpec
+
+    contracts = ("prise", "garde", "garde_sans", "garde_contre")
+    spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
+                   chunk_deals=args.chunk_deals, contracts=contracts, seat=0)
+    print(f"Sweeping {args.deals:,} deals: seat 0 takes each of the four contracts on every deal "
+          f"({args.policy} play); re-running this command resumes an interrupted run.")
+    started = time.perf_counter()
+    _execute(args, spec)
+    folder = write_report(args.out, Path(args.out) / "report")
+    print(f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
+          f"{time.perf_counter() - started:.0f} s in all")
+    return 0
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from tarotsim.simulate import simulate
 
@@ -289,6 +307,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(sim, out_required=False)
     _add_table_options(sim)
     sim.set_defaults(func=cmd_simulate)
+
+    study = sub.add_parser("study", help="the main job: a one-million-deal contract sweep and its report")
+    _add_run_options(study, out_required=False)
+    study.set_defaults(deals=1_000_000, out="runs/study")
+    _add_table_options(study, policy="heuristic", ecart="expert")
+    study.set_defaults(func=cmd_study)
 
     swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
     _add_run_options(swp, out_required=True)

@@ -105,10 +105,20 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def _execute(args: argparse.Namespace, spec) -> None:  # type: ignore[no-untyped-def]
-    from tarotsim.runs import execute
-
     started = time.perf_counter()
-    run = execute(args.out, spec, threads=args.threads, progress=_progress(args))
+    if args.scheduler is not None or args.workers is not None:
+        if args.threads is not None:
+            raise CliError("--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)")
+        from tarotsim.distributed import execute_distributed
+
+        run = execute_distributed(args.out, spec, scheduler=args.scheduler, workers=args.workers,
+                                  write_on=args.write_on or "workers", progress=_progress(args))
+    else:
+        if args.write_on is not None:
+            raise CliError("--write-on goes with --scheduler or --workers")
+        from tarotsim.runs import execute
+
+        run = execute(args.out, spec, threads=args.threads, progress=_progress(args))
     elapsed = time.perf_counter() - started
     counts = run.manifest["counts"]
     print(
@@ -119,6 +129,8 @@ def _execute(args: argparse.Namespace, spec) -> None:  # type: ignore[no-untyped
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     config = _config(args)
+    if args.out is None and (args.scheduler is not None or args.workers is not None):
+        raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
     if args.out is not None:
         from tarotsim.runs import RunSpec
 
@@ -294,6 +306,13 @@ def _add_run_options(parser: argparse.ArgumentParser, *, out_required: bool) -> 
     parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
     parser.add_argument("--chunk-deals", type=_positive_int, default=1 << 18, help="deals per chunk on disk (default 262144)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')")
+    parser.add_argument("--workers", type=_positive_int, default=None, metavar="N",
+                        help="make the chunks on a local Dask cluster of N worker processes, one thread each")
+    parser.add_argument("--write-on", choices=("workers", "client"), default=None,
+                        help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
+                             "--out must be a path they all share) or this process")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -47,8 +47,8 @@ TABLE_SIZES = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
 
 PLAY_POLICIES = {"random": codes.PLAY_RANDOM, "heuristic": codes.PLAY_HEURISTIC}
 BID_POLICIES = {"chavey": codes.BID_CHAVEY}
-ECART_POLICIES = {"simple": codes.ECART_SIMPLE}
-POIGNEE_POLICIES = {"always": codes.POIGNEE_ALWAYS, "never": codes.POIGNEE_NEVER}
+ECART_POLICIES = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
+POIGNEE_POLICIES = {"always": codes.POIGNEE_ALWAYS, "never": codes.POIGNEE_NEVER, "smart": codes.POIGNEE_SMART}
 CHELEM_POLICIES = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
 
 DEALINGS = {"shuffled": C.DEALING_SHUFFLED, "unshuffled": C.DEALING_UNSHUFFLED}

@@ -1,5 +1,9 @@
 """Écart (discard) policies. Every policy returns a legal écart (RULES.md §4): no King,
 no bout, and trumps only when the hand lacks other cards to make up the écart.
+
+- ``simple``: the cheapest cards (small cards, then Jacks, Knights, Queens).
+- ``expert``: voids first, then points from the suits the taker cannot keep, then short
+  suits; see ``expert_ecart``.
 """
 
 from __future__ import annotations
@@ -7,12 +11,25 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import BOUTS_MASK_1, JACKS_MASK, KINGS_MASK, KNIGHTS_MASK, PIPS_MASK, QUEENS_MASK, TRUMPS_MASK
-from tarotsim.kernels.bits import popcount
+from tarotsim.cards import (
+    BOUTS_MASK_1,
+    JACKS_MASK,
+    KINGS_MASK,
+    KNIGHTS_MASK,
+    PIPS_MASK,
+    QUEENS_MASK,
+    SUIT_LEN,
+    SUIT_MASK,
+    TRUMPS_MASK,
+)
+from tarotsim.kernels.bits import highest_bit, popcount
+from tarotsim.kernels.policies.codes import ECART_EXPERT
+from tarotsim.kernels.rules import half_points
 from tarotsim.kernels.table import Table
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_HONOURS = QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
 
 
 @njit(inline="always")
@@ -25,6 +42,19 @@ def take_lowest(word: np.uint64, count: int) -> np.uint64:
         low = word & (~word + _ONE)
         taken |= low
         word ^= low
+    return taken
+
+
+@njit(inline="always")
+def take_highest(word: np.uint64, count: int) -> np.uint64:
+    """The ``count`` highest set bits of ``word`` (all of them when it holds fewer)."""
+    taken = _ZERO
+    for _ in range(count):
+        if not word:
+            break
+        high = _ONE << np.uint64(highest_bit(word))
+        taken |= high
+        word ^= high
     return taken
 
 
@@ -53,9 +83,85 @@ def simple_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint
     return discard, trumps
 
 
+@njit(inline="always")
+def _suit_bits(suit: int) -> np.uint64:
+    return SUIT_MASK << np.uint64(SUIT_LEN * suit)
+
+
 @njit
+def expert_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint64, np.uint64]:
+    """An écart that makes voids and banks points, as strong players discard.
+
+    1. never a King or a bout; trumps only when forced (``forced_trumps``), and then every
+       suit card but the Kings goes;
+    2. void the suits without a King, shortest first (ties: the suit with more points),
+       while a whole suit fits: voids and short suits let the taker trump later;
+    3. then bank points from the suits without a King, which the taker cannot keep:
+       Queens, Knights, Jacks, from the shortest such suit first;
+    4. then shorten those suits further, lowest cards of the shortest suit first;
+    5. only then touch the suits with a King: their honours (which score in the écart)
+       before their small cards, which guard the King's suit.
+    """
+    trumps, remaining = forced_trumps(word0, word1, size)
+    free = word0 & ~KINGS_MASK
+    if popcount(free) <= remaining:
+        return free, trumps
+    discard = _ZERO
+    kingless = _ZERO
+    for suit in range(4):
+        bits = _suit_bits(suit)
+        if not (word0 & bits & KINGS_MASK):
+            kingless |= bits
+    # 2: voids, shortest kingless suit first
+    while remaining > 0:
+        best = -1
+        best_key = 1 << 30
+        for suit in range(4):
+            cards = word0 & _suit_bits(suit) & kingless & ~discard
+            n = popcount(cards)
+            if n == 0 or n > remaining:
+                continue
+            key = n * 256 - half_points(cards, _ZERO)
+            if key < best_key:
+                best_key = key
+                best = suit
+        if best < 0:
+            break
+        cards = word0 & _suit_bits(best) & ~discard
+        discard |= cards
+        remaining -= popcount(cards)
+    # 3 and 4: honours, then small cards, of the kingless suits, shortest suit first
+    for cls in (_HONOURS, PIPS_MASK):
+        while remaining > 0:
+            best = -1
+            best_len = 99
+            for suit in range(4):
+                cards = word0 & _suit_bits(suit) & kingless & ~discard
+                n = popcount(cards)
+                if n and cards & cls and n < best_len:
+                    best_len = n
+                    best = suit
+            if best < 0:
+                break
+            cards = word0 & _suit_bits(best) & kingless & ~discard & cls
+            chosen = take_highest(cards, remaining) if cls == _HONOURS else take_lowest(cards, remaining)
+            discard |= chosen
+            remaining -= popcount(chosen)
+    # 5: the suits with a King: honours first, then small cards
+    for cls in (_HONOURS, PIPS_MASK):
+        chosen = take_highest(free & ~discard & cls, remaining) if cls == _HONOURS else take_lowest(
+            free & ~discard & cls, remaining
+        )
+        discard |= chosen
+        remaining -= popcount(chosen)
+    return discard, trumps
+
+
+@njit(_nrt=False)
 def choose_ecart(
     policy: int, word0: np.uint64, word1: np.uint64, size: int, tb: Table, cfg: np.ndarray
 ) -> tuple[np.uint64, np.uint64]:
     """The écart of ``size`` cards the taker makes from ``(word0, word1)`` (hand plus chien)."""
+    if policy == ECART_EXPERT:
+        return expert_ecart(word0, word1, size)
     return simple_ecart(word0, word1, size)

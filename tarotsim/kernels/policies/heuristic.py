@@ -11,27 +11,37 @@ Knowledge kept from one decision to the next: ``info[I_TRICKS_WON_BY]`` records 
 sides have won a trick (read from each trick's leader, who won the trick before); the
 heuristic uses it to know whether an announced chelem is still alive.
 
-The order of the steps (all deterministic, no random tie-break):
+The steps, in the order they are tried (all deterministic: no random tie-break, the
+deal's random stream is never touched):
 
 - ``excuse_step``: play the Excuse on the next-to-last trick at the latest (never waste it
-  on the last trick), or earlier to avoid giving a Queen, King or the Petit to the
-  opponents; keep it for the last trick while playing an announced chelem that is alive.
-- leads, attack: ``chelem_lead`` (masters first), ``draw_trumps`` (when long in trumps,
-  or to make the Petit safe), ``cash_master`` (a master suit card, when the opponents are
-  likely to follow), ``lead_short`` (a low card of the shortest suit, to trump it later).
-- leads, defence: ``cash_master`` (against the taker only), ``lead_taker_void`` (a suit
-  the taker has shown void in, so that the taker must trump), ``hunt_petit`` (trumps when
-  the taker may hold a Petit that is running short of guards), ``lead_long`` (a low card
-  of the longest suit, keeping Kings guarded).
-- following: ``capture_petit`` (take an opponent's Petit), ``save_petit`` (play one's own
-  Petit in a trick that one's side wins for sure), ``charge`` (give the most points to a
-  partner who wins the trick for sure), ``win_trick`` (the cheapest card that wins for
-  sure, when worth it), ``underplay`` (the cheapest card, keeping Kings guarded and
-  shortening suits).
+  on the last trick, where it would change sides), or earlier instead of giving the Petit,
+  or nothing but Queens and Kings, to a trick the foes win; keep it for the last trick
+  while an announced chelem is alive (it then wins that trick).
+- leads, attack: ``chelem_lead`` (playing an announced chelem: master trump, then
+  masters); ``cash_master`` (a master suit card, Kings first, unless a defender has shown
+  a void there while it may still trump); ``draw_trumps`` (the master trump, when the
+  taker holds at least as many trumps as are out); ``lead_long`` (a low card of the
+  longest suit).
+- leads, defence: ``cash_master`` (only once the taker has shown it holds no trump);
+  ``lead_taker_void`` (a suit the taker has shown void in, so that it must trump);
+  ``hunt_petit`` (the highest trump, while the Petit is out and the seat holds as many
+  trumps as are out); ``lead_long`` (a low card of the longest suit without a King, which
+  keeps the Kings guarded).
+- following: ``capture_petit`` (take a foe's Petit); ``save_petit`` (play one's own Petit
+  in a trick one's side wins for sure); ``charge`` (give the most valuable card to a
+  partner who wins the trick for sure); ``win_trick`` (the cheapest card that wins the
+  trick for sure: a suit card always, a trump when the trick is worth it); ``underplay``
+  (the cheapest card: lowest of the suit, a discard that spares Kings and their guards,
+  the lowest trump).
 
-The Petit is kept out of every other choice (it is played only when forced, by
-``save_petit``, or at the end); once no opponent can hold a trump it is kept for the last
-trick, where it wins (petit au bout).
+"For sure" (``holds_against``) uses what the seat knows: unseen higher cards, shown
+voids, and per side how far a foe that has shown no void is trusted to follow a suit
+(``FOLLOW_MIN``): the taker trusts the defenders, the defence never trusts the taker.
+
+The Petit is kept out of every other choice: it is played when forced, by ``save_petit``,
+or on the last trick; once no foe can hold a trump it is master and waits for the last
+trick (petit au bout).
 """
 
 from __future__ import annotations
@@ -66,8 +76,8 @@ from tarotsim.kernels.table import (
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_HI_TRUMP,
-    I_LED,
     I_LEADER,
+    I_LED,
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
@@ -81,23 +91,31 @@ from tarotsim.kernels.table import (
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_TRUMP_VOID = 1 << TRUMP_SUIT  # voids[] bit: no trump left
 _NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
-_VALUABLE_HALF = 7  # a Queen (3.5 points) or more is worth saving with the Excuse
 
-# How many cards of a suit must be out (not in my hand, not played) for an opponent still
-# to play to be likely to follow it, indexed by the number of such opponents. With about a
-# third of the unseen cards in each other hand, an opponent is void in a suit of c unseen
-# cards with probability near (2/3)^c.
-FOLLOW_MIN = np.array([0, 4, 6, 8, 9], dtype=np.int64)
-# Trumps a taker needs, beyond the trumps still out, to lead trumps (draw them).
-DRAW_MARGIN = 0
-# A trick worth at least this many half points is worth a high trump to win for sure.
-WORTH_TRUMP_HALF = 4
+# How many cards of a suit must be out (neither in the seat's hand nor played) for the
+# foes still to play to be taken to follow it rather than trump it, by side (row 0 the
+# attack, row 1 the defence) and by how many foes are to play. A foe that has shown a void
+# in the suit is always taken to trump it, one that has shown it holds no trump never.
+# Tuned on 100,000-deal runs (heuristic against heuristic and against random play): the
+# taker does best trusting the defenders to follow (row of zeros: cash masters freely);
+# the defence does best never trusting the taker to follow (15: more than can be out), so
+# it keeps its Kings until the taker has played or shown no trump.
+FOLLOW_MIN = np.array([[0, 0, 0, 0, 0], [0, 15, 15, 15, 15]], dtype=np.int64)
+# A trick worth at least this many half points is worth a trump above every unseen trump
+# (one that wins for sure) to the attack and to the defence; cheaper tricks get the lowest
+# trump. Tuned like FOLLOW_MIN: the taker keeps its master trumps for a King or more.
+WORTH_TRUMP_HALF_ATTACK = 12
+WORTH_TRUMP_HALF_DEFENCE = 4
 
 
 class View(NamedTuple):
-    """What ``seat`` knows when it must play, in scalars (card sets are uint64 words)."""
+    """What ``seat`` knows when it must play, as scalars (card sets are uint64 words).
+
+    ``legal1`` never holds the Excuse (``excuse_step`` decides on it first). ``voids``
+    packs the voids revealed by play as seat masks, one byte per suit: bit ``8 * suit + seat``
+    is set when ``seat`` has shown it holds no card of ``suit`` (suit 4: no trump).
+    """
 
     seat: int
     players: int
@@ -110,16 +128,17 @@ class View(NamedTuple):
     unseen0: np.uint64  # cards neither in the hand nor played (nor in the taker's own écart)
     unseen1: np.uint64
     pos: int  # cards already in the trick
-    leader: int
     led: int  # suit led (-1 none, 0-3, 4 trumps)
     hi: int  # highest trump rank in the trick (0 none)
     win_seat: int  # seat winning the trick so far, -1 when none (empty, or the Excuse alone)
     win_card: int
     ally_wins: bool
     trick_half: int  # half points in the trick, the Excuse left out
-    foes_after: int  # bit per opponent (not known to be a partner) still to play in the trick
-    foe_trumps: bool  # an opponent may still hold a trump
-    petit_foe_in_trick: bool  # an opponent played the Petit to this trick
+    foes: int  # bit per other seat not known to be a partner
+    foes_after: int  # the foes still to play to this trick
+    voids: int
+    foe_trumps: bool  # some foe may still hold a trump
+    petit_foe_in_trick: bool  # a foe played the Petit to this trick
     chelem: bool  # the seat's side plays an announced chelem and has won every trick so far
     cards_left: int
 
@@ -149,13 +168,13 @@ def trumps_above(rank: int) -> np.uint64:
 
 @njit(inline="always")
 def trump_card(bit: int) -> int:
-    """Card id of word-1 bit ``bit``."""
+    """Card id of word-1 bit ``bit`` (bit 21: the Excuse)."""
     return N_SUIT_CARDS + bit
 
 
 @njit(inline="always")
 def cheapest_suit_card(word0: np.uint64) -> int:
-    """The least valuable suit card of a set (pips, then Jacks … Kings; lowest id first), -1 if none."""
+    """The least valuable suit card of a set (pips, Jacks … Kings; lowest id first), -1 if none."""
     for cls in (PIPS_MASK, JACKS_MASK, KNIGHTS_MASK, QUEENS_MASK, KINGS_MASK):
         x = word0 & cls
         if x:
@@ -182,6 +201,32 @@ def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
 
 
 @njit(inline="always")
+def void_seats(v: View, suit: int) -> int:
+    """Seat mask of the seats that have shown they hold no card of ``suit`` (4: no trump)."""
+    return (v.voids >> (8 * suit)) & 0xFF
+
+
+@njit(inline="always")
+def is_void(v: View, seat: int, suit: int) -> bool:
+    """Whether ``seat`` has shown by its play that it holds no card of ``suit`` (4: no trump)."""
+    return (v.voids >> (8 * suit + seat)) & 1 == 1
+
+
+@njit(inline="always")
+def may_trump(v: View, seats: int) -> int:
+    """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows."""
+    if not (v.unseen1 & TRUMPS_MASK):
+        return 0
+    return seats & ~void_seats(v, TRUMP_SUIT)
+
+
+@njit(inline="always")
+def n_seats(seats: int) -> int:
+    """Number of seats in a seat bitmask."""
+    return popcount(np.uint64(seats))
+
+
+@njit(inline="always")
 def is_ally(tb: Table, seat: int, other: int) -> bool:
     """Whether ``seat`` knows ``other`` plays on its side (5 players: the partner is secret)."""
     if other == seat:
@@ -202,8 +247,8 @@ def note_trick_winners(tb: Table) -> None:
     """Record in ``info[I_TRICKS_WON_BY]`` the side of the previous trick's winner (the leader now)."""
     info = tb.info
     if info[I_TRICK] > 0:
-        leader = info[I_LEADER]
-        info[I_TRICKS_WON_BY] |= WON_BY_ATTACK if is_ally(tb, info[I_TAKER], leader) else WON_BY_DEFENCE
+        won_by = WON_BY_ATTACK if is_ally(tb, info[I_TAKER], info[I_LEADER]) else WON_BY_DEFENCE
+        info[I_TRICKS_WON_BY] |= won_by
 
 
 @njit(inline="always")
@@ -223,6 +268,18 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> Vie
     else:
         unseen1 &= ~(tb.ecart[1] & TRUMPS_MASK)  # trumps in the écart were shown
 
+    foes = 0
+    voids = 0
+    trump_voids = 0
+    for other in range(players):
+        seat_voids = tb.voids[other]
+        for suit in range(TRUMP_SUIT + 1):
+            voids |= ((seat_voids >> suit) & 1) << (8 * suit + other)
+        trump_voids |= ((seat_voids >> TRUMP_SUIT) & 1) << other
+        if not is_ally(tb, seat, other):
+            foes |= 1 << other
+    foe_trumps = (unseen1 & TRUMPS_MASK) != _ZERO and (foes & ~trump_voids) != 0
+
     pos = info[I_TRICK_LEN]
     leader = info[I_LEADER]
     led = info[I_LED]
@@ -234,7 +291,7 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> Vie
         card = tb.trick[j]
         if card != EXCUSE:
             trick_half += HALF_POINTS[card]
-            if card == PETIT and not is_ally(tb, seat, (leader + j) % players):
+            if card == PETIT and (foes >> ((leader + j) % players)) & 1:
                 petit_foe = True
         key = winning_key(card, led)
         if key > best:
@@ -242,22 +299,12 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> Vie
             win_pos = j
     win_seat = -1
     win_card = -1
-    ally_wins = False
     if win_pos >= 0:
         win_seat = (leader + win_pos) % players
         win_card = tb.trick[win_pos]
-        ally_wins = is_ally(tb, seat, win_seat)
-
     foes_after = 0
     for k in range(pos + 1, players):
-        other = (leader + k) % players
-        if not is_ally(tb, seat, other):
-            foes_after |= 1 << other
-    foe_trumps = False
-    if unseen1 & TRUMPS_MASK:
-        for other in range(players):
-            if not is_ally(tb, seat, other) and not (tb.voids[other] & _TRUMP_VOID):
-                foe_trumps = True
+        foes_after |= foes & (1 << ((leader + k) % players))
     chelem = False
     if info[I_CHELEM_ANNOUNCED] and attack:
         chelem = (info[I_TRICKS_WON_BY] & WON_BY_DEFENCE) == 0
@@ -273,14 +320,15 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> Vie
         unseen0,
         unseen1,
         pos,
-        leader,
         led,
         info[I_HI_TRUMP],
         win_seat,
         win_card,
-        ally_wins,
+        win_seat >= 0 and not (foes >> win_seat) & 1,
         trick_half,
+        foes,
         foes_after,
+        voids,
         foe_trumps,
         petit_foe,
         chelem,
@@ -296,56 +344,90 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> Vie
 @njit(inline="always")
 def beats(v: View, card: int) -> bool:
     """Whether ``card`` would beat the card winning the trick now."""
+    if card == EXCUSE:
+        return False
     if v.win_seat < 0:
-        return card != EXCUSE
+        return True
     if card >= N_SUIT_CARDS:
-        return card != EXCUSE and card - N_SUIT_CARDS + 1 > v.hi
+        return card - N_SUIT_CARDS + 1 > v.hi
     return v.hi == 0 and card // SUIT_LEN == v.led and card > v.win_card
 
 
 @njit(inline="always")
-def n_bits(word: int) -> int:
-    """Set bits of a small int (seat masks)."""
-    count = 0
-    while word:
-        word &= word - 1
-        count += 1
-    return count
+def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
+    """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``.
+
+    A foe void in the suit beats it when it may trump; a foe that may hold the suit beats
+    it when a higher card is out (``higher_out``), or may be void and trump it unless
+    enough cards of the suit are out for it to follow (``FOLLOW_MIN``, by side and number
+    of foes).
+    """
+    if seats == 0:
+        return True
+    side = 0 if v.attack else 1
+    trumpers = may_trump(v, seats)
+    void = seats & void_seats(v, suit)
+    if void & trumpers:
+        return False
+    others = seats & ~void
+    if others:
+        if higher_out:
+            return False
+        if others & trumpers and popcount(v.unseen0 & suit_bits(suit)) < FOLLOW_MIN[side, n_seats(seats)]:
+            return False
+    return True
 
 
-@njit
-def holds_against(v: View, tb: Table, card: int) -> bool:
-    """Whether ``card``, winning the trick, stays the winner whatever the opponents after play.
+@njit(inline="always")
+def holds_against(v: View, card: int) -> bool:
+    """Whether ``card``, winning the trick, stays the winner whatever the foes still to play hold.
 
-    Certain for a trump above every unseen trump, or when each opponent to play has shown
-    it holds no trump; for a suit card, "likely" when no unseen card of the suit ranks above
-    it and enough cards of the suit are out for each opponent to follow (``FOLLOW_MIN``).
+    Certain for a trump above every unseen trump, or when every foe to play has shown it
+    holds no trump; for a suit card, "likely" by ``suit_holds``.
     """
     if v.foes_after == 0:
         return True
     if card >= N_SUIT_CARDS:
         if not (v.unseen1 & trumps_above(card - N_SUIT_CARDS + 1)):
             return True
-        for other in range(v.players):
-            if (v.foes_after >> other) & 1 and not (tb.voids[other] & _TRUMP_VOID):
-                return False
-        return True
-    suit = card // SUIT_LEN
-    out_in_suit = popcount(v.unseen0 & suit_bits(suit))
-    higher = (v.unseen0 & above_in_suit(card)) != _ZERO
-    some_trump = (v.unseen1 & TRUMPS_MASK) != _ZERO
-    likely_follow = out_in_suit >= FOLLOW_MIN[n_bits(v.foes_after)]
-    for other in range(v.players):
-        if not (v.foes_after >> other) & 1:
-            continue
-        voids = tb.voids[other]
-        may_trump = some_trump and not (voids & _TRUMP_VOID)
-        if (voids >> suit) & 1:
-            if may_trump:
-                return False
-        elif higher or (may_trump and not likely_follow):
-            return False
-    return True
+        return may_trump(v, v.foes_after) == 0
+    return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != _ZERO)
+
+
+@njit(inline="always")
+def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+    """The cheapest legal card (the Petit left out) that wins the trick and keeps it; -1 if none."""
+    if legal0:
+        if v.win_seat < 0:
+            beaters = legal0
+        elif v.hi == 0 and v.win_card // SUIT_LEN == v.led and v.win_card < N_SUIT_CARDS:
+            beaters = legal0 & above_in_suit(v.win_card)
+        else:
+            beaters = _ZERO
+        if beaters:
+            card = lowest_bit(beaters)
+            if holds_against(v, card):
+                return card
+            suit = card // SUIT_LEN
+            top_out = highest_bit(v.unseen0 & suit_bits(suit))
+            masters = beaters & above_in_suit(top_out) if top_out >= 0 else beaters
+            if masters:
+                card = lowest_bit(masters)
+                if holds_against(v, card):
+                    return card
+    trumps = legal1 & _NON_PETIT
+    if v.hi > 0:
+        trumps &= trumps_above(v.hi)
+    if not trumps:
+        return -1
+    card = trump_card(lowest_bit(trumps))
+    if holds_against(v, card):
+        return card
+    # otherwise only a trump above every unseen trump holds
+    above = trumps & trumps_above(highest_bit(v.unseen1 & TRUMPS_MASK) + 1)
+    if above:
+        return trump_card(lowest_bit(above))
+    return -1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,9 +440,8 @@ def excuse_step(v: View, has_excuse: bool) -> int:
     """The Excuse, when it should be played now; -1 otherwise.
 
     Never kept for the last trick (it would change sides) except while an announced
-    chelem is alive, when it wins the last trick. Played early instead of giving a
-    valuable card (a Queen or more, or the Petit) to a trick the opponents win.
-    ``v.legal0``/``v.legal1`` are the other legal cards.
+    chelem is alive, when it wins the last trick. Played early instead of giving the
+    Petit, or nothing but Queens and Kings, to a trick the foes win.
     """
     if not has_excuse or v.chelem:
         return -1
@@ -369,9 +450,7 @@ def excuse_step(v: View, has_excuse: bool) -> int:
     if v.win_seat < 0 or v.ally_wins:
         return -1
     if v.legal0 == _ZERO:
-        if v.legal1 == PETIT_BIT:
-            return EXCUSE
-        return -1
+        return EXCUSE if v.legal1 == PETIT_BIT else -1
     if v.legal1 == _ZERO and not v.legal0 & ~(KINGS_MASK | QUEENS_MASK):
         if not beats(v, cheapest_suit_card(v.legal0)):
             return EXCUSE
@@ -379,42 +458,33 @@ def excuse_step(v: View, has_excuse: bool) -> int:
 
 
 @njit
-def keep_petit(v: View) -> bool:
-    """Whether the Petit should be kept out of the ordinary choices (it is, unless forced)."""
-    return (v.hand1 & PETIT_BIT) != _ZERO
-
-
-@njit
-def save_petit(v: View, tb: Table) -> int:
+def save_petit(v: View) -> int:
     """The Petit, when playing it now brings it home to the seat's side for sure; -1 otherwise.
 
-    Once no opponent can hold a trump the Petit is master: it is kept for the last trick.
+    Once no foe can hold a trump the Petit is master: it is kept for the last trick
+    (petit au bout) and this step says nothing.
     """
     if not (v.legal1 & PETIT_BIT) or not v.foe_trumps:
         return -1
     if v.ally_wins and v.hi > 0:
-        if holds_against(v, tb, v.win_card):
-            return PETIT
-        return -1
-    if beats(v, PETIT) and holds_against(v, tb, PETIT):
+        return PETIT if holds_against(v, v.win_card) else -1
+    if beats(v, PETIT) and holds_against(v, PETIT):
         return PETIT
     return -1
 
 
 @njit
-def capture_petit(v: View, tb: Table, legal0: np.uint64, legal1: np.uint64) -> int:
-    """When an opponent's Petit is in the trick and wins or may: the card that takes it.
-
-    The cheapest card that wins for sure, else the highest trump that wins now.
-    """
+def capture_petit(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+    """When a foe's Petit is in a trick the foes win: the cheapest card that takes it for sure,
+    else the highest trump that takes it for now."""
     if not v.petit_foe_in_trick or v.ally_wins:
         return -1
-    sure = sure_winner(v, tb, legal0, legal1, False)
-    if sure >= 0:
-        return sure
-    top = legal1 & TRUMPS_MASK
-    if top:
-        card = trump_card(highest_bit(top))
+    card = sure_winner(v, legal0, legal1)
+    if card >= 0:
+        return card
+    trumps = legal1 & TRUMPS_MASK
+    if trumps:
+        card = trump_card(highest_bit(trumps))
         if beats(v, card):
             return card
     return -1
@@ -426,35 +496,8 @@ def capture_petit(v: View, tb: Table, legal0: np.uint64, legal1: np.uint64) -> i
 
 
 @njit
-def sure_winner(v: View, tb: Table, legal0: np.uint64, legal1: np.uint64, use_petit: bool) -> int:
-    """The cheapest legal card that wins the trick and keeps it (``holds_against``); -1 if none."""
-    if legal0:
-        x = legal0
-        while x:
-            card = lowest_bit(x)
-            if beats(v, card) and holds_against(v, tb, card):
-                return card
-            x &= x - _ONE
-    trumps = legal1 & TRUMPS_MASK
-    if not use_petit:
-        trumps &= _NON_PETIT
-    if v.hi > 0:
-        trumps &= trumps_above(v.hi)
-    if not trumps:
-        return -1
-    card = trump_card(lowest_bit(trumps))
-    if holds_against(v, tb, card):
-        return card
-    # otherwise only a trump above every unseen trump holds
-    above = trumps & trumps_above(highest_bit(v.unseen1 & TRUMPS_MASK) + 1)
-    if above:
-        return trump_card(lowest_bit(above))
-    return -1
-
-
-@njit
 def charge(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
-    """The most valuable card to give a partner who wins the trick for sure."""
+    """The most valuable card to give a partner who wins the trick for sure (never a trump of worth)."""
     if legal0:
         return dearest_suit_card(legal0)
     trumps = legal1 & _NON_PETIT
@@ -465,10 +508,10 @@ def charge(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 @njit
 def discard(v: View, legal0: np.uint64) -> int:
-    """A suit card to throw on a trick of another suit: the cheapest, sparing Kings and their guards.
+    """A suit card to throw: the cheapest, sparing Kings and their guards.
 
     The attack throws from its shortest suit (to trump it later); the defence from the
-    suit without a King where the cheapest card lies, longest first.
+    longest suit without a King, keeping a King's small guards.
     """
     best = -1
     best_key = 1 << 30
@@ -477,16 +520,15 @@ def discard(v: View, legal0: np.uint64) -> int:
         if not cards:
             continue
         length = popcount(cards)
-        card = lowest_bit(cards)
-        value = HALF_POINTS[card]
         king = (cards & KINGS_MASK) != _ZERO
         if king and length == 1:
-            continue  # a lone King is never thrown while anything else can go
-        guarded_king = king and length <= 3
+            continue  # a lone King goes last
+        card = lowest_bit(cards)
+        value = HALF_POINTS[card]
         if v.attack:
             key = value * 64 + length * 2 + (1 if king else 0)
         else:
-            key = value * 64 + (32 if guarded_king else 0) + (16 - length)
+            key = value * 64 + (32 if king and length <= 3 else 0) + (16 - length)
         if key < best_key:
             best_key = key
             best = card
@@ -497,7 +539,7 @@ def discard(v: View, legal0: np.uint64) -> int:
 
 @njit
 def underplay(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
-    """The cheapest card: lowest of the suit led, a discard, or the lowest trump (not the Petit)."""
+    """The cheapest card: the lowest of the suit led, a discard, or the lowest trump but the Petit."""
     if legal0:
         if 0 <= v.led < TRUMP_SUIT and (legal0 & ~suit_bits(v.led)) == _ZERO:
             return lowest_bit(legal0)
@@ -509,53 +551,53 @@ def underplay(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit
-def worth_winning(v: View, card: int) -> bool:
-    """Whether winning the trick with ``card`` is worth it: suit cards always, trumps on points."""
-    if card < N_SUIT_CARDS:
-        return True
-    if v.trick_half >= WORTH_TRUMP_HALF or v.attack:
-        return True
-    return False
+def win_trick(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+    """The cheapest card that wins the trick for sure, when that is worth it; -1 otherwise.
+
+    A suit card always is; a trump when the trick holds ``WORTH_TRUMP_HALF_ATTACK`` or
+    ``WORTH_TRUMP_HALF_DEFENCE`` half points or more (else the cheapest trump is played
+    by ``underplay`` and may still win).
+    """
+    card = sure_winner(v, legal0, legal1)
+    if card < 0:
+        return -1
+    worth = WORTH_TRUMP_HALF_ATTACK if v.attack else WORTH_TRUMP_HALF_DEFENCE
+    if card < N_SUIT_CARDS or v.trick_half >= worth:
+        return card
+    return -1
 
 
 @njit
-def follow_card(v: View, tb: Table, legal0: np.uint64, legal1: np.uint64) -> int:
-    """Following in a trick (``v.pos > 0`` and a card already winning)."""
+def follow_chelem(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+    """Playing an announced chelem: the cheapest card that wins for sure, else the strongest."""
+    card = sure_winner(v, legal0, legal1)
+    if card >= 0:
+        return card
+    trumps = legal1 & _NON_PETIT
+    if trumps and beats(v, trump_card(highest_bit(trumps))):
+        return trump_card(highest_bit(trumps))
+    if legal0 and beats(v, highest_bit(legal0)):
+        return highest_bit(legal0)
+    return underplay(v, legal0, legal1)
+
+
+@njit
+def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+    """Following in a trick that a card already wins."""
     if v.chelem:
-        card = sure_winner(v, tb, legal0, legal1, False)
-        if card >= 0:
-            return card
-        best = -1
-        x = legal0
-        while x:
-            c = lowest_bit(x)
-            if beats(v, c):
-                best = c
-            x &= x - _ONE
-        if best < 0 and legal1 & _NON_PETIT:
-            top = trump_card(highest_bit(legal1 & _NON_PETIT))
-            if beats(v, top):
-                best = top
-        if best >= 0:
-            return best
-        return underplay(v, legal0, legal1)
-    card = capture_petit(v, tb, legal0, legal1)
+        return follow_chelem(v, legal0, legal1)
+    card = capture_petit(v, legal0, legal1)
     if card >= 0:
         return card
-    card = save_petit(v, tb)
+    card = save_petit(v)
     if card >= 0:
         return card
-    if keep_petit(v) and (legal0 | (legal1 & ~PETIT_BIT)):
-        legal1 &= ~PETIT_BIT
-    if v.ally_wins:
-        if holds_against(v, tb, v.win_card):
-            return charge(v, legal0, legal1)
-        card = sure_winner(v, tb, legal0, legal1, False)
-        if card >= 0 and (card < N_SUIT_CARDS or v.trick_half >= WORTH_TRUMP_HALF):
-            return card
-        return underplay(v, legal0, legal1)
-    card = sure_winner(v, tb, legal0, legal1, False)
-    if card >= 0 and worth_winning(v, card):
+    if legal0 | (legal1 & _NON_PETIT):
+        legal1 &= _NON_PETIT  # the Petit is played only when forced
+    if v.ally_wins and holds_against(v, v.win_card):
+        return charge(v, legal0, legal1)
+    card = win_trick(v, legal0, legal1)
+    if card >= 0:
         return card
     return underplay(v, legal0, legal1)
 
@@ -565,22 +607,14 @@ def follow_card(v: View, tb: Table, legal0: np.uint64, legal1: np.uint64) -> int
 # ---------------------------------------------------------------------------------------------
 
 
-@njit
-def suit_lead_is_safe(v: View, tb: Table, suit: int) -> bool:
-    """Whether the opponents are likely to follow a lead of ``suit`` rather than trump it."""
-    if not v.foe_trumps:
-        return True
-    foes = 0
-    for other in range(v.players):
-        if other != v.seat and not is_ally(tb, v.seat, other):
-            if (tb.voids[other] >> suit) & 1 and not (tb.voids[other] & _TRUMP_VOID):
-                return False
-            foes += 1
-    return popcount(v.unseen0 & suit_bits(suit)) >= FOLLOW_MIN[foes]
+@njit(inline="always")
+def suit_lead_is_safe(v: View, suit: int, higher_out: bool) -> bool:
+    """Whether a lead of ``suit`` is likely to win against every foe (``suit_holds``)."""
+    return suit_holds(v, v.foes, suit, higher_out)
 
 
 @njit
-def cash_master(v: View, tb: Table) -> int:
+def cash_master(v: View) -> int:
     """A master suit card (no unseen card of its suit above it) in a suit safe to lead; Kings first."""
     best = -1
     best_value = -1
@@ -591,7 +625,7 @@ def cash_master(v: View, tb: Table) -> int:
         top = highest_bit(mine)
         if v.unseen0 & above_in_suit(top):
             continue
-        if HALF_POINTS[top] > best_value and suit_lead_is_safe(v, tb, suit):
+        if HALF_POINTS[top] > best_value and suit_lead_is_safe(v, suit, False):
             best_value = HALF_POINTS[top]
             best = top
     return best
@@ -599,55 +633,35 @@ def cash_master(v: View, tb: Table) -> int:
 
 @njit
 def draw_trumps(v: View) -> int:
-    """Lead a trump when the taker's side holds at least as many as are out (plus ``DRAW_MARGIN``).
+    """Lead the master trump while foes may hold trumps and the seat is long in them.
 
-    The master trump when held (it wins and pulls one trump from each opponent), else the
-    lowest trump but the Petit. Holding the Petit, drawing also makes it safe.
+    "Long": at least four trumps besides the Petit, and as many as all the trumps still
+    out. The master trump wins and pulls a trump from each foe; drawing the trumps also
+    makes one's Petit safe and one's Kings good. Without the master trump nothing is led
+    here: leading lower trumps lost more than it drew in the tuning runs.
     """
     if not v.foe_trumps:
         return -1
     mine = v.legal1 & _NON_PETIT
-    if not mine:
-        return -1
-    n_out = popcount(v.unseen1 & TRUMPS_MASK)
-    if popcount(mine) < n_out + DRAW_MARGIN:
+    out = v.unseen1 & TRUMPS_MASK
+    n_mine = popcount(mine)
+    if n_mine < 4 or n_mine < popcount(out):
         return -1
     top = highest_bit(mine)
-    if top > highest_bit(v.unseen1 & TRUMPS_MASK):
+    if top > highest_bit(out):
         return trump_card(top)
-    return trump_card(lowest_bit(mine))
+    return -1
 
 
 @njit
-def lead_short(v: View) -> int:
-    """The lowest card of the shortest suit, preferring suits without a King (to trump them later)."""
-    best = -1
-    best_key = 1 << 30
-    for suit in range(4):
-        cards = v.legal0 & suit_bits(suit)
-        if not cards:
-            continue
-        king = (cards & KINGS_MASK) != _ZERO
-        low = cards & ~KINGS_MASK
-        if not low:
-            continue
-        key = popcount(cards) + (16 if king else 0)
-        if key < best_key:
-            best_key = key
-            best = lowest_bit(low)
-    return best
-
-
-@njit
-def lead_taker_void(v: View, tb: Table) -> int:
+def lead_taker_void(v: View) -> int:
     """The lowest card of a suit the taker has shown void in, while the taker may still trump."""
-    taker_voids = tb.voids[v.taker]
-    if taker_voids & _TRUMP_VOID or not (v.unseen1 & TRUMPS_MASK):
+    if is_void(v, v.taker, TRUMP_SUIT) or not (v.unseen1 & TRUMPS_MASK):
         return -1
     best = -1
     best_len = 99
     for suit in range(4):
-        if not (taker_voids >> suit) & 1:
+        if not is_void(v, v.taker, suit):
             continue
         cards = v.legal0 & suit_bits(suit) & ~KINGS_MASK
         if cards and popcount(cards) < best_len:
@@ -657,13 +671,13 @@ def lead_taker_void(v: View, tb: Table) -> int:
 
 
 @njit
-def hunt_petit(v: View, tb: Table) -> int:
-    """Lead a trump to force out the Petit when it is still out and the trumps out are few.
+def hunt_petit(v: View) -> int:
+    """Lead a trump to force out the Petit while it is out and the trumps out are few.
 
-    The seat holds at least as many trumps as remain out (so the taker is running short);
-    the master trump is led when held, else the highest other.
+    The seat holds at least two trumps and as many as remain out, so the taker is running
+    short; its highest trump is led.
     """
-    if not (v.unseen1 & PETIT_BIT) or tb.voids[v.taker] & _TRUMP_VOID:
+    if not (v.unseen1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
         return -1
     mine = v.legal1 & _NON_PETIT
     n_mine = popcount(mine)
@@ -674,7 +688,11 @@ def hunt_petit(v: View, tb: Table) -> int:
 
 @njit
 def lead_long(v: View) -> int:
-    """The lowest card of the longest suit, preferring suits without a King (keep Kings guarded)."""
+    """The lowest card of the longest suit, preferring suits without a King (keep Kings guarded).
+
+    For the taker this also works the long suit: its small cards go early, its honours
+    become masters.
+    """
     best = -1
     best_key = -1
     for suit in range(4):
@@ -691,10 +709,9 @@ def lead_long(v: View) -> int:
 
 @njit
 def chelem_lead(v: View) -> int:
-    """Playing an announced chelem: master trumps while an opponent may hold trumps, then masters."""
+    """Playing an announced chelem: the master trump while foes may hold trumps, then masters."""
     mine = v.legal1 & TRUMPS_MASK
-    out = v.unseen1 & TRUMPS_MASK
-    if v.foe_trumps and mine and highest_bit(mine) > highest_bit(out):
+    if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.unseen1 & TRUMPS_MASK):
         return trump_card(highest_bit(mine))
     for suit in range(4):
         cards = v.legal0 & suit_bits(suit)
@@ -707,7 +724,7 @@ def chelem_lead(v: View) -> int:
 
 @njit
 def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
-    """Any lead when no step had an opinion: a low suit card, else the lowest trump but the Petit."""
+    """A lead when no step had one: a discard-like low card, else the best trump but the Petit."""
     if legal0:
         return discard(v, legal0)
     trumps = legal1 & _NON_PETIT
@@ -719,33 +736,32 @@ def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit
-def lead_card(v: View, tb: Table, legal0: np.uint64, legal1: np.uint64) -> int:
+def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """Leading a trick (or playing after a lone Excuse)."""
-    card = -1
     if v.chelem:
         card = chelem_lead(v)
     elif v.attack:
-        card = draw_trumps(v)
+        card = cash_master(v)
         if card < 0:
-            card = cash_master(v, tb)
+            card = draw_trumps(v)
         if card < 0:
-            card = lead_short(v)
+            card = lead_long(v)
     else:
-        card = cash_master(v, tb)
+        card = cash_master(v)
         if card < 0:
-            card = lead_taker_void(v, tb)
+            card = lead_taker_void(v)
         if card < 0:
-            card = hunt_petit(v, tb)
+            card = hunt_petit(v)
         if card < 0:
             card = lead_long(v)
     if card >= 0:
         return card
-    if keep_petit(v) and (legal0 | (legal1 & ~PETIT_BIT)):
-        legal1 &= ~PETIT_BIT
+    if legal0 | (legal1 & _NON_PETIT):
+        legal1 &= _NON_PETIT
     return lead_fallback(v, legal0, legal1)
 
 
-@njit
+@njit(inline="always")
 def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
     """The card the heuristic plays for ``seat`` from its legal cards."""
     note_trick_winners(tb)
@@ -759,8 +775,6 @@ def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -
     card = excuse_step(v, has_excuse)
     if card >= 0:
         return card
-    if legal0 == _ZERO and legal1 == _ZERO:
-        return EXCUSE
     if v.win_seat < 0:
-        return lead_card(v, tb, legal0, legal1)
-    return follow_card(v, tb, legal0, legal1)
+        return lead_card(v, legal0, legal1)
+    return follow_card(v, legal0, legal1)

@@ -3,9 +3,11 @@
 - ``PLAY_RANDOM``: a card drawn uniformly from the legal cards (the deal's stream);
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic).
 
-``choose_card`` and the heuristic are compiled without Numba's reference counting
-(``_nrt=False``): they allocate nothing, and every ``tb.field`` read would otherwise cost
-an atomic increment and decrement, which made a deal several times slower.
+``choose_card`` and ``heuristic_card`` are inlined (Numba IR) into the game loop, which is
+compiled without reference counting (``_nrt=False``): a call passing the whole ``Table``
+copies about a hundred words, and in a function with reference counting every
+``tb.field`` read costs an atomic increment and decrement. The heuristic's steps take
+only scalars (a ``View``) and stay ordinary functions.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
     return 56 + select_bit(legal1, k - n0)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def choose_card(policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table, cfg: np.ndarray) -> int:
     """The card ``seat`` plays from its legal cards ``(legal0, legal1)`` under ``policy``."""
     if policy == PLAY_HEURISTIC:

@@ -1,0 +1,341 @@
+"""The ``heuristic`` card play: legal on many whole deals, and its named steps on hand-made positions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tarotsim.cards import format_card, from_mask, parse_cards, to_mask
+from tarotsim.kernels.config import C_POIGNEE_POLICY
+from tarotsim.kernels.policies.announce import poignee_cards, poignee_choice
+from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_HEURISTIC
+from tarotsim.kernels.policies.ecart import choose_ecart
+from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.rules import legal_set, trick_after
+from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
+from tarotsim.kernels.table import (
+    I_CHELEM_ANNOUNCED,
+    I_CHIEN_SHOWN,
+    I_CONTRACT,
+    I_HI_TRUMP,
+    I_LEADER,
+    I_LED,
+    I_PARTNER,
+    I_PLAYERS,
+    I_TAKER,
+    I_TRICK,
+    I_TRICK_LEN,
+    I_TRICKS_WON_BY,
+    WON_BY_ATTACK,
+    Table,
+    new_table,
+)
+from tarotsim.policies import RunConfig
+
+sys.path.insert(0, str(Path(__file__).parent))
+import reference  # noqa: E402
+
+CFG = RunConfig(policy="heuristic").to_array()
+SUITS = "SHDCT"
+
+
+def position(
+    *,
+    hand: str,
+    seat: int,
+    taker: int,
+    leader: int,
+    trick: str = "",
+    played: str = "",
+    contract: int = PRISE,
+    voids: dict[int, str] | None = None,
+    ecart: str = "",
+    trick_no: int = 5,
+    chelem: bool = False,
+    won_by: int = 0,
+) -> Table:
+    """A 4-player table where ``seat`` must play ``trick``'s next card from ``hand``.
+
+    ``played`` lists the cards of earlier tricks; the trick's cards are added to it. Cards
+    in no list are "out" (in the other hands). ``voids`` maps seats to the suits (S, H, D,
+    C, or T for trumps) they showed they lack.
+    """
+    tb = new_table()
+    tb.info[:] = 0
+    tb.attack[:] = 0
+    tb.voids[:] = 0
+    tb.hands[:] = 0
+    tb.ecart[:] = 0
+    tb.info[I_PLAYERS] = 4
+    tb.info[I_PARTNER] = -1
+    tb.info[I_TAKER] = taker
+    tb.info[I_CONTRACT] = contract
+    tb.info[I_CHIEN_SHOWN] = int(contract <= GARDE)
+    tb.info[I_CHELEM_ANNOUNCED] = int(chelem)
+    tb.info[I_TRICKS_WON_BY] = won_by
+    tb.attack[taker] = 1
+    tb.hands[seat] = to_mask(parse_cards(hand))
+    trick_cards = parse_cards(trick)
+    assert (leader + len(trick_cards)) % 4 == seat, "the seat to play follows the trick's cards"
+    tb.played[:] = to_mask(parse_cards(played) + trick_cards)
+    if ecart:
+        tb.ecart[:] = to_mask(parse_cards(ecart))
+    led, hi = -1, 0
+    for j, card in enumerate(trick_cards):
+        tb.trick[j] = card
+        led, hi = trick_after(led, hi, card)
+    tb.info[I_LEADER] = leader
+    tb.info[I_TRICK] = trick_no
+    tb.info[I_TRICK_LEN] = len(trick_cards)
+    tb.info[I_LED] = led
+    tb.info[I_HI_TRUMP] = hi
+    for s, suits in (voids or {}).items():
+        for suit in suits:
+            tb.voids[s] |= 1 << SUITS.index(suit)
+    return tb
+
+
+def play(tb: Table, seat: int) -> str:
+    """The heuristic's card for ``seat`` (checked legal by the reference rules)."""
+    legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
+    card = format_card(int(choose_card(PLAY_HEURISTIC, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG)))
+    hand = reference.sort_cards(format_card(c) for c in _cards(tb.hands[seat]))
+    trick = [format_card(int(tb.trick[j])) for j in range(int(tb.info[I_TRICK_LEN]))]
+    assert card in reference.legal_cards(hand, trick)
+    return card
+
+
+def _cards(words: np.ndarray) -> list[int]:
+    return from_mask(words[0], words[1])
+
+
+# ---------------------------------------------------------------------------------------------
+# hand-made positions, one per rule
+# ---------------------------------------------------------------------------------------------
+
+
+def test_defender_charges_a_king_on_partners_sure_trick() -> None:
+    # taker 0 led 3S, defender 1 trumped; defender 2 gives its King, only its partner plays after
+    tb = position(hand="KS 5S 2H 3H T4 T6", seat=2, taker=0, leader=0, trick="3S T10")
+    assert play(tb, 2) == "KS"
+
+
+def test_defender_does_not_charge_when_the_taker_plays_after() -> None:
+    # partner 1 leads 4S, which the taker (0, after us) may beat: keep the Queen, play low
+    tb = position(hand="QS 5S 2H 3H T4", seat=2, taker=0, leader=1, trick="4S")
+    assert play(tb, 2) == "5S"
+
+
+def test_taker_draws_trumps_with_a_long_holding() -> None:
+    hand = "T21 T19 T18 T15 T14 T12 T11 T9 T8 T7 T5 T3 4H 6H 2C"
+    tb = position(hand=hand, seat=0, taker=0, leader=0, trick_no=2)
+    assert play(tb, 0) == "T21"
+    # short in trumps (5 against 16 out) it keeps its master and leads its long suit low
+    tb = position(hand="T21 T15 T12 T9 T5 4H 6H 7H 2C", seat=0, taker=0, leader=0, trick_no=2)
+    assert play(tb, 0) == "4H"
+
+
+def test_taker_cashes_a_king_when_the_suit_is_fresh() -> None:
+    tb = position(hand="KH 2H 3D 4D 5C T2 T4", seat=0, taker=0, leader=0, trick_no=1)
+    assert play(tb, 0) == "KH"
+
+
+def test_taker_does_not_lead_a_king_into_a_known_void() -> None:
+    tb = position(hand="KH 2H 3D 4D 5C T2 T4", seat=0, taker=0, leader=0, trick_no=4, voids={2: "H"})
+    assert play(tb, 0) != "KH"
+
+
+@pytest.mark.parametrize("trick", ["", "KH"])
+def test_nobody_keeps_the_excuse_for_the_last_trick(trick: str) -> None:
+    leader = 1 if trick else 2
+    tb = position(hand="EX 5H", seat=2, taker=0, leader=leader, trick=trick, trick_no=16)
+    assert play(tb, 2) == "EX"
+    tb = position(hand="EX 5H", seat=0, taker=0, leader=0, trick_no=16)
+    assert play(tb, 0) == "EX"
+
+
+def test_excuse_saves_the_petit_from_a_lost_trick() -> None:
+    # trumps led above the taker's only trump, the Petit: the Excuse goes instead
+    tb = position(hand="T1 EX 4D 5D", seat=2, taker=2, leader=1, trick="T15")
+    assert play(tb, 2) == "EX"
+
+
+def test_chelem_keeps_the_excuse_for_the_last_trick() -> None:
+    tb = position(hand="EX T21", seat=0, taker=0, leader=0, trick_no=16, chelem=True, won_by=WON_BY_ATTACK)
+    assert play(tb, 0) == "T21"
+    # once the defence has won a trick the chelem is gone: the Excuse is played before the end
+    tb = position(hand="EX T21", seat=0, taker=0, leader=0, trick_no=16, chelem=True, won_by=3)
+    assert play(tb, 0) == "EX"
+
+
+def test_chelem_lead_is_the_master_trump() -> None:
+    hand = "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 KS QS KH QH KD KC EX"
+    tb = position(hand=hand, seat=0, taker=0, leader=0, trick_no=0, contract=GARDE_SANS, chelem=True)
+    assert play(tb, 0) == "T21"
+
+
+def test_defender_underplays_under_the_takers_winning_card() -> None:
+    tb = position(hand="CH 2H 9H T5", seat=1, taker=0, leader=0, trick="KH")
+    assert play(tb, 1) == "2H"
+
+
+def test_defender_takes_the_takers_petit() -> None:
+    # defender 1 led clubs, the taker (2) had to play the Petit; defender 3 overtrumps
+    tb = position(hand="T5 T12 3H", seat=3, taker=2, leader=1, trick="5C T1")
+    assert play(tb, 3) == "T5"
+
+
+def test_taker_keeps_the_petit_when_it_cannot_win() -> None:
+    tb = position(hand="T1 T3 T8 4D", seat=2, taker=2, leader=1, trick="T15")
+    assert play(tb, 2) == "T3"
+
+
+def test_taker_brings_the_petit_home_when_it_wins_for_sure() -> None:
+    # last to play, void in hearts, no trump in the trick: the Petit wins the trick
+    tb = position(hand="T1 T9 KS", seat=0, taker=0, leader=1, trick="5H 7H 9H")
+    assert play(tb, 0) == "T1"
+
+
+def test_taker_keeps_the_petit_for_the_last_trick() -> None:
+    # every other trump is gone: the Petit is master and waits for the last trick
+    played = " ".join(f"T{t}" for t in range(2, 22))
+    tb = position(hand="T1 4D", seat=0, taker=0, leader=0, trick_no=16, played=played)
+    assert play(tb, 0) == "4D"
+
+
+def test_defender_leads_the_suit_the_taker_trumps() -> None:
+    tb = position(hand="4D 9D QH 3H 2S", seat=1, taker=0, leader=1, voids={0: "D"})
+    assert play(tb, 1) == "4D"
+
+
+def test_defender_keeps_its_king_guarded_when_discarding() -> None:
+    # void in clubs and trumps: throw a small heart, not the King's guard
+    tb = position(hand="KS 3S 4H 9H 8H 2D", seat=2, taker=1, leader=1, trick="5C", voids={2: "CT"})
+    assert play(tb, 2) not in ("KS", "3S")
+
+
+def test_heuristic_leaves_the_random_stream_alone() -> None:
+    tb = position(hand="KS 5S 2H 3H T4 T6", seat=2, taker=0, leader=0, trick="3S T10")
+    tb.rng[:] = [1, 2, 3, 4]
+    play(tb, 2)
+    assert list(tb.rng) == [1, 2, 3, 4]
+
+
+# ---------------------------------------------------------------------------------------------
+# whole deals: every card legal by the reference rules, the Excuse never wasted
+# ---------------------------------------------------------------------------------------------
+
+
+def _traces(deals: int, seed: int, config: RunConfig) -> list[dict]:
+    from tarotsim.trace import trace_records
+
+    return trace_records(deals, seed, config)
+
+
+@pytest.mark.parametrize(
+    ("deals", "config"),
+    [
+        (
+            10_000,
+            RunConfig(
+                policy="heuristic",
+                ecart_policy="expert",
+                poignee_policy="smart",
+                chelem_policy="overwhelming",
+                chelem_threshold=80,
+            ),
+        ),
+        (1_500, RunConfig(attack_policy="heuristic", defence_policy="random", ecart_policy="simple")),
+        (1_500, RunConfig(attack_policy="random", defence_policy="heuristic", poignee_policy="always")),
+        (1_000, RunConfig(players=3, policy="heuristic", ecart_policy="expert", poignee_policy="smart")),
+        (1_000, RunConfig(players=5, policy="heuristic", ecart_policy="expert", poignee_policy="smart")),
+    ],
+    ids=["heuristic", "heuristic-attack", "heuristic-defence", "3-players", "5-players"],
+)
+def test_heuristic_deals_are_legal(deals: int, config: RunConfig) -> None:
+    records = _traces(deals, 20240611, config)
+    assert len(records) == deals
+    played = announced = 0
+    for record in records:
+        reference.check_trace(record)
+        if record["thrown_in"]:
+            continue
+        played += 1
+        announced += bool(record["chelem_announced"])
+        tricks = record["tricks"]
+        attack = {record["taker"]} | ({record["partner"]} if record["partner"] is not None else set())
+        last = tricks[-1]
+        if "EX" in last["cards"] and config.policy == "heuristic":
+            owner = (last["leader"] + last["cards"].index("EX")) % record["players"]
+            owner_attacks = owner in attack
+            won_all = all((t["winner"] in attack) == owner_attacks for t in tricks[:-1])
+            assert won_all, f"deal {record['deal']}: the Excuse was kept for the last trick"
+        if record["chelem_announced"]:
+            assert tricks[0]["leader"] == record["taker"]
+    assert played > deals // 2
+    if config.chelem_policy == "overwhelming":
+        assert announced > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# the expert écart and the smart poignée
+# ---------------------------------------------------------------------------------------------
+
+
+def _expert_ecart(cards: str) -> set[str]:
+    w0, w1 = to_mask(parse_cards(cards))
+    assert len(parse_cards(cards)) == 24
+    e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6, new_table(), CFG)
+    ecart = {format_card(c) for c in from_mask(e0, e1)}
+    assert len(ecart) == 6
+    assert reference.ecart_is_legal(reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4)
+    return ecart
+
+
+def test_expert_ecart_voids_the_short_suits_without_a_king() -> None:
+    hand = "2S 5S QH 3H 4H KD 2D 3D 4D KC QC 5C T1 T21 EX T5 T6 T7 T8 T9 T10 T11 T12 T13"
+    ecart = _expert_ecart(hand)
+    assert {"2S", "5S", "QH", "3H", "4H"} <= ecart  # spades and hearts gone: two voids
+    assert not ecart & {"KD", "KC", "T1", "T21", "EX"}
+
+
+def test_expert_ecart_banks_the_honours_of_a_suit_it_cannot_keep() -> None:
+    # no short suit fits whole: the Queen and Knight of the kingless diamonds go first
+    hand = "KS 2S 3S 4S 5S 6S KH 2H 3H 4H 5H QD CD 2D 3D 4D 5D 6D T2 T3 T4 T5 T6 T7"
+    ecart = _expert_ecart(hand)
+    assert {"QD", "CD"} <= ecart
+    assert not ecart & {"KS", "KH"}
+
+
+def test_expert_ecart_discards_trumps_only_when_forced() -> None:
+    hand = "KS KH KD KC 2S " + " ".join(f"T{t}" for t in range(1, 19)) + " EX"
+    assert _expert_ecart(hand) == {"2S", "T2", "T3", "T4", "T5", "T6"}
+
+
+def _poignee(hand: str, *, seat: int, taker: int, contract: int) -> int:
+    tb = position(hand=hand, seat=seat, taker=taker, leader=seat, trick_no=0, contract=contract)
+    cfg = RunConfig(poignee_policy="smart").to_array()
+    return int(poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg))
+
+
+def test_smart_poignee() -> None:
+    ten = "T2 T3 T4 T5 T6 T7 T8 T9 T10 T11"
+    weak = f"{ten} 2S 3S 4S 2H 3H 2D 3D 2C"  # count 2 * 10 = 20
+    strong = f"{ten} T21 KS QS KH QH KD 3D"  # count 22 + 10 + 2 + 10 + 10 + 6 = 60
+    assert _poignee(strong, seat=1, taker=1, contract=PRISE) == POIGNEE_SIMPLE
+    assert _poignee(weak, seat=1, taker=1, contract=PRISE) == POIGNEE_NONE
+    assert _poignee(weak, seat=2, taker=1, contract=PRISE) == POIGNEE_SIMPLE
+    assert _poignee(weak, seat=2, taker=1, contract=GARDE) == POIGNEE_NONE
+    assert _poignee(strong, seat=2, taker=1, contract=GARDE) == POIGNEE_SIMPLE
+
+
+def test_poignee_shows_the_lowest_trumps_but_the_petit() -> None:
+    w1 = to_mask(parse_cards("T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T20"))[1]
+    shown = {format_card(c) for c in from_mask(np.uint64(0), poignee_cards(w1, POIGNEE_SIMPLE, 4))}
+    assert shown == {f"T{t}" for t in range(2, 12)}
+    w1 = to_mask(parse_cards("T1 T2 T3 T4 T5 T6 T7 T8 T9 T10"))[1]
+    shown = {format_card(c) for c in from_mask(np.uint64(0), poignee_cards(w1, POIGNEE_SIMPLE, 4))}
+    assert "T1" in shown and len(shown) == 10

@@ -1,0 +1,411 @@
+"""The heuristic decides from what the player may know, never from the cards it cannot see.
+
+Deals are played part way (a Python driver of the public kernels, with random and heuristic
+play); at the stopping point the cards the player to move cannot see are dealt again among
+the other hands (and the unseen chien, and the defenders' view of the écart), keeping every
+constraint the player knows: hand sizes, voids shown in play, the poignée cards shown, the
+écart's shown trumps, the chien cards once it was shown (they went to the taker), the écart
+holding no King, bout or hidden trump. The decision must not change. The same harness
+catches toy policies that peek at another hand or at the écart, so it can fail.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from tarotsim._jit import njit
+from tarotsim.cards import EXCUSE, KING, N_CARDS, PETIT, SUIT_LEN, TRUMP_21, from_mask, to_mask
+from tarotsim.kernels.bits import popcount
+from tarotsim.kernels.config import C_CHIEN, C_ECART_POLICY, C_HAND, C_POIGNEE_POLICY
+from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
+from tarotsim.kernels.policies.ecart import choose_ecart
+from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.rules import legal_set, trick_after, trick_winner
+from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PRISE
+from tarotsim.kernels.table import (
+    I_CALLED,
+    I_CHELEM_ANNOUNCED,
+    I_CHIEN_SHOWN,
+    I_CONTRACT,
+    I_DEALER,
+    I_HI_TRUMP,
+    I_LEADER,
+    I_LED,
+    I_PARTNER,
+    I_PLAYERS,
+    I_TAKER,
+    I_TRICK,
+    I_TRICK_LEN,
+    Table,
+    new_table,
+)
+from tarotsim.policies import RunConfig
+
+PLAYERS = 4
+TRUMP_VOID_BIT = 1 << 4
+
+
+def cards_of(word0: np.uint64, word1: np.uint64) -> set[int]:
+    return set(from_mask(word0, word1))
+
+
+def mask_of(cards: set[int]) -> tuple[np.uint64, np.uint64]:
+    return to_mask(sorted(cards))
+
+
+def words(pair: tuple[int, int]) -> tuple[np.uint64, np.uint64]:
+    """A card set returned by a kernel (Python ints) as two uint64 words."""
+    return np.uint64(pair[0]), np.uint64(pair[1])
+
+
+def copy_table(tb: Table) -> Table:
+    return Table(*(field.copy() for field in tb))
+
+
+def suit_index(card: int) -> int:
+    """0-3 suits, 4 trumps, 5 the Excuse."""
+    if card < 56:
+        return card // SUIT_LEN
+    return 4 if card < EXCUSE else 5
+
+
+# ---------------------------------------------------------------------------------------------
+# a driver of the public kernels: one deal, played up to a chosen card
+# ---------------------------------------------------------------------------------------------
+
+
+def new_deal(rng: random.Random, cfg: np.ndarray) -> Table:
+    """A dealt table with a taker (drawn at random, any contract) and the écart made."""
+    tb = new_table()
+    hand_size, chien_size = int(cfg[C_HAND]), int(cfg[C_CHIEN])
+    while True:
+        pack = list(range(N_CARDS))
+        rng.shuffle(pack)
+        hands = [set(pack[s * hand_size : (s + 1) * hand_size]) for s in range(PLAYERS)]
+        if not any(is_petit_sec(mask_of(h)[1]) for h in hands):
+            break
+    chien = set(pack[PLAYERS * hand_size :])
+    assert len(chien) == chien_size
+    tb.info[:] = 0
+    tb.attack[:] = 0
+    tb.voids[:] = 0
+    tb.shown[:] = 0
+    tb.played[:] = 0
+    tb.ecart[:] = 0
+    for seat, hand in enumerate(hands):
+        tb.dealt[seat] = mask_of(hand)
+        tb.hands[seat] = mask_of(hand)
+    tb.chien[:] = mask_of(chien)
+    tb.rng[:] = np.array([rng.getrandbits(64) | 1 for _ in range(4)], dtype=np.uint64)
+    dealer = rng.randrange(PLAYERS)
+    taker = rng.randrange(PLAYERS)
+    contract = rng.choice([PRISE, GARDE, GARDE, 3, GARDE_CONTRE])
+    tb.info[I_DEALER] = dealer
+    tb.info[I_PLAYERS] = PLAYERS
+    tb.info[I_PARTNER] = -1
+    tb.info[I_CALLED] = -1
+    tb.info[I_TAKER] = taker
+    tb.info[I_CONTRACT] = contract
+    tb.attack[taker] = 1
+    if contract <= GARDE:
+        tb.info[I_CHIEN_SHOWN] = 1
+        w0 = tb.hands[taker, 0] | tb.chien[0]
+        w1 = tb.hands[taker, 1] | tb.chien[1]
+        e0, e1 = words(choose_ecart(cfg[C_ECART_POLICY], w0, w1, chien_size, tb, cfg))
+        tb.ecart[:] = (e0, e1)
+        tb.hands[taker] = (w0 & ~e0, w1 & ~e1)
+    announced = announces_chelem(cfg, tb.hands[taker, 0], tb.hands[taker, 1])
+    tb.info[I_CHELEM_ANNOUNCED] = int(announced)
+    tb.info[I_LEADER] = taker if announced else (dealer + 1) % PLAYERS
+    return tb
+
+
+def reveal_voids(tb: Table, seat: int, led: int, card: int) -> None:
+    """What everyone learns from a card: not following shows a void, not trumping no trumps."""
+    suit = suit_index(card)
+    if led < 0 or suit == 5 or suit == led:
+        return
+    if led < 4:
+        tb.voids[seat] |= 1 << led
+    if suit != 4:
+        tb.voids[seat] |= TRUMP_VOID_BIT
+
+
+def play_to(
+    tb: Table,
+    cfg: np.ndarray,
+    stop_trick: int,
+    stop_card: int,
+    policies: tuple[int, int],
+    at_poignee: Callable[[Table, int], None] | None = None,
+) -> tuple[int, np.uint64, np.uint64]:
+    """Play until card ``stop_card`` of trick ``stop_trick``; return (seat to play, its legal cards)."""
+    players = PLAYERS
+    leader = int(tb.info[I_LEADER])
+    for t in range(int(cfg[C_HAND])):
+        tb.info[I_LEADER] = leader
+        tb.info[I_TRICK] = t
+        led, hi = -1, 0
+        for j in range(players):
+            seat = (leader + j) % players
+            tb.info[I_TRICK_LEN] = j
+            tb.info[I_LED] = led
+            tb.info[I_HI_TRUMP] = hi
+            if t == 0:
+                if at_poignee is not None:
+                    at_poignee(tb, seat)
+                size = poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg)
+                if size > 0:
+                    tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, players)
+            legal0, legal1 = words(legal_set(tb.hands[seat, 0], tb.hands[seat, 1], led, hi))
+            if (t, j) == (stop_trick, stop_card):
+                return seat, legal0, legal1
+            policy = policies[0] if tb.attack[seat] else policies[1]
+            card = int(choose_card(policy, seat, legal0, legal1, tb, cfg))
+            bit0, bit1 = mask_of({card})
+            tb.hands[seat] = (tb.hands[seat, 0] & ~bit0, tb.hands[seat, 1] & ~bit1)
+            tb.played[:] = (tb.played[0] | bit0, tb.played[1] | bit1)
+            reveal_voids(tb, seat, led, card)
+            tb.trick[j] = card
+            led, hi = trick_after(led, hi, card)
+        leader = (leader + int(trick_winner(tb.trick, players))) % players
+    raise AssertionError("the stopping point is past the end of the deal")
+
+
+# ---------------------------------------------------------------------------------------------
+# dealing the unseen cards again
+# ---------------------------------------------------------------------------------------------
+
+
+def redistribute(tb: Table, observer: int, rng: random.Random) -> tuple[Table, int]:
+    """A copy of ``tb`` where the cards ``observer`` cannot see are dealt again, keeping what it knows.
+
+    Returns the copy and how many cards were open to moving.
+    """
+    new = copy_table(tb)
+    players = int(tb.info[I_PLAYERS])
+    taker = int(tb.info[I_TAKER])
+    chien_shown = bool(tb.info[I_CHIEN_SHOWN])
+    chien = cards_of(*tb.chien)
+    pool: list[int] = []
+    capacity: dict[object, int] = {}
+    kept: dict[object, set[int]] = {}
+
+    for seat in range(players):
+        if seat == observer:
+            continue
+        hand = cards_of(*tb.hands[seat])
+        keep = hand & cards_of(*tb.shown[seat])
+        if chien_shown and seat == taker:
+            keep |= hand & chien  # everyone saw the chien go to the taker
+        kept[seat] = keep
+        capacity[seat] = len(hand - keep)
+        pool += sorted(hand - keep)
+    if chien_shown and observer != taker:
+        ecart = cards_of(*tb.ecart)
+        keep = {c for c in ecart if suit_index(c) == 4} | (ecart & chien)
+        kept["ecart"] = keep
+        capacity["ecart"] = len(ecart - keep)
+        pool += sorted(ecart - keep)
+    if not chien_shown:
+        kept["chien"] = set()
+        capacity["chien"] = len(chien)
+        pool += sorted(chien)
+
+    def accepts(slot: object, card: int) -> bool:
+        suit = suit_index(card)
+        if slot == "ecart":
+            return suit < 4 and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
+        if slot == "chien":
+            return True
+        return suit == 5 or not (int(tb.voids[slot]) >> suit) & 1
+
+    for _attempt in range(200):
+        left = dict(capacity)
+        placed: dict[object, set[int]] = {slot: set() for slot in capacity}
+        cards = pool[:]
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: sum(1 for s in capacity if accepts(s, c)))
+        ok = True
+        for card in cards:
+            slots = [s for s in capacity if left[s] > 0 and accepts(s, card)]
+            if not slots:
+                ok = False
+                break
+            slot = rng.choices(slots, weights=[left[s] for s in slots])[0]
+            placed[slot].add(card)
+            left[slot] -= 1
+        if ok:
+            break
+    else:
+        raise AssertionError("no redistribution found (the original one should do)")
+
+    played = cards_of(*tb.played)
+    for slot, cards in placed.items():
+        full = kept[slot] | cards
+        if slot == "ecart":
+            new.ecart[:] = mask_of(full)
+        elif slot == "chien":
+            new.chien[:] = mask_of(full)
+        else:
+            new.hands[slot] = mask_of(full)
+            dealt_played = cards_of(*tb.dealt[slot]) & played
+            new.dealt[slot] = mask_of(dealt_played | (full - (chien if chien_shown else set())))
+    new.pack[:] = rng.sample(range(N_CARDS), N_CARDS)  # scratch: nobody may read it
+    new.scores[:] = [rng.randrange(-500, 500) for _ in range(len(new.scores))]
+    return new, len(pool)
+
+
+# ---------------------------------------------------------------------------------------------
+# toy policies that peek, to show the harness can fail
+# ---------------------------------------------------------------------------------------------
+
+
+@njit
+def _lowest_or_highest(legal0: np.uint64, legal1: np.uint64, low: bool) -> int:
+    cards = np.empty(popcount(legal0) + popcount(legal1), dtype=np.int64)
+    k = 0
+    for c in range(56):
+        if (legal0 >> np.uint64(c)) & np.uint64(1):
+            cards[k] = c
+            k += 1
+    for b in range(22):
+        if (legal1 >> np.uint64(b)) & np.uint64(1):
+            cards[k] = 56 + b
+            k += 1
+    return cards[0] if low else cards[k - 1]
+
+
+@njit
+def peek_next_hand(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+    """Plays low when the next seat holds trump 21 or a King of spades, else high."""
+    nxt = (seat + 1) % tb.info[I_PLAYERS]
+    holds = (tb.hands[nxt, 1] >> np.uint64(20)) & np.uint64(1) or (tb.hands[nxt, 0] >> np.uint64(13)) & np.uint64(1)
+    return _lowest_or_highest(legal0, legal1, holds == 1)
+
+
+@njit
+def peek_ecart(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+    """Plays low when the écart holds a Queen, else high (a defender cannot know)."""
+    queens = np.uint64((1 << 12) | (1 << 26) | (1 << 40) | (1 << 54))
+    return _lowest_or_highest(legal0, legal1, (tb.ecart[0] & queens) != np.uint64(0))
+
+
+def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, HEURISTIC_CFG))
+
+
+HEURISTIC_CFG = RunConfig(policy="heuristic").to_array()
+
+
+# ---------------------------------------------------------------------------------------------
+# the harness
+# ---------------------------------------------------------------------------------------------
+
+
+def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = False):
+    """Yield (table, seat, legal0, legal1) at random points of random deals."""
+    rng = random.Random(seed)
+    made = 0
+    while made < n_positions:
+        cfg = RunConfig(
+            policy="heuristic",
+            ecart_policy=rng.choice(["simple", "expert"]),
+            poignee_policy=rng.choice(["always", "smart"]),
+            chelem_policy="overwhelming",
+            chelem_threshold=rng.choice([110, 60]),
+        ).to_array()
+        tb = new_deal(rng, cfg)
+        policies = rng.choice([(PLAY_RANDOM, PLAY_RANDOM), (PLAY_HEURISTIC, PLAY_HEURISTIC), (PLAY_HEURISTIC, PLAY_RANDOM)])
+        stop_trick = rng.randrange(int(cfg[C_HAND]) - 1)
+        stop_card = rng.randrange(PLAYERS)
+        seat, legal0, legal1 = play_to(tb, cfg, stop_trick, stop_card, policies)
+        if popcount(legal0) + popcount(legal1) < 2:
+            continue
+        if defender_view and (tb.attack[seat] or not tb.info[I_CHIEN_SHOWN]):
+            continue
+        made += 1
+        yield tb, seat, legal0, legal1
+
+
+def count_changed(decide, n_positions: int, seed: int, *, redeals: int = 4, defender_view: bool = False) -> tuple[int, int]:
+    """(positions where a redistribution changed the decision, positions tried)."""
+    rng = random.Random(seed + 1)
+    changed = tried = 0
+    for tb, seat, legal0, legal1 in mid_deal_positions(n_positions, seed, defender_view=defender_view):
+        rng_state = tb.rng.copy()
+        first = decide(seat, legal0, legal1, copy_table(tb))
+        tried += 1
+        for _ in range(redeals):
+            other, n_moved = redistribute(tb, seat, rng)
+            other.rng[:] = rng_state
+            if n_moved and decide(seat, legal0, legal1, other) != first:
+                changed += 1
+                break
+    return changed, tried
+
+
+def test_heuristic_card_does_not_peek() -> None:
+    changed, tried = count_changed(heuristic, 400, seed=2024)
+    assert tried == 400
+    assert changed == 0
+
+
+def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
+    changed, tried = count_changed(heuristic, 120, seed=77, defender_view=True)
+    assert changed == 0
+
+
+def test_harness_catches_a_policy_peeking_at_a_hand() -> None:
+    changed, tried = count_changed(peek_next_hand, 150, seed=5)
+    assert changed > tried // 10
+
+
+def test_harness_catches_a_policy_peeking_at_the_ecart() -> None:
+    changed, tried = count_changed(peek_ecart, 120, seed=6, defender_view=True)
+    assert changed > tried // 10
+
+
+@pytest.mark.parametrize("policy", ["always", "smart"])
+def test_poignee_choice_does_not_peek(policy: str) -> None:
+    rng = random.Random(11)
+    cfg = RunConfig(policy="heuristic", poignee_policy=policy).to_array()
+    checked = 0
+    for _ in range(150):
+        tb = new_deal(rng, cfg)
+
+        def check(tb_now: Table, seat: int) -> None:
+            nonlocal checked
+            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            for _ in range(3):
+                other, _n = redistribute(tb_now, seat, rng)
+                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+            checked += 1
+
+        play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)
+    assert checked == 150 * PLAYERS
+
+
+@pytest.mark.parametrize("ecart_policy", ["simple", "expert"])
+def test_ecart_does_not_peek(ecart_policy: str) -> None:
+    """The écart depends on the taker's hand and the chien only, not on the other hands."""
+    rng = random.Random(3)
+    cfg = RunConfig(ecart_policy=ecart_policy).to_array()
+    for _ in range(150):
+        tb = new_deal(rng, cfg)
+        taker = int(tb.info[I_TAKER])
+        if not tb.info[I_CHIEN_SHOWN]:
+            continue
+        w0 = tb.hands[taker, 0] | tb.ecart[0]
+        w1 = tb.hands[taker, 1] | tb.ecart[1]
+        first = tuple(int(w) for w in choose_ecart(cfg[C_ECART_POLICY], w0, w1, int(cfg[C_CHIEN]), copy_table(tb), cfg))
+        for _ in range(3):
+            other, _n = redistribute(tb, taker, rng)
+            got = choose_ecart(cfg[C_ECART_POLICY], w0, w1, int(cfg[C_CHIEN]), other, cfg)
+            assert tuple(int(w) for w in got) == first

@@ -107,6 +107,14 @@ class Drawn(NamedTuple):
 # --------------------------------------------------------------------------- reading
 
 
+REPORT_COLUMNS = (
+    "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points", "attack_points",
+    "attack_bouts", "made", "margin", "taker_score", "petit_au_bout", "chelem", "chelem_announced",
+    "poignees", "poignee_points",
+)
+"""The record columns a report reads (the rest of a run's columns are not loaded)."""
+
+
 def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFrame]:
     """The manifest and the records of a run directory.
 
@@ -129,7 +137,7 @@ def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFr
     run = manifest.get("run") if isinstance(manifest, dict) else None
     if not isinstance(run, dict) or run.get("kind") not in ("simulate", "sweep"):
         raise ValueError(f"{str(path)!r} does not describe a tarotsim run (no 'run' with a kind)")
-    records = analysis.load_records(root)
+    records = analysis.load_records(root, columns=REPORT_COLUMNS)
     if not len(_played(records)):
         raise ValueError(
             f"run {str(root)!r} has no played deals: all {records['deal'].nunique()} deals were "
@@ -139,12 +147,15 @@ def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFr
 
 
 def _played(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows of played deals, with ``contract`` as plain strings."""
+    """Rows of played deals, with ``contract`` as plain strings (computed once per frame)."""
+    if df.attrs.get("played_only"):
+        return df
     keep = df["contract"].notna().to_numpy()
     if "thrown_in" in df.columns:
         keep = keep & (df["thrown_in"].astype(object) == "none").to_numpy()
     out = df.loc[keep].copy()
     out["contract"] = out["contract"].astype(object)
+    out.attrs["played_only"] = True
     return out
 
 
@@ -1037,11 +1048,11 @@ def write_report(
     doc.heading(2, "Success rate by bouts and trump length")
     doc.para(f"Cells with fewer than {min_n} played deals are hatched grey and marked n<{min_n}.")
     for con in contracts:
-        drawn = success_heatmap(records, con, min_n=min_n)
+        drawn = success_heatmap(played, con, min_n=min_n)
         doc.figure(_save(drawn, out, f"heatmap_{con}.png"), drawn)
     doc.heading(2, "Success rate against trump length")
     for con in contracts:
-        drawn = success_lines(records, con, min_n=min_n)
+        drawn = success_lines(played, con, min_n=min_n)
         doc.figure(_save(drawn, out, f"success_{con}.png"), drawn)
     doc.heading(3, "Thresholds")
     doc.para(
@@ -1049,11 +1060,11 @@ def write_report(
         "deals, per contract and bout count; `confident` when the lower end of the 95% Wilson "
         "interval reaches 50% too."
     )
-    doc.table(analysis.thresholds(records, 0.5, min_n))
+    doc.table(analysis.thresholds(played, 0.5, min_n))
 
     doc.heading(2, "Best contract")
     if sweep:
-        drawn = best_contract_map(records, min_n=min_n)
+        drawn = best_contract_map(played, min_n=min_n)
         doc.figure(_save(drawn, out, "best_contract.png"), drawn)
         doc.table(drawn.data, floatfmt=".1f")
     else:
@@ -1065,14 +1076,14 @@ def write_report(
         skipped.append("best-contract map and table")
 
     doc.heading(2, "Hand points")
-    drawn = hand_points_plot(records, min_n=min_n)
+    drawn = hand_points_plot(played, min_n=min_n)
     doc.figure(_save(drawn, out, "hand_points.png"), drawn)
     if sweep:
         doc.para(
             "Where each contract's mean score turns positive and where it is the best choice, "
             "in hand points, against the published bands:"
         )
-        doc.table(analysis.hand_points_thresholds(records, None, min_n), floatfmt=".0f")
+        doc.table(analysis.hand_points_thresholds(played, None, min_n), floatfmt=".0f")
     else:
         doc.para(
             "In a simulate run each contract's line covers only the hands the bidding chose it "
@@ -1083,9 +1094,9 @@ def write_report(
 
     doc.heading(2, "Distributions")
     for name, drawn in (
-        ("taker_score.png", taker_score_histogram(records)),
-        ("attack_margin.png", attack_margin_histogram(records)),
-        ("events.png", events_chart(records)),
+        ("taker_score.png", taker_score_histogram(played)),
+        ("attack_margin.png", attack_margin_histogram(played)),
+        ("events.png", events_chart(played)),
     ):
         doc.figure(_save(drawn, out, name), drawn)
     if skipped:

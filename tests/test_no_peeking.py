@@ -7,6 +7,9 @@ constraint the player knows: hand sizes, voids shown in play, the poignée cards
 écart's shown trumps, the chien cards once it was shown (they went to the taker), the écart
 holding no King, bout or hidden trump. The decision must not change. The same harness
 catches toy policies that peek at another hand or at the écart, so it can fail.
+
+The driver also plays 5-player deals (the king call, the secret partner, the first-lead
+rule); ``tests/test_no_peeking_five.py`` holds those tests.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ import pytest
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, KING, N_CARDS, PETIT, SUIT_LEN, TRUMP_21, from_mask, to_mask
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.config import C_CHIEN, C_ECART_POLICY, C_HAND, C_POIGNEE_POLICY
+from tarotsim.kernels.config import C_CHIEN, C_ECART_POLICY, C_HAND, C_PLAYERS, C_POIGNEE_POLICY
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
+from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
@@ -38,6 +42,7 @@ from tarotsim.kernels.table import (
     I_LEADER,
     I_LED,
     I_PARTNER,
+    I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
     I_TRICK,
@@ -83,14 +88,14 @@ def suit_index(card: int) -> int:
 def new_deal(rng: random.Random, cfg: np.ndarray) -> Table:
     """A dealt table with a taker (drawn at random, any contract) and the écart made."""
     tb = new_table()
-    hand_size, chien_size = int(cfg[C_HAND]), int(cfg[C_CHIEN])
+    players, hand_size, chien_size = int(cfg[C_PLAYERS]), int(cfg[C_HAND]), int(cfg[C_CHIEN])
     while True:
         pack = list(range(N_CARDS))
         rng.shuffle(pack)
-        hands = [set(pack[s * hand_size : (s + 1) * hand_size]) for s in range(PLAYERS)]
+        hands = [set(pack[s * hand_size : (s + 1) * hand_size]) for s in range(players)]
         if not any(is_petit_sec(mask_of(h)[1]) for h in hands):
             break
-    chien = set(pack[PLAYERS * hand_size :])
+    chien = set(pack[players * hand_size :])
     assert len(chien) == chien_size
     tb.info[:] = 0
     tb.attack[:] = 0
@@ -103,16 +108,23 @@ def new_deal(rng: random.Random, cfg: np.ndarray) -> Table:
         tb.hands[seat] = mask_of(hand)
     tb.chien[:] = mask_of(chien)
     tb.rng[:] = np.array([rng.getrandbits(64) | 1 for _ in range(4)], dtype=np.uint64)
-    dealer = rng.randrange(PLAYERS)
-    taker = rng.randrange(PLAYERS)
+    dealer = rng.randrange(players)
+    taker = rng.randrange(players)
     contract = rng.choice([PRISE, GARDE, GARDE, 3, GARDE_CONTRE])
     tb.info[I_DEALER] = dealer
-    tb.info[I_PLAYERS] = PLAYERS
+    tb.info[I_PLAYERS] = players
     tb.info[I_PARTNER] = -1
     tb.info[I_CALLED] = -1
     tb.info[I_TAKER] = taker
     tb.info[I_CONTRACT] = contract
     tb.attack[taker] = 1
+    if players == 5:  # the king call (RULES.md §3), as kernels.game does it
+        called = int(called_card(tb.dealt[taker, 0]))
+        tb.info[I_CALLED] = called
+        for seat, hand in enumerate(hands):
+            if seat != taker and called in hand:
+                tb.info[I_PARTNER] = seat
+                tb.attack[seat] = 1
     if contract <= GARDE:
         tb.info[I_CHIEN_SHOWN] = 1
         w0 = tb.hands[taker, 0] | tb.chien[0]
@@ -122,7 +134,7 @@ def new_deal(rng: random.Random, cfg: np.ndarray) -> Table:
         tb.hands[taker] = (w0 & ~e0, w1 & ~e1)
     announced = announces_chelem(cfg, tb.hands[taker, 0], tb.hands[taker, 1])
     tb.info[I_CHELEM_ANNOUNCED] = int(announced)
-    tb.info[I_LEADER] = taker if announced else (dealer + 1) % PLAYERS
+    tb.info[I_LEADER] = taker if announced else (dealer + 1) % players
     return tb
 
 
@@ -137,6 +149,15 @@ def reveal_voids(tb: Table, seat: int, led: int, card: int) -> None:
         tb.voids[seat] |= TRUMP_VOID_BIT
 
 
+def first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
+    """5 players: the first lead may not be in the called suit unless it is the called card."""
+    suit = sum(1 << c for c in range(SUIT_LEN * (called // SUIT_LEN), SUIT_LEN * (called // SUIT_LEN + 1)))
+    allowed0 = np.uint64(int(legal0) & ~(suit & ~(1 << called)))
+    if allowed0 or legal1:
+        return allowed0, legal1
+    return legal0, legal1
+
+
 def play_to(
     tb: Table,
     cfg: np.ndarray,
@@ -146,7 +167,8 @@ def play_to(
     at_poignee: Callable[[Table, int], None] | None = None,
 ) -> tuple[int, np.uint64, np.uint64]:
     """Play until card ``stop_card`` of trick ``stop_trick``; return (seat to play, its legal cards)."""
-    players = PLAYERS
+    players = int(tb.info[I_PLAYERS])
+    called = int(tb.info[I_CALLED])
     leader = int(tb.info[I_LEADER])
     for t in range(int(cfg[C_HAND])):
         tb.info[I_LEADER] = leader
@@ -164,6 +186,8 @@ def play_to(
                 if size > 0:
                     tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, players)
             legal0, legal1 = words(legal_set(tb.hands[seat, 0], tb.hands[seat, 1], led, hi))
+            if t == 0 and j == 0 and called >= 0:
+                legal0, legal1 = first_lead(legal0, legal1, called)
             if (t, j) == (stop_trick, stop_card):
                 return seat, legal0, legal1
             policy = policies[0] if tb.attack[seat] else policies[1]
@@ -173,6 +197,8 @@ def play_to(
             tb.played[:] = (tb.played[0] | bit0, tb.played[1] | bit1)
             reveal_voids(tb, seat, led, card)
             tb.trick[j] = card
+            if card == called:
+                tb.info[I_PARTNER_KNOWN] = 1
             led, hi = trick_after(led, hi, card)
         leader = (leader + int(trick_winner(tb.trick, players))) % players
     raise AssertionError("the stopping point is past the end of the deal")
@@ -183,6 +209,19 @@ def play_to(
 # ---------------------------------------------------------------------------------------------
 
 
+def set_partner(tb: Table) -> None:
+    """5 players: make the seat holding the called card the partner (``info[I_PARTNER]``, ``attack``)."""
+    taker = int(tb.info[I_TAKER])
+    called = int(tb.info[I_CALLED])
+    tb.info[I_PARTNER] = -1
+    tb.attack[:] = 0
+    tb.attack[taker] = 1
+    for seat in range(int(tb.info[I_PLAYERS])):
+        if seat != taker and called in cards_of(*tb.hands[seat]):
+            tb.info[I_PARTNER] = seat
+            tb.attack[seat] = 1
+
+
 def redistribute(tb: Table, observer: int, rng: random.Random) -> tuple[Table, int]:
     """A copy of ``tb`` where the cards ``observer`` cannot see are dealt again, keeping what it knows.
 
@@ -191,6 +230,7 @@ def redistribute(tb: Table, observer: int, rng: random.Random) -> tuple[Table, i
     new = copy_table(tb)
     players = int(tb.info[I_PLAYERS])
     taker = int(tb.info[I_TAKER])
+    called = int(tb.info[I_CALLED])
     chien_shown = bool(tb.info[I_CHIEN_SHOWN])
     chien = cards_of(*tb.chien)
     pool: list[int] = []
@@ -220,6 +260,8 @@ def redistribute(tb: Table, observer: int, rng: random.Random) -> tuple[Table, i
 
     def accepts(slot: object, card: int) -> bool:
         suit = suit_index(card)
+        if card == called and (slot == taker or slot == "ecart"):
+            return False  # the taker never calls its own card; one from the shown chien is kept
         if slot == "ecart":
             return suit < 4 and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
         if slot == "chien":
@@ -257,6 +299,8 @@ def redistribute(tb: Table, observer: int, rng: random.Random) -> tuple[Table, i
             new.hands[slot] = mask_of(full)
             dealt_played = cards_of(*tb.dealt[slot]) & played
             new.dealt[slot] = mask_of(dealt_played | (full - (chien if chien_shown else set())))
+    if called >= 0 and not tb.info[I_PARTNER_KNOWN]:
+        set_partner(new)
     new.pack[:] = rng.sample(range(N_CARDS), N_CARDS)  # scratch: nobody may read it
     new.scores[:] = [rng.randrange(-500, 500) for _ in range(len(new.scores))]
     return new, len(pool)
@@ -309,12 +353,13 @@ HEURISTIC_CFG = RunConfig(policy="heuristic").to_array()
 # ---------------------------------------------------------------------------------------------
 
 
-def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = False):
+def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = False, players: int = PLAYERS):
     """Yield (table, seat, legal0, legal1) at random points of random deals."""
     rng = random.Random(seed)
     made = 0
     while made < n_positions:
         cfg = RunConfig(
+            players=players,
             policy="heuristic",
             ecart_policy=rng.choice(["simple", "expert"]),
             poignee_policy=rng.choice(["always", "smart"]),
@@ -324,7 +369,7 @@ def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = Fal
         tb = new_deal(rng, cfg)
         policies = rng.choice([(PLAY_RANDOM, PLAY_RANDOM), (PLAY_HEURISTIC, PLAY_HEURISTIC), (PLAY_HEURISTIC, PLAY_RANDOM)])
         stop_trick = rng.randrange(int(cfg[C_HAND]) - 1)
-        stop_card = rng.randrange(PLAYERS)
+        stop_card = rng.randrange(players)
         seat, legal0, legal1 = play_to(tb, cfg, stop_trick, stop_card, policies)
         if popcount(legal0) + popcount(legal1) < 2:
             continue
@@ -334,11 +379,13 @@ def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = Fal
         yield tb, seat, legal0, legal1
 
 
-def count_changed(decide, n_positions: int, seed: int, *, redeals: int = 4, defender_view: bool = False) -> tuple[int, int]:
+def count_changed(
+    decide, n_positions: int, seed: int, *, redeals: int = 4, defender_view: bool = False, players: int = PLAYERS
+) -> tuple[int, int]:
     """(positions where a redistribution changed the decision, positions tried)."""
     rng = random.Random(seed + 1)
     changed = tried = 0
-    for tb, seat, legal0, legal1 in mid_deal_positions(n_positions, seed, defender_view=defender_view):
+    for tb, seat, legal0, legal1 in mid_deal_positions(n_positions, seed, defender_view=defender_view, players=players):
         rng_state = tb.rng.copy()
         first = decide(seat, legal0, legal1, copy_table(tb))
         tried += 1

@@ -1,0 +1,282 @@
+"""Five players: the heuristic decides from what the seat may know, the secret partner included.
+
+The 4-player harness of ``tests/test_no_peeking.py`` (its driver plays the king call, the
+first-lead rule and the partner's reveal too) re-deals the cards the seat to move cannot
+see. On top of it, before the called card is played, the called card itself is moved to
+another seat that could hold it, or into the chien when nobody saw the chien, so that the
+partner changes (``tb.attack`` and ``info[I_PARTNER]`` follow it). Only the holder of the
+called card knows it is the partner (RULES.md §3); every other seat, the taker first, must
+decide the same whoever the partner is. Toy policies that read the partner from the table
+show that the harness catches such a peek.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from tarotsim._jit import njit
+from tarotsim.kernels.config import C_CHIEN, C_ECART_POLICY, C_POIGNEE_POLICY
+from tarotsim.kernels.policies.announce import poignee_choice
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.kernels.policies.ecart import choose_ecart
+from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.table import (
+    I_CALLED,
+    I_CHIEN_SHOWN,
+    I_PARTNER,
+    I_PARTNER_KNOWN,
+    I_PLAYERS,
+    I_TAKER,
+    Table,
+)
+from tarotsim.policies import RunConfig
+from tests.test_no_peeking import (
+    _lowest_or_highest,
+    cards_of,
+    copy_table,
+    count_changed,
+    mask_of,
+    mid_deal_positions,
+    new_deal,
+    peek_next_hand,
+    play_to,
+    redistribute,
+    set_partner,
+    suit_index,
+)
+
+PLAYERS = 5
+CFG = RunConfig(players=PLAYERS, policy="heuristic").to_array()
+
+
+def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, CFG))
+
+
+# ---------------------------------------------------------------------------------------------
+# moving the called card: another partner
+# ---------------------------------------------------------------------------------------------
+
+
+def holder_of_called(tb: Table) -> object:
+    """Where the called card is: a seat, "chien" (not shown), or None (played, or public)."""
+    called = int(tb.info[I_CALLED])
+    if called < 0 or tb.info[I_PARTNER_KNOWN]:
+        return None
+    for seat in range(int(tb.info[I_PLAYERS])):
+        if called in cards_of(*tb.hands[seat]):
+            return None if seat == tb.info[I_TAKER] else seat  # the taker's: from the shown chien
+    if not tb.info[I_CHIEN_SHOWN] and called in cards_of(*tb.chien):
+        return "chien"
+    return None  # in the écart: it came from the shown chien
+
+
+def move_called_card(tb: Table, observer: int, rng: random.Random) -> Table | None:
+    """A copy of ``tb`` where the called card sits elsewhere, as far as ``observer`` knows; None if it cannot move.
+
+    The card goes to another seat that may hold it (neither the observer nor the taker, no
+    void shown in its suit) or into the chien when the chien was not shown; in exchange a
+    card of that place that nobody saw (not a poignée card) and that the card's old place
+    may hold goes back. The partner and the attack flags follow the called card.
+    """
+    source = holder_of_called(tb)
+    if source is None or source == observer:
+        return None
+    players = int(tb.info[I_PLAYERS])
+    taker = int(tb.info[I_TAKER])
+    called = int(tb.info[I_CALLED])
+
+    def may_hold(slot: object, card: int) -> bool:
+        return slot == "chien" or suit_index(card) == 5 or not (int(tb.voids[slot]) >> suit_index(card)) & 1
+
+    targets: list[object] = [
+        s for s in range(players) if s not in (observer, taker, source) and may_hold(s, called)
+    ]
+    if not tb.info[I_CHIEN_SHOWN] and source != "chien":
+        targets.append("chien")
+    rng.shuffle(targets)
+
+    def cards_at(t: Table, slot: object) -> set[int]:
+        return cards_of(*t.chien) if slot == "chien" else cards_of(*t.hands[slot])
+
+    def put(t: Table, slot: object, out_card: int, in_card: int) -> None:
+        cards = (cards_at(t, slot) - {out_card}) | {in_card}
+        if slot == "chien":
+            t.chien[:] = mask_of(cards)
+        else:
+            t.hands[slot] = mask_of(cards)
+            t.dealt[slot] = mask_of((cards_of(*t.dealt[slot]) - {out_card}) | {in_card})
+
+    for target in targets:
+        hidden = cards_at(tb, target) - (set() if target == "chien" else cards_of(*tb.shown[target]))
+        swaps = sorted(c for c in hidden if may_hold(source, c))
+        if not swaps:
+            continue
+        back = rng.choice(swaps)
+        new = copy_table(tb)
+        put(new, source, called, back)
+        put(new, target, back, called)
+        set_partner(new)
+        assert new.info[I_PARTNER] != tb.info[I_PARTNER]
+        return new
+    return None
+
+
+def partner_changes(tb: Table, observer: int, rng: random.Random, redeals: int):
+    """Tables where the partner differs from ``tb``'s: the called card moved alone, then
+    moved on top of a redistribution of everything else the observer cannot see."""
+    moved = move_called_card(tb, observer, rng)
+    if moved is None:
+        return
+    yield moved
+    for _ in range(redeals):
+        other, _n = redistribute(tb, observer, rng)
+        if holder_of_called(other) is None:
+            continue
+        moved = move_called_card(other, observer, rng)
+        if moved is not None and moved.info[I_PARTNER] != tb.info[I_PARTNER]:
+            yield moved
+
+
+def count_changed_partner(decide, n_positions: int, seed: int, *, redeals: int = 2) -> tuple[int, int, set]:
+    """(positions where another partner changed the decision, positions tried, kinds seen).
+
+    Only positions where the partner can change for the seat to move are tried (the called
+    card not yet played, nor in the seat's hand, nor public in the shown chien). A kind is
+    (the seat is the taker, no partner before, no partner after).
+    """
+    rng = random.Random(seed + 1)
+    changed = moved = 0
+    kinds: set[tuple[bool, bool, bool]] = set()
+    for tb, seat, legal0, legal1 in mid_deal_positions(10**9, seed, players=PLAYERS):
+        if moved == n_positions:
+            break
+        first = None
+        rng_state = tb.rng.copy()
+        for other in partner_changes(tb, seat, rng, redeals):
+            if first is None:
+                first = decide(seat, legal0, legal1, copy_table(tb))
+                moved += 1
+            kinds.add(
+                (
+                    bool(seat == tb.info[I_TAKER]),
+                    bool(tb.info[I_PARTNER] < 0),
+                    bool(other.info[I_PARTNER] < 0),
+                )
+            )
+            other.rng[:] = rng_state
+            if decide(seat, legal0, legal1, other) != first:
+                changed += 1
+                break
+    return changed, moved, kinds
+
+
+# ---------------------------------------------------------------------------------------------
+# toy policies that peek at the partner, to show the harness can fail
+# ---------------------------------------------------------------------------------------------
+
+
+@njit
+def peek_partner_seat(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+    """Plays low when the (secret) partner's seat number is even, else high."""
+    return _lowest_or_highest(legal0, legal1, tb.info[I_PARTNER] % 2 == 0)
+
+
+@njit
+def peek_attack_flag(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+    """Plays low when the next seat plays on its side by ``tb.attack`` (secret before the reveal)."""
+    nxt = (seat + 1) % tb.info[I_PLAYERS]
+    return _lowest_or_highest(legal0, legal1, tb.attack[nxt] == tb.attack[seat])
+
+
+# ---------------------------------------------------------------------------------------------
+# the tests
+# ---------------------------------------------------------------------------------------------
+
+
+def test_heuristic_card_does_not_peek_five() -> None:
+    changed, tried = count_changed(heuristic, 500, seed=2025, players=PLAYERS)
+    assert tried == 500
+    assert changed == 0
+
+
+def test_heuristic_card_does_not_peek_defender_view_of_ecart_five() -> None:
+    changed, tried = count_changed(heuristic, 80, seed=78, defender_view=True, players=PLAYERS)
+    assert tried == 80
+    assert changed == 0
+
+
+def test_heuristic_card_does_not_peek_at_the_partner() -> None:
+    changed, moved, kinds = count_changed_partner(heuristic, 600, seed=31)
+    assert moved == 600
+    # the taker and the defenders both decided; the partner moved between seats, from and into the chien
+    assert {observer for observer, _, _ in kinds} == {True, False}
+    assert (False, True, False) in kinds or (True, True, False) in kinds
+    assert (False, False, True) in kinds or (True, False, True) in kinds
+    assert changed == 0
+
+
+@pytest.mark.parametrize("peek", [peek_partner_seat, peek_attack_flag])
+def test_harness_catches_a_policy_peeking_at_the_partner(peek) -> None:
+    changed, moved, _kinds = count_changed_partner(peek, 100, seed=8)
+    assert moved == 100
+    assert changed > moved // 4
+
+
+def test_harness_catches_a_policy_peeking_at_a_hand_five() -> None:
+    changed, tried = count_changed(peek_next_hand, 100, seed=5, players=PLAYERS)
+    assert changed > tried // 10
+
+
+@pytest.mark.parametrize("policy", ["always", "smart"])
+def test_poignee_choice_does_not_peek_five(policy: str) -> None:
+    rng = random.Random(12)
+    cfg = RunConfig(players=PLAYERS, policy="heuristic", poignee_policy=policy).to_array()
+    checked = moved = 0
+    for _ in range(100):
+        tb = new_deal(rng, cfg)
+
+        def check(tb_now: Table, seat: int) -> None:
+            nonlocal checked, moved
+            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            for _ in range(2):
+                other, _n = redistribute(tb_now, seat, rng)
+                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+            for other in partner_changes(tb_now, seat, rng, 1):
+                moved += 1
+                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+            checked += 1
+
+        play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)
+    assert checked == 100 * PLAYERS
+    assert moved > 100
+
+
+@pytest.mark.parametrize("ecart_policy", ["simple", "expert"])
+def test_ecart_does_not_peek_five(ecart_policy: str) -> None:
+    """The écart depends on the taker's hand and the chien only, not on the others' hands nor the partner."""
+    rng = random.Random(4)
+    cfg = RunConfig(players=PLAYERS, ecart_policy=ecart_policy).to_array()
+    checked = moved = 0
+    for _ in range(100):
+        tb = new_deal(rng, cfg)
+        taker = int(tb.info[I_TAKER])
+        if not tb.info[I_CHIEN_SHOWN]:
+            continue
+        w0 = tb.hands[taker, 0] | tb.ecart[0]
+        w1 = tb.hands[taker, 1] | tb.ecart[1]
+        size = int(cfg[C_CHIEN])
+        first = tuple(int(w) for w in choose_ecart(cfg[C_ECART_POLICY], w0, w1, size, copy_table(tb), cfg))
+        others = [redistribute(tb, taker, rng)[0] for _ in range(2)] + list(
+            partner_changes(tb, taker, rng, 1)
+        )
+        moved += len(others) - 2
+        for other in others:
+            got = choose_ecart(cfg[C_ECART_POLICY], w0, w1, size, other, cfg)
+            assert tuple(int(w) for w in got) == first
+        checked += 1
+    assert checked > 30
+    assert moved > 30

@@ -43,15 +43,17 @@ def deal_pack(
         hands[seat, 1] = 0
     chien[0] = 0
     chien[1] = 0
-    for i in range(N_CARDS):
-        w0, w1 = card_bit(pack[i])
-        seat = i // hand_size
-        if seat < players:
+    i = 0
+    for seat in range(players):
+        for _ in range(hand_size):
+            w0, w1 = card_bit(pack[i])
             hands[seat, 0] |= w0
             hands[seat, 1] |= w1
-        else:
-            chien[0] |= w0
-            chien[1] |= w1
+            i += 1
+    for j in range(i, N_CARDS):
+        w0, w1 = card_bit(pack[j])
+        chien[0] |= w0
+        chien[1] |= w1
 
 
 @njit(inline="always")

@@ -31,9 +31,9 @@ from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_se
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.call import called_card
+from tarotsim.kernels.policies.codes import PLAY_RANDOM
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.evaluate import hand_points
-from tarotsim.kernels.policies.codes import PLAY_RANDOM
 from tarotsim.kernels.policies.play import choose_card, random_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_set, suit_code, trick_after
@@ -267,8 +267,8 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
         log[L_LEADERS + t] = leader
         led = -1
         hi = 0
+        seat = leader
         for j in range(players):
-            seat = (leader + j) % players
             info[I_TRICK_LEN] = j
             info[I_LED] = led
             info[I_HI_TRUMP] = hi
@@ -298,6 +298,7 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
                 info[I_PARTNER_KNOWN] = 1
             log[L_PLAYS + t * MAX_SEATS + j] = card
             led, hi = trick_after(led, hi, card)
+            seat = seat + 1 if seat + 1 < players else 0
         leader = close_trick(tb.trick, players, leader, tb.attack, t, hand_size, count, pile)
         log[L_WINNERS + t] = leader
 

@@ -298,11 +298,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_run_options(parser: argparse.ArgumentParser, *, out_required: bool) -> None:
-    parser.add_argument("--deals", type=_positive_int, default=DEFAULT_DEALS, help=f"deals to play (default {DEFAULT_DEALS})")
+def _add_run_options(
+    parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
+) -> None:
+    parser.add_argument("--deals", type=_positive_int, default=deals, help=f"deals to play (default {deals:,})")
     parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    parser.add_argument("--out", required=out_required, default=None,
-                        help="run directory for Parquet chunks and manifest.json (re-run the same command to resume)")
+    where = f" (default {out})" if out else ""
+    parser.add_argument("--out", required=out_required, default=out,
+                        help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume")
     parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
     parser.add_argument("--chunk-deals", type=_positive_int, default=1 << 18, help="deals per chunk on disk (default 262144)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -328,8 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(func=cmd_simulate)
 
     study = sub.add_parser("study", help="the main job: a one-million-deal contract sweep and its report")
-    _add_run_options(study, out_required=False)
-    study.set_defaults(deals=1_000_000, out="runs/study")
+    _add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
     _add_table_options(study, policy="heuristic", ecart="expert")
     study.set_defaults(func=cmd_study)
 

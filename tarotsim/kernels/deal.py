@@ -33,16 +33,21 @@ def shuffle_pack(rng: np.ndarray, pack: np.ndarray) -> None:
         pack[1], pack[j] = pack[j], pack[1]
 
 
-@njit
-def deal_pack(
-    pack: np.ndarray, hands: np.ndarray, chien: np.ndarray, players: int, hand_size: int
-) -> None:
-    """Seat ``s`` gets ``pack[s*hand_size:(s+1)*hand_size]``; the chien gets the rest."""
+@njit(inline="always")
+def _clear(hands: np.ndarray, chien: np.ndarray, players: int) -> None:
     for seat in range(players):
         hands[seat, 0] = 0
         hands[seat, 1] = 0
     chien[0] = 0
     chien[1] = 0
+
+
+@njit
+def deal_pack(
+    pack: np.ndarray, hands: np.ndarray, chien: np.ndarray, players: int, hand_size: int
+) -> None:
+    """Seat ``s`` gets ``pack[s*hand_size:(s+1)*hand_size]``; the chien gets the rest."""
+    _clear(hands, chien, players)
     i = 0
     for seat in range(players):
         for _ in range(hand_size):
@@ -101,11 +106,7 @@ def deal_packets(
         if not gaps & bit:
             gaps |= bit
             chosen += 1
-    for seat in range(players):
-        hands[seat, 0] = 0
-        hands[seat, 1] = 0
-    chien[0] = 0
-    chien[1] = 0
+    _clear(hands, chien, players)
     top = 0
     for k in range(packets):
         seat = (first_seat + k) % players

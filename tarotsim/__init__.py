@@ -4,6 +4,7 @@ from tarotsim.cards import format_card, parse_card, parse_cards
 from tarotsim.evaluate import evaluate_hand
 from tarotsim.policies import Contract, RunConfig, Side
 from tarotsim.simulate import simulate
+from tarotsim.sweep import sweep
 
 __version__ = "0.1.0"
 
@@ -17,4 +18,5 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "simulate",
+    "sweep",
 ]

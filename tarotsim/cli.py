@@ -36,6 +36,16 @@ def _seed(text: str) -> int:
     return value
 
 
+def _thresholds(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected four whole numbers such as 40,56,71,81, got {text!r}") from None
+    if len(values) != 4:
+        raise argparse.ArgumentTypeError(f"expected four numbers (prise, garde, garde sans, garde contre), got {text!r}")
+    return values
+
+
 def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random", ecart: str = "simple") -> None:
     parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
     parser.add_argument("--policy", default=policy, help=f"card-play policy of every seat (default {policy})")
@@ -46,6 +56,11 @@ def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random
     parser.add_argument("--poignee-policy", default="always", help="poignée policy (default always)")
     parser.add_argument("--chelem-policy", default="never", help="chelem announcement policy (default never)")
     parser.add_argument("--dealing", default="shuffled", help="shuffled (default) or unshuffled (casual tables)")
+    parser.add_argument("--bid-thresholds", type=_thresholds, default=None, metavar="P,G,GS,GC",
+                        help="Chavey counts for prise, garde, garde sans, garde contre (default 40,56,71,81 "
+                             "at 4 players, scaled by hand size)")
+    parser.add_argument("--chelem-threshold", type=int, default=110,
+                        help="count from which the overwhelming chelem policy announces (default 110)")
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -60,6 +75,8 @@ def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         ecart_policy=args.ecart_policy,
         poignee_policy=args.poignee_policy,
         chelem_policy=args.chelem_policy,
+        bid_thresholds=args.bid_thresholds,
+        chelem_threshold=args.chelem_threshold,
         dealing=args.dealing,
     )
 
@@ -153,6 +170,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ecart_policy=config.ecart_policy,
         poignee_policy=config.poignee_policy,
         chelem_policy=config.chelem_policy,
+        bid_thresholds=config.bid_thresholds,
+        chelem_threshold=config.chelem_threshold,
         dealing=config.dealing,
         threads=args.threads,
         progress=_progress(args),
@@ -261,6 +280,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                      attack_policy=config.attack_policy, defence_policy=config.defence_policy,
                      bid_policy=config.bid_policy, ecart_policy=config.ecart_policy,
                      poignee_policy=config.poignee_policy, chelem_policy=config.chelem_policy,
+                     bid_thresholds=config.bid_thresholds, chelem_threshold=config.chelem_threshold,
                      dealing=config.dealing, match_deals=args.deals, progress=False)
     seats = range(config.players)
     print(f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n")

@@ -22,6 +22,8 @@ def simulate(
     ecart_policy: str = "simple",
     poignee_policy: str = "always",
     chelem_policy: str = "never",
+    bid_thresholds: tuple[int, int, int, int] | None = None,
+    chelem_threshold: int = 110,
     dealing: str = "shuffled",
     match_deals: int | None = None,
     threads: int | None = None,
@@ -43,6 +45,12 @@ def simulate(
         Card-play policy of every seat, and overrides for the attack or the defence.
     bid_policy, ecart_policy, poignee_policy, chelem_policy
         Names of the bidding, écart, poignée and chelem-announcement policies.
+    bid_thresholds
+        Chavey counts from which the ``chavey`` bidder wishes a Prise, Garde, Garde sans
+        and Garde contre (default: 40, 56, 71, 81 at 4 players, scaled by hand size).
+    chelem_threshold
+        Count (with the distribution bonus) from which ``chelem_policy="overwhelming"``
+        announces a chelem.
     dealing
         ``"shuffled"`` (a uniformly random deal every time) or ``"unshuffled"`` (the casual
         table: the last deal's tricks gathered, cut and dealt in packets; RULES.md §10).
@@ -73,6 +81,8 @@ def simulate(
         ecart_policy=ecart_policy,
         poignee_policy=poignee_policy,
         chelem_policy=chelem_policy,
+        bid_thresholds=bid_thresholds,
+        chelem_threshold=chelem_threshold,
         dealing=dealing,
     )
     if match_deals is not None:

@@ -45,3 +45,15 @@ def test_simulate_prints_a_success_table(capsys):
     assert main(["simulate", "--deals", "2000", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "| contract" in out and "prise" in out and "thrown in" in out
+
+
+def test_bid_thresholds_change_the_contract_mix(capsys):
+    import tarotsim
+
+    default = tarotsim.simulate(4000, seed=3)
+    bolder = tarotsim.simulate(4000, seed=3, bid_thresholds=(30, 45, 60, 70))
+    assert (bolder.thrown_in == "all_pass").sum() < (default.thrown_in == "all_pass").sum()
+    assert (bolder.contract == "garde").sum() > (default.contract == "garde").sum()
+    with pytest.raises(SystemExit):
+        main(["simulate", "--deals", "500", "--quiet", "--bid-thresholds", "30,45"])
+    assert "expected four numbers" in capsys.readouterr().err

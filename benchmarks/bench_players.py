@@ -125,8 +125,9 @@ def poignee_value(deals: int, seed: int, **config: object) -> tuple[float, float
     """Mean value of a shown poignée to the side that showed it (points each of its
     players' D moves by: +bonus when that side wins the deal, -bonus when it loses),
     for the taker's and for the defenders' poignées, and how many were shown."""
-    from tarotsim.kernels import batch, game
+    from tarotsim.kernels import game
     from tarotsim.kernels.score import POIGNEE_BONUS
+    from tarotsim.trace import traced_block
 
     cfg = RunConfig(**config).to_array()  # type: ignore[arg-type]
     key = run_key(seed)
@@ -134,10 +135,7 @@ def poignee_value(deals: int, seed: int, **config: object) -> tuple[float, float
     chunk = 20_000
     for start in range(0, deals, chunk):
         n = min(chunk, deals - start)
-        out = np.zeros((n, game.N_REC), dtype=np.int32)
-        logs = np.zeros((n, game.N_LOG), dtype=np.int64)
-        masks = np.zeros((n, batch.N_MASKS), dtype=np.uint64)
-        batch.trace_deals(start, key, cfg, out, logs, masks)
+        out, logs, _ = traced_block(start, n, key, cfg)
         ok = out[:, R_THROWN_IN] == 0
         made = np.where(out[:, R_MADE] == 1, 1.0, -1.0)
         for seat in range(4):

@@ -18,21 +18,17 @@ import pandas as pd
 
 from tarotsim.analysis import to_markdown, wilson_interval
 from tarotsim.kernels import batch as B
-from tarotsim.kernels import game as G
 from tarotsim.policies import RunConfig
 from tarotsim.seeding import run_key
 from tarotsim.simulate import simulate
+from tarotsim.trace import traced_block
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
 def dealt_hands(deals: int, config: RunConfig, seed: int) -> np.ndarray:
     """uint64[deals, players, 2]: every seat's hand as dealt."""
-    cfg = config.to_array()
-    out = np.zeros((deals, G.N_REC), dtype=np.int32)
-    logs = np.zeros((deals, G.N_LOG), dtype=np.int64)
-    masks = np.zeros((deals, B.N_MASKS), dtype=np.uint64)
-    B.trace_deals(0, run_key(seed), cfg, out, logs, masks)
+    _, _, masks = traced_block(0, deals, run_key(seed), config.to_array())
     words = masks[:, B.M_DEALT : B.M_DEALT + 2 * config.players]
     return words.reshape(deals, config.players, 2)
 

@@ -235,7 +235,8 @@ def _grid_axes(ax: Axes, columns: np.ndarray) -> None:
     ax.tick_params(which="minor", length=0)
 
 
-def _thin_patch(ax: Axes, col: int, row: int) -> None:
+def _thin_patch(ax: Axes, col: int, row: int, *, face: str = _THIN_FACE, edge: str = _THIN_EDGE) -> None:
+    """Hatch the grid cell at (col, row): a cell with too few deals to be read."""
     from matplotlib.patches import Rectangle
 
     ax.add_patch(
@@ -243,12 +244,25 @@ def _thin_patch(ax: Axes, col: int, row: int) -> None:
             (col - 0.5, row - 0.5),
             1.0,
             1.0,
-            facecolor=_THIN_FACE,
-            edgecolor=_THIN_EDGE,
+            facecolor=face,
+            edgecolor=edge,
             hatch="///",
             linewidth=0.0,
             zorder=2,
         )
+    )
+
+
+def _cell_image(ax: Axes, grid: np.ndarray, cmap: Any, vmin: float, vmax: float) -> Any:
+    """Draw a bouts × trumps grid of values as coloured cells (missing values left blank)."""
+    return ax.imshow(
+        np.ma.masked_invalid(grid),
+        cmap=cmap,
+        vmin=vmin,
+        vmax=vmax,
+        origin="lower",
+        aspect="auto",
+        interpolation="nearest",
     )
 
 
@@ -289,15 +303,7 @@ def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30) -> D
     cmap = colormaps["RdYlGn"].with_extremes(bad="white")
     fig = _figure(max(6.0, 0.5 * len(columns) + 2.2), 3.9)
     ax = fig.add_subplot()
-    image = ax.imshow(
-        np.ma.masked_invalid(grid),
-        cmap=cmap,
-        vmin=0.0,
-        vmax=1.0,
-        origin="lower",
-        aspect="auto",
-        interpolation="nearest",
-    )
+    image = _cell_image(ax, grid, cmap, 0.0, 1.0)
     for row in table.itertuples(index=False):
         x, y = int(row.taker_trumps) - columns[0], int(row.taker_bouts)
         if row.low_n:
@@ -456,32 +462,11 @@ def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
     cmap = ListedColormap([CONTRACT_COLOURS[c] for c in choices]).with_extremes(bad="white")
     fig = _figure(max(6.0, 0.5 * len(columns) + 2.6), 3.9)
     ax = fig.add_subplot()
-    ax.imshow(
-        np.ma.masked_invalid(grid),
-        cmap=cmap,
-        vmin=-0.5,
-        vmax=len(choices) - 0.5,
-        origin="lower",
-        aspect="auto",
-        interpolation="nearest",
-    )
-    from matplotlib.patches import Rectangle
-
+    _cell_image(ax, grid, cmap, -0.5, len(choices) - 0.5)
     for row in table.itertuples(index=False):
         x, y = int(row.taker_trumps) - columns[0], int(row.taker_bouts)
         if row.low_n:
-            ax.add_patch(
-                Rectangle(
-                    (x - 0.5, y - 0.5),
-                    1.0,
-                    1.0,
-                    facecolor="none",
-                    edgecolor="white",
-                    hatch="///",
-                    linewidth=0.0,
-                    zorder=2,
-                )
-            )
+            _thin_patch(ax, x, y, face="none", edge="white")
         colour = CONTRACT_COLOURS[row.best]
         ax.text(
             x,

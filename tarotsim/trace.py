@@ -87,16 +87,27 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
     return trace
 
 
+def traced_block(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play deals first_deal … first_deal + deals - 1 keeping everything a trace needs.
+
+    Returns the records (int32[deals, N_REC]), the decision logs (int64[deals, N_LOG],
+    slots ``kernels.game.L_*``) and the card sets (uint64[deals, N_MASKS], columns
+    ``kernels.batch.M_*``: hands as dealt, chien, écart, poignées shown).
+    """
+    out = np.zeros((deals, G.N_REC), dtype=np.int32)
+    logs = np.zeros((deals, G.N_LOG), dtype=np.int64)
+    masks = np.zeros((deals, B.N_MASKS), dtype=np.uint64)
+    B.trace_deals(first_deal, key, cfg, out, logs, masks)
+    return out, logs, masks
+
+
 def iter_traces(deals: int, key: np.ndarray, config: RunConfig) -> Iterator[dict[str, Any]]:
     """Trace dicts of deals 0 … deals - 1 of the run with key ``key``."""
     cfg = config.to_array()
     hand_size = int(cfg[C_HAND])
     for start in range(0, deals, TRACE_CHUNK):
         n = min(TRACE_CHUNK, deals - start)
-        out = np.zeros((n, G.N_REC), dtype=np.int32)
-        logs = np.zeros((n, G.N_LOG), dtype=np.int64)
-        masks = np.zeros((n, B.N_MASKS), dtype=np.uint64)
-        B.trace_deals(start, key, cfg, out, logs, masks)
+        out, logs, masks = traced_block(start, n, key, cfg)
         for i in range(n):
             yield _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)
 

@@ -41,14 +41,10 @@ def _chi_square_p(counts: np.ndarray, law: np.ndarray) -> float:
 
 def test_every_seat_gets_the_exact_laws_of_trumps_and_bouts():
     from tarotsim.kernels import batch as B
-    from tarotsim.kernels import game as G
+    from tarotsim.trace import traced_block
 
     deals = 1_000_000
-    cfg = RunConfig(players=4).to_array()
-    out = np.zeros((deals, G.N_REC), dtype=np.int32)
-    logs = np.zeros((deals, G.N_LOG), dtype=np.int64)
-    masks = np.zeros((deals, B.N_MASKS), dtype=np.uint64)
-    B.trace_deals(0, run_key(77), cfg, out, logs, masks)
+    _, _, masks = traced_block(0, deals, run_key(77), RunConfig(players=4).to_array())
     trumps_law = np.array(
         [math.comb(21, k) * math.comb(57, 18 - k) / math.comb(78, 18) if k <= 18 else 0.0 for k in range(22)]
     )

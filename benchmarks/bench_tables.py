@@ -91,6 +91,19 @@ def main() -> None:
     for players in (3, 4, 5):
         out += ["", f"### {players} players: contracts", "", to_markdown(success(frames[players]))]
 
+    pair_deals = min(args.deals, 100_000)
+    out += ["", f"## Player strength at 3 and 5 players ({pair_deals:,} paired deals, seed 2024)", "",
+            "| players | attack | defence | taker success | mean taker score |",
+            "| ---: | --- | --- | ---: | ---: |"]
+    for players in (3, 5):
+        for attack, defence in (("heuristic", "heuristic"), ("heuristic", "random"),
+                                ("random", "heuristic"), ("random", "random")):
+            frame = simulate(pair_deals, seed=2024, players=players, attack_policy=attack,
+                             defence_policy=defence, ecart_policy="expert", progress=False)
+            played = frame[frame.thrown_in == "none"]
+            out.append(f"| {players} | {attack} | {defence} | {played.made.mean():.3f} | "
+                       f"{played.taker_score.mean():.1f} |")
+
     out += ["", "## Shuffled against unshuffled dealing (4 players)", "",
             "Unshuffled: the last deal's tricks are gathered in play order (the écart or chien under them), "
             "cut (3 to 75 cards) and dealt in packets of 3 with the chien set aside one card at a time; "

@@ -1,0 +1,51 @@
+"""The fixed-seed runs pinned by the golden files (see ``regenerate.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+import tarotsim
+from tarotsim.policies import RunConfig
+from tarotsim.trace import trace_records
+
+SEED = 20261201
+EXPERT = {"policy": "heuristic", "ecart_policy": "expert", "poignee_policy": "smart", "chelem_policy": "overwhelming"}
+
+RECORD_CASES: dict[str, dict[str, Any]] = {
+    "random-4p": {"players": 4, "deals": 3000},
+    "expert-3p": {"players": 3, "deals": 1500, **EXPERT},
+    "expert-4p": {"players": 4, "deals": 2000, **EXPERT},
+    "expert-5p": {"players": 5, "deals": 1500, **EXPERT},
+    "unshuffled-4p": {"players": 4, "deals": 2100, "dealing": "unshuffled", **EXPERT},
+    "sweep-4p": {"players": 4, "deals": 600, "sweep": True},
+    "sweep-5p": {"players": 5, "deals": 400, "sweep": True},
+}
+TRACE_CASES: dict[str, dict[str, Any]] = {
+    "expert-3p": {"players": 3, **EXPERT},
+    "expert-4p": {"players": 4, **EXPERT},
+    "expert-5p": {"players": 5, **EXPERT},
+    "random-5p": {"players": 5},
+}
+TRACE_DIGEST_DEALS = 400
+READABLE_DEALS = 3
+
+
+def run_records(name: str) -> pd.DataFrame:
+    """The records of one record case."""
+    options = dict(RECORD_CASES[name])
+    deals = options.pop("deals")
+    if options.pop("sweep", False):
+        return tarotsim.sweep(deals, seed=SEED, progress=False, **options)
+    return tarotsim.simulate(deals, seed=SEED, progress=False, **options)
+
+
+def run_traces(name: str, deals: int) -> list[dict[str, Any]]:
+    """The traces of the first ``deals`` deals of one trace case."""
+    return trace_records(deals, SEED, RunConfig(**TRACE_CASES[name]))
+
+
+def readable_traces(players: int) -> list[dict[str, Any]]:
+    """The few traces committed in full for ``players`` players."""
+    return run_traces(f"expert-{players}p", READABLE_DEALS)

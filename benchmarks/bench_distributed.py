@@ -6,8 +6,8 @@ Usage (from the repository root; dask installed)::
 
 Measures, on this machine, a run directory of ``--deals`` random-policy deals made
 
-- by ``tarotsim.runs.execute`` on 1 and on 2 Numba threads,
-- by ``tarotsim.distributed.execute_distributed`` on a local Dask cluster of 1 and of 2
+- by ``tarotsim.run.store.execute`` on 1 and on 2 Numba threads,
+- by ``tarotsim.run.distributed.execute_distributed`` on a local Dask cluster of 1 and of 2
   worker processes (one thread each), chunks written by the workers and by the client;
   the cluster is started before the clock (its start-up is reported apart), the client's
   connection, the warm-up and every task are inside it;
@@ -35,9 +35,9 @@ from pathlib import Path
 import distributed
 
 from tarotsim.bench import machine
-from tarotsim.distributed import execute_distributed
-from tarotsim.policies import RunConfig
-from tarotsim.runs import DEFAULT_CHUNK_DEALS, RunSpec, execute
+from tarotsim.config import RunConfig
+from tarotsim.run.distributed import execute_distributed
+from tarotsim.run.store import DEFAULT_CHUNK_DEALS, RunSpec, execute
 
 REPORT = Path(__file__).resolve().parents[1] / "reports" / "distributed.md"
 

@@ -23,8 +23,10 @@ import numba
 import numpy as np
 
 from tarotsim.bench import engine_rate, machine
-from tarotsim.engine import play, using_threads
-from tarotsim.kernels.game import (
+from tarotsim.config import CONTRACT_NAMES, RunConfig
+from tarotsim.kernels.score import ATTACK, DEFENCE
+from tarotsim.kernels.state import (
+    L_POIGNEE,
     R_ATTACK_HALF,
     R_CHELEM,
     R_CHELEM_ANNOUNCED,
@@ -36,9 +38,8 @@ from tarotsim.kernels.game import (
     R_TAKER,
     R_THROWN_IN,
 )
-from tarotsim.kernels.score import ATTACK, DEFENCE
-from tarotsim.policies import CONTRACT_NAMES, RunConfig
-from tarotsim.seeding import run_key
+from tarotsim.run.engine import play, using_threads
+from tarotsim.run.seeding import run_key
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 PAIRINGS = [("heuristic", "random"), ("random", "heuristic"), ("heuristic", "heuristic"), ("random", "random")]
@@ -125,7 +126,6 @@ def poignee_value(deals: int, seed: int, **config: object) -> tuple[float, float
     """Mean value of a shown poignée to the side that showed it (points each of its
     players' D moves by: +bonus when that side wins the deal, -bonus when it loses),
     for the taker's and for the defenders' poignées, and how many were shown."""
-    from tarotsim.kernels import game
     from tarotsim.kernels.score import POIGNEE_BONUS
     from tarotsim.trace import traced_block
 
@@ -139,7 +139,7 @@ def poignee_value(deals: int, seed: int, **config: object) -> tuple[float, float
         ok = out[:, R_THROWN_IN] == 0
         made = np.where(out[:, R_MADE] == 1, 1.0, -1.0)
         for seat in range(4):
-            size = logs[:, game.L_POIGNEE + seat]
+            size = logs[:, L_POIGNEE + seat]
             shown = ok & (size > 0)
             is_taker = out[:, R_TAKER] == seat
             bonus = POIGNEE_BONUS[size[shown]] * made[shown]

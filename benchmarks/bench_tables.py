@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from tarotsim.analysis import to_markdown, wilson_interval
-from tarotsim.kernels import batch as B
-from tarotsim.policies import RunConfig
-from tarotsim.seeding import run_key
+from tarotsim.config import RunConfig
+from tarotsim.kernels import state as S
+from tarotsim.run.seeding import run_key
 from tarotsim.simulate import simulate
 from tarotsim.trace import traced_block
 
@@ -29,7 +29,7 @@ REPORTS = Path(__file__).resolve().parent.parent / "reports"
 def dealt_hands(deals: int, config: RunConfig, seed: int) -> np.ndarray:
     """uint64[deals, players, 2]: every seat's hand as dealt."""
     _, _, masks = traced_block(0, deals, run_key(seed), config.to_array())
-    words = masks[:, B.M_DEALT : B.M_DEALT + 2 * config.players]
+    words = masks[:, S.M_DEALT : S.M_DEALT + 2 * config.players]
     return words.reshape(deals, config.players, 2)
 
 

@@ -1,8 +1,8 @@
 """tarotsim: a fast, exact Monte Carlo simulator of French Tarot under the FFT rules."""
 
 from tarotsim.cards import format_card, parse_card, parse_cards
+from tarotsim.config import Contract, RunConfig, Side
 from tarotsim.evaluate import evaluate_hand
-from tarotsim.policies import Contract, RunConfig, Side
 from tarotsim.simulate import simulate
 from tarotsim.sweep import sweep
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from tarotsim.engine import play, using_threads
-from tarotsim.policies import PLAY_POLICIES, RunConfig
-from tarotsim.seeding import run_key
+from tarotsim.config import PLAY_POLICIES, RunConfig
+from tarotsim.run.engine import play, using_threads
+from tarotsim.run.seeding import run_key
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def engine_rate(
 
 
 def _ecarts() -> dict[str, int]:
-    from tarotsim.policies import ECART_POLICIES
+    from tarotsim.config import ECART_POLICIES
 
     return ECART_POLICIES
 

@@ -64,7 +64,7 @@ def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from tarotsim.policies import RunConfig
+    from tarotsim.config import RunConfig
 
     return RunConfig(
         players=args.players,
@@ -90,7 +90,7 @@ def _writable(path: Path) -> None:
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
-    from tarotsim.seeding import run_key
+    from tarotsim.run.seeding import run_key
     from tarotsim.trace import write_trace_file
 
     config = _config(args)
@@ -126,14 +126,14 @@ def _execute(args: argparse.Namespace, spec) -> None:  # type: ignore[no-untyped
     if args.scheduler is not None or args.workers is not None:
         if args.threads is not None:
             raise CliError("--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)")
-        from tarotsim.distributed import execute_distributed
+        from tarotsim.run.distributed import execute_distributed
 
         run = execute_distributed(args.out, spec, scheduler=args.scheduler, workers=args.workers,
                                   write_on=args.write_on or "workers", progress=_progress(args))
     else:
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
-        from tarotsim.runs import execute
+        from tarotsim.run.store import execute
 
         run = execute(args.out, spec, threads=args.threads, progress=_progress(args))
     elapsed = time.perf_counter() - started
@@ -149,7 +149,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.out is None and (args.scheduler is not None or args.workers is not None):
         raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
     if args.out is not None:
-        from tarotsim.runs import RunSpec
+        from tarotsim.run.store import RunSpec
 
         spec = RunSpec(kind="simulate", seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals)
         _execute(args, spec)
@@ -186,7 +186,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from tarotsim.runs import RunSpec
+    from tarotsim.run.store import RunSpec
 
     contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
     spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
@@ -257,7 +257,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
-    from tarotsim.runs import RunSpec
+    from tarotsim.run.store import RunSpec
 
     contracts = ("prise", "garde", "garde_sans", "garde_contre")
     spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tarotsim.cards import parse_cards, to_mask
-from tarotsim.kernels.policies.evaluate import distribution_points, hand_points
+from tarotsim.kernels.chavey import distribution_points, hand_points
 
 
 def evaluate_hand(hand: str | Iterable[str], *, with_distribution: bool = False) -> int:

@@ -1,7 +1,7 @@
 """A run directory → a report folder: PNG figures, ``report.md`` and a standalone ``report.html``.
 
 :func:`write_report` reads a run (``manifest.json`` plus its Parquet chunks, see
-:mod:`tarotsim.runs`), computes the tables of :mod:`tarotsim.analysis` and draws one PNG per
+:mod:`tarotsim.run.store`), computes the tables of :mod:`tarotsim.analysis` and draws one PNG per
 figure. Both documents show the same text, tables and figures; the figures are PNG files
 beside them in the report folder, referenced by relative path (``src="heatmap_garde.png"``),
 so the folder can be moved or published as a whole.

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tarotsim.config import MULTIPLIERS, POIGNEE_NAMES, TABLE_SIZES
 from tarotsim.kernels import score as K
-from tarotsim.policies import MULTIPLIERS, POIGNEE_NAMES, TABLE_SIZES
 
 _SIDES = {None: K.SIDE_NONE, "attack": K.ATTACK, "defence": K.DEFENCE}
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tarotsim.engine import check_count, play, show_progress, using_threads
-from tarotsim.policies import RunConfig
-from tarotsim.records import to_frame
-from tarotsim.seeding import SeedLike, resolve_seed, run_key
+from tarotsim.config import RunConfig
+from tarotsim.run.engine import check_count, play, show_progress, using_threads
+from tarotsim.run.records import to_frame
+from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 
 
 def simulate(

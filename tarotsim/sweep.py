@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from tarotsim.engine import check_count, show_progress, using_threads
-from tarotsim.policies import MULTIPLIERS, RunConfig
-from tarotsim.runs import RunSpec
-from tarotsim.seeding import SeedLike, resolve_seed
+from tarotsim.config import MULTIPLIERS, RunConfig
+from tarotsim.run.engine import check_count, show_progress, using_threads
+from tarotsim.run.seeding import SeedLike, resolve_seed
+from tarotsim.run.store import RunSpec
 
 ALL_CONTRACTS = tuple(MULTIPLIERS)
 

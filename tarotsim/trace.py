@@ -10,11 +10,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from tarotsim.cards import format_cards, from_mask
+from tarotsim.config import CONTRACT_NAMES, POIGNEE_NAMES, SIDE_LABELS, THROWN_IN_NAMES, RunConfig, Side
 from tarotsim.kernels import batch as B
-from tarotsim.kernels import game as G
-from tarotsim.kernels.config import C_HAND
-from tarotsim.kernels.table import MAX_SEATS
-from tarotsim.policies import CONTRACT_NAMES, POIGNEE_NAMES, SIDE_LABELS, THROWN_IN_NAMES, RunConfig, Side
+from tarotsim.kernels import state as S
+from tarotsim.kernels.state import C_HAND, MAX_SEATS
 
 TRACE_CHUNK = 4096
 """Deals traced per call into the kernels (bounds memory for long traces)."""
@@ -25,15 +24,15 @@ def _cards(masks: np.ndarray, at: int) -> list[str]:
 
 
 def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, players: int, hand_size: int) -> dict[str, Any]:
-    thrown = int(rec[G.R_THROWN_IN])
+    thrown = int(rec[S.R_THROWN_IN])
     trace: dict[str, Any] = {
         "deal": deal,
         "players": players,
-        "dealer": int(rec[G.R_DEALER]),
-        "hands": [_cards(masks, B.M_DEALT + 2 * seat) for seat in range(players)],
-        "chien": _cards(masks, B.M_CHIEN),
-        "thrown_in": None if thrown == G.THROWN_NONE else THROWN_IN_NAMES[thrown],
-        "bids": [] if thrown == G.THROWN_PETIT_SEC else [CONTRACT_NAMES[int(b)] for b in log[G.L_BIDS : G.L_BIDS + players]],
+        "dealer": int(rec[S.R_DEALER]),
+        "hands": [_cards(masks, S.M_DEALT + 2 * seat) for seat in range(players)],
+        "chien": _cards(masks, S.M_CHIEN),
+        "thrown_in": None if thrown == S.THROWN_NONE else THROWN_IN_NAMES[thrown],
+        "bids": [] if thrown == S.THROWN_PETIT_SEC else [CONTRACT_NAMES[int(b)] for b in log[S.L_BIDS : S.L_BIDS + players]],
         "taker": None,
         "contract": None,
         "called_card": None,
@@ -50,40 +49,40 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
         "chelem": None,
         "scores": [0] * players,
     }
-    if thrown != G.THROWN_NONE:
+    if thrown != S.THROWN_NONE:
         return trace
-    taker = int(rec[G.R_TAKER])
+    taker = int(rec[S.R_TAKER])
     trace["taker"] = taker
-    trace["contract"] = CONTRACT_NAMES[int(rec[G.R_CONTRACT])]
+    trace["contract"] = CONTRACT_NAMES[int(rec[S.R_CONTRACT])]
     if players == 5:
-        called = int(rec[G.R_CALLED_CARD])
-        partner = int(rec[G.R_PARTNER])
+        called = int(rec[S.R_CALLED_CARD])
+        partner = int(rec[S.R_PARTNER])
         trace["called_card"] = format_cards([called])[0] if called >= 0 else None
         trace["partner"] = partner if partner >= 0 else None
-    trace["ecart"] = _cards(masks, B.M_ECART)
-    trace["chelem_announced"] = bool(rec[G.R_CHELEM_ANNOUNCED])
-    first_leader = int(log[G.L_LEADERS])
+    trace["ecart"] = _cards(masks, S.M_ECART)
+    trace["chelem_announced"] = bool(rec[S.R_CHELEM_ANNOUNCED])
+    first_leader = int(log[S.L_LEADERS])
     for j in range(players):
         seat = (first_leader + j) % players
-        size = int(log[G.L_POIGNEE + seat])
+        size = int(log[S.L_POIGNEE + seat])
         if size:
-            trace["poignees"].append({"seat": seat, "size": POIGNEE_NAMES[size], "cards": _cards(masks, B.M_SHOWN + 2 * seat)})
+            trace["poignees"].append({"seat": seat, "size": POIGNEE_NAMES[size], "cards": _cards(masks, S.M_SHOWN + 2 * seat)})
     for t in range(hand_size):
-        plays = log[G.L_PLAYS + t * MAX_SEATS : G.L_PLAYS + t * MAX_SEATS + players]
+        plays = log[S.L_PLAYS + t * MAX_SEATS : S.L_PLAYS + t * MAX_SEATS + players]
         trace["tricks"].append(
             {
-                "leader": int(log[G.L_LEADERS + t]),
+                "leader": int(log[S.L_LEADERS + t]),
                 "cards": [format_cards([int(c)])[0] for c in plays],
-                "winner": int(log[G.L_WINNERS + t]),
+                "winner": int(log[S.L_WINNERS + t]),
             }
         )
-    trace["attack_points"] = int(rec[G.R_ATTACK_HALF]) / 2
-    trace["attack_bouts"] = int(rec[G.R_ATTACK_BOUTS])
-    trace["made"] = bool(rec[G.R_MADE])
-    trace["margin"] = int(rec[G.R_MARGIN])
-    trace["petit_au_bout"] = SIDE_LABELS[Side(int(rec[G.R_PETIT_AU_BOUT]))]
-    trace["chelem"] = SIDE_LABELS[Side(int(rec[G.R_CHELEM]))]
-    trace["scores"] = [int(rec[G.R_SCORE + seat]) for seat in range(players)]
+    trace["attack_points"] = int(rec[S.R_ATTACK_HALF]) / 2
+    trace["attack_bouts"] = int(rec[S.R_ATTACK_BOUTS])
+    trace["made"] = bool(rec[S.R_MADE])
+    trace["margin"] = int(rec[S.R_MARGIN])
+    trace["petit_au_bout"] = SIDE_LABELS[Side(int(rec[S.R_PETIT_AU_BOUT]))]
+    trace["chelem"] = SIDE_LABELS[Side(int(rec[S.R_CHELEM]))]
+    trace["scores"] = [int(rec[S.R_SCORE + seat]) for seat in range(players)]
     return trace
 
 
@@ -94,9 +93,9 @@ def traced_block(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray) 
     slots ``kernels.game.L_*``) and the card sets (uint64[deals, N_MASKS], columns
     ``kernels.batch.M_*``: hands as dealt, chien, écart, poignées shown).
     """
-    out = np.zeros((deals, G.N_REC), dtype=np.int32)
-    logs = np.zeros((deals, G.N_LOG), dtype=np.int64)
-    masks = np.zeros((deals, B.N_MASKS), dtype=np.uint64)
+    out = np.zeros((deals, S.N_REC), dtype=np.int32)
+    logs = np.zeros((deals, S.N_LOG), dtype=np.int64)
+    masks = np.zeros((deals, S.N_MASKS), dtype=np.uint64)
     B.trace_deals(first_deal, key, cfg, out, logs, masks)
     return out, logs, masks
 
@@ -124,7 +123,7 @@ def write_trace(stream: TextIO, deals: int, key: np.ndarray, config: RunConfig) 
 
 def trace_records(deals: int, seed: int, config: RunConfig | None = None) -> list[dict[str, Any]]:
     """Trace dicts of the first ``deals`` deals of the run with ``seed``."""
-    from tarotsim.seeding import run_key
+    from tarotsim.run.seeding import run_key
 
     return list(iter_traces(deals, run_key(seed), config or RunConfig()))
 

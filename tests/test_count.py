@@ -6,15 +6,9 @@ import numpy as np
 import pytest
 
 from tarotsim.cards import parse_cards, to_mask
-from tarotsim.kernels.count import (
-    N_COUNT,
-    S_ATTACK_TRICKS,
-    S_EXCHANGE,
-    S_PETIT_SIDE,
-    close_trick,
-    start_count,
-)
+from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.rules import bouts, half_points
+from tarotsim.kernels.state import N_COUNT, S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE
 from tests import reference as ref
 
 SIDES = {-1: None, 0: "attack", 1: "defence"}

@@ -13,12 +13,12 @@ import pandas as pd
 import pytest
 
 from tarotsim.analysis import load_records
-from tarotsim.policies import RunConfig
-from tarotsim.runs import RunSpec, execute
+from tarotsim.config import RunConfig
+from tarotsim.run.store import RunSpec, execute
 
 distributed = pytest.importorskip("distributed")
 
-from tarotsim.distributed import MISSING_DASK, _check_workers, execute_distributed, make_chunk  # noqa: E402
+from tarotsim.run.distributed import MISSING_DASK, _check_workers, execute_distributed, make_chunk  # noqa: E402
 
 # The cluster's worker processes log through `logging`, not `warnings`; nothing here needs filtering
 # under -W error. Should a distributed release warn on shutdown, filter that one message here, by text.
@@ -154,7 +154,7 @@ def test_bad_options_are_refused(tmp_path, options, message):
 
 
 def test_workers_with_other_versions_or_no_shared_directory_are_refused():
-    from tarotsim.runs import versions
+    from tarotsim.run.store import versions
 
     good = {"versions": versions(), "sees_run": True}
     _check_workers({"tcp://a:1": good}, "/shared/run")
@@ -169,7 +169,7 @@ def test_workers_with_other_versions_or_no_shared_directory_are_refused():
 def test_a_local_run_never_imports_dask(tmp_path):
     code = (
         "import sys\n"
-        "import tarotsim.distributed\n"
+        "import tarotsim.run.distributed\n"
         "from tarotsim.cli import main\n"
         f"assert main(['simulate', '--deals', '2000', '--chunk-deals', '500', '--out', {str(tmp_path / 'run')!r},"
         " '--quiet']) == 0\n"

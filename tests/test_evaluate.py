@@ -13,11 +13,11 @@ from __future__ import annotations
 import pytest
 
 from tarotsim.cards import parse_cards, to_mask
-from tarotsim.kernels.config import C_BID_GARDE_CONTRE, C_BID_PRISE
+from tarotsim.config import RunConfig
+from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.policies.bidding import wished_contract
-from tarotsim.kernels.policies.evaluate import distribution_points, hand_points
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
-from tarotsim.policies import RunConfig
+from tarotsim.kernels.state import C_BID_GARDE_CONTRE, C_BID_PRISE
 
 # (hand, count, count with the distribution bonus, contract wished with the default bands)
 HANDS = [

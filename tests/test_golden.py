@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.golden.cases import RECORD_CASES, TRACE_CASES, TRACE_DIGEST_DEALS, readable_traces, run_records, run_traces
+from tests.golden.cases import (
+    RECORD_CASES,
+    TRACE_CASES,
+    TRACE_DIGEST_DEALS,
+    readable_traces,
+    run_records,
+    run_traces,
+)
 from tests.golden.regenerate import record_digests, trace_digest
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 
 from tarotsim.cards import format_card, from_mask, parse_cards, to_mask
-from tarotsim.kernels.config import C_POIGNEE_POLICY
+from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.announce import poignee_cards, poignee_choice
 from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_HEURISTIC
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import legal_set, trick_after
 from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
-from tarotsim.kernels.table import (
+from tarotsim.kernels.state import (
+    C_POIGNEE_POLICY,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_CONTRACT,
@@ -30,10 +31,9 @@ from tarotsim.kernels.table import (
     I_TRICK_LEN,
     I_TRICKS_WON_BY,
     WON_BY_ATTACK,
-    Table,
-    new_table,
+    DealState,
+    new_state,
 )
-from tarotsim.policies import RunConfig
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402
@@ -56,14 +56,14 @@ def position(
     trick_no: int = 5,
     chelem: bool = False,
     won_by: int = 0,
-) -> Table:
+) -> DealState:
     """A 4-player table where ``seat`` must play ``trick``'s next card from ``hand``.
 
     ``played`` lists the cards of earlier tricks; the trick's cards are added to it. Cards
     in no list are "out" (in the other hands). ``voids`` maps seats to the suits (S, H, D,
     C, or T for trumps) they showed they lack.
     """
-    tb = new_table()
+    tb = new_state()
     tb.info[:] = 0
     tb.attack[:] = 0
     tb.voids[:] = 0
@@ -98,7 +98,7 @@ def position(
     return tb
 
 
-def play(tb: Table, seat: int) -> str:
+def play(tb: DealState, seat: int) -> str:
     """The heuristic's card for ``seat`` (checked legal by the reference rules)."""
     legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
     card = format_card(int(choose_card(PLAY_HEURISTIC, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG)))
@@ -288,7 +288,7 @@ def test_heuristic_deals_are_legal(deals: int, config: RunConfig) -> None:
 def _expert_ecart(cards: str) -> set[str]:
     w0, w1 = to_mask(parse_cards(cards))
     assert len(parse_cards(cards)) == 24
-    e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6, new_table(), CFG)
+    e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6, new_state(), CFG)
     ecart = {format_card(c) for c in from_mask(e0, e1)}
     assert len(ecart) == 6
     assert reference.ecart_is_legal(reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4)

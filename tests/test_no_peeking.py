@@ -22,8 +22,8 @@ import pytest
 
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, KING, N_CARDS, PETIT, SUIT_LEN, TRUMP_21, from_mask, to_mask
+from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.config import C_CHIEN, C_ECART_POLICY, C_HAND, C_PLAYERS, C_POIGNEE_POLICY
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
 from tarotsim.kernels.policies.call import called_card
@@ -32,7 +32,12 @@ from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import legal_set, trick_after, trick_winner
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PRISE
-from tarotsim.kernels.table import (
+from tarotsim.kernels.state import (
+    C_CHIEN,
+    C_ECART_POLICY,
+    C_HAND,
+    C_PLAYERS,
+    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -47,10 +52,9 @@ from tarotsim.kernels.table import (
     I_TAKER,
     I_TRICK,
     I_TRICK_LEN,
-    Table,
-    new_table,
+    DealState,
+    new_state,
 )
-from tarotsim.policies import RunConfig
 
 PLAYERS = 4
 TRUMP_VOID_BIT = 1 << 4
@@ -69,8 +73,8 @@ def words(pair: tuple[int, int]) -> tuple[np.uint64, np.uint64]:
     return np.uint64(pair[0]), np.uint64(pair[1])
 
 
-def copy_table(tb: Table) -> Table:
-    return Table(*(field.copy() for field in tb))
+def copy_table(tb: DealState) -> DealState:
+    return DealState(*(field.copy() for field in tb))
 
 
 def suit_index(card: int) -> int:
@@ -85,9 +89,9 @@ def suit_index(card: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def new_deal(rng: random.Random, cfg: np.ndarray) -> Table:
+def new_deal(rng: random.Random, cfg: np.ndarray) -> DealState:
     """A dealt table with a taker (drawn at random, any contract) and the écart made."""
-    tb = new_table()
+    tb = new_state()
     players, hand_size, chien_size = int(cfg[C_PLAYERS]), int(cfg[C_HAND]), int(cfg[C_CHIEN])
     while True:
         pack = list(range(N_CARDS))
@@ -138,7 +142,7 @@ def new_deal(rng: random.Random, cfg: np.ndarray) -> Table:
     return tb
 
 
-def reveal_voids(tb: Table, seat: int, led: int, card: int) -> None:
+def reveal_voids(tb: DealState, seat: int, led: int, card: int) -> None:
     """What everyone learns from a card: not following shows a void, not trumping no trumps."""
     suit = suit_index(card)
     if led < 0 or suit == 5 or suit == led:
@@ -159,12 +163,12 @@ def first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.ui
 
 
 def play_to(
-    tb: Table,
+    tb: DealState,
     cfg: np.ndarray,
     stop_trick: int,
     stop_card: int,
     policies: tuple[int, int],
-    at_poignee: Callable[[Table, int], None] | None = None,
+    at_poignee: Callable[[DealState, int], None] | None = None,
 ) -> tuple[int, np.uint64, np.uint64]:
     """Play until card ``stop_card`` of trick ``stop_trick``; return (seat to play, its legal cards)."""
     players = int(tb.info[I_PLAYERS])
@@ -209,7 +213,7 @@ def play_to(
 # ---------------------------------------------------------------------------------------------
 
 
-def set_partner(tb: Table) -> None:
+def set_partner(tb: DealState) -> None:
     """5 players: make the seat holding the called card the partner (``info[I_PARTNER]``, ``attack``)."""
     taker = int(tb.info[I_TAKER])
     called = int(tb.info[I_CALLED])
@@ -222,7 +226,7 @@ def set_partner(tb: Table) -> None:
             tb.attack[seat] = 1
 
 
-def redistribute(tb: Table, observer: int, rng: random.Random) -> tuple[Table, int]:
+def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[DealState, int]:
     """A copy of ``tb`` where the cards ``observer`` cannot see are dealt again, keeping what it knows.
 
     Returns the copy and how many cards were open to moving.
@@ -327,7 +331,7 @@ def _lowest_or_highest(legal0: np.uint64, legal1: np.uint64, low: bool) -> int:
 
 
 @njit
-def peek_next_hand(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def peek_next_hand(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the next seat holds trump 21 or a King of spades, else high."""
     nxt = (seat + 1) % tb.info[I_PLAYERS]
     holds = (tb.hands[nxt, 1] >> np.uint64(20)) & np.uint64(1) or (tb.hands[nxt, 0] >> np.uint64(13)) & np.uint64(1)
@@ -335,13 +339,13 @@ def peek_next_hand(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -
 
 
 @njit
-def peek_ecart(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def peek_ecart(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the écart holds a Queen, else high (a defender cannot know)."""
     queens = np.uint64((1 << 12) | (1 << 26) | (1 << 40) | (1 << 54))
     return _lowest_or_highest(legal0, legal1, (tb.ecart[0] & queens) != np.uint64(0))
 
 
-def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, HEURISTIC_CFG))
 
 
@@ -427,7 +431,7 @@ def test_poignee_choice_does_not_peek(policy: str) -> None:
     for _ in range(150):
         tb = new_deal(rng, cfg)
 
-        def check(tb_now: Table, seat: int) -> None:
+        def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked
             first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
             for _ in range(3):

@@ -18,21 +18,23 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.kernels.config import C_CHIEN, C_ECART_POLICY, C_POIGNEE_POLICY
+from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
-from tarotsim.kernels.table import (
+from tarotsim.kernels.state import (
+    C_CHIEN,
+    C_ECART_POLICY,
+    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
     I_PARTNER,
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
-    Table,
+    DealState,
 )
-from tarotsim.policies import RunConfig
 from tests.test_no_peeking import (
     _lowest_or_highest,
     cards_of,
@@ -52,7 +54,7 @@ PLAYERS = 5
 CFG = RunConfig(players=PLAYERS, policy="heuristic").to_array()
 
 
-def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, CFG))
 
 
@@ -61,7 +63,7 @@ def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int
 # ---------------------------------------------------------------------------------------------
 
 
-def holder_of_called(tb: Table) -> object:
+def holder_of_called(tb: DealState) -> object:
     """Where the called card is: a seat, "chien" (not shown), or None (played, or public)."""
     called = int(tb.info[I_CALLED])
     if called < 0 or tb.info[I_PARTNER_KNOWN]:
@@ -74,7 +76,7 @@ def holder_of_called(tb: Table) -> object:
     return None  # in the écart: it came from the shown chien
 
 
-def move_called_card(tb: Table, observer: int, rng: random.Random) -> Table | None:
+def move_called_card(tb: DealState, observer: int, rng: random.Random) -> DealState | None:
     """A copy of ``tb`` where the called card sits elsewhere, as far as ``observer`` knows; None if it cannot move.
 
     The card goes to another seat that may hold it (neither the observer nor the taker, no
@@ -99,10 +101,10 @@ def move_called_card(tb: Table, observer: int, rng: random.Random) -> Table | No
         targets.append("chien")
     rng.shuffle(targets)
 
-    def cards_at(t: Table, slot: object) -> set[int]:
+    def cards_at(t: DealState, slot: object) -> set[int]:
         return cards_of(*t.chien) if slot == "chien" else cards_of(*t.hands[slot])
 
-    def put(t: Table, slot: object, out_card: int, in_card: int) -> None:
+    def put(t: DealState, slot: object, out_card: int, in_card: int) -> None:
         cards = (cards_at(t, slot) - {out_card}) | {in_card}
         if slot == "chien":
             t.chien[:] = mask_of(cards)
@@ -125,7 +127,7 @@ def move_called_card(tb: Table, observer: int, rng: random.Random) -> Table | No
     return None
 
 
-def partner_changes(tb: Table, observer: int, rng: random.Random, redeals: int):
+def partner_changes(tb: DealState, observer: int, rng: random.Random, redeals: int):
     """Tables where the partner differs from ``tb``'s: the called card moved alone, then
     moved on top of a redistribution of everything else the observer cannot see."""
     moved = move_called_card(tb, observer, rng)
@@ -180,13 +182,13 @@ def count_changed_partner(decide, n_positions: int, seed: int, *, redeals: int =
 
 
 @njit
-def peek_partner_seat(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def peek_partner_seat(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the (secret) partner's seat number is even, else high."""
     return _lowest_or_highest(legal0, legal1, tb.info[I_PARTNER] % 2 == 0)
 
 
 @njit
-def peek_attack_flag(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def peek_attack_flag(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the next seat plays on its side by ``tb.attack`` (secret before the reveal)."""
     nxt = (seat + 1) % tb.info[I_PLAYERS]
     return _lowest_or_highest(legal0, legal1, tb.attack[nxt] == tb.attack[seat])
@@ -239,7 +241,7 @@ def test_poignee_choice_does_not_peek_five(policy: str) -> None:
     for _ in range(100):
         tb = new_deal(rng, cfg)
 
-        def check(tb_now: Table, seat: int) -> None:
+        def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked, moved
             first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
             for _ in range(2):

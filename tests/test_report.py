@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from tarotsim import analysis, report
-from tarotsim.policies import RunConfig
-from tarotsim.runs import RunSpec, execute
+from tarotsim.config import RunConfig
+from tarotsim.run.store import RunSpec, execute
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 

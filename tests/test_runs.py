@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from tarotsim.analysis import load_records
-from tarotsim.policies import RunConfig
-from tarotsim.runs import RunSpec, execute
+from tarotsim.config import RunConfig
+from tarotsim.run.store import RunSpec, execute
 from tarotsim.simulate import simulate
 from tarotsim.sweep import sweep
 

@@ -14,7 +14,7 @@ import pytest
 import tarotsim
 from tarotsim.kernels.deal import deal_pack, shuffle_pack
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.seeding import run_key
+from tarotsim.run.seeding import run_key
 from tarotsim.trace import trace_records
 from tests import reference as ref
 

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from tarotsim.policies import RunConfig
-from tarotsim.seeding import run_key
+from tarotsim.config import RunConfig
+from tarotsim.run.seeding import run_key
 from tarotsim.trace import iter_traces
 from tests import reference as ref
 
@@ -40,7 +40,7 @@ def _chi_square_p(counts: np.ndarray, law: np.ndarray) -> float:
 
 
 def test_every_seat_gets_the_exact_laws_of_trumps_and_bouts():
-    from tarotsim.kernels import batch as B
+    from tarotsim.kernels import state as S
     from tarotsim.trace import traced_block
 
     deals = 1_000_000
@@ -50,7 +50,7 @@ def test_every_seat_gets_the_exact_laws_of_trumps_and_bouts():
     )
     bouts_law = np.array([math.comb(3, k) * math.comb(75, 18 - k) / math.comb(78, 18) for k in range(4)])
     for seat in range(4):
-        word1 = masks[:, B.M_DEALT + 2 * seat + 1]
+        word1 = masks[:, S.M_DEALT + 2 * seat + 1]
         trumps = np.bitwise_count(word1 & np.uint64((1 << 21) - 1)).astype(np.int64)
         bouts = np.bitwise_count(word1 & np.uint64(1 | 1 << 20 | 1 << 21)).astype(np.int64)
         assert _chi_square_p(np.bincount(trumps, minlength=22), trumps_law) > 1e-4

@@ -5,8 +5,8 @@ import pytest
 
 import tarotsim
 from tarotsim.cards import format_card, parse_cards, to_mask
+from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.call import called_card
-from tarotsim.policies import RunConfig
 from tarotsim.trace import trace_records
 from tests import reference as ref
 
@@ -78,7 +78,7 @@ def test_unshuffled_dealing_passes_the_reference_and_is_deterministic(players):
 
 def test_unshuffled_runs_resume_mid_sequence(tmp_path):
     from tarotsim.analysis import load_records
-    from tarotsim.runs import RunSpec, execute
+    from tarotsim.run.store import RunSpec, execute
 
     config = RunConfig(dealing="unshuffled")
     execute(tmp_path / "a", RunSpec(kind="simulate", seed=4, deals=3000, config=config, chunk_deals=700))

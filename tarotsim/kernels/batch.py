@@ -10,19 +10,25 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
-from tarotsim.kernels.config import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, SEQUENCE_DEALS
-from tarotsim.kernels.game import N_LOG, N_REC, gather_pack, play_deal
-from tarotsim.kernels.table import MAX_SEATS, Table, new_table
+from tarotsim.kernels.game import gather_pack, play_deal
+from tarotsim.kernels.state import (
+    C_DEALING,
+    C_FORCED_CONTRACT,
+    DEALING_UNSHUFFLED,
+    M_CHIEN,
+    M_DEALT,
+    M_ECART,
+    M_SHOWN,
+    MAX_SEATS,
+    N_LOG,
+    N_REC,
+    SEQUENCE_DEALS,
+    DealState,
+    new_state,
+)
 
 BLOCK_DEALS = 1024
 """Deals per block: one table and one scratch record per block."""
-
-# columns of the card-set log written by trace_deals (uint64 words)
-M_DEALT = 0  # 2 words per seat
-M_CHIEN = 2 * MAX_SEATS
-M_ECART = M_CHIEN + 2
-M_SHOWN = M_ECART + 2  # 2 words per seat
-N_MASKS = M_SHOWN + 2 * MAX_SEATS
 
 
 @njit
@@ -31,7 +37,7 @@ def _block_size(cfg: np.ndarray) -> int:
 
 
 @njit
-def _catch_up(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
+def _catch_up(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray) -> None:
     """Unshuffled dealing: replay the deals of ``deal``'s sequence that come before it, so
     that ``tb.pack`` holds the cards gathered from the deal before ``deal``."""
     if cfg[C_DEALING] != DEALING_UNSHUFFLED:
@@ -42,7 +48,7 @@ def _catch_up(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.nd
 
 
 @njit(inline="always")
-def _play(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
+def _play(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray) -> None:
     play_deal(deal, key, cfg, tb, rec, log)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED:
         gather_pack(tb, cfg, rec, log)
@@ -51,7 +57,7 @@ def _play(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarra
 @njit
 def _play_block(start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
     """Play deals start … stop - 1 on one table into ``out`` (row = deal - first_deal)."""
-    tb = new_table()
+    tb = new_state()
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     _catch_up(start, key, cfg, tb, rec, log)
@@ -101,7 +107,7 @@ def _sweep_block(
 ) -> None:
     """Sweep rows of deals first_deal + start … first_deal + stop - 1 on one table."""
     n_contracts = contracts.shape[0]
-    tb = new_table()
+    tb = new_state()
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     block_cfg = cfg.copy()
@@ -118,7 +124,7 @@ def trace_deals(
     first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray, logs: np.ndarray, masks: np.ndarray
 ) -> None:
     """Like ``run_deals`` on one thread, also keeping each deal's log (int64[n, N_LOG]) and card sets (uint64[n, N_MASKS])."""
-    tb = new_table()
+    tb = new_state()
     rec = np.zeros(N_REC, dtype=np.int64)
     if out.shape[0] > 0:
         _catch_up(first_deal, key, cfg, tb, rec, logs[0])

@@ -14,13 +14,7 @@ from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, PETIT
 from tarotsim.kernels.rules import card_bit, trick_winner
 from tarotsim.kernels.score import ATTACK, DEFENCE, SIDE_NONE
-
-S_ATTACK_TRICKS = 0  # tricks won by the attack so far
-S_EXCHANGE = 1  # half points the Excuse exchanges gave the attack (+) or took from it (-)
-S_PETIT_SIDE = 2  # side scoring the petit au bout, SIDE_NONE until the last trick
-S_PREV_PETIT = 3  # 1 when the previous trick held the Petit
-S_PREV_WINNER = 4  # winner of the previous trick
-N_COUNT = 5
+from tarotsim.kernels.state import S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE, S_PREV_PETIT, S_PREV_WINNER
 
 
 @njit(inline="always")

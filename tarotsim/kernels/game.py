@@ -2,7 +2,7 @@
 
 ``play_deal`` writes one record row (``rec``, int64[N_REC], columns R_*) and a log of
 the decisions (``log``, int64[N_LOG], slots L_*) from which traces are written. The
-record columns are described for users in ``tarotsim.records``.
+record columns are described for users in ``tarotsim.run.records``.
 """
 
 from __future__ import annotations
@@ -12,28 +12,14 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_SUIT, KINGS_MASK, N_CARDS, SUIT_LEN, SUIT_MASK, TRUMP_SUIT, TRUMPS_MASK
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.config import (
-    C_CHIEN,
-    C_DEALING,
-    C_ECART_POLICY,
-    C_FORCED_CONTRACT,
-    C_FORCED_TAKER,
-    C_HAND,
-    C_PLAY_ATTACK,
-    C_PLAY_DEFENCE,
-    C_PLAYERS,
-    C_POIGNEE_POLICY,
-    DEALING_UNSHUFFLED,
-    SEQUENCE_DEALS,
-)
-from tarotsim.kernels.count import S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE, close_trick, start_count
+from tarotsim.kernels.chavey import hand_points
+from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.codes import PLAY_RANDOM
 from tarotsim.kernels.policies.ecart import choose_ecart
-from tarotsim.kernels.policies.evaluate import hand_points
 from tarotsim.kernels.policies.play import choose_card, random_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_set, suit_code, trick_after
@@ -49,7 +35,18 @@ from tarotsim.kernels.score import (
     result,
     settle,
 )
-from tarotsim.kernels.table import (
+from tarotsim.kernels.state import (
+    C_CHIEN,
+    C_DEALING,
+    C_ECART_POLICY,
+    C_FORCED_CONTRACT,
+    C_FORCED_TAKER,
+    C_HAND,
+    C_PLAY_ATTACK,
+    C_PLAY_DEFENCE,
+    C_PLAYERS,
+    C_POIGNEE_POLICY,
+    DEALING_UNSHUFFLED,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -64,54 +61,51 @@ from tarotsim.kernels.table import (
     I_TAKER,
     I_TRICK,
     I_TRICK_LEN,
+    L_BIDS,
+    L_LEADERS,
+    L_PLAYS,
+    L_POIGNEE,
+    L_WINNERS,
     MAX_SEATS,
-    MAX_TRICKS,
     N_INFO,
-    Table,
+    N_REC,
+    R_ATTACK_BOUTS,
+    R_ATTACK_HALF,
+    R_ATTACK_TRICKS,
+    R_CALLED_CARD,
+    R_CHELEM,
+    R_CHELEM_ANNOUNCED,
+    R_CONTRACT,
+    R_DEALER,
+    R_HAND_POINTS,
+    R_MADE,
+    R_MARGIN,
+    R_N_POIGNEES,
+    R_PARTNER,
+    R_PER_DEFENDER,
+    R_PETIT_AU_BOUT,
+    R_POIGNEE_POINTS,
+    R_SCORE,
+    R_TAKER,
+    R_TAKER_BOUTS,
+    R_TAKER_KINGS,
+    R_TAKER_TRUMPS,
+    R_THROWN_IN,
+    S_ATTACK_TRICKS,
+    S_EXCHANGE,
+    S_PETIT_SIDE,
+    SEQUENCE_DEALS,
+    THROWN_ALL_PASS,
+    THROWN_NONE,
+    THROWN_PETIT_SEC,
+    DealState,
 )
-
-THROWN_NONE = 0
-THROWN_PETIT_SEC = 1
-THROWN_ALL_PASS = 2
-
-# record columns (int64)
-R_DEALER = 0
-R_THROWN_IN = 1
-R_TAKER = 2
-R_CONTRACT = 3
-R_TAKER_TRUMPS = 4
-R_TAKER_BOUTS = 5
-R_TAKER_KINGS = 6
-R_HAND_POINTS = 7
-R_ATTACK_HALF = 8
-R_ATTACK_BOUTS = 9
-R_MADE = 10
-R_MARGIN = 11
-R_PETIT_AU_BOUT = 12
-R_CHELEM = 13
-R_CHELEM_ANNOUNCED = 14
-R_POIGNEE_POINTS = 15
-R_N_POIGNEES = 16
-R_ATTACK_TRICKS = 17
-R_PARTNER = 18
-R_CALLED_CARD = 19
-R_PER_DEFENDER = 20
-R_SCORE = 21  # R_SCORE + seat, for seats 0 … players-1
-N_REC = R_SCORE + MAX_SEATS
-
-# log slots (int64)
-L_BIDS = 0  # one per seat, in speaking order from (dealer + 1) % n: contract code, 0 = pass
-L_POIGNEE = L_BIDS + MAX_SEATS  # per seat: poignée size shown (0 none)
-L_LEADERS = L_POIGNEE + MAX_SEATS  # per trick
-L_WINNERS = L_LEADERS + MAX_TRICKS  # per trick
-L_PLAYS = L_WINNERS + MAX_TRICKS  # per trick, MAX_SEATS cards in play order
-N_LOG = L_PLAYS + MAX_TRICKS * MAX_SEATS
 
 _ZERO = np.uint64(0)
 
 
 @njit(_nrt=False)
-def _reset(tb: Table, rec: np.ndarray, players: int, dealer: int) -> None:
+def _reset(tb: DealState, rec: np.ndarray, players: int, dealer: int) -> None:
     for i in range(N_REC):
         rec[i] = 0
     rec[R_DEALER] = dealer
@@ -142,7 +136,7 @@ def _reset(tb: Table, rec: np.ndarray, players: int, dealer: int) -> None:
 
 
 @njit(_nrt=False)
-def _bid(tb: Table, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int) -> tuple[int, int]:
+def _bid(tb: DealState, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int) -> tuple[int, int]:
     """Each seat speaks once from (dealer + 1) % n; returns (taker, contract), (-1, PASS) if all pass."""
     first = (dealer + 1) % players
     taker = -1
@@ -176,7 +170,7 @@ def _reveal_voids(voids: np.ndarray, seat: int, led: int, card: int) -> None:
 
 
 @njit(_nrt=False)
-def _call_partner(tb: Table, players: int, taker: int) -> None:
+def _call_partner(tb: DealState, players: int, taker: int) -> None:
     """Five players: the taker calls a card; its holder (if another player) is the secret partner."""
     called = called_card(tb.dealt[taker, 0])
     tb.info[I_CALLED] = called
@@ -199,7 +193,7 @@ def _first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.u
 
 
 @njit(_nrt=False)
-def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: Table, rec: np.ndarray, log: np.ndarray) -> None:
+def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
@@ -342,7 +336,7 @@ def _put_set(pack: np.ndarray, top: int, word0: np.uint64, word1: np.uint64) -> 
 
 
 @njit(_nrt=False)
-def gather_pack(tb: Table, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
+def gather_pack(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
     """Gather the cards of the deal just played into ``tb.pack`` for the next, unshuffled deal.
 
     A played deal: the tricks in the order they were played, each trick's cards in play

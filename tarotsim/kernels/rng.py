@@ -1,7 +1,7 @@
 """The kernels' random generator: xoshiro256** seeded per deal.
 
 A run's seed is turned by ``numpy.random.SeedSequence`` into a 4-word key (see
-``tarotsim.seeding``). Deal ``i`` of the run starts its own xoshiro256** stream from
+``tarotsim.run.seeding``). Deal ``i`` of the run starts its own xoshiro256** stream from
 ``splitmix64`` applied to the key and ``i``: every deal's cards and choices depend on
 the run key and the deal's index alone, never on the block, the thread or the worker
 that plays it.

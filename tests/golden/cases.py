@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 
 import tarotsim
-from tarotsim.policies import RunConfig
+from tarotsim.config import RunConfig
 from tarotsim.trace import trace_records
 
 SEED = 20261201

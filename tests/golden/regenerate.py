@@ -17,7 +17,14 @@ from typing import Any
 
 import pandas as pd
 
-from tests.golden.cases import RECORD_CASES, TRACE_CASES, TRACE_DIGEST_DEALS, readable_traces, run_records, run_traces
+from tests.golden.cases import (
+    RECORD_CASES,
+    TRACE_CASES,
+    TRACE_DIGEST_DEALS,
+    readable_traces,
+    run_records,
+    run_traces,
+)
 
 GOLDEN = Path(__file__).resolve().parent
 

@@ -38,12 +38,19 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_BIT, PETIT_BIT, TRUMPS_MASK
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.config import C_CHELEM_POLICY, C_CHELEM_THRESHOLD, C_HAND, C_PLAYERS
+from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.policies.codes import CHELEM_NEVER, POIGNEE_NEVER, POIGNEE_SMART
 from tarotsim.kernels.policies.ecart import take_lowest
-from tarotsim.kernels.policies.evaluate import distribution_points, hand_points
 from tarotsim.kernels.score import POIGNEE_NONE, POIGNEE_THRESHOLDS, PRISE, poignee_size
-from tarotsim.kernels.table import I_CONTRACT, I_TAKER, Table
+from tarotsim.kernels.state import (
+    C_CHELEM_POLICY,
+    C_CHELEM_THRESHOLD,
+    C_HAND,
+    C_PLAYERS,
+    I_CONTRACT,
+    I_TAKER,
+    DealState,
+)
 
 SMART_TAKER_MIN = 50
 """``smart`` poignée: the taker shows from this count (after the écart)."""
@@ -68,7 +75,7 @@ def poignee_cards(word1: np.uint64, size: int, players: int) -> np.uint64:
 
 
 @njit(_nrt=False)
-def poignee_choice(policy: int, seat: int, tb: Table, cfg: np.ndarray) -> int:
+def poignee_choice(policy: int, seat: int, tb: DealState, cfg: np.ndarray) -> int:
     """Size of the poignée ``seat`` shows before its first card (POIGNEE_NONE: none).
 
     Reads only the seat's own hand, the taker and the contract (public).

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.kernels.config import C_BID_GARDE, C_BID_GARDE_CONTRE, C_BID_GARDE_SANS, C_BID_PRISE
-from tarotsim.kernels.policies.evaluate import distribution_points, hand_points
+from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
+from tarotsim.kernels.state import C_BID_GARDE, C_BID_GARDE_CONTRE, C_BID_GARDE_SANS, C_BID_PRISE
 
 
 @njit

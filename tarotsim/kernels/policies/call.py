@@ -12,7 +12,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import JACK, KING, SUIT_LEN
-from tarotsim.kernels.policies.evaluate import suit_length
+from tarotsim.kernels.chavey import suit_length
 
 _ONE = np.uint64(1)
 

@@ -1,4 +1,4 @@
-"""Integer codes of the policies, chosen by name in the Python API (``tarotsim.policies``)."""
+"""Integer codes of the policies, chosen by name in the Python API (``tarotsim.config``)."""
 
 BID_CHAVEY = 0
 

@@ -25,7 +25,7 @@ from tarotsim.cards import (
 from tarotsim.kernels.bits import highest_bit, popcount
 from tarotsim.kernels.policies.codes import ECART_EXPERT
 from tarotsim.kernels.rules import half_points
-from tarotsim.kernels.table import Table
+from tarotsim.kernels.state import DealState
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -159,7 +159,7 @@ def expert_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint
 
 @njit(_nrt=False)
 def choose_ecart(
-    policy: int, word0: np.uint64, word1: np.uint64, size: int, tb: Table, cfg: np.ndarray
+    policy: int, word0: np.uint64, word1: np.uint64, size: int, tb: DealState, cfg: np.ndarray
 ) -> tuple[np.uint64, np.uint64]:
     """The écart of ``size`` cards the taker makes from ``(word0, word1)`` (hand plus chien)."""
     if policy == ECART_EXPERT:

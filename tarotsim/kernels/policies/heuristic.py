@@ -3,7 +3,7 @@
 A decision first gathers what the seat may know into a ``View`` (``make_view``): its own
 hand, the cards played so far and the current trick, the voids revealed by play, the
 trumps shown in the écart, the écart itself for the taker, and the public scalars of
-``Table.info``. Nothing else of the table is read, which ``tests/test_no_peeking.py``
+``DealState.info``. Nothing else of the table is read, which ``tests/test_no_peeking.py``
 checks. The choice is then made by small named steps, each returning a card id or -1
 ("no opinion"), tried in a fixed order; later policies can reuse the steps one by one.
 
@@ -72,7 +72,7 @@ from tarotsim.cards import (
 )
 from tarotsim.kernels.bits import highest_bit, lowest_bit, popcount
 from tarotsim.kernels.rules import winning_key
-from tarotsim.kernels.table import (
+from tarotsim.kernels.state import (
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_HI_TRUMP,
@@ -86,7 +86,7 @@ from tarotsim.kernels.table import (
     I_TRICKS_WON_BY,
     WON_BY_ATTACK,
     WON_BY_DEFENCE,
-    Table,
+    DealState,
 )
 
 _ONE = np.uint64(1)
@@ -227,7 +227,7 @@ def n_seats(seats: int) -> int:
 
 
 @njit(inline="always")
-def is_ally(tb: Table, seat: int, other: int) -> bool:
+def is_ally(tb: DealState, seat: int, other: int) -> bool:
     """Whether ``seat`` knows ``other`` plays on its side (5 players: the partner is secret)."""
     if other == seat:
         return True
@@ -243,7 +243,7 @@ def is_ally(tb: Table, seat: int, other: int) -> bool:
 
 
 @njit(inline="always")
-def note_trick_winners(tb: Table) -> None:
+def note_trick_winners(tb: DealState) -> None:
     """Record in ``info[I_TRICKS_WON_BY]`` the side of the previous trick's winner (the leader now)."""
     info = tb.info
     if info[I_TRICK] > 0:
@@ -252,7 +252,7 @@ def note_trick_winners(tb: Table) -> None:
 
 
 @njit(inline="always")
-def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> View:
+def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> View:
     """Gather what ``seat`` may know about the deal (see the module docstring)."""
     info = tb.info
     players = info[I_PLAYERS]
@@ -762,7 +762,7 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table) -> int:
+def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """The card the heuristic plays for ``seat`` from its legal cards."""
     note_trick_winners(tb)
     n0 = popcount(legal0)

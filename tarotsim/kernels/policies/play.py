@@ -4,7 +4,7 @@
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic).
 
 ``choose_card`` and ``heuristic_card`` are inlined (Numba IR) into the game loop, which is
-compiled without reference counting (``_nrt=False``): a call passing the whole ``Table``
+compiled without reference counting (``_nrt=False``): a call passing the whole ``DealState``
 copies about a hundred words, and in a function with reference counting every
 ``tb.field`` read costs an atomic increment and decrement. The heuristic's steps take
 only scalars (a ``View``) and stay ordinary functions.
@@ -19,7 +19,7 @@ from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rng import below
-from tarotsim.kernels.table import Table
+from tarotsim.kernels.state import DealState
 
 
 @njit(inline="always")
@@ -36,7 +36,7 @@ def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def choose_card(policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: Table, cfg: np.ndarray) -> int:
+def choose_card(policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
     """The card ``seat`` plays from its legal cards ``(legal0, legal1)`` under ``policy``."""
     if policy == PLAY_HEURISTIC:
         return heuristic_card(seat, legal0, legal1, tb)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tarotsim.kernels import config as C
+from tarotsim.kernels import state as C
 from tarotsim.kernels.policies import codes
 
 

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from tarotsim.kernels.batch import run_deals, run_sweep
-from tarotsim.kernels.game import N_REC
+from tarotsim.kernels.state import N_REC
 
 CHUNK_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown."""

@@ -26,10 +26,10 @@ import numba
 import numpy as np
 import pandas as pd
 
-from tarotsim.engine import check_count, play, using_threads
-from tarotsim.policies import CONTRACT_NAMES, MULTIPLIERS, RunConfig
-from tarotsim.records import to_frame
-from tarotsim.seeding import run_key
+from tarotsim.config import CONTRACT_NAMES, MULTIPLIERS, RunConfig
+from tarotsim.run.engine import check_count, play, using_threads
+from tarotsim.run.records import to_frame
+from tarotsim.run.seeding import run_key
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"

@@ -1,7 +1,7 @@
 """Runs on a Dask distributed cluster: the same run directory, the same records, more machines.
 
 A run's chunk ``i`` is a pure function of the run (its seed, deals, table and policies)
-and ``i`` (see :mod:`tarotsim.runs`), so each chunk is one Dask task and the records do
+and ``i`` (see :mod:`tarotsim.run.store`), so each chunk is one Dask task and the records do
 not depend on how many workers there are, which worker makes which chunk or in what
 order they finish: they equal those of a local run with the same seed, bit for bit.
 
@@ -37,8 +37,8 @@ from typing import Any
 
 import pandas as pd
 
-from tarotsim.engine import check_count, using_threads
-from tarotsim.runs import CHUNKS, MANIFEST, Run, RunSpec, chunk_name, versions, write_chunk
+from tarotsim.run.engine import check_count, using_threads
+from tarotsim.run.store import CHUNKS, MANIFEST, Run, RunSpec, chunk_name, versions, write_chunk
 
 WRITE_ON = ("workers", "client")
 RETRIES = 2
@@ -181,7 +181,7 @@ def execute_distributed(
         The run directory. With ``write_on="workers"`` every worker must reach it by the
         same path (a shared file system).
     spec : RunSpec
-        The run; its records equal those of :func:`tarotsim.runs.execute` with the same spec.
+        The run; its records equal those of :func:`tarotsim.run.store.execute` with the same spec.
     scheduler : str, optional
         Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"``.
     workers : int, optional

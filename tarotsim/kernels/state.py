@@ -1,0 +1,172 @@
+"""The state of one deal in play, and every slot layout of the kernels' flat arrays.
+
+The flat int arrays and their slots, all defined here and nowhere else:
+
+- ``cfg`` (int64[N_CFG], slots ``C_*``): a run's table size and policies, filled by
+  ``tarotsim.config``;
+- ``info`` (int64[N_INFO], slots ``I_*``): the scalars of the deal in play;
+- ``count`` (int64[N_COUNT], slots ``S_*``): the running count of ``kernels.count``;
+- ``rec`` (int64[N_REC], columns ``R_*``): one record row per deal, named for users by
+  ``tarotsim.run.records``;
+- ``log`` (int64[N_LOG], slots ``L_*``): the decisions of a deal, from which traces are written;
+- ``masks`` (uint64[N_MASKS], columns ``M_*``): the card sets a trace shows.
+
+A block of deals allocates one ``DealState`` and reuses it for every deal, so playing a
+deal allocates nothing. Card-play policies receive the table and the seat to play;
+what a seat may know is spelt out field by field below ("public": every seat knows
+it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking.py``
+checks that decisions do not change when the unseen cards are dealt differently.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.cards import N_CARDS
+
+MAX_SEATS = 5
+MAX_TRICKS = 24
+
+# cfg[] slots: a run's table size and policies (int64[N_CFG]); tarotsim.config fills it
+C_PLAYERS = 0  # 3, 4 or 5
+C_HAND = 1  # cards per hand (24, 18, 15)
+C_CHIEN = 2  # cards in the chien (6, 6, 3)
+C_BID_POLICY = 3
+C_ECART_POLICY = 4
+C_POIGNEE_POLICY = 5
+C_CHELEM_POLICY = 6
+C_PLAY_ATTACK = 7  # card-play policy of the attack
+C_PLAY_DEFENCE = 8  # card-play policy of the defence
+C_BID_PRISE = 9  # bidding thresholds on Chavey's count
+C_BID_GARDE = 10
+C_BID_GARDE_SANS = 11
+C_BID_GARDE_CONTRE = 12
+C_CHELEM_THRESHOLD = 13  # Chavey count (with distribution) from which a chelem is announced
+C_FORCED_TAKER = 14  # sweeps: the seat that takes, -1 for normal bidding
+C_FORCED_CONTRACT = 15  # sweeps: the contract it takes (1-4), 0 for normal bidding
+C_DEALING = 16  # DEALING_SHUFFLED or DEALING_UNSHUFFLED
+N_CFG = 17
+
+DEALING_SHUFFLED = 0
+DEALING_UNSHUFFLED = 1
+SEQUENCE_DEALS = 1024
+"""Unshuffled dealing: the pack is shuffled afresh at every multiple of this many deals (a new table)."""
+
+# info[] slots (all public except where noted)
+I_DEALER = 0
+I_TAKER = 1  # -1 until bidding ends
+I_CONTRACT = 2
+I_PARTNER = 3  # 5 players: private until the called card is played; -1 none
+I_CALLED = 4  # 5 players: the called card, -1 none
+I_LEADER = 5  # seat leading the current trick
+I_TRICK = 6  # index of the current trick (0-based)
+I_TRICK_LEN = 7  # cards already played to the current trick
+I_LED = 8  # suit led in the current trick (-1 none yet, 0-3 suit, 4 trumps)
+I_HI_TRUMP = 9  # highest trump rank in the current trick (0 none)
+I_CHIEN_SHOWN = 10  # 1 when the chien was turned face up (Prise, Garde)
+I_CHELEM_ANNOUNCED = 11
+I_PLAYERS = 12
+I_PARTNER_KNOWN = 13  # 1 once the called card has been played
+I_TRICKS_WON_BY = 14  # bit 0: the attack has won a trick, bit 1: the defence has (kept by the heuristic)
+N_INFO = 16
+
+WON_BY_ATTACK = 1
+WON_BY_DEFENCE = 2
+
+
+# count[] slots: the running count of kernels.count (int64[N_COUNT])
+S_ATTACK_TRICKS = 0  # tricks won by the attack so far
+S_EXCHANGE = 1  # half points the Excuse exchanges gave the attack (+) or took from it (-)
+S_PETIT_SIDE = 2  # side scoring the petit au bout, SIDE_NONE until the last trick
+S_PREV_PETIT = 3  # 1 when the previous trick held the Petit
+S_PREV_WINNER = 4  # winner of the previous trick
+N_COUNT = 5
+
+# rec[] columns: one record row per deal (int64[N_REC]); tarotsim.run.records names them for users
+THROWN_NONE = 0
+THROWN_PETIT_SEC = 1
+THROWN_ALL_PASS = 2
+
+R_DEALER = 0
+R_THROWN_IN = 1
+R_TAKER = 2
+R_CONTRACT = 3
+R_TAKER_TRUMPS = 4
+R_TAKER_BOUTS = 5
+R_TAKER_KINGS = 6
+R_HAND_POINTS = 7
+R_ATTACK_HALF = 8
+R_ATTACK_BOUTS = 9
+R_MADE = 10
+R_MARGIN = 11
+R_PETIT_AU_BOUT = 12
+R_CHELEM = 13
+R_CHELEM_ANNOUNCED = 14
+R_POIGNEE_POINTS = 15
+R_N_POIGNEES = 16
+R_ATTACK_TRICKS = 17
+R_PARTNER = 18
+R_CALLED_CARD = 19
+R_PER_DEFENDER = 20
+R_SCORE = 21  # R_SCORE + seat, for seats 0 … players-1
+N_REC = R_SCORE + MAX_SEATS
+
+# log slots (int64)
+L_BIDS = 0  # one per seat, in speaking order from (dealer + 1) % n: contract code, 0 = pass
+L_POIGNEE = L_BIDS + MAX_SEATS  # per seat: poignée size shown (0 none)
+L_LEADERS = L_POIGNEE + MAX_SEATS  # per trick
+L_WINNERS = L_LEADERS + MAX_TRICKS  # per trick
+L_PLAYS = L_WINNERS + MAX_TRICKS  # per trick, MAX_SEATS cards in play order
+N_LOG = L_PLAYS + MAX_TRICKS * MAX_SEATS
+
+# columns of the card-set log written by trace_deals (uint64 words)
+M_DEALT = 0  # 2 words per seat
+M_CHIEN = 2 * MAX_SEATS
+M_ECART = M_CHIEN + 2
+M_SHOWN = M_ECART + 2  # 2 words per seat
+N_MASKS = M_SHOWN + 2 * MAX_SEATS
+
+
+class DealState(NamedTuple):
+    """Arrays of one deal in play; card sets are (word 0, word 1) pairs of uint64."""
+
+    rng: np.ndarray  # uint64[4], the deal's random stream
+    pack: np.ndarray  # int64[78], scratch for dealing
+    hands: np.ndarray  # uint64[5, 2], cards still in each hand (own)
+    dealt: np.ndarray  # uint64[5, 2], hands as dealt (own)
+    chien: np.ndarray  # uint64[2], the chien as dealt (public when info[I_CHIEN_SHOWN])
+    ecart: np.ndarray  # uint64[2], the écart (taker's own; its trumps are public)
+    attack: np.ndarray  # int64[5], 1 for the taker (and partner), 0 for defenders
+    trick: np.ndarray  # int64[5], cards of the current trick in play order (public)
+    played: np.ndarray  # uint64[2], every card played so far, current trick included (public)
+    voids: np.ndarray  # int64[5], per seat: bit s set when the seat showed it holds no suit s (4: trumps)
+    shown: np.ndarray  # uint64[5, 2], cards each seat showed in a poignée (public)
+    info: np.ndarray  # int64[N_INFO], the scalars above
+    scores: np.ndarray  # int64[5], each seat's score for the deal
+    count: np.ndarray  # int64[N_COUNT], the running count (kernels.count)
+    pile: np.ndarray  # uint64[2], cards the attack has won so far (count; not for policies)
+
+
+@njit
+def new_state() -> DealState:
+    """A fresh table, large enough for any number of players."""
+    return DealState(
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(N_INFO, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(N_COUNT, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+    )

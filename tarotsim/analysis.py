@@ -18,15 +18,15 @@ Conventions used throughout:
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Union
 
 import numpy as np
 import pandas as pd
+
+from tarotsim.run import store
 
 __all__ = [
     "CONTRACTS",
@@ -105,35 +105,7 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
             "data must be a records DataFrame or the path of a run directory, "
             f"got {type(data).__name__}"
         )
-    root = Path(data)
-    if not root.is_dir():
-        raise ValueError(f"run directory {str(root)!r} does not exist or is not a directory")
-    manifest = root / "manifest.json"
-    if not manifest.is_file():
-        raise ValueError(f"{str(root)!r} is not a run directory: it has no manifest.json")
-    try:
-        content = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"cannot read {str(manifest)!r}: {exc}") from exc
-    if isinstance(content, dict) and content.get("complete") is False:
-        raise ValueError(
-            f"run {str(root)!r} is not finished ({len(content.get('chunks', {}))} chunks done); "
-            "repeat the command that started it to finish it"
-        )
-    chunks = sorted((root / "chunks").glob("chunk-*.parquet"), key=lambda p: p.name)
-    if not chunks:
-        raise ValueError(
-            f"run directory {str(root)!r} has no record chunks (expected chunks/chunk-*.parquet)"
-        )
-    if columns is not None:
-        import pyarrow.parquet as pq
-
-        present = set(pq.read_schema(chunks[0]).names)
-        columns = [c for c in dict.fromkeys(columns) if c in present]
-    frames = [pd.read_parquet(path, columns=columns) for path in chunks]
-    if len(frames) == 1:
-        return frames[0].reset_index(drop=True)
-    return pd.concat(frames, ignore_index=True)
+    return store.load_records(data, columns)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -21,7 +21,6 @@ report says so.
 from __future__ import annotations
 
 import html
-import json
 import math
 import os
 import re
@@ -33,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from tarotsim import analysis
+from tarotsim.run import store
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -125,18 +125,7 @@ def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFr
         run, or no record chunks), or if the run holds no played deal.
     """
     root = Path(run_dir)
-    if not root.is_dir():
-        raise ValueError(f"{str(root)!r} is not a run directory: it does not exist or is not a directory")
-    path = root / "manifest.json"
-    if not path.is_file():
-        raise ValueError(f"{str(root)!r} is not a run directory: it has no manifest.json")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{str(path)!r} is not a readable tarotsim manifest: {exc}") from None
-    run = manifest.get("run") if isinstance(manifest, dict) else None
-    if not isinstance(run, dict) or run.get("kind") not in ("simulate", "sweep"):
-        raise ValueError(f"{str(path)!r} does not describe a tarotsim run (no 'run' with a kind)")
+    manifest = store.read_manifest(root)
     records = analysis.load_records(root, columns=REPORT_COLUMNS)
     if not len(_played(records)):
         raise ValueError(

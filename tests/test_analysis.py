@@ -448,7 +448,8 @@ def test_compare_refuses_runs_of_different_deals() -> None:
 
 def write_run(root: Path, parts: list[pd.DataFrame]) -> Path:
     (root / "chunks").mkdir(parents=True)
-    (root / "manifest.json").write_text(json.dumps({"seed": 7, "deals": 6}), encoding="utf-8")
+    manifest = {"run": {"kind": "simulate", "seed": 7, "deals": 6}, "complete": True}
+    (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     # written out of order: reading must follow the file names
     for i in reversed(range(len(parts))):
         table = pa.Table.from_pandas(parts[i], preserve_index=False)
@@ -484,8 +485,11 @@ def test_load_records_explains_what_is_missing(tmp_path: Path) -> None:
         analysis.load_records(tmp_path / "bare")
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "manifest.json").write_text("{}", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"chunks/chunk-\*\.parquet"):
+    with pytest.raises(ValueError, match="does not describe a tarotsim run"):
         analysis.load_records(tmp_path / "empty")
+    write_run(tmp_path / "nochunks", [])
+    with pytest.raises(ValueError, match=r"chunks/chunk-\*\.parquet"):
+        analysis.load_records(tmp_path / "nochunks")
     with pytest.raises(TypeError, match="DataFrame"):
         analysis.load_records([1, 2, 3])  # type: ignore[arg-type]
 

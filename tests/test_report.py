@@ -245,7 +245,7 @@ def test_report_for_a_simulate_run(simulate_dir, tmp_path):
 def test_not_a_run_raises(tmp_path):
     with pytest.raises(ValueError, match="not a run directory"):
         report.write_report(tmp_path, tmp_path / "out")
-    with pytest.raises(ValueError, match="not a run directory"):
+    with pytest.raises(ValueError, match="does not exist"):
         report.write_report(tmp_path / "missing", tmp_path / "out")
     (tmp_path / "manifest.json").write_text("{}")
     with pytest.raises(ValueError, match="does not describe a tarotsim run"):

@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,69 @@ def write_chunk(directory: Path, index: int, frame: pd.DataFrame) -> None:
     tmp = path.with_name(path.name + ".tmp")
     frame.to_parquet(tmp, index=False)
     os.replace(tmp, path)
+
+
+def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of the run directory ``directory``.
+
+    Raises
+    ------
+    ValueError
+        If ``directory`` is not a directory, has no readable ``manifest.json``, or the
+        manifest does not describe a tarotsim run.
+    """
+    root = Path(directory)
+    if not root.is_dir():
+        raise ValueError(f"run directory {str(root)!r} does not exist or is not a directory")
+    path = root / MANIFEST
+    if not path.is_file():
+        raise ValueError(f"{str(root)!r} is not a run directory: it has no {MANIFEST}")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{str(path)!r} is not a readable tarotsim manifest: {exc}") from None
+    run = manifest.get("run") if isinstance(manifest, dict) else None
+    if not isinstance(run, dict) or run.get("kind") not in ("simulate", "sweep"):
+        raise ValueError(f"{str(path)!r} does not describe a tarotsim run (no 'run' with a kind)")
+    return manifest
+
+
+def chunk_paths(directory: str | os.PathLike[str], manifest: dict[str, Any]) -> list[Path]:
+    """Paths of the finished chunks of a complete run, in deal order.
+
+    Raises
+    ------
+    ValueError
+        If the run is not finished, or holds no chunk.
+    """
+    root = Path(directory)
+    if not manifest.get("complete"):
+        raise ValueError(
+            f"run {str(root)!r} is not finished ({len(manifest.get('chunks', {}))} chunks done); "
+            "repeat the command that started it to finish it"
+        )
+    paths = sorted((root / CHUNKS).glob("chunk-*.parquet"), key=lambda p: p.name)
+    if not paths:
+        raise ValueError(f"run directory {str(root)!r} has no record chunks (expected {CHUNKS}/chunk-*.parquet)")
+    return paths
+
+
+def load_records(directory: str | os.PathLike[str], columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """The records of a finished run directory, chunks concatenated in deal order.
+
+    ``columns`` reads only those columns (the ones the run has), which keeps memory low
+    on runs of millions of deals.
+    """
+    paths = chunk_paths(directory, read_manifest(directory))
+    if columns is not None:
+        import pyarrow.parquet as pq
+
+        present = set(pq.read_schema(paths[0]).names)
+        columns = [c for c in dict.fromkeys(columns) if c in present]
+    frames = [pd.read_parquet(path, columns=columns) for path in paths]
+    if len(frames) == 1:
+        return frames[0].reset_index(drop=True)
+    return pd.concat(frames, ignore_index=True)
 
 
 class Run:

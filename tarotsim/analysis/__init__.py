@@ -1,0 +1,54 @@
+"""Success tables, confidence intervals and thresholds from simulation records.
+
+Every public function takes either a records DataFrame (one row per deal, or one row per
+``(deal, contract)`` for contract sweeps) or the path of a run directory, which
+:func:`load_records` reads through :mod:`tarotsim.run.store`. pandas and NumPy only.
+
+The package, one job per module, in the order the data goes through it:
+
+- :mod:`~tarotsim.analysis.loading`: read records, keep the played deals, check columns;
+- :mod:`~tarotsim.analysis.intervals`: Wilson and normal confidence intervals;
+- :mod:`~tarotsim.analysis.success`: success table and trump thresholds by bouts;
+- :mod:`~tarotsim.analysis.best`: the best contract (or passing) in each cell of hands;
+- :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay;
+- :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
+- :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
+
+Conventions used throughout:
+
+- Contracts are :data:`tarotsim.labels.CONTRACTS` (Prise, Garde, Garde sans, Garde
+  contre), reported in that order (low to high).
+- Thrown-in deals (``thrown_in != 'none'``, or no contract) are never counted in
+  success or score statistics.
+- Scores are the taker's score for the deal (``taker_score``, game points, the
+  settled ``+3D`` with four players); a pass scores 0.
+- Intervals are two-sided at 95 % by default (``z = 1.959963984540054``).
+"""
+
+from tarotsim.analysis.best import PASS, best_contract
+from tarotsim.analysis.comparison import compare
+from tarotsim.analysis.hand_points import PUBLISHED_HAND_POINTS, hand_points_table, hand_points_thresholds
+from tarotsim.analysis.intervals import Z95, wilson_interval
+from tarotsim.analysis.loading import Data, load_records
+from tarotsim.analysis.success import success_table, thresholds
+from tarotsim.analysis.tables import TextTable, text_table, to_markdown
+from tarotsim.labels import CONTRACTS
+
+__all__ = [
+    "CONTRACTS",
+    "PASS",
+    "PUBLISHED_HAND_POINTS",
+    "Z95",
+    "Data",
+    "TextTable",
+    "best_contract",
+    "compare",
+    "hand_points_table",
+    "hand_points_thresholds",
+    "load_records",
+    "success_table",
+    "text_table",
+    "thresholds",
+    "to_markdown",
+    "wilson_interval",
+]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import re
+from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
@@ -11,6 +11,8 @@ import pytest
 
 from tarotsim import analysis, report
 from tarotsim.config import RunConfig
+from tarotsim.labels import Contract
+from tarotsim.run import store
 from tarotsim.run.store import RunSpec, execute
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -73,7 +75,7 @@ def test_heatmap_has_one_annotation_per_success_cell(sweep, contract):
     drawn = report.success_heatmap(sweep, contract, min_n=30)
     _labelled(drawn)
     ax = drawn.figure.axes[0]
-    assert ax.get_title().startswith(report.CONTRACT_LABELS[contract].capitalize())
+    assert ax.get_title().startswith(report.CONTRACT_LABELS[Contract.parse(contract)].capitalize())
     assert "bouts" in ax.get_ylabel() and "trump" in ax.get_xlabel()
     expected = analysis.success_table(sweep, contract=contract)
     assert len(ax.texts) == len(expected)
@@ -143,7 +145,7 @@ def test_hand_points_plot_lines_and_published_bands(sweep):
     lines = {line.get_label(): line for line in ax.get_lines()}
     for con in CONTRACTS:
         counted = table[(table["contract"] == con) & ~table["low_n"]].sort_values("bin_low")
-        line = lines[report.CONTRACT_LABELS[con]]
+        line = lines[report.CONTRACT_LABELS[Contract.parse(con)]]
         np.testing.assert_allclose(line.get_xdata(), (counted["bin_low"] + counted["bin_high"]) / 2)
         np.testing.assert_allclose(line.get_ydata(), counted["mean_score"].to_numpy())
         band = [ln for ln in ax.get_lines() if ln.get_gid() == f"published_{con}"]
@@ -182,13 +184,123 @@ def test_distributions(sweep):
 
 
 def test_provenance_table(sweep_dir, sweep):
-    manifest = json.loads((sweep_dir / "manifest.json").read_text())
+    manifest = store.read_manifest(sweep_dir)
     table = report.provenance_table(manifest, sweep)
     values = dict(zip(table["field"], table["value"], strict=True))
     assert values["seed"] == "1" and values["kind"] == "sweep" and values["deals"] == "3,000"
     assert values["card play"] == "random" and values["numba version"] == manifest["versions"]["numba"]
     assert values["wall time (s)"] and values["complete"] == "yes"
     assert values["played deals"] == f"{sweep.loc[sweep['thrown_in'] == 'none', 'deal'].nunique():,}"
+
+
+# --------------------------------------------------------------------------- the document
+
+
+class _HTMLTable(HTMLParser):
+    """The header and body cells of the one table of an HTML fragment, unescaped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.numeric: list[list[bool]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+            self.numeric.append([])
+        elif tag in ("th", "td"):
+            self._cell = []
+            self.numeric[-1].append(("class", "num") in attrs)
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td"):
+            self.rows[-1].append("".join(self._cell))
+            self._cell = None
+
+
+def _markdown_cells(markdown: str) -> list[list[str]]:
+    """Cells of a Markdown table, ``\\|`` unescaped (the alignment row left out)."""
+    lines = markdown.strip("\n").split("\n")
+    rows = [re.split(r"(?<!\\)\|", line)[1:-1] for line in lines]
+    return [[c.strip().replace("\\|", "|") for c in row] for i, row in enumerate(rows) if i != 1]
+
+
+def _mixed_frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "contract": ["prise", "garde|x", "<b>&\"bold\"</b>"],
+            "n": [3, 40, 7],
+            "rate": [0.5, 0.123456, np.nan],
+            "threshold": [7.0, np.nan, 9.0],
+            "ok": [True, False, True],
+        }
+    )
+
+
+def test_a_table_has_the_same_cells_in_markdown_and_html():
+    frame = _mixed_frame()
+    doc = report.Document("t")
+    doc.table(frame, floatfmt=".2f")
+    markdown, page = doc.markdown(), doc.html()
+    assert markdown == analysis.to_markdown(frame, index=False, floatfmt=".2f")
+    parsed = _HTMLTable()
+    parsed.feed(page)
+    expected = [
+        ["contract", "n", "rate", "threshold", "ok"],
+        ["prise", "3", "0.50", "7", "True"],
+        ["garde|x", "40", "0.12", "", "False"],
+        ['<b>&"bold"</b>', "7", "", "9", "True"],
+    ]
+    assert parsed.rows == expected
+    assert _markdown_cells(markdown) == expected
+    # numeric columns: right-aligned in Markdown, class "num" in HTML; booleans are not numeric
+    aligns = markdown.splitlines()[1].strip("| ").split(" | ")
+    assert aligns == ["---", "---:", "---:", "---:", "---"]
+    assert parsed.numeric[1:] == [[False, True, True, True, False]] * 3
+    cells = analysis.text_table(frame, index=False, floatfmt=".2f")
+    assert [list(cells.headers), *map(list, cells.rows)] == expected
+
+
+def test_the_html_escapes_text_and_the_markdown_keeps_it():
+    doc = report.Document("<title> & co")
+    doc.heading(1, "Seed <1> & \"2\"")
+    doc.paragraph("a < b & ", report.Code("<script>"), " done")
+    doc.table(_mixed_frame())
+    doc.figure('fig "1".png', "caption <i>", "title & <alt>")
+    page = doc.html()
+    assert "<script" not in page and "<b>" not in page and "<i>" not in page
+    assert "<title>&lt;title&gt; &amp; co</title>" in page
+    assert "<h1>Seed &lt;1&gt; &amp; &quot;2&quot;</h1>" in page
+    assert "<p>a &lt; b &amp; <code>&lt;script&gt;</code> done</p>" in page
+    assert "<td>&lt;b&gt;&amp;&quot;bold&quot;&lt;/b&gt;</td>" in page
+    assert '<img src="fig &quot;1&quot;.png" alt="title &amp; &lt;alt&gt;">' in page
+    assert "<figcaption>Figure 1. caption &lt;i&gt;</figcaption>" in page
+    markdown = doc.markdown()
+    assert markdown.startswith('# Seed <1> & "2"\n\na < b & `<script>` done\n\n| contract |')
+    assert markdown.endswith('![title & <alt>](fig "1".png)\n\n*Figure 1. caption <i>*\n')
+
+
+def test_figures_are_numbered_in_order_and_headings_checked():
+    doc = report.Document("t")
+    doc.figure("a.png", "first", "A")
+    doc.paragraph("between")
+    doc.figure("b.png", "second", "B")
+    assert doc.markdown() == "![A](a.png)\n\n*Figure 1. first*\n\nbetween\n\n![B](b.png)\n\n*Figure 2. second*\n"
+    with pytest.raises(ValueError, match="heading level"):
+        doc.heading(7, "too deep")
+
+
+def test_contract_names_and_colours_come_from_the_labels():
+    assert set(report.CONTRACT_LABELS) == set(report.CONTRACT_COLOURS) == set(report.SHORT_LABELS) == set(Contract)
+    assert report.CONTRACT_LABELS[Contract.GARDE_CONTRE] == "garde contre"
+    assert report.CONTRACT_LABELS[Contract.PASS] == "pass"
+    assert len(set(report.CONTRACT_COLOURS.values())) == len(Contract)
+    assert len(set(report.SHORT_LABELS.values())) == len(Contract)
 
 
 # --------------------------------------------------------------------------- the report

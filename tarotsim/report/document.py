@@ -1,0 +1,167 @@
+"""The report's document: headings, paragraphs, tables and figures, written as Markdown and HTML.
+
+A :class:`Document` is a list of blocks. Tables are kept as DataFrames and written straight
+to each format from the same text cells (:func:`tarotsim.analysis.text_table`), so the
+Markdown and the HTML show the same numbers. The HTML page is standalone: inline CSS, no
+script, figures referenced by relative path.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import pandas as pd
+
+from tarotsim.analysis.tables import text_table, to_markdown
+
+
+class Code(NamedTuple):
+    """A span of a paragraph written as code (a policy name, an option)."""
+
+    text: str
+
+
+Inline = str | Code
+"""A piece of a paragraph: plain text, or a :class:`Code` span."""
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A section heading; `level` 1 is the document's title."""
+
+    level: int
+    text: str
+
+    def markdown(self) -> str:
+        return "#" * self.level + " " + self.text
+
+    def html(self) -> str:
+        return f"<h{self.level}>{html.escape(self.text)}</h{self.level}>"
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph of text with code spans."""
+
+    parts: tuple[Inline, ...]
+
+    def markdown(self) -> str:
+        return "".join(f"`{p.text}`" if isinstance(p, Code) else p for p in self.parts)
+
+    def html(self) -> str:
+        body = "".join(
+            f"<code>{html.escape(p.text)}</code>" if isinstance(p, Code) else html.escape(p) for p in self.parts
+        )
+        return f"<p>{body}</p>"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A DataFrame shown as a table, its index left out, floats written with `floatfmt`."""
+
+    frame: pd.DataFrame
+    floatfmt: str = ".3f"
+
+    def markdown(self) -> str:
+        return to_markdown(self.frame, index=False, floatfmt=self.floatfmt).rstrip("\n")
+
+    def html(self) -> str:
+        table = text_table(self.frame, index=False, floatfmt=self.floatfmt)
+        out = [
+            "<table>",
+            "<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead>",
+            "<tbody>",
+        ]
+        for row in table.rows:
+            cells = (
+                f'<td class="num">{html.escape(c)}</td>' if numeric else f"<td>{html.escape(c)}</td>"
+                for c, numeric in zip(row, table.numeric, strict=True)
+            )
+            out.append("<tr>" + "".join(cells) + "</tr>")
+        out += ["</tbody>", "</table>"]
+        return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class FigureRef:
+    """A figure file beside the document, with its numbered caption and its title (alt text)."""
+
+    file: str
+    caption: str
+    title: str
+
+    def markdown(self) -> str:
+        return f"![{self.title}]({self.file})\n\n*{self.caption}*"
+
+    def html(self) -> str:
+        return (
+            f'<figure>\n<img src="{html.escape(self.file)}" alt="{html.escape(self.title)}">\n'
+            f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"
+        )
+
+
+Block = Heading | Paragraph | Table | FigureRef
+
+
+class Document:
+    """The report as a list of blocks, written out as Markdown and as HTML.
+
+    Parameters
+    ----------
+    title : str
+        The HTML page's title (add it as a level-1 :meth:`heading` to show it).
+    """
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.blocks: list[Block] = []
+        self.figures = 0
+
+    def heading(self, level: int, text: str) -> None:
+        """Add a heading of `level` (1 to 6)."""
+        if not 1 <= level <= 6:
+            raise ValueError(f"a heading level is 1 to 6, got {level}")
+        self.blocks.append(Heading(level, text))
+
+    def paragraph(self, *parts: Inline) -> None:
+        """Add a paragraph made of text and :class:`Code` spans, in order."""
+        self.blocks.append(Paragraph(parts))
+
+    def table(self, frame: pd.DataFrame, floatfmt: str = ".3f") -> None:
+        """Add `frame` as a table (its index left out; floats written with `floatfmt`)."""
+        self.blocks.append(Table(frame, floatfmt))
+
+    def figure(self, file: str, caption: str, title: str) -> None:
+        """Add the figure `file` (a path relative to the document), numbered in order."""
+        self.figures += 1
+        self.blocks.append(FigureRef(file, f"Figure {self.figures}. {caption}", title))
+
+    def markdown(self) -> str:
+        """The document as Markdown (GitHub tables), blocks separated by blank lines."""
+        return "\n\n".join(block.markdown() for block in self.blocks) + "\n"
+
+    def html(self) -> str:
+        """The document as a standalone HTML page (inline CSS, no script)."""
+        return (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{html.escape(self.title)}</title>\n<style>\n{_CSS}</style>\n</head>\n<body>\n"
+            + "\n".join(block.html() for block in self.blocks)
+            + "\n</body>\n</html>\n"
+        )
+
+
+_CSS = """\
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px;
+       margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1, h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: .85em; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; }
+th { background: #f3f3f3; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 1.5em 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-style: italic; font-size: .9em; color: #444; }
+code { background: #f3f3f3; padding: 0 .2em; }
+"""

@@ -1,0 +1,580 @@
+"""The report's figures: one function per figure, records in, a :class:`Drawn` out.
+
+Each function takes records (a DataFrame or a run directory), computes its table with
+:mod:`tarotsim.analysis` and draws it on an Agg ``Figure`` (see :mod:`tarotsim.report.style`),
+with a one-line caption along its foot. Thrown-in deals are left out of every figure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from tarotsim import analysis
+from tarotsim.analysis.loading import check_min_n, contracts_present, played_rows
+from tarotsim.labels import CONTRACTS, SIDE_NAMES, TARGETS
+from tarotsim.report.style import (
+    BOUT_COLOURS,
+    BOUTS,
+    THIN_FACE,
+    cell_image,
+    contract_colour,
+    contract_name,
+    contract_short,
+    deals_text,
+    grid_axes,
+    new_figure,
+    percent_axis,
+    rgba,
+    text_colour,
+    thin_patch,
+    trump_range,
+    write_caption,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+_TARGET_POINTS = np.array([TARGETS[bouts] for bouts in BOUTS], dtype=float)
+"""Card points the attack needs, indexed by the bouts it ends with."""
+
+_TARGETS_TEXT = " / ".join(f"{points:g}" for points in _TARGET_POINTS)
+_PUBLISHED_BANDS_TEXT = " / ".join(str(analysis.PUBLISHED_HAND_POINTS[c]) for c in CONTRACTS)
+
+
+class Drawn(NamedTuple):
+    """One figure of the report.
+
+    Attributes
+    ----------
+    figure : matplotlib.figure.Figure
+        The figure (Agg canvas), with its caption written along its foot.
+    data : pandas.DataFrame
+        The values plotted, one row per cell, point or bar.
+    caption : str
+        One line: what the figure shows and from how many deals.
+    """
+
+    figure: Figure
+    data: pd.DataFrame
+    caption: str
+
+
+def _played(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of played deals (see :func:`tarotsim.analysis.loading.played_rows`)."""
+    return played_rows(df, what="a report figure")
+
+
+# --------------------------------------------------------------------------- success
+
+
+def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30) -> Drawn:
+    """Heatmap of the success rate of `contract` by the taker's bouts and trump length.
+
+    Rows are bouts 0–3, columns the trump lengths seen in the played deals. Each cell of
+    :func:`tarotsim.analysis.success_table` gets one annotation: its rate in percent, or,
+    when it holds fewer than `min_n` deals, a grey hatched square marked ``n<MIN_N`` (with
+    its rate in small type). Cells without a deal stay blank.
+
+    Returns
+    -------
+    Drawn
+        ``data`` is the success table of `contract` (columns of
+        :func:`~tarotsim.analysis.success_table`) plus ``low_n`` (``n < min_n``).
+    """
+    from matplotlib import colormaps
+
+    check_min_n(min_n)
+    df = analysis.load_records(data)
+    played = _played(df)
+    table = analysis.success_table(df, contract=contract).reset_index(drop=True)
+    table["low_n"] = table["n"] < min_n
+    columns = trump_range(played)
+    grid = np.full((len(BOUTS), len(columns)), np.nan)
+    for row in table.itertuples(index=False):
+        if not row.low_n:
+            grid[int(row.taker_bouts), int(row.taker_trumps) - columns[0]] = row.rate
+    cmap = colormaps["RdYlGn"].with_extremes(bad="white")
+    fig = new_figure(max(6.0, 0.5 * len(columns) + 2.2), 3.9)
+    ax = fig.add_subplot()
+    image = cell_image(ax, grid, cmap, 0.0, 1.0)
+    for row in table.itertuples(index=False):
+        x, y = int(row.taker_trumps) - columns[0], int(row.taker_bouts)
+        if row.low_n:
+            thin_patch(ax, x, y)
+            ax.text(
+                x,
+                y,
+                f"n<{min_n}\n{row.rate:.0%}",
+                ha="center",
+                va="center",
+                fontsize=6.5,
+                color="#444444",
+                zorder=3,
+                bbox={"facecolor": THIN_FACE, "edgecolor": "none", "pad": 0.6, "alpha": 0.9},
+            )
+        else:
+            ax.text(
+                x,
+                y,
+                f"{row.rate:.0%}",
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color=text_colour(cmap(row.rate)),
+                zorder=3,
+            )
+    grid_axes(ax, columns)
+    label = contract_name(contract)
+    ax.set_title(f"{label.capitalize()}: success rate by bouts and trump length")
+    bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+    bar.set_label("success rate (%)")
+    percent_axis(bar.ax.yaxis)
+    n = int(table["n"].sum())
+    caption = (
+        f"Share of {label} contracts made, by the taker's bouts and trumps as dealt, from "
+        f"{deals_text(n)}; hatched grey cells hold fewer than {min_n} deals."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, table, caption)
+
+
+def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30) -> Drawn:
+    """Success rate of `contract` against trump length, one line per bout count.
+
+    Each line joins the cells of :func:`tarotsim.analysis.success_table` with at least
+    `min_n` deals, with its 95 % Wilson interval as a band (``rate_low`` to ``rate_high``);
+    thinner cells are shown as small hollow markers off the line.
+
+    Returns
+    -------
+    Drawn
+        ``data`` is the success table of `contract` plus ``low_n``. The line of ``b``
+        bouts has the label ``"b bouts"`` (``"1 bout"``) and the table's ``rate`` of its
+        cells with ``n >= min_n``, in trump order, as y data.
+    """
+    check_min_n(min_n)
+    df = analysis.load_records(data)
+    table = analysis.success_table(df, contract=contract).reset_index(drop=True)
+    table["low_n"] = table["n"] < min_n
+    fig = new_figure(8.0, 4.6)
+    ax = fig.add_subplot()
+    thin_drawn = False
+    for bouts, colour in zip(BOUTS, BOUT_COLOURS, strict=True):
+        mine = table[table["taker_bouts"] == bouts].sort_values("taker_trumps")
+        good = mine[~mine["low_n"]]
+        thin = mine[mine["low_n"]]
+        if len(good):
+            x = good["taker_trumps"].to_numpy(dtype=float)
+            ax.fill_between(
+                x,
+                good["rate_low"].to_numpy(),
+                good["rate_high"].to_numpy(),
+                color=colour,
+                alpha=0.18,
+                linewidth=0,
+            )
+            ax.plot(
+                x,
+                good["rate"].to_numpy(),
+                marker="o",
+                markersize=3.5,
+                color=colour,
+                label=f"{bouts} bout" + ("" if bouts == 1 else "s"),
+            )
+        if len(thin):
+            ax.plot(
+                thin["taker_trumps"].to_numpy(dtype=float),
+                thin["rate"].to_numpy(),
+                linestyle="none",
+                marker="o",
+                markersize=3.5,
+                markerfacecolor="none",
+                markeredgecolor=colour,
+                alpha=0.6,
+            )
+            thin_drawn = True
+    if thin_drawn:  # one legend entry for the hollow markers of every bout count, listed last
+        ax.plot(
+            [],
+            [],
+            linestyle="none",
+            marker="o",
+            markersize=3.5,
+            markerfacecolor="none",
+            markeredgecolor="#555555",
+            label=f"cell with n<{min_n} (off the line)",
+        )
+    ax.axhline(0.5, color="#777777", linewidth=0.8, linestyle=":")
+    label = contract_name(contract)
+    ax.set_title(f"{label.capitalize()}: success rate against trump length (95% Wilson bands)")
+    ax.set_xlabel("taker's trump length (trumps 1–21 in hand, cards)")
+    ax.set_ylabel("success rate (%)")
+    ax.set_ylim(-0.02, 1.02)
+    percent_axis(ax.yaxis)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8, frameon=True)
+    n = int(table["n"].sum())
+    caption = (
+        f"Share of {label} contracts made against the taker's trumps, by bouts, with 95% "
+        f"Wilson intervals, from {deals_text(n)}; lines join cells of at least {min_n} deals."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, table, caption)
+
+
+# --------------------------------------------------------------------------- best contract
+
+
+def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
+    """Map of the best choice (pass or a contract) by the taker's bouts and trump length.
+
+    Colours are those of :data:`~tarotsim.report.style.CONTRACT_COLOURS`; each cell of
+    :func:`tarotsim.analysis.best_contract` is labelled with a short name (``–`` pass,
+    ``P``, ``G``, ``GS``, ``GC``) and hatched when it holds fewer than `min_n` deals.
+    Needs sweep records (:func:`~tarotsim.analysis.best_contract` raises otherwise).
+
+    Returns
+    -------
+    Drawn
+        ``data`` is the :func:`~tarotsim.analysis.best_contract` table.
+    """
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    check_min_n(min_n)
+    df = analysis.load_records(data)
+    table = analysis.best_contract(df, min_n=min_n)
+    played = _played(df)
+    present = contracts_present(played)
+    choices = [analysis.PASS, *present]
+    columns = trump_range(played)
+    grid = np.full((len(BOUTS), len(columns)), np.nan)
+    for row in table.itertuples(index=False):
+        grid[int(row.taker_bouts), int(row.taker_trumps) - columns[0]] = choices.index(row.best)
+    cmap = ListedColormap([contract_colour(c) for c in choices]).with_extremes(bad="white")
+    fig = new_figure(max(6.0, 0.5 * len(columns) + 2.6), 3.9)
+    ax = fig.add_subplot()
+    cell_image(ax, grid, cmap, -0.5, len(choices) - 0.5)
+    for row in table.itertuples(index=False):
+        x, y = int(row.taker_trumps) - columns[0], int(row.taker_bouts)
+        if row.low_n:
+            thin_patch(ax, x, y, face="none", edge="white")
+        colour = contract_colour(row.best)
+        ax.text(
+            x,
+            y,
+            contract_short(row.best),
+            ha="center",
+            va="center",
+            fontsize=7.5,
+            zorder=3,
+            color=text_colour(rgba(colour)),
+            fontweight="bold",
+        )
+    grid_axes(ax, columns)
+    ax.set_title("Best choice by bouts and trump length (highest mean taker score, pass = 0)")
+    handles = [
+        Patch(facecolor=contract_colour(c), label=f"{contract_short(c)}  {contract_name(c)}") for c in choices
+    ]
+    handles.append(Patch(facecolor="#cccccc", edgecolor="white", hatch="///", label=f"n<{min_n} deals"))
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=8,
+        title="best choice",
+        title_fontsize=8,
+        frameon=False,
+    )
+    n = int(table["n"].sum())
+    caption = (
+        f"Contract with the highest mean taker score (or pass, which scores 0) for each "
+        f"hand shape, all contracts played on the same {deals_text(n)}; hatched: n<{min_n}."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, table, caption)
+
+
+# --------------------------------------------------------------------------- hand points
+
+
+def hand_points_plot(
+    data: analysis.Data,
+    *,
+    min_n: int = 30,
+    bins: int | Sequence[float] | None = None,
+) -> Drawn:
+    """Mean taker score of each contract against the hand-point count (Chavey).
+
+    One line per contract through the bins of :func:`tarotsim.analysis.hand_points_table`
+    with at least `min_n` deals, plotted at the bin centre, with a ±1.96 standard-error
+    band; the published bands (40, 56, 71, 81 hand points, where each contract is usually
+    bid from) are dashed vertical lines in the contract's colour.
+
+    Returns
+    -------
+    Drawn
+        ``data`` is the :func:`~tarotsim.analysis.hand_points_table` with ``bin_mid``
+        (bin centre, the x data of the lines) added. The line of a contract has its
+        label (:data:`~tarotsim.report.style.CONTRACT_LABELS`) and the ``mean_score`` of its counted bins as y data.
+    """
+    check_min_n(min_n)
+    df = analysis.load_records(data)
+    table = analysis.hand_points_table(df, bins, min_n)
+    table["bin_mid"] = (table["bin_low"] + table["bin_high"]) / 2.0
+    fig = new_figure(9.0, 5.0)
+    ax = fig.add_subplot()
+    present = list(dict.fromkeys(table["contract"]))
+    for con in present:
+        mine = table[(table["contract"] == con) & ~table["low_n"]].sort_values("bin_low")
+        if not len(mine):
+            continue
+        x = mine["bin_mid"].to_numpy()
+        y = mine["mean_score"].to_numpy()
+        half = analysis.Z95 * mine["score_se"].fillna(0.0).to_numpy()
+        ax.fill_between(x, y - half, y + half, color=contract_colour(con), alpha=0.18, linewidth=0)
+        ax.plot(x, y, color=contract_colour(con), linewidth=1.6, label=contract_name(con))
+    ax.axhline(0.0, color="black", linewidth=0.8, label="pass (scores 0)")
+    top = 0.98
+    for con in present:
+        at = analysis.PUBLISHED_HAND_POINTS[con]
+        ax.axvline(at, color=contract_colour(con), linestyle="--", linewidth=1.1, gid=f"published_{con}")
+        ax.text(
+            at,
+            top,
+            f" {at}",
+            transform=ax.get_xaxis_transform(),
+            color=contract_colour(con),
+            ha="left",
+            va="top",
+            fontsize=8,
+        )
+    ax.plot(
+        [],
+        [],
+        color="#555555",
+        linestyle="--",
+        linewidth=1.1,
+        label=f"published band start\n({_PUBLISHED_BANDS_TEXT})",
+    )
+    ax.set_title("Expected taker score against hand points, by contract")
+    ax.set_xlabel("hand points (Chavey count of the dealt hand, bin centre)")
+    ax.set_ylabel("mean taker score (game points)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    per = table.groupby("contract", sort=False)["n"].sum()
+    if per.nunique() == 1:
+        dealt = f"{deals_text(int(per.iloc[0]))} per contract"
+    else:
+        dealt = ", ".join(f"{contract_name(c)} {int(v):,}" for c, v in per.items()) + " deals"
+    caption = (
+        f"Mean taker score (±95% band) by hand-point bin for each contract, from {dealt}; "
+        f"bins with fewer than {min_n} deals are left out."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, table, caption)
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def taker_score_histogram(data: analysis.Data) -> Drawn:
+    """Histogram of the taker's score, one panel per contract (thrown-in deals left out).
+
+    Returns
+    -------
+    Drawn
+        ``data`` has one row per bar: ``contract``, ``bin_low``, ``bin_high`` (game
+        points) and ``count`` (deals); the counts of a contract sum to its played deals.
+    """
+    df = analysis.load_records(data)
+    played = _played(df)
+    present = contracts_present(played)
+    ncols = min(2, len(present))
+    nrows = -(-len(present) // ncols)
+    fig = new_figure(5.0 * ncols, 3.0 * nrows + 0.7)
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    rows = []
+    for ax, con in zip(axes, present, strict=False):
+        scores = played.loc[played["contract"] == con, "taker_score"].to_numpy(dtype=float)
+        counts, edges = np.histogram(scores, bins=_score_edges(scores))
+        ax.stairs(counts, edges, fill=True, color=contract_colour(con), alpha=0.85)
+        ax.axvline(0.0, color="black", linewidth=0.8)
+        ax.axvline(
+            scores.mean(), color="black", linewidth=1.0, linestyle="--", label=f"mean {scores.mean():+.0f}"
+        )
+        ax.set_title(f"{contract_name(con)} ({deals_text(len(scores))})", fontsize=10)
+        ax.set_xlabel("taker score (game points)")
+        ax.set_ylabel(f"deals (per {edges[1] - edges[0]:g}-point bin)")
+        ax.legend(loc="upper right", fontsize=8)
+        ax.grid(alpha=0.3)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "contract": con,
+                    "bin_low": edges[:-1],
+                    "bin_high": edges[1:],
+                    "count": counts.astype(np.int64),
+                }
+            )
+        )
+    for ax in axes[len(present) :]:
+        ax.set_visible(False)
+    fig.suptitle("Distribution of the taker's score")
+    n = played["deal"].nunique()
+    caption = (
+        f"Taker's score per played deal for each contract (thrown-in deals left out), "
+        f"from {deals_text(n)}; the dashed line is the mean."
+    )
+    write_caption(fig, caption)
+    table = pd.concat(rows, ignore_index=True)
+    return Drawn(fig, table, caption)
+
+
+def _score_edges(scores: np.ndarray) -> np.ndarray:
+    lo, hi = float(scores.min()), float(scores.max())
+    span = max(hi - lo, 1.0)
+    # a round bin width (1, 2, 5, 10, 20, 50 … game points) giving 25 to 60 bins
+    raw = span / 60.0
+    width = 1.0
+    for step in (10.0**k * m for k in range(6) for m in (1.0, 2.0, 5.0)):
+        width = step
+        if step >= raw:
+            break
+    start = math.floor(lo / width) * width
+    return np.arange(start, hi + width + width / 2, width)
+
+
+def attack_margin_histogram(data: analysis.Data) -> Drawn:
+    """Histogram of the attack's points minus its target (56/51/41/36 by bouts).
+
+    Bins are one card point wide and start on whole numbers, so a contract made by a half
+    point (+0.5) and one failed by a half point (−0.5) fall either side of 0.
+
+    Returns
+    -------
+    Drawn
+        ``data`` has one row per bin and contract: ``contract``, ``bin_low``,
+        ``bin_high`` (card points) and ``count`` (deals).
+    """
+    df = analysis.load_records(data)
+    played = _played(df)
+    present = contracts_present(played)
+    diff = (
+        played["attack_points"].to_numpy(dtype=float)
+        - _TARGET_POINTS[played["attack_bouts"].to_numpy(dtype=np.int64)]
+    )
+    edges = np.arange(math.floor(diff.min()), math.floor(diff.max()) + 2, 1.0)
+    fig = new_figure(9.0, 4.6)
+    ax = fig.add_subplot()
+    rows = []
+    contract = played["contract"].to_numpy()
+    for con in present:
+        counts, _ = np.histogram(diff[contract == con], bins=edges)
+        # lower contracts get wider lines, so that identical histograms (prise and garde
+        # in a sweep: the same play) still show both colours
+        width = 1.3 + 0.6 * (len(CONTRACTS) - 1 - CONTRACTS.index(con))
+        ax.stairs(counts, edges, color=contract_colour(con), linewidth=width, label=contract_name(con))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "contract": con,
+                    "bin_low": edges[:-1],
+                    "bin_high": edges[1:],
+                    "count": counts.astype(np.int64),
+                }
+            )
+        )
+    ax.axvline(0.0, color="black", linewidth=1.0, linestyle="--", label="target (made from 0 up)")
+    ax.set_title("Attack points minus target")
+    ax.set_xlabel(f"attack points − target (card points; target {_TARGETS_TEXT} for 0–3 bouts)")
+    ax.set_ylabel("deals (per 1-point bin)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper right", fontsize=8)
+    n = played["deal"].nunique()
+    caption = (
+        f"How far the attack ends above or below its target, by contract, from {deals_text(n)} "
+        "(thrown-in deals left out); right of the dashed line the contract is made."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, pd.concat(rows, ignore_index=True), caption)
+
+
+def _scored_by(column: str, side: str) -> Callable[[pd.DataFrame], pd.Series]:
+    """The test "the side `side` scored the bonus recorded in `column`" on played rows."""
+    return lambda played: played[column].astype(object) == side
+
+
+_EVENTS = (
+    *((f"petit au bout\n{side}", _scored_by("petit_au_bout", side)) for side in SIDE_NAMES),
+    ("poignée shown\n(any side)", lambda p: p["poignees"].to_numpy() > 0),
+    *((f"chelem\n{side}", _scored_by("chelem", side)) for side in SIDE_NAMES),
+    ("chelem\nannounced", lambda p: p["chelem_announced"].to_numpy(dtype=bool)),
+)
+
+
+def events_chart(data: analysis.Data) -> Drawn:
+    """Bar chart of how often the bonuses happen: petit au bout (by side), poignées, chelems.
+
+    Returns
+    -------
+    Drawn
+        ``data`` has one row per bar: ``event`` (one line), ``contract``, ``count``
+        (deals), ``n`` (played deals of the contract) and ``share`` (``count / n``, the
+        height of the bar).
+    """
+    df = analysis.load_records(data)
+    played = _played(df)
+    present = contracts_present(played)
+    rows = []
+    for con in present:
+        mine = played[played["contract"] == con]
+        for name, test in _EVENTS:
+            count = int(np.asarray(test(mine), dtype=bool).sum())
+            rows.append(
+                {
+                    "event": name.replace("\n", " "),
+                    "contract": con,
+                    "count": count,
+                    "n": len(mine),
+                    "share": count / len(mine),
+                }
+            )
+    table = pd.DataFrame(rows, columns=["event", "contract", "count", "n", "share"])
+    fig = new_figure(9.0, 4.6)
+    ax = fig.add_subplot()
+    width = 0.8 / len(present)
+    x = np.arange(len(_EVENTS))
+    for i, con in enumerate(present):
+        mine = table[table["contract"] == con]
+        bars = ax.bar(
+            x + (i - (len(present) - 1) / 2) * width,
+            mine["share"].to_numpy(),
+            width,
+            color=contract_colour(con),
+            label=contract_name(con),
+        )
+        ax.bar_label(bars, labels=[f"{s:.1%}" for s in mine["share"]], fontsize=6, padding=1, rotation=90)
+    ax.set_xticks(x, [name for name, _ in _EVENTS], fontsize=8)
+    ax.set_title("How often the bonuses happen")
+    ax.set_xlabel("event (petit au bout and chelem by the side that scored it)")
+    ax.set_ylabel("share of played deals (%)")
+    percent_axis(ax.yaxis)
+    ax.margins(y=0.18)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(loc="upper right", fontsize=8)
+    n = played["deal"].nunique()
+    caption = (
+        f"Share of played deals with a petit au bout, a poignée shown or a chelem, by "
+        f"contract, from {deals_text(n)}."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, table, caption)
+
+

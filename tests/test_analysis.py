@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tarotsim import analysis
+from tarotsim import analysis, labels
 
 CONTRACT_DTYPE = pd.CategoricalDtype(["prise", "garde", "garde_sans", "garde_contre"])
 
@@ -520,3 +520,10 @@ def test_to_markdown_formats_a_github_table() -> None:
         analysis.to_markdown("not a table")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="floatfmt"):
         analysis.to_markdown(df, floatfmt="q")
+
+
+def test_names_and_bands_come_from_the_labels() -> None:
+    assert analysis.CONTRACTS == labels.CONTRACTS
+    assert analysis.PUBLISHED_HAND_POINTS == labels.PUBLISHED_BANDS
+    assert analysis.PASS == labels.Contract.PASS.label
+    assert list(analysis.PUBLISHED_HAND_POINTS) == list(analysis.CONTRACTS)

@@ -45,7 +45,6 @@ REPORT_COLUMNS = (
 """The record columns a report reads (the rest of a run's columns are not loaded)."""
 
 
-
 def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFrame]:
     """The manifest and the records of a run directory.
 
@@ -64,7 +63,6 @@ def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFr
             "thrown in, so there is nothing to report"
         )
     return manifest, records
-
 
 
 def _played(df: pd.DataFrame) -> pd.DataFrame:
@@ -121,7 +119,6 @@ def provenance_table(manifest: dict[str, Any], records: pd.DataFrame | None = No
     return pd.DataFrame(
         {"field": [r[0] for r in rows], "value": ["" if r[1] is None else str(r[1]) for r in rows]}
     )
-
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:

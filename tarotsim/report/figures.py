@@ -314,8 +314,8 @@ def hand_points_plot(
 
     One line per contract through the bins of :func:`tarotsim.analysis.hand_points_table`
     with at least `min_n` deals, plotted at the bin centre, with a ±1.96 standard-error
-    band; the published bands (40, 56, 71, 81 hand points, where each contract is usually
-    bid from) are dashed vertical lines in the contract's colour.
+    band; the published bands (:data:`tarotsim.labels.PUBLISHED_BANDS`: the hand points
+    each contract is usually bid from) are dashed vertical lines in the contract's colour.
 
     Returns
     -------
@@ -452,7 +452,7 @@ def _score_edges(scores: np.ndarray) -> np.ndarray:
 
 
 def attack_margin_histogram(data: analysis.Data) -> Drawn:
-    """Histogram of the attack's points minus its target (56/51/41/36 by bouts).
+    """Histogram of the attack's points minus its target by bouts (:data:`tarotsim.labels.TARGETS`).
 
     Bins are one card point wide and start on whole numbers, so a contract made by a half
     point (+0.5) and one failed by a half point (−0.5) fall either side of 0.

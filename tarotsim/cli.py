@@ -8,6 +8,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tarotsim.labels import CONTRACTS, DEFAULT_CHELEM_THRESHOLD, PUBLISHED_BANDS
+
 DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2024
 
@@ -36,13 +38,16 @@ def _seed(text: str) -> int:
     return value
 
 
+_BANDS = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
+
+
 def _thresholds(text: str) -> tuple[int, ...]:
     try:
         values = tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected four whole numbers such as 40,56,71,81, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_BANDS}, got {text!r}") from None
     if len(values) != 4:
-        raise argparse.ArgumentTypeError(f"expected four numbers (prise, garde, garde sans, garde contre), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}")
     return values
 
 
@@ -57,10 +62,10 @@ def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random
     parser.add_argument("--chelem-policy", default="never", help="chelem announcement policy (default never)")
     parser.add_argument("--dealing", default="shuffled", help="shuffled (default) or unshuffled (casual tables)")
     parser.add_argument("--bid-thresholds", type=_thresholds, default=None, metavar="P,G,GS,GC",
-                        help="Chavey counts for prise, garde, garde sans, garde contre (default 40,56,71,81 "
+                        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_BANDS} "
                              "at 4 players, scaled by hand size)")
-    parser.add_argument("--chelem-threshold", type=int, default=110,
-                        help="count from which the overwhelming chelem policy announces (default 110)")
+    parser.add_argument("--chelem-threshold", type=int, default=DEFAULT_CHELEM_THRESHOLD,
+                        help=f"count from which the overwhelming chelem policy announces (default {DEFAULT_CHELEM_THRESHOLD})")
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -259,9 +264,8 @@ def cmd_study(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
     from tarotsim.run.store import RunSpec
 
-    contracts = ("prise", "garde", "garde_sans", "garde_contre")
     spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
-                   chunk_deals=args.chunk_deals, contracts=contracts, seat=0)
+                   chunk_deals=args.chunk_deals, contracts=CONTRACTS, seat=0)
     print(f"Sweeping {args.deals:,} deals: seat 0 takes each of the four contracts on every deal "
           f"({args.policy} play); re-running this command resumes an interrupted run.")
     started = time.perf_counter()
@@ -358,8 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
     swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
     _add_run_options(swp, out_required=True)
     swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
-    swp.add_argument("--contracts", default="prise,garde,garde_sans,garde_contre",
-                     help="contracts to play, comma-separated (default all four)")
+    swp.add_argument("--contracts", default=",".join(CONTRACTS),
+                     help=f"contracts to play, comma-separated (default all {len(CONTRACTS)})")
     _add_table_options(swp, policy="heuristic", ecart="expert")
     swp.set_defaults(func=cmd_sweep)
 

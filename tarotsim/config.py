@@ -1,70 +1,42 @@
-"""Policy names, contract and side labels, and the ``cfg`` array a run hands the kernels."""
+"""The run configuration: every choice besides the seed that decides a run's deals, validated here.
+
+Its names (policies, contracts, dealings) come from :mod:`tarotsim.labels`; ``RunConfig.to_array``
+is the ``cfg`` array a run hands the kernels.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from tarotsim.kernels import state as C
-from tarotsim.kernels.policies import codes
-
-
-class Contract(IntEnum):
-    """Contracts, low to high; the value is the kernels' code."""
-
-    PASS = 0
-    PRISE = 1
-    GARDE = 2
-    GARDE_SANS = 3
-    GARDE_CONTRE = 4
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
-
-
-CONTRACT_NAMES = ("pass", "prise", "garde", "garde_sans", "garde_contre")
-MULTIPLIERS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
-
-
-class Side(IntEnum):
-    """Sides of a deal; -1 (``NONE``) means neither."""
-
-    NONE = -1
-    ATTACK = 0
-    DEFENCE = 1
-
-
-SIDE_LABELS = {Side.NONE: None, Side.ATTACK: "attack", Side.DEFENCE: "defence"}
-POIGNEE_NAMES = (None, "simple", "double", "triple")
-THROWN_IN_NAMES = ("none", "petit_sec", "all_pass")
-
-TABLE_SIZES = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
-"""Cards per hand and in the chien, by number of players."""
-
-PLAY_POLICIES = {"random": codes.PLAY_RANDOM, "heuristic": codes.PLAY_HEURISTIC}
-BID_POLICIES = {"chavey": codes.BID_CHAVEY}
-ECART_POLICIES = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
-POIGNEE_POLICIES = {"always": codes.POIGNEE_ALWAYS, "never": codes.POIGNEE_NEVER, "smart": codes.POIGNEE_SMART}
-CHELEM_POLICIES = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
-
-DEALINGS = {"shuffled": C.DEALING_SHUFFLED, "unshuffled": C.DEALING_UNSHUFFLED}
-"""Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,
-cut and unshuffled pack (reshuffled every ``SEQUENCE_DEALS`` deals)."""
-
-DEFAULT_BID_THRESHOLDS = (40, 56, 71, 81)
-"""Chavey's published bands for 4 players: Prise, Garde, Garde sans, Garde contre."""
+from tarotsim.labels import (
+    BANDS_HAND_CARDS,
+    BID_POLICIES,
+    CHELEM_POLICIES,
+    CONTRACTS,
+    DEALINGS,
+    DEFAULT_CHELEM_THRESHOLD,
+    ECART_POLICIES,
+    PLAY_POLICIES,
+    POIGNEE_POLICIES,
+    PUBLISHED_BANDS,
+    TABLE_SIZES,
+    parse_contract,
+)
 
 
 def default_bid_thresholds(players: int) -> tuple[int, int, int, int]:
-    """Chavey's bands scaled by the cards in a hand (the count was made for 18 cards)."""
-    hand = TABLE_SIZES[players][0]
-    return tuple(round(t * hand / 18) for t in DEFAULT_BID_THRESHOLDS)  # type: ignore[return-value]
+    """Chavey's published bands (``labels.PUBLISHED_BANDS``) scaled by the cards in a hand.
 
-SUPPORTED_PLAYERS = (3, 4, 5)
+    >>> default_bid_thresholds(3)
+    (53, 75, 95, 108)
+    """
+    hand = TABLE_SIZES[players][0]
+    bands = tuple(round(PUBLISHED_BANDS[c] * hand / BANDS_HAND_CARDS) for c in CONTRACTS)
+    return cast("tuple[int, int, int, int]", bands)
 
 
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
@@ -83,9 +55,6 @@ def check_players(players: Any) -> int:
     players = int(players)
     if players not in TABLE_SIZES:
         raise ValueError(f"players must be 3, 4 or 5, got {players}")
-    if players not in SUPPORTED_PLAYERS:
-        supported = ", ".join(str(p) for p in SUPPORTED_PLAYERS)
-        raise ValueError(f"{players}-player tables are not simulated yet; supported: {supported}")
     return players
 
 
@@ -106,7 +75,7 @@ class RunConfig:
     poignee_policy: str = "always"
     chelem_policy: str = "never"
     bid_thresholds: tuple[int, int, int, int] | None = None
-    chelem_threshold: int = 110
+    chelem_threshold: int = DEFAULT_CHELEM_THRESHOLD
     forced_taker: int = -1
     forced_contract: str | None = None
     dealing: str = "shuffled"
@@ -134,8 +103,8 @@ class RunConfig:
         thresholds = tuple(int(t) for t in self.bid_thresholds)
         if len(thresholds) != 4 or list(thresholds) != sorted(thresholds):
             raise ValueError(
-                "bid_thresholds must be four increasing Chavey counts (prise, garde, garde sans, "
-                f"garde contre), got {self.bid_thresholds!r}"
+                "bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, "
+                f"Garde contre), got {self.bid_thresholds!r}"
             )
         cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = thresholds
         cfg[C.C_CHELEM_THRESHOLD] = int(self.chelem_threshold)
@@ -144,16 +113,13 @@ class RunConfig:
             cfg[C.C_FORCED_TAKER] = -1
             cfg[C.C_FORCED_CONTRACT] = 0
         else:
-            if self.forced_contract not in MULTIPLIERS:
-                raise ValueError(
-                    f"unknown contract {self.forced_contract!r}; valid: {', '.join(MULTIPLIERS)}"
-                )
+            contract = parse_contract(self.forced_contract)
             if not 0 <= int(self.forced_taker) < self.players:
                 raise ValueError(
                     f"the taking seat must be 0 to {self.players - 1}, got {self.forced_taker}"
                 )
             cfg[C.C_FORCED_TAKER] = int(self.forced_taker)
-            cfg[C.C_FORCED_CONTRACT] = CONTRACT_NAMES.index(self.forced_contract)
+            cfg[C.C_FORCED_CONTRACT] = contract
         return cfg
 
     def as_dict(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from tarotsim.config import RunConfig
+from tarotsim.labels import DEFAULT_CHELEM_THRESHOLD
 from tarotsim.run.engine import check_count, play, show_progress, using_threads
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
@@ -23,7 +24,7 @@ def simulate(
     poignee_policy: str = "always",
     chelem_policy: str = "never",
     bid_thresholds: tuple[int, int, int, int] | None = None,
-    chelem_threshold: int = 110,
+    chelem_threshold: int = DEFAULT_CHELEM_THRESHOLD,
     dealing: str = "shuffled",
     match_deals: int | None = None,
     threads: int | None = None,

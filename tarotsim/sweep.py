@@ -6,12 +6,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from tarotsim.config import MULTIPLIERS, RunConfig
+from tarotsim.config import RunConfig
+from tarotsim.labels import CONTRACTS
 from tarotsim.run.engine import check_count, show_progress, using_threads
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.run.store import RunSpec
-
-ALL_CONTRACTS = tuple(MULTIPLIERS)
 
 
 def sweep(
@@ -19,7 +18,7 @@ def sweep(
     *,
     seed: SeedLike,
     seat: int = 0,
-    contracts: Sequence[str] = ALL_CONTRACTS,
+    contracts: Sequence[str] = CONTRACTS,
     players: int = 4,
     policy: str = "heuristic",
     attack_policy: str | None = None,

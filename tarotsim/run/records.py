@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import CONTRACT_NAMES, THROWN_IN_NAMES
 from tarotsim.kernels import state as S
+from tarotsim.labels import CONTRACTS, SIDE_NAMES, THROWN_IN_NAMES
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,9 @@ class Column:
 
 COLUMNS = (
     Column("dealer", S.R_DEALER, "seat", "seat that dealt; seats are numbered in playing order"),
-    Column("thrown_in", S.R_THROWN_IN, "label", "none, petit_sec or all_pass"),
+    Column("thrown_in", S.R_THROWN_IN, "label", "why the deal was not played, none when it was"),
     Column("taker", S.R_TAKER, "seat", "seat of the taker, -1 when thrown in"),
-    Column("contract", S.R_CONTRACT, "label", "prise, garde, garde_sans, garde_contre; missing when thrown in"),
+    Column("contract", S.R_CONTRACT, "label", "the contract played; missing when thrown in"),
     Column("taker_trumps", S.R_TAKER_TRUMPS, "cards", "trumps 1-21 in the taker's hand as dealt (the Excuse is not a trump)"),
     Column("taker_bouts", S.R_TAKER_BOUTS, "cards", "bouts in the taker's hand as dealt"),
     Column("taker_kings", S.R_TAKER_KINGS, "cards", "Kings in the taker's hand as dealt"),
@@ -43,11 +43,11 @@ COLUMNS = (
     Column("per_defender", S.R_PER_DEFENDER, "points", "D of RULES.md §8: what each defender pays the attack"),
 )
 
-_SIDES = np.array([None, "attack", "defence"], dtype=object)  # index side + 1
+_SIDES = np.array([None, *SIDE_NAMES], dtype=object)  # index side + 1
 
 
 def _side_labels(values: np.ndarray) -> pd.Categorical:
-    return pd.Categorical(_SIDES[values + 1], categories=["attack", "defence"])
+    return pd.Categorical(_SIDES[values + 1], categories=list(SIDE_NAMES))
 
 
 def to_frame(rec: np.ndarray, first_deal: int, players: int, *, per_deal: int = 1) -> pd.DataFrame:
@@ -65,8 +65,8 @@ def to_frame(rec: np.ndarray, first_deal: int, players: int, *, per_deal: int = 
                 np.array(THROWN_IN_NAMES, dtype=object)[values], categories=list(THROWN_IN_NAMES)
             )
         elif col.name == "contract":
-            labels = np.array([None, *CONTRACT_NAMES[1:]], dtype=object)[values]
-            data[col.name] = pd.Categorical(labels, categories=list(CONTRACT_NAMES[1:]), ordered=True)
+            labels = np.array([None, *CONTRACTS], dtype=object)[values]
+            data[col.name] = pd.Categorical(labels, categories=list(CONTRACTS), ordered=True)
         elif col.name in ("petit_au_bout", "chelem"):
             data[col.name] = _side_labels(values)
         elif col.unit == "bool":

@@ -27,7 +27,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import CONTRACT_NAMES, MULTIPLIERS, RunConfig
+from tarotsim.config import RunConfig
+from tarotsim.labels import THROWN_IN_NAMES, parse_contract
 from tarotsim.run.engine import check_count, play, using_threads
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import run_key
@@ -66,8 +67,7 @@ class RunSpec:
             if not self.contracts:
                 raise ValueError("a sweep needs at least one contract")
             for name in self.contracts:
-                if name not in MULTIPLIERS:
-                    raise ValueError(f"unknown contract {name!r}; valid: {', '.join(MULTIPLIERS)}")
+                parse_contract(name)
             if len(set(self.contracts)) != len(self.contracts):
                 raise ValueError(f"a contract appears twice in {list(self.contracts)}")
             if self.config.dealing != "shuffled":
@@ -125,7 +125,7 @@ class RunSpec:
         first, count = self.chunk_range(index)
         contracts = None
         if self.kind == "sweep":
-            contracts = np.array([CONTRACT_NAMES.index(c) for c in self.contracts], dtype=np.int64)
+            contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
         return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts))
 
@@ -281,7 +281,7 @@ class Run:
             "first_deal": first,
             "deals": count,
             "rows": len(frame),
-            "thrown_in": {name: int(thrown.get(name, 0)) for name in ("none", "petit_sec", "all_pass")},
+            "thrown_in": {name: int(thrown.get(name, 0)) for name in THROWN_IN_NAMES},
             "worker": worker,
             "seconds": round(seconds, 3),
         }
@@ -295,7 +295,7 @@ class Run:
             "deals": sum(c["deals"] for c in chunks),
             "rows": sum(c["rows"] for c in chunks),
             "thrown_in": {
-                name: sum(c["thrown_in"][name] for c in chunks) for name in ("none", "petit_sec", "all_pass")
+                name: sum(c["thrown_in"][name] for c in chunks) for name in THROWN_IN_NAMES
             },
         }
         _write_json_atomic(self.directory / MANIFEST, self.manifest)

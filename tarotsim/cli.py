@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tarotsim.labels import CONTRACTS, DEFAULT_CHELEM_THRESHOLD, PUBLISHED_BANDS
+from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
 
 DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2024
@@ -154,7 +155,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.out is None and (args.scheduler is not None or args.workers is not None):
         raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
     if args.out is not None:
-        from tarotsim.run.store import RunSpec
+        from tarotsim.run.spec import RunSpec
 
         spec = RunSpec(kind="simulate", seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals)
         _execute(args, spec)
@@ -191,7 +192,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from tarotsim.run.store import RunSpec
+    from tarotsim.run.spec import RunSpec
 
     contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
     spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
@@ -262,7 +263,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
-    from tarotsim.run.store import RunSpec
+    from tarotsim.run.spec import RunSpec
 
     spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
                    chunk_deals=args.chunk_deals, contracts=CONTRACTS, seat=0)
@@ -331,7 +332,8 @@ def _add_run_options(
     parser.add_argument("--out", required=out_required, default=out,
                         help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume")
     parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--chunk-deals", type=_positive_int, default=1 << 18, help="deals per chunk on disk (default 262144)")
+    parser.add_argument("--chunk-deals", type=_positive_int, default=DEFAULT_CHUNK_DEALS,
+                        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')")

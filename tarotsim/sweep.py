@@ -10,7 +10,7 @@ from tarotsim.config import RunConfig
 from tarotsim.labels import CONTRACTS
 from tarotsim.run.engine import check_count, show_progress, using_threads
 from tarotsim.run.seeding import SeedLike, resolve_seed
-from tarotsim.run.store import RunSpec
+from tarotsim.run.spec import RunSpec
 
 
 def sweep(

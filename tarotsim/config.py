@@ -6,8 +6,9 @@ is the ``cfg`` array a run hands the kernels.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, cast
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, TypedDict, cast
 
 import numpy as np
 
@@ -60,10 +61,36 @@ def check_players(players: Any) -> int:
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything besides the seed that decides a run's deals.
+    """Everything besides the seed that decides a run's deals; checked when made.
 
-    ``policy`` sets the card play of every seat; ``attack_policy`` and
-    ``defence_policy`` override it by side.
+    Parameters
+    ----------
+    players : int
+        Players at the table: 3, 4 or 5.
+    policy, attack_policy, defence_policy : str
+        Card-play policy of every seat (``labels.PLAY_POLICIES``), and overrides for the
+        attack or the defence (None: ``policy``).
+    bid_policy, ecart_policy, poignee_policy, chelem_policy : str
+        Bidding, écart, poignée and chelem-announcement policies (``labels.*_POLICIES``).
+    bid_thresholds : tuple of four ints, optional
+        Chavey counts from which the ``chavey`` bidder wishes a Prise, a Garde, a Garde
+        sans and a Garde contre (default: ``labels.PUBLISHED_BANDS`` at 4 players, scaled
+        by the cards in a hand).
+    chelem_threshold : int
+        Count (with the distribution bonus) from which ``chelem_policy="overwhelming"``
+        announces a chelem.
+    forced_taker, forced_contract : int, str
+        With a contract label: that seat takes that contract on every deal, the others
+        pass (None: the bidding decides).
+    dealing : str
+        ``labels.DEALINGS``: a uniformly shuffled pack every deal, or the casual table's
+        gathered, cut and unshuffled pack (RULES.md §10).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For an unknown name, a table size other than 3, 4 or 5, thresholds that are not
+        four increasing counts, or a taking seat off the table.
     """
 
     players: int = 4
@@ -127,3 +154,62 @@ class RunConfig:
         out = asdict(self)
         out["bid_thresholds"] = list(self.bid_thresholds)
         return out
+
+
+class RunOptions(TypedDict, total=False):
+    """The fields of :class:`RunConfig` as keywords, which ``simulate`` and ``sweep`` take
+    in place of a ``config``."""
+
+    players: int
+    policy: str
+    attack_policy: str | None
+    defence_policy: str | None
+    bid_policy: str
+    ecart_policy: str
+    poignee_policy: str
+    chelem_policy: str
+    bid_thresholds: tuple[int, int, int, int] | None
+    chelem_threshold: int
+    forced_taker: int
+    forced_contract: str | None
+    dealing: str
+
+
+SWEEP_DEFAULTS: RunOptions = {"policy": "heuristic", "ecart_policy": "expert"}
+"""Where a sweep's configuration departs from ``RunConfig()``: a contract is judged as a
+good player plays it, with heuristic card play and the expert écart."""
+
+
+def make_config(
+    config: RunConfig | None, options: Mapping[str, Any], *, defaults: Mapping[str, Any] | None = None
+) -> RunConfig:
+    """The configuration of a call that takes either ``config`` or the options as keywords.
+
+    Parameters
+    ----------
+    config : RunConfig, optional
+        The configuration, used as it is.
+    options : mapping
+        Instead of ``config``: fields of ``RunConfig`` by name.
+    defaults : mapping, optional
+        Fields that ``options`` do not give, before ``RunConfig``'s own defaults.
+
+    Raises
+    ------
+    TypeError
+        For an option that is not a field of ``RunConfig``, a ``config`` that is not a
+        ``RunConfig``, or a ``config`` given together with options.
+    ValueError
+        For an invalid option (see ``RunConfig``).
+    """
+    names = [f.name for f in fields(RunConfig)]
+    for name in options:
+        if name not in names:
+            raise TypeError(f"unknown option {name!r}; valid options: {', '.join(names)}")
+    if config is None:
+        return RunConfig(**{**(defaults or {}), **options})
+    if not isinstance(config, RunConfig):
+        raise TypeError(f"config must be a RunConfig, got {config!r}")
+    if options:
+        raise TypeError(f"give either config or options such as {next(iter(options))}=, not both")
+    return config

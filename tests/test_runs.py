@@ -14,8 +14,7 @@ from tarotsim.analysis import load_records
 from tarotsim.config import RunConfig
 from tarotsim.run.spec import RunSpec
 from tarotsim.run.store import execute
-from tarotsim.simulate import simulate
-from tarotsim.sweep import sweep
+from tarotsim.simulate import simulate, sweep
 
 
 def spec(**overrides):
@@ -118,3 +117,44 @@ def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
     assert "different run" in capsys.readouterr().err
     assert main(["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]) == 2
     assert "unknown contract 'petite'" in capsys.readouterr().err
+
+
+def test_simulate_and_sweep_take_one_configuration_or_its_fields_as_keywords():
+    from dataclasses import fields
+
+    from tarotsim.config import SWEEP_DEFAULTS, RunOptions
+
+    assert list(RunOptions.__annotations__) == [f.name for f in fields(RunConfig)]
+    config = RunConfig(players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
+    by_keywords = simulate(300, seed=4, players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
+    pd.testing.assert_frame_equal(simulate(300, seed=4, config=config), by_keywords)
+    assert by_keywords.attrs["config"] == config.as_dict()
+    swept = sweep(200, seed=4, contracts=("garde",), config=RunConfig(**SWEEP_DEFAULTS))
+    pd.testing.assert_frame_equal(swept, sweep(200, seed=4, contracts="garde"))
+    assert sweep(0, seed=4).empty and simulate(0, seed=4).empty
+
+
+def test_sweep_takes_the_simulate_options():
+    plain = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming")
+    bold = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", chelem_threshold=70)
+    assert bold.chelem_announced.sum() > plain.chelem_announced.sum()
+    assert bold.attrs["config"]["chelem_threshold"] == 70
+    thresholds = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", bid_thresholds=(1, 2, 3, 4))
+    pd.testing.assert_frame_equal(thresholds, plain)  # the sweep sets the taker and the contract: no bidding
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: sweep(10, seed=1, dealing="unshuffled"), ValueError, "a sweep .* needs shuffled dealing"),
+        (lambda: sweep(10, seed=1, forced_contract="garde", forced_taker=1), ValueError, "leave forced_contract unset"),
+        (lambda: sweep(10, seed=1, seat=4), ValueError, "taking seat must be 0 to 3"),
+        (lambda: sweep(10, seed=1, contracts="garde,garde"), ValueError, "appears twice"),
+        (lambda: simulate(10, seed=1, config=RunConfig(), players=3), TypeError, "not both"),
+        (lambda: simulate(10, seed=1, player=3), TypeError, "unknown option 'player'"),
+        (lambda: simulate(10, seed=1, config={"players": 3}), TypeError, "config must be a RunConfig"),
+    ],
+)
+def test_bad_configurations_are_explained(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

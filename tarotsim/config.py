@@ -6,7 +6,7 @@ is the ``cfg`` array a run hands the kernels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, TypedDict, cast
 
@@ -38,6 +38,25 @@ def default_bid_thresholds(players: int) -> tuple[int, int, int, int]:
     hand = TABLE_SIZES[players][0]
     bands = tuple(round(PUBLISHED_BANDS[c] * hand / BANDS_HAND_CARDS) for c in CONTRACTS)
     return cast("tuple[int, int, int, int]", bands)
+
+
+def check_count(value: object, name: str, *, minimum: int = 0) -> int:
+    """``value`` as an int >= ``minimum``, or a ``TypeError``/``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def _check_thresholds(thresholds: object) -> tuple[int, int, int, int]:
+    message = f"bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, Garde contre), got {thresholds!r}"
+    if isinstance(thresholds, str) or not isinstance(thresholds, Sequence) or len(thresholds) != 4:
+        raise ValueError(message)
+    counts = tuple(check_count(t, "a bid threshold") for t in thresholds)
+    if list(counts) != sorted(counts):
+        raise ValueError(message)
+    return cast("tuple[int, int, int, int]", counts)
 
 
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
@@ -108,13 +127,21 @@ class RunConfig:
     dealing: str = "shuffled"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "players", check_players(self.players))
-        if self.bid_thresholds is None:
-            object.__setattr__(self, "bid_thresholds", default_bid_thresholds(self.players))
-        self.to_array()  # validates every name
+        players = check_players(self.players)
+        object.__setattr__(self, "players", players)
+        thresholds = self.bid_thresholds
+        thresholds = default_bid_thresholds(players) if thresholds is None else _check_thresholds(thresholds)
+        object.__setattr__(self, "bid_thresholds", thresholds)
+        object.__setattr__(self, "chelem_threshold", check_count(self.chelem_threshold, "chelem_threshold"))
+        if self.forced_contract is not None:
+            seat = check_count(self.forced_taker, "the taking seat")
+            if seat >= players:
+                raise ValueError(f"the taking seat must be 0 to {players - 1}, got {seat}")
+            object.__setattr__(self, "forced_taker", seat)
+        self.to_array()  # checks every name
 
     def to_array(self) -> np.ndarray:
-        """The int64 ``cfg`` array of ``tarotsim.kernels.config``."""
+        """The kernels' ``cfg`` array: int64[N_CFG], slots ``kernels.state.C_*``."""
         cfg = np.zeros(C.N_CFG, dtype=np.int64)
         hand, chien = TABLE_SIZES[self.players]
         cfg[C.C_PLAYERS] = self.players
@@ -127,26 +154,15 @@ class RunConfig:
         cfg[C.C_ECART_POLICY] = _pick("ecart policy", self.ecart_policy, ECART_POLICIES)
         cfg[C.C_POIGNEE_POLICY] = _pick("poignee policy", self.poignee_policy, POIGNEE_POLICIES)
         cfg[C.C_CHELEM_POLICY] = _pick("chelem policy", self.chelem_policy, CHELEM_POLICIES)
-        thresholds = tuple(int(t) for t in self.bid_thresholds)
-        if len(thresholds) != 4 or list(thresholds) != sorted(thresholds):
-            raise ValueError(
-                "bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, "
-                f"Garde contre), got {self.bid_thresholds!r}"
-            )
-        cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = thresholds
-        cfg[C.C_CHELEM_THRESHOLD] = int(self.chelem_threshold)
+        cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = self.bid_thresholds
+        cfg[C.C_CHELEM_THRESHOLD] = self.chelem_threshold
         cfg[C.C_DEALING] = _pick("dealing", self.dealing, DEALINGS)
         if self.forced_contract is None:
             cfg[C.C_FORCED_TAKER] = -1
             cfg[C.C_FORCED_CONTRACT] = 0
         else:
-            contract = parse_contract(self.forced_contract)
-            if not 0 <= int(self.forced_taker) < self.players:
-                raise ValueError(
-                    f"the taking seat must be 0 to {self.players - 1}, got {self.forced_taker}"
-                )
-            cfg[C.C_FORCED_TAKER] = int(self.forced_taker)
-            cfg[C.C_FORCED_CONTRACT] = contract
+            cfg[C.C_FORCED_TAKER] = self.forced_taker
+            cfg[C.C_FORCED_CONTRACT] = parse_contract(self.forced_contract)
         return cfg
 
     def as_dict(self) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from typing import Unpack
 
 import pandas as pd
 
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig, RunOptions, make_config
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig, RunOptions, check_count, make_config
 from tarotsim.labels import CONTRACTS
-from tarotsim.run.engine import check_count, show_progress, using_threads
+from tarotsim.run.engine import show_progress, using_threads
+from tarotsim.run.records import add_matches
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.run.spec import RunSpec
 
@@ -133,10 +134,3 @@ def sweep(
     frame.attrs["seat"] = spec.seat
     return frame
 
-
-def add_matches(frame: pd.DataFrame, match_deals: int, players: int) -> None:
-    """Add ``match`` and the cumulative scores ``total_<seat>`` within each match, in place."""
-    frame["match"] = (frame["deal"] // match_deals).astype("int64")
-    grouped = frame.groupby("match", sort=False)
-    for seat in range(players):
-        frame[f"total_{seat}"] = grouped[f"score_{seat}"].cumsum().astype("int64")

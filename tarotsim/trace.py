@@ -16,7 +16,7 @@ from tarotsim.kernels import state as S
 from tarotsim.kernels.state import C_HAND, MAX_SEATS
 from tarotsim.labels import CONTRACT_NAMES, THROWN_IN_NAMES, Poignee, Side
 
-TRACE_CHUNK = 4096
+TRACE_BLOCK_DEALS = 4096
 """Deals traced per call into the kernels (bounds memory for long traces)."""
 
 
@@ -111,8 +111,8 @@ def iter_traces(deals: int, key: np.ndarray, config: RunConfig) -> Iterator[dict
     """Trace dicts of deals 0 … deals - 1 of the run with key ``key``."""
     cfg = config.to_array()
     hand_size = int(cfg[C_HAND])
-    for start in range(0, deals, TRACE_CHUNK):
-        n = min(TRACE_CHUNK, deals - start)
+    for start in range(0, deals, TRACE_BLOCK_DEALS):
+        n = min(TRACE_BLOCK_DEALS, deals - start)
         out, logs, masks = traced_block(start, n, key, cfg)
         for i in range(n):
             yield _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)

@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tarotsim.run.engine import check_count, using_threads
+from tarotsim.config import check_count
+from tarotsim.run.engine import using_threads
 from tarotsim.run.spec import RunSpec
 from tarotsim.run.store import Run, can_write_chunks, versions, write_chunk
 

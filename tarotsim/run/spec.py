@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import RunConfig
+from tarotsim.config import RunConfig, check_count
 from tarotsim.labels import parse_contract
-from tarotsim.run.engine import check_count, play
+from tarotsim.run.engine import play
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import run_key
 
@@ -104,13 +104,11 @@ class RunSpec:
     @staticmethod
     def from_identity(identity: dict[str, Any]) -> RunSpec:
         """The spec whose ``identity()`` is ``identity``."""
-        config = dict(identity["config"])
-        config["bid_thresholds"] = tuple(config["bid_thresholds"])
         return RunSpec(
             kind=identity["kind"],
             seed=identity["seed"],
             deals=identity["deals"],
-            config=RunConfig(**config),
+            config=RunConfig(**identity["config"]),
             chunk_deals=identity["chunk_deals"],
             contracts=tuple(identity["contracts"]),
             seat=identity["seat"] or 0,

@@ -55,14 +55,14 @@ def _seed(text: str) -> int:
     return value
 
 
-_BANDS = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
+_PUBLISHED_BANDS_TEXT = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
 
 
 def _thresholds(text: str) -> tuple[int, ...]:
     try:
         values = tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_BANDS}, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}") from None
     if len(values) != 4:
         raise argparse.ArgumentTypeError(f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}")
     return values
@@ -95,7 +95,7 @@ def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, 
     parser.add_argument("--dealing", default=default["dealing"],
                         help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})")
     parser.add_argument("--bid-thresholds", type=_thresholds, default=default["bid_thresholds"], metavar="P,G,GS,GC",
-                        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_BANDS} "
+                        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
                              "at 4 players, scaled by hand size)")
     parser.add_argument("--chelem-threshold", type=int, default=default["chelem_threshold"],
                         help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})")

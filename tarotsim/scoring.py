@@ -91,7 +91,7 @@ def score_deal(
     if isinstance(attack_bouts, bool) or attack_bouts not in (0, 1, 2, 3):
         raise ValueError(f"attack_bouts must be 0, 1, 2 or 3, got {attack_bouts!r}")
     if isinstance(poignees, str):
-        raise TypeError("poignees must be a sequence of sizes such as ['simple'], not a single string")
+        raise TypeError(f"poignees must be a sequence of sizes such as [{POIGNEE_NAMES[0]!r}], not a single string")
     bonus = 0
     for size in poignees:
         if size not in POIGNEE_BONUS:

@@ -13,8 +13,9 @@ order they finish: they equal those of a local run with the same seed, bit for b
 - The client alone writes ``manifest.json``, one chunk at a time as results arrive, and
   records which worker (its address) made each chunk.
 - A task is idempotent: it writes its chunk under a temporary name of its own, then
-  renames it (``store.write_chunk``), and the content is the same whoever makes it. A worker that dies costs only its
-  chunks: Dask gives them to the workers left and they are made again.
+  renames it (``store.write_chunk``), and the content is the same whoever makes it. A
+  worker that dies costs only its chunks: Dask gives them to the workers left and they
+  are made again.
 - Numba compiles once per worker process, in a warm-up run on every worker before the
   chunks are sent (from the on-disk cache when the sources are unchanged; a local
   cluster's client fills that cache first), and each task uses one Numba thread:

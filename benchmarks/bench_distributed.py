@@ -37,7 +37,8 @@ import distributed
 from tarotsim.bench import machine
 from tarotsim.config import RunConfig
 from tarotsim.run.distributed import execute_distributed
-from tarotsim.run.store import DEFAULT_CHUNK_DEALS, RunSpec, execute
+from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
+from tarotsim.run.store import execute
 
 REPORT = Path(__file__).resolve().parents[1] / "reports" / "distributed.md"
 

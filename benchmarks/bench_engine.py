@@ -30,8 +30,8 @@ from tarotsim.bench import (
     stage_rate,
     startup_seconds,
 )
-from tarotsim.config import PLAY_POLICIES
 from tarotsim.kernels.baseline import STAGE_BID, STAGE_DEAL, STAGE_PLAYOUT
+from tarotsim.labels import PLAY_POLICIES
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from tarotsim.bench import engine_rate, machine
-from tarotsim.config import CONTRACT_NAMES, RunConfig
+from tarotsim.config import RunConfig
 from tarotsim.kernels.score import ATTACK, DEFENCE
 from tarotsim.kernels.state import (
     L_POIGNEE,
@@ -38,6 +38,7 @@ from tarotsim.kernels.state import (
     R_TAKER,
     R_THROWN_IN,
 )
+from tarotsim.labels import CONTRACT_NAMES
 from tarotsim.run.engine import play, using_threads
 from tarotsim.run.seeding import run_key
 

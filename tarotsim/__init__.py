@@ -1,10 +1,10 @@
 """tarotsim: a fast, exact Monte Carlo simulator of French Tarot under the FFT rules."""
 
 from tarotsim.cards import format_card, parse_card, parse_cards
-from tarotsim.config import Contract, RunConfig, Side
+from tarotsim.config import RunConfig
 from tarotsim.evaluate import evaluate_hand
-from tarotsim.simulate import simulate
-from tarotsim.sweep import sweep
+from tarotsim.labels import Contract, Side
+from tarotsim.simulate import simulate, sweep
 
 __version__ = "0.1.0"
 

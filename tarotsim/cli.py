@@ -5,8 +5,27 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+from tarotsim.labels import (
+    BID_POLICIES,
+    CHELEM_POLICIES,
+    CONTRACTS,
+    DEALINGS,
+    ECART_POLICIES,
+    PLAY_POLICIES,
+    POIGNEE_POLICIES,
+    PUBLISHED_BANDS,
+    ThrownIn,
+)
+from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2024
@@ -36,49 +55,56 @@ def _seed(text: str) -> int:
     return value
 
 
+_PUBLISHED_BANDS_TEXT = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
+
+
 def _thresholds(text: str) -> tuple[int, ...]:
     try:
         values = tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected four whole numbers such as 40,56,71,81, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}") from None
     if len(values) != 4:
-        raise argparse.ArgumentTypeError(f"expected four numbers (prise, garde, garde sans, garde contre), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}")
     return values
 
 
-def _add_table_options(parser: argparse.ArgumentParser, *, policy: str = "random", ecart: str = "simple") -> None:
-    parser.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
-    parser.add_argument("--policy", default=policy, help=f"card-play policy of every seat (default {policy})")
-    parser.add_argument("--attack-policy", default=None, help="card-play policy of the attack (default --policy)")
-    parser.add_argument("--defence-policy", default=None, help="card-play policy of the defence (default --policy)")
-    parser.add_argument("--bid-policy", default="chavey", help="bidding policy (default chavey)")
-    parser.add_argument("--ecart-policy", default=ecart, help=f"écart policy (default {ecart})")
-    parser.add_argument("--poignee-policy", default="always", help="poignée policy (default always)")
-    parser.add_argument("--chelem-policy", default="never", help="chelem announcement policy (default never)")
-    parser.add_argument("--dealing", default="shuffled", help="shuffled (default) or unshuffled (casual tables)")
-    parser.add_argument("--bid-thresholds", type=_thresholds, default=None, metavar="P,G,GS,GC",
-                        help="Chavey counts for prise, garde, garde sans, garde contre (default 40,56,71,81 "
+def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, Any] | None = None) -> None:
+    """The options of ``RunConfig``, each ``--name`` for the field ``name``; defaults are
+    ``RunConfig``'s, then ``defaults``."""
+    default = {f.name: f.default for f in fields(RunConfig)} | dict(defaults or {})
+
+    def names(table: Mapping[str, int]) -> str:
+        return ", ".join(table)
+
+    parser.add_argument("--players", type=int, default=default["players"],
+                        help=f"players at the table: 3, 4 or 5 (default {default['players']})")
+    parser.add_argument("--policy", default=default["policy"],
+                        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})")
+    parser.add_argument("--attack-policy", default=default["attack_policy"],
+                        help="card-play policy of the attack (default --policy)")
+    parser.add_argument("--defence-policy", default=default["defence_policy"],
+                        help="card-play policy of the defence (default --policy)")
+    parser.add_argument("--bid-policy", default=default["bid_policy"],
+                        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})")
+    parser.add_argument("--ecart-policy", default=default["ecart_policy"],
+                        help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})")
+    parser.add_argument("--poignee-policy", default=default["poignee_policy"],
+                        help=f"poignée policy: {names(POIGNEE_POLICIES)} (default {default['poignee_policy']})")
+    parser.add_argument("--chelem-policy", default=default["chelem_policy"],
+                        help=f"chelem announcement policy: {names(CHELEM_POLICIES)} (default {default['chelem_policy']})")
+    parser.add_argument("--dealing", default=default["dealing"],
+                        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})")
+    parser.add_argument("--bid-thresholds", type=_thresholds, default=default["bid_thresholds"], metavar="P,G,GS,GC",
+                        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
                              "at 4 players, scaled by hand size)")
-    parser.add_argument("--chelem-threshold", type=int, default=110,
-                        help="count from which the overwhelming chelem policy announces (default 110)")
+    parser.add_argument("--chelem-threshold", type=int, default=default["chelem_threshold"],
+                        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})")
 
 
-def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from tarotsim.config import RunConfig
-
-    return RunConfig(
-        players=args.players,
-        policy=args.policy,
-        attack_policy=args.attack_policy,
-        defence_policy=args.defence_policy,
-        bid_policy=args.bid_policy,
-        ecart_policy=args.ecart_policy,
-        poignee_policy=args.poignee_policy,
-        chelem_policy=args.chelem_policy,
-        bid_thresholds=args.bid_thresholds,
-        chelem_threshold=args.chelem_threshold,
-        dealing=args.dealing,
-    )
+def _config(args: argparse.Namespace) -> RunConfig:
+    """The run configuration of a command: every parsed option named as a ``RunConfig`` field."""
+    given = vars(args)
+    return RunConfig(**{f.name: given[f.name] for f in fields(RunConfig) if f.name in given})
 
 
 def _writable(path: Path) -> None:
@@ -101,19 +127,18 @@ def cmd_trace(args: argparse.Namespace) -> int:
     return 0
 
 
-def summary_table(frame) -> str:  # type: ignore[no-untyped-def]
-    """Markdown table of contract success by bout count, with the thrown-in counts."""
+def summary_table(frame: pd.DataFrame | str) -> str:
+    """Markdown table of contract success by bout count, with the thrown-in counts.
+
+    ``frame`` is a record frame or a run directory."""
     from tarotsim.analysis import success_table, to_markdown
 
     table = success_table(frame, by=("taker_bouts",))
     shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
     thrown = table.attrs.get("thrown_in_by_reason", {})
-    lines = [
-        to_markdown(shown),
-        "",
-        f"played deals: {int(table['n'].sum())}; thrown in: petit sec {int(thrown.get('petit_sec', 0))}, "
-        f"all pass {int(thrown.get('all_pass', 0))}",
-    ]
+    reasons = ", ".join(f"{reason.label.replace('_', ' ')} {int(thrown.get(reason.label, 0))}"
+                        for reason in ThrownIn if reason != ThrownIn.NONE)
+    lines = [to_markdown(shown), "", f"played deals: {int(table['n'].sum())}; thrown in: {reasons}"]
     return "\n".join(lines)
 
 
@@ -121,7 +146,7 @@ def _progress(args: argparse.Namespace) -> bool:
     return not args.quiet and sys.stderr.isatty()
 
 
-def _execute(args: argparse.Namespace, spec) -> None:  # type: ignore[no-untyped-def]
+def _execute(args: argparse.Namespace, spec: RunSpec) -> None:
     started = time.perf_counter()
     if args.scheduler is not None or args.workers is not None:
         if args.threads is not None:
@@ -144,38 +169,24 @@ def _execute(args: argparse.Namespace, spec) -> None:  # type: ignore[no-untyped
     )
 
 
+def _run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
+    """The run a command makes in its run directory (``--out``)."""
+    return RunSpec(kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.out is None and (args.scheduler is not None or args.workers is not None):
         raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
     if args.out is not None:
-        from tarotsim.run.store import RunSpec
-
-        spec = RunSpec(kind="simulate", seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals)
-        _execute(args, spec)
+        _execute(args, _run_spec(args, config, "simulate"))
         print()
         print(summary_table(args.out))
         return 0
     from tarotsim.simulate import simulate
 
     started = time.perf_counter()
-    frame = simulate(
-        args.deals,
-        seed=args.seed,
-        players=config.players,
-        policy=config.policy,
-        attack_policy=config.attack_policy,
-        defence_policy=config.defence_policy,
-        bid_policy=config.bid_policy,
-        ecart_policy=config.ecart_policy,
-        poignee_policy=config.poignee_policy,
-        chelem_policy=config.chelem_policy,
-        bid_thresholds=config.bid_thresholds,
-        chelem_threshold=config.chelem_threshold,
-        dealing=config.dealing,
-        threads=args.threads,
-        progress=_progress(args),
-    )
+    frame = simulate(args.deals, seed=args.seed, config=config, threads=args.threads, progress=_progress(args))
     elapsed = time.perf_counter() - started
     print(f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
           f"card play {config.policy}; {elapsed:.1f} s\n")
@@ -186,16 +197,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from tarotsim.run.store import RunSpec
-
     contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
-    spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
-                   chunk_deals=args.chunk_deals, contracts=contracts, seat=args.seat)
-    _execute(args, spec)
+    _execute(args, _run_spec(args, _config(args), "sweep", contracts=contracts, seat=args.seat))
     return 0
 
 
-def _emit(table, out: str | None, title: str, *, append: bool = False) -> None:  # type: ignore[no-untyped-def]
+def _emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = False) -> None:
     """Print a table as Markdown; with ``out``, also write it as CSV or Markdown (appended when asked)."""
     from tarotsim.analysis import to_markdown
 
@@ -257,12 +264,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
-    from tarotsim.run.store import RunSpec
 
-    contracts = ("prise", "garde", "garde_sans", "garde_contre")
-    spec = RunSpec(kind="sweep", seed=args.seed, deals=args.deals, config=_config(args),
-                   chunk_deals=args.chunk_deals, contracts=contracts, seat=0)
-    print(f"Sweeping {args.deals:,} deals: seat 0 takes each of the four contracts on every deal "
+    spec = _run_spec(args, _config(args), "sweep", contracts=CONTRACTS, seat=0)
+    print(f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
           f"({args.policy} play); re-running this command resumes an interrupted run.")
     started = time.perf_counter()
     _execute(args, spec)
@@ -276,18 +280,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     from tarotsim.simulate import simulate
 
     config = _config(args)
-    frame = simulate(args.deals, seed=args.seed, players=config.players, policy=config.policy,
-                     attack_policy=config.attack_policy, defence_policy=config.defence_policy,
-                     bid_policy=config.bid_policy, ecart_policy=config.ecart_policy,
-                     poignee_policy=config.poignee_policy, chelem_policy=config.chelem_policy,
-                     bid_thresholds=config.bid_thresholds, chelem_threshold=config.chelem_threshold,
-                     dealing=config.dealing, match_deals=args.deals, progress=False)
+    frame = simulate(args.deals, seed=args.seed, config=config, match_deals=args.deals, progress=False)
     seats = range(config.players)
     print(f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n")
     header = "deal dealer  taker contract      " + "".join(f"{'seat ' + str(s):>9}" for s in seats)
     print(header)
     for row in frame.itertuples(index=False):
-        what = row.contract if row.thrown_in == "none" else f"({row.thrown_in})"
+        what = row.contract if row.thrown_in == ThrownIn.NONE.label else f"({row.thrown_in})"
         taker = "" if row.taker < 0 else str(row.taker)
         totals = "".join(f"{getattr(row, f'total_{s}'):>9}" for s in seats)
         print(f"{row.deal:>4} {row.dealer:>6} {taker:>6} {what:<14}{totals}")
@@ -327,7 +326,8 @@ def _add_run_options(
     parser.add_argument("--out", required=out_required, default=out,
                         help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume")
     parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--chunk-deals", type=_positive_int, default=1 << 18, help="deals per chunk on disk (default 262144)")
+    parser.add_argument("--chunk-deals", type=_positive_int, default=DEFAULT_CHUNK_DEALS,
+                        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')")
@@ -347,20 +347,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="simulate deals; print contract success, or write a run directory")
     _add_run_options(sim, out_required=False)
-    _add_table_options(sim)
+    _add_config_options(sim)
     sim.set_defaults(func=cmd_simulate)
 
     study = sub.add_parser("study", help="the main job: a one-million-deal contract sweep and its report")
     _add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
-    _add_table_options(study, policy="heuristic", ecart="expert")
+    _add_config_options(study, SWEEP_DEFAULTS)
     study.set_defaults(func=cmd_study)
 
     swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
     _add_run_options(swp, out_required=True)
     swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
-    swp.add_argument("--contracts", default="prise,garde,garde_sans,garde_contre",
-                     help="contracts to play, comma-separated (default all four)")
-    _add_table_options(swp, policy="heuristic", ecart="expert")
+    swp.add_argument("--contracts", default=",".join(CONTRACTS),
+                     help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})")
+    _add_config_options(swp, SWEEP_DEFAULTS)
     swp.set_defaults(func=cmd_sweep)
 
     table = sub.add_parser("table", help="success table of a run directory")
@@ -386,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
     match.add_argument("--deals", type=_positive_int, default=8, help="deals in the match (default 8)")
     match.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    _add_table_options(match)
+    _add_config_options(match)
     match.set_defaults(func=cmd_match)
 
     rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
@@ -403,7 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--deals", type=_positive_int, required=True, help="deals to trace")
     trace.add_argument("--seed", type=_seed, required=True, help="random seed")
     trace.add_argument("--out", required=True, help="output file (.jsonl)")
-    _add_table_options(trace)
+    _add_config_options(trace)
     trace.set_defaults(func=cmd_trace)
     return parser
 

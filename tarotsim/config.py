@@ -1,70 +1,62 @@
-"""Policy names, contract and side labels, and the ``cfg`` array a run hands the kernels."""
+"""The run configuration: every choice besides the seed that decides a run's deals, validated here.
+
+Its names (policies, contracts, dealings) come from :mod:`tarotsim.labels`; ``RunConfig.to_array``
+is the ``cfg`` array a run hands the kernels.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from enum import IntEnum
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any, TypedDict, cast
 
 import numpy as np
 
 from tarotsim.kernels import state as C
-from tarotsim.kernels.policies import codes
-
-
-class Contract(IntEnum):
-    """Contracts, low to high; the value is the kernels' code."""
-
-    PASS = 0
-    PRISE = 1
-    GARDE = 2
-    GARDE_SANS = 3
-    GARDE_CONTRE = 4
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
-
-
-CONTRACT_NAMES = ("pass", "prise", "garde", "garde_sans", "garde_contre")
-MULTIPLIERS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
-
-
-class Side(IntEnum):
-    """Sides of a deal; -1 (``NONE``) means neither."""
-
-    NONE = -1
-    ATTACK = 0
-    DEFENCE = 1
-
-
-SIDE_LABELS = {Side.NONE: None, Side.ATTACK: "attack", Side.DEFENCE: "defence"}
-POIGNEE_NAMES = (None, "simple", "double", "triple")
-THROWN_IN_NAMES = ("none", "petit_sec", "all_pass")
-
-TABLE_SIZES = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
-"""Cards per hand and in the chien, by number of players."""
-
-PLAY_POLICIES = {"random": codes.PLAY_RANDOM, "heuristic": codes.PLAY_HEURISTIC}
-BID_POLICIES = {"chavey": codes.BID_CHAVEY}
-ECART_POLICIES = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
-POIGNEE_POLICIES = {"always": codes.POIGNEE_ALWAYS, "never": codes.POIGNEE_NEVER, "smart": codes.POIGNEE_SMART}
-CHELEM_POLICIES = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
-
-DEALINGS = {"shuffled": C.DEALING_SHUFFLED, "unshuffled": C.DEALING_UNSHUFFLED}
-"""Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,
-cut and unshuffled pack (reshuffled every ``SEQUENCE_DEALS`` deals)."""
-
-DEFAULT_BID_THRESHOLDS = (40, 56, 71, 81)
-"""Chavey's published bands for 4 players: Prise, Garde, Garde sans, Garde contre."""
+from tarotsim.labels import (
+    BANDS_HAND_CARDS,
+    BID_POLICIES,
+    CHELEM_POLICIES,
+    CONTRACTS,
+    DEALINGS,
+    DEFAULT_CHELEM_THRESHOLD,
+    ECART_POLICIES,
+    PLAY_POLICIES,
+    POIGNEE_POLICIES,
+    PUBLISHED_BANDS,
+    TABLE_SIZES,
+    parse_contract,
+)
 
 
 def default_bid_thresholds(players: int) -> tuple[int, int, int, int]:
-    """Chavey's bands scaled by the cards in a hand (the count was made for 18 cards)."""
-    hand = TABLE_SIZES[players][0]
-    return tuple(round(t * hand / 18) for t in DEFAULT_BID_THRESHOLDS)  # type: ignore[return-value]
+    """Chavey's published bands (``labels.PUBLISHED_BANDS``) scaled by the cards in a hand.
 
-SUPPORTED_PLAYERS = (3, 4, 5)
+    >>> default_bid_thresholds(3)
+    (53, 75, 95, 108)
+    """
+    hand = TABLE_SIZES[players][0]
+    bands = tuple(round(PUBLISHED_BANDS[c] * hand / BANDS_HAND_CARDS) for c in CONTRACTS)
+    return cast("tuple[int, int, int, int]", bands)
+
+
+def check_count(value: object, name: str, *, minimum: int = 0) -> int:
+    """``value`` as an int >= ``minimum``, or a ``TypeError``/``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def _check_thresholds(thresholds: object) -> tuple[int, int, int, int]:
+    message = f"bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, Garde contre), got {thresholds!r}"
+    if isinstance(thresholds, str) or not isinstance(thresholds, Sequence) or len(thresholds) != 4:
+        raise ValueError(message)
+    counts = tuple(check_count(t, "a bid threshold") for t in thresholds)
+    if list(counts) != sorted(counts):
+        raise ValueError(message)
+    return cast("tuple[int, int, int, int]", counts)
 
 
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
@@ -83,18 +75,41 @@ def check_players(players: Any) -> int:
     players = int(players)
     if players not in TABLE_SIZES:
         raise ValueError(f"players must be 3, 4 or 5, got {players}")
-    if players not in SUPPORTED_PLAYERS:
-        supported = ", ".join(str(p) for p in SUPPORTED_PLAYERS)
-        raise ValueError(f"{players}-player tables are not simulated yet; supported: {supported}")
     return players
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything besides the seed that decides a run's deals.
+    """Everything besides the seed that decides a run's deals; checked when made.
 
-    ``policy`` sets the card play of every seat; ``attack_policy`` and
-    ``defence_policy`` override it by side.
+    Parameters
+    ----------
+    players : int
+        Players at the table: 3, 4 or 5.
+    policy, attack_policy, defence_policy : str
+        Card-play policy of every seat (``labels.PLAY_POLICIES``), and overrides for the
+        attack or the defence (None: ``policy``).
+    bid_policy, ecart_policy, poignee_policy, chelem_policy : str
+        Bidding, écart, poignée and chelem-announcement policies (``labels.*_POLICIES``).
+    bid_thresholds : tuple of four ints, optional
+        Chavey counts from which the ``chavey`` bidder wishes a Prise, a Garde, a Garde
+        sans and a Garde contre (default: ``labels.PUBLISHED_BANDS`` at 4 players, scaled
+        by the cards in a hand).
+    chelem_threshold : int
+        Count (with the distribution bonus) from which ``chelem_policy="overwhelming"``
+        announces a chelem.
+    forced_taker, forced_contract : int, str
+        With a contract label: that seat takes that contract on every deal, the others
+        pass (None: the bidding decides).
+    dealing : str
+        ``labels.DEALINGS``: a uniformly shuffled pack every deal, or the casual table's
+        gathered, cut and unshuffled pack (RULES.md §10).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For an unknown name, a table size other than 3, 4 or 5, thresholds that are not
+        four increasing counts, or a taking seat off the table.
     """
 
     players: int = 4
@@ -106,19 +121,27 @@ class RunConfig:
     poignee_policy: str = "always"
     chelem_policy: str = "never"
     bid_thresholds: tuple[int, int, int, int] | None = None
-    chelem_threshold: int = 110
+    chelem_threshold: int = DEFAULT_CHELEM_THRESHOLD
     forced_taker: int = -1
     forced_contract: str | None = None
     dealing: str = "shuffled"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "players", check_players(self.players))
-        if self.bid_thresholds is None:
-            object.__setattr__(self, "bid_thresholds", default_bid_thresholds(self.players))
-        self.to_array()  # validates every name
+        players = check_players(self.players)
+        object.__setattr__(self, "players", players)
+        thresholds = self.bid_thresholds
+        thresholds = default_bid_thresholds(players) if thresholds is None else _check_thresholds(thresholds)
+        object.__setattr__(self, "bid_thresholds", thresholds)
+        object.__setattr__(self, "chelem_threshold", check_count(self.chelem_threshold, "chelem_threshold"))
+        if self.forced_contract is not None:
+            seat = check_count(self.forced_taker, "the taking seat")
+            if seat >= players:
+                raise ValueError(f"the taking seat must be 0 to {players - 1}, got {seat}")
+            object.__setattr__(self, "forced_taker", seat)
+        self.to_array()  # checks every name
 
     def to_array(self) -> np.ndarray:
-        """The int64 ``cfg`` array of ``tarotsim.kernels.config``."""
+        """The kernels' ``cfg`` array: int64[N_CFG], slots ``kernels.state.C_*``."""
         cfg = np.zeros(C.N_CFG, dtype=np.int64)
         hand, chien = TABLE_SIZES[self.players]
         cfg[C.C_PLAYERS] = self.players
@@ -131,29 +154,15 @@ class RunConfig:
         cfg[C.C_ECART_POLICY] = _pick("ecart policy", self.ecart_policy, ECART_POLICIES)
         cfg[C.C_POIGNEE_POLICY] = _pick("poignee policy", self.poignee_policy, POIGNEE_POLICIES)
         cfg[C.C_CHELEM_POLICY] = _pick("chelem policy", self.chelem_policy, CHELEM_POLICIES)
-        thresholds = tuple(int(t) for t in self.bid_thresholds)
-        if len(thresholds) != 4 or list(thresholds) != sorted(thresholds):
-            raise ValueError(
-                "bid_thresholds must be four increasing Chavey counts (prise, garde, garde sans, "
-                f"garde contre), got {self.bid_thresholds!r}"
-            )
-        cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = thresholds
-        cfg[C.C_CHELEM_THRESHOLD] = int(self.chelem_threshold)
+        cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = self.bid_thresholds
+        cfg[C.C_CHELEM_THRESHOLD] = self.chelem_threshold
         cfg[C.C_DEALING] = _pick("dealing", self.dealing, DEALINGS)
         if self.forced_contract is None:
             cfg[C.C_FORCED_TAKER] = -1
             cfg[C.C_FORCED_CONTRACT] = 0
         else:
-            if self.forced_contract not in MULTIPLIERS:
-                raise ValueError(
-                    f"unknown contract {self.forced_contract!r}; valid: {', '.join(MULTIPLIERS)}"
-                )
-            if not 0 <= int(self.forced_taker) < self.players:
-                raise ValueError(
-                    f"the taking seat must be 0 to {self.players - 1}, got {self.forced_taker}"
-                )
-            cfg[C.C_FORCED_TAKER] = int(self.forced_taker)
-            cfg[C.C_FORCED_CONTRACT] = CONTRACT_NAMES.index(self.forced_contract)
+            cfg[C.C_FORCED_TAKER] = self.forced_taker
+            cfg[C.C_FORCED_CONTRACT] = parse_contract(self.forced_contract)
         return cfg
 
     def as_dict(self) -> dict[str, Any]:
@@ -161,3 +170,62 @@ class RunConfig:
         out = asdict(self)
         out["bid_thresholds"] = list(self.bid_thresholds)
         return out
+
+
+class RunOptions(TypedDict, total=False):
+    """The fields of :class:`RunConfig` as keywords, which ``simulate`` and ``sweep`` take
+    in place of a ``config``."""
+
+    players: int
+    policy: str
+    attack_policy: str | None
+    defence_policy: str | None
+    bid_policy: str
+    ecart_policy: str
+    poignee_policy: str
+    chelem_policy: str
+    bid_thresholds: tuple[int, int, int, int] | None
+    chelem_threshold: int
+    forced_taker: int
+    forced_contract: str | None
+    dealing: str
+
+
+SWEEP_DEFAULTS: RunOptions = {"policy": "heuristic", "ecart_policy": "expert"}
+"""Where a sweep's configuration departs from ``RunConfig()``: a contract is judged as a
+good player plays it, with heuristic card play and the expert écart."""
+
+
+def make_config(
+    config: RunConfig | None, options: Mapping[str, Any], *, defaults: Mapping[str, Any] | None = None
+) -> RunConfig:
+    """The configuration of a call that takes either ``config`` or the options as keywords.
+
+    Parameters
+    ----------
+    config : RunConfig, optional
+        The configuration, used as it is.
+    options : mapping
+        Instead of ``config``: fields of ``RunConfig`` by name.
+    defaults : mapping, optional
+        Fields that ``options`` do not give, before ``RunConfig``'s own defaults.
+
+    Raises
+    ------
+    TypeError
+        For an option that is not a field of ``RunConfig``, a ``config`` that is not a
+        ``RunConfig``, or a ``config`` given together with options.
+    ValueError
+        For an invalid option (see ``RunConfig``).
+    """
+    names = [f.name for f in fields(RunConfig)]
+    for name in options:
+        if name not in names:
+            raise TypeError(f"unknown option {name!r}; valid options: {', '.join(names)}")
+    if config is None:
+        return RunConfig(**{**(defaults or {}), **options})
+    if not isinstance(config, RunConfig):
+        raise TypeError(f"config must be a RunConfig, got {config!r}")
+    if options:
+        raise TypeError(f"give either config or options such as {next(iter(options))}=, not both")
+    return config

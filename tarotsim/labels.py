@@ -18,6 +18,7 @@ table sizes, Chavey's published bands) are read from the kernels here too.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Self
 
 from tarotsim.kernels import score as K
 from tarotsim.kernels import state as S
@@ -33,7 +34,7 @@ class _Named(IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, label: str) -> _Named:
+    def parse(cls, label: str | Self) -> Self:
         """The member labelled ``label``; a ``ValueError`` naming the valid labels otherwise."""
         if isinstance(label, cls):
             return label
@@ -84,6 +85,19 @@ CONTRACT_NAMES: tuple[str, ...] = tuple(c.label for c in Contract)
 
 CONTRACTS: tuple[str, ...] = CONTRACT_NAMES[1:]
 """The contracts a taker can play, low to high."""
+
+
+def parse_contract(label: str | Contract) -> Contract:
+    """The contract a taker plays, from its label; a ``ValueError`` for ``pass`` or an unknown label.
+
+    >>> parse_contract("garde")
+    <Contract.GARDE: 2>
+    """
+    if isinstance(label, Contract) and label != Contract.PASS:
+        return label
+    if label not in CONTRACTS:
+        raise ValueError(f"unknown contract {label!r}; valid: {', '.join(CONTRACTS)}")
+    return Contract.parse(label)
 
 MULTIPLIERS: dict[str, int] = {c.label: int(K.MULTIPLIER[c]) for c in Contract if c != Contract.PASS}
 """Contract multiplier M of RULES.md §8, by contract label."""

@@ -1,6 +1,6 @@
 """FFT scoring of one deal, over the same compiled functions the simulator runs.
 
->>> r = score_deal(contract="garde", attack_points=47, attack_bouts=2)
+>>> r = score_deal(contract=Contract.GARDE, attack_points=47, attack_bouts=2)
 >>> r.made, r.margin, r.per_defender, r.taker
 (True, 6, 62, 186)
 """
@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarotsim.config import MULTIPLIERS, POIGNEE_NAMES, TABLE_SIZES
+from tarotsim.config import check_players
 from tarotsim.kernels import score as K
-
-_SIDES = {None: K.SIDE_NONE, "attack": K.ATTACK, "defence": K.DEFENCE}
+from tarotsim.labels import POIGNEE_BONUS, POIGNEE_NAMES, SIDE_NAMES, Contract, Side, parse_contract
 
 
 @dataclass(frozen=True)
@@ -29,16 +28,18 @@ class DealScore:
     taker: int
 
 
-def _side(value: object, name: str) -> int:
-    if value not in _SIDES:
-        raise ValueError(f"{name} must be None, 'attack' or 'defence', got {value!r}")
-    return _SIDES[value]  # type: ignore[index]
+def _side(value: str | None, name: str) -> Side:
+    if value is None:
+        return Side.NONE
+    if value not in SIDE_NAMES:
+        raise ValueError(f"{name} must be None or one of {', '.join(SIDE_NAMES)}, got {value!r}")
+    return Side.parse(value)
 
 
 def score_deal(
     *,
     players: int = 4,
-    contract: str,
+    contract: str | Contract,
     attack_points: float,
     attack_bouts: int,
     petit_au_bout: str | None = None,
@@ -55,24 +56,33 @@ def score_deal(
         3, 4 or 5 (settlement: the taker scores 2D, 3D, or with 5 players 2D with a
         partner and 4D when ``taker_alone``).
     contract
-        ``prise``, ``garde``, ``garde_sans`` or ``garde_contre``.
+        The contract played: a ``Contract`` other than ``PASS``, or its label
+        (``labels.CONTRACTS``).
     attack_points
         Card points the attack ends with, 0-91 in steps of 0.5.
     attack_bouts
         Bouts the attack ends with, 0-3.
     petit_au_bout
-        Side that scored the petit au bout: None, ``"attack"`` or ``"defence"``.
+        Side that scored the petit au bout: None or a side label (``labels.SIDE_NAMES``).
     poignees
-        Every poignée shown, by either side: ``"simple"``, ``"double"``, ``"triple"``.
+        Every poignée shown, by either side, by size label (``labels.POIGNEE_NAMES``).
     chelem_announced
         Whether the taker announced a chelem.
     chelem
-        Side that won every trick: None, ``"attack"`` or ``"defence"``.
+        Side that won every trick: None or a side label.
+
+    Returns
+    -------
+    DealScore
+        The result, the margin and the settlement, in points.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For an unknown contract, side or poignée, or points or bouts out of range.
     """
-    if players not in TABLE_SIZES:
-        raise ValueError(f"players must be 3, 4 or 5, got {players!r}")
-    if contract not in MULTIPLIERS:
-        raise ValueError(f"unknown contract {contract!r}; valid: {', '.join(MULTIPLIERS)}")
+    players = check_players(players)
+    played = parse_contract(contract)
     if isinstance(attack_points, bool) or not isinstance(attack_points, (int, float, np.integer, np.floating)):
         raise TypeError(f"attack_points must be a number of points, got {attack_points!r}")
     half = float(attack_points) * 2
@@ -81,24 +91,23 @@ def score_deal(
     if isinstance(attack_bouts, bool) or attack_bouts not in (0, 1, 2, 3):
         raise ValueError(f"attack_bouts must be 0, 1, 2 or 3, got {attack_bouts!r}")
     if isinstance(poignees, str):
-        raise TypeError("poignees must be a sequence of sizes such as ['simple'], not a single string")
+        raise TypeError(f"poignees must be a sequence of sizes such as [{POIGNEE_NAMES[0]!r}], not a single string")
     bonus = 0
     for size in poignees:
-        if size not in POIGNEE_NAMES[1:]:
-            raise ValueError(f"unknown poignée {size!r}; valid: simple, double, triple")
-        bonus += int(K.POIGNEE_BONUS[POIGNEE_NAMES.index(size)])
+        if size not in POIGNEE_BONUS:
+            raise ValueError(f"unknown poignée {size!r}; valid: {', '.join(POIGNEE_NAMES)}")
+        bonus += POIGNEE_BONUS[size]
     if taker_alone and players != 5:
         raise ValueError("taker_alone only applies to 5 players (the taker without a partner)")
-    contract_code = list(MULTIPLIERS).index(contract) + 1
     made, margin = K.result(int(half), int(attack_bouts))
     d = K.per_defender(
-        contract_code,
+        int(played),
         made,
         margin,
-        _side(petit_au_bout, "petit_au_bout"),
+        int(_side(petit_au_bout, "petit_au_bout")),
         bonus,
         bool(chelem_announced),
-        _side(chelem, "chelem"),
+        int(_side(chelem, "chelem")),
     )
     scores = np.zeros(players, dtype=np.int64)
     partner = -1 if (taker_alone or players != 5) else 1

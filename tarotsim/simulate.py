@@ -1,35 +1,47 @@
-"""The public ``simulate()``: validate → seed → play in parallel blocks → DataFrame."""
+"""The public runs, ``simulate()`` and ``sweep()``: one run path.
+
+Both take a :class:`~tarotsim.config.RunConfig` (or its fields as keywords), make a
+:class:`~tarotsim.run.spec.RunSpec` of it and compute its records as one chunk with
+``RunSpec.compute_chunk``, the function every chunk of a run directory comes from too:
+a run in memory and a run on disk with the same seed and configuration hold the same
+records.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Unpack
+
 import pandas as pd
 
-from tarotsim.config import RunConfig
-from tarotsim.run.engine import check_count, play, show_progress, using_threads
-from tarotsim.run.records import to_frame
-from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig, RunOptions, check_count, make_config
+from tarotsim.labels import CONTRACTS
+from tarotsim.run.engine import show_progress, using_threads
+from tarotsim.run.records import add_matches
+from tarotsim.run.seeding import SeedLike, resolve_seed
+from tarotsim.run.spec import RunSpec
+
+
+def _records(spec: RunSpec, threads: int | None, progress: bool | None) -> pd.DataFrame:
+    """The records of ``spec`` in memory, with the seed and configuration in ``attrs``."""
+    with using_threads(threads):
+        frame = spec.compute_chunk(0, progress=show_progress(progress, spec.deals))
+    frame.attrs["seed"] = spec.seed
+    frame.attrs["config"] = spec.config.as_dict()
+    return frame
 
 
 def simulate(
     deals: int,
     *,
     seed: SeedLike,
-    players: int = 4,
-    policy: str = "random",
-    attack_policy: str | None = None,
-    defence_policy: str | None = None,
-    bid_policy: str = "chavey",
-    ecart_policy: str = "simple",
-    poignee_policy: str = "always",
-    chelem_policy: str = "never",
-    bid_thresholds: tuple[int, int, int, int] | None = None,
-    chelem_threshold: int = 110,
-    dealing: str = "shuffled",
+    config: RunConfig | None = None,
     match_deals: int | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    **options: Unpack[RunOptions],
 ) -> pd.DataFrame:
-    """Deal and play ``deals`` deals; one row per deal, thrown-in deals included and marked.
+    """Deal, bid and play ``deals`` deals; one row per deal, thrown-in deals included and marked.
 
     Parameters
     ----------
@@ -39,24 +51,13 @@ def simulate(
         An int, a ``numpy.random.Generator`` (an int seed is drawn from it) or None
         (fresh entropy). The seed used is in ``df.attrs["seed"]``; the same seed gives the
         same records whatever the number of threads.
-    players
-        Number of players.
-    policy, attack_policy, defence_policy
-        Card-play policy of every seat, and overrides for the attack or the defence.
-    bid_policy, ecart_policy, poignee_policy, chelem_policy
-        Names of the bidding, écart, poignée and chelem-announcement policies.
-    bid_thresholds
-        Chavey counts from which the ``chavey`` bidder wishes a Prise, Garde, Garde sans
-        and Garde contre (default: 40, 56, 71, 81 at 4 players, scaled by hand size).
-    chelem_threshold
-        Count (with the distribution bonus) from which ``chelem_policy="overwhelming"``
-        announces a chelem.
-    dealing
-        ``"shuffled"`` (a uniformly random deal every time) or ``"unshuffled"`` (the casual
-        table: the last deal's tricks gathered, cut and dealt in packets; RULES.md §10).
+    config
+        The table and its policies (default ``RunConfig()``: 4 players, random card play).
+    **options
+        Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``.
     match_deals
-        Group deals into matches of this many deals: adds ``match`` (match number) and
-        ``total_0`` … (each seat's cumulative score within its match).
+        Group deals into matches of this many deals: adds ``match`` and each seat's
+        running ``total_<seat>`` within its match.
     threads
         Threads to use (default: all that Numba may start).
     progress
@@ -65,42 +66,71 @@ def simulate(
     Returns
     -------
     pandas.DataFrame
-        Columns ``deal``, ``dealer``, ``thrown_in``, ``taker``, ``contract``, ``taker_trumps``,
-        ``taker_bouts``, ``taker_kings``, ``hand_points``, ``attack_points`` (points),
-        ``attack_bouts``, ``made``, ``margin`` (points), ``petit_au_bout``, ``chelem``,
-        ``chelem_announced``, ``poignee_points``, ``poignees``, ``attack_tricks``,
-        ``per_defender``, ``score_0`` … ``score_{players-1}`` and ``taker_score`` (points).
+        The record columns of ``tarotsim.run.records.COLUMNS``, one row per deal; the seed
+        and the configuration are in ``attrs``.
     """
     deals = check_count(deals, "deals")
-    config = RunConfig(
-        players=players,
-        policy=policy,
-        attack_policy=attack_policy,
-        defence_policy=defence_policy,
-        bid_policy=bid_policy,
-        ecart_policy=ecart_policy,
-        poignee_policy=poignee_policy,
-        chelem_policy=chelem_policy,
-        bid_thresholds=bid_thresholds,
-        chelem_threshold=chelem_threshold,
-        dealing=dealing,
-    )
+    config = make_config(config, options)
     if match_deals is not None:
         match_deals = check_count(match_deals, "match_deals", minimum=1)
-    used_seed = resolve_seed(seed)
-    with using_threads(threads):
-        rec = play(0, deals, run_key(used_seed), config.to_array(), progress=show_progress(progress, deals))
-    frame = to_frame(rec, 0, config.players)
+    spec = RunSpec(kind="simulate", seed=resolve_seed(seed), deals=deals, config=config, chunk_deals=max(deals, 1))
+    frame = _records(spec, threads, progress)
     if match_deals is not None:
         add_matches(frame, match_deals, config.players)
-    frame.attrs["seed"] = used_seed
-    frame.attrs["config"] = config.as_dict()
     return frame
 
 
-def add_matches(frame: pd.DataFrame, match_deals: int, players: int) -> None:
-    """Add ``match`` and the cumulative scores ``total_<seat>`` within each match, in place."""
-    frame["match"] = (frame["deal"] // match_deals).astype("int64")
-    grouped = frame.groupby("match", sort=False)
-    for seat in range(players):
-        frame[f"total_{seat}"] = grouped[f"score_{seat}"].cumsum().astype("int64")
+def sweep(
+    deals: int,
+    *,
+    seed: SeedLike,
+    seat: int = 0,
+    contracts: Sequence[str] | str = CONTRACTS,
+    config: RunConfig | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    **options: Unpack[RunOptions],
+) -> pd.DataFrame:
+    """Counterfactual contract sweep: seat ``seat`` takes each contract on every deal.
+
+    The same cards are played out once per contract by the same policies (common random
+    numbers), so contracts are compared on identical hands. Petit-sec deals are thrown in
+    and marked, never played.
+
+    Parameters
+    ----------
+    deals
+        Number of deals (>= 0); each gives one row per contract.
+    seed
+        As for :func:`simulate`.
+    seat
+        The seat that takes every contract.
+    contracts
+        Contract labels (``labels.CONTRACTS``, default all), in the order of the rows of
+        a deal; a string is split at commas.
+    config
+        The table and its policies (default: ``RunConfig`` with ``SWEEP_DEFAULTS``,
+        heuristic card play and the expert écart). Its dealing must be shuffled; its bid
+        thresholds do not matter (the taker and the contract are set).
+    **options
+        Instead of ``config``, its fields as keywords, over ``SWEEP_DEFAULTS``.
+    threads, progress
+        As for :func:`simulate`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (deal, contract), with the columns of :func:`simulate`; ``attrs``
+        holds the seed, the configuration, the contracts and the seat.
+    """
+    deals = check_count(deals, "deals")
+    config = make_config(config, options, defaults=SWEEP_DEFAULTS)
+    if isinstance(contracts, str):
+        contracts = [c for c in contracts.split(",") if c]
+    spec = RunSpec(kind="sweep", seed=resolve_seed(seed), deals=deals, config=config, chunk_deals=max(deals, 1),
+                   contracts=tuple(contracts), seat=seat)
+    frame = _records(spec, threads, progress)
+    frame.attrs["contracts"] = list(spec.contracts)
+    frame.attrs["seat"] = spec.seat
+    return frame
+

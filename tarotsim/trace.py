@@ -10,13 +10,20 @@ from typing import Any, TextIO
 import numpy as np
 
 from tarotsim.cards import format_cards, from_mask
-from tarotsim.config import CONTRACT_NAMES, POIGNEE_NAMES, SIDE_LABELS, THROWN_IN_NAMES, RunConfig, Side
+from tarotsim.config import RunConfig
 from tarotsim.kernels import batch as B
 from tarotsim.kernels import state as S
 from tarotsim.kernels.state import C_HAND, MAX_SEATS
+from tarotsim.labels import CONTRACT_NAMES, THROWN_IN_NAMES, Poignee, Side
 
-TRACE_CHUNK = 4096
+TRACE_BLOCK_DEALS = 4096
 """Deals traced per call into the kernels (bounds memory for long traces)."""
+
+
+def _side(code: int) -> str | None:
+    """The label of side ``code``, None for no side."""
+    side = Side(code)
+    return None if side == Side.NONE else side.label
 
 
 def _cards(masks: np.ndarray, at: int) -> list[str]:
@@ -66,7 +73,7 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
         seat = (first_leader + j) % players
         size = int(log[S.L_POIGNEE + seat])
         if size:
-            trace["poignees"].append({"seat": seat, "size": POIGNEE_NAMES[size], "cards": _cards(masks, S.M_SHOWN + 2 * seat)})
+            trace["poignees"].append({"seat": seat, "size": Poignee(size).label, "cards": _cards(masks, S.M_SHOWN + 2 * seat)})
     for t in range(hand_size):
         plays = log[S.L_PLAYS + t * MAX_SEATS : S.L_PLAYS + t * MAX_SEATS + players]
         trace["tricks"].append(
@@ -80,8 +87,8 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
     trace["attack_bouts"] = int(rec[S.R_ATTACK_BOUTS])
     trace["made"] = bool(rec[S.R_MADE])
     trace["margin"] = int(rec[S.R_MARGIN])
-    trace["petit_au_bout"] = SIDE_LABELS[Side(int(rec[S.R_PETIT_AU_BOUT]))]
-    trace["chelem"] = SIDE_LABELS[Side(int(rec[S.R_CHELEM]))]
+    trace["petit_au_bout"] = _side(int(rec[S.R_PETIT_AU_BOUT]))
+    trace["chelem"] = _side(int(rec[S.R_CHELEM]))
     trace["scores"] = [int(rec[S.R_SCORE + seat]) for seat in range(players)]
     return trace
 
@@ -104,8 +111,8 @@ def iter_traces(deals: int, key: np.ndarray, config: RunConfig) -> Iterator[dict
     """Trace dicts of deals 0 … deals - 1 of the run with key ``key``."""
     cfg = config.to_array()
     hand_size = int(cfg[C_HAND])
-    for start in range(0, deals, TRACE_CHUNK):
-        n = min(TRACE_CHUNK, deals - start)
+    for start in range(0, deals, TRACE_BLOCK_DEALS):
+        n = min(TRACE_BLOCK_DEALS, deals - start)
         out, logs, masks = traced_block(start, n, key, cfg)
         for i in range(n):
             yield _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)

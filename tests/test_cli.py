@@ -57,3 +57,24 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
     with pytest.raises(SystemExit):
         main(["simulate", "--deals", "500", "--quiet", "--bid-thresholds", "30,45"])
     assert "expected four numbers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep", "study", "match", "trace"])
+def test_every_command_builds_the_configuration_of_its_options(command):
+    from tarotsim.cli import _config, build_parser
+    from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+
+    required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(command, [])
+    args = build_parser().parse_args([command, *required])
+    defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
+    assert _config(args) == RunConfig(**defaults)
+    args = build_parser().parse_args([command, *required, "--players", "5", "--chelem-threshold", "90",
+                                      "--bid-thresholds", "30,45,60,70", "--defence-policy", "random"])
+    assert _config(args) == RunConfig(**{**defaults, "players": 5, "chelem_threshold": 90,
+                                         "bid_thresholds": (30, 45, 60, 70), "defence_policy": "random"})
+
+
+def test_sweep_refuses_unshuffled_dealing_in_one_line(capsys, tmp_path):
+    assert main(["sweep", "--deals", "10", "--out", str(tmp_path / "s"), "--dealing", "unshuffled", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs shuffled dealing" in err

@@ -14,7 +14,8 @@ import pytest
 
 from tarotsim.analysis import load_records
 from tarotsim.config import RunConfig
-from tarotsim.run.store import RunSpec, execute
+from tarotsim.run.spec import RunSpec
+from tarotsim.run.store import execute
 
 distributed = pytest.importorskip("distributed")
 

@@ -12,9 +12,9 @@ import pytest
 
 from tarotsim.analysis import load_records
 from tarotsim.config import RunConfig
-from tarotsim.run.store import RunSpec, execute
-from tarotsim.simulate import simulate
-from tarotsim.sweep import sweep
+from tarotsim.run.spec import RunSpec
+from tarotsim.run.store import execute
+from tarotsim.simulate import simulate, sweep
 
 
 def spec(**overrides):
@@ -117,3 +117,82 @@ def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
     assert "different run" in capsys.readouterr().err
     assert main(["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]) == 2
     assert "unknown contract 'petite'" in capsys.readouterr().err
+
+
+def test_simulate_and_sweep_take_one_configuration_or_its_fields_as_keywords():
+    from dataclasses import fields
+
+    from tarotsim.config import SWEEP_DEFAULTS, RunOptions
+
+    assert list(RunOptions.__annotations__) == [f.name for f in fields(RunConfig)]
+    config = RunConfig(players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
+    by_keywords = simulate(300, seed=4, players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
+    pd.testing.assert_frame_equal(simulate(300, seed=4, config=config), by_keywords)
+    assert by_keywords.attrs["config"] == config.as_dict()
+    swept = sweep(200, seed=4, contracts=("garde",), config=RunConfig(**SWEEP_DEFAULTS))
+    pd.testing.assert_frame_equal(swept, sweep(200, seed=4, contracts="garde"))
+    assert sweep(0, seed=4).empty and simulate(0, seed=4).empty
+    assert RunConfig(bid_thresholds=[40, 56, 71, 81]) == RunConfig()
+
+
+def test_sweep_takes_the_simulate_options():
+    plain = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming")
+    bold = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", chelem_threshold=70)
+    assert bold.chelem_announced.sum() > plain.chelem_announced.sum()
+    assert bold.attrs["config"]["chelem_threshold"] == 70
+    thresholds = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", bid_thresholds=(1, 2, 3, 4))
+    pd.testing.assert_frame_equal(thresholds, plain)  # the sweep sets the taker and the contract: no bidding
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: sweep(10, seed=1, dealing="unshuffled"), ValueError, "a sweep .* needs shuffled dealing"),
+        (lambda: sweep(10, seed=1, forced_contract="garde", forced_taker=1), ValueError, "leave forced_contract unset"),
+        (lambda: sweep(10, seed=1, seat=4), ValueError, "taking seat must be 0 to 3"),
+        (lambda: sweep(10, seed=1, contracts="garde,garde"), ValueError, "appears twice"),
+        (lambda: simulate(10, seed=1, config=RunConfig(), players=3), TypeError, "not both"),
+        (lambda: simulate(10, seed=1, player=3), TypeError, "unknown option 'player'"),
+        (lambda: simulate(10, seed=1, config={"players": 3}), TypeError, "config must be a RunConfig"),
+        (lambda: RunConfig(bid_thresholds=(40, 56.5, 71, 81)), TypeError, "bid threshold must be a whole number"),
+        (lambda: RunConfig(bid_thresholds=(81, 71, 56, 40)), ValueError, "four increasing Chavey counts"),
+        (lambda: RunConfig(bid_thresholds=(40, 56)), ValueError, "four increasing Chavey counts"),
+        (lambda: RunConfig(chelem_threshold="high"), TypeError, "chelem_threshold must be a whole number"),
+        (lambda: RunConfig(forced_contract="garde", forced_taker=4), ValueError, "taking seat must be 0 to 3"),
+        (lambda: RunConfig(forced_contract="pass", forced_taker=0), ValueError, "unknown contract 'pass'"),
+    ],
+)
+def test_bad_configurations_are_explained(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def _registry(players, *, matches=False):
+    from tarotsim.run.records import frame_columns
+
+    return [(name, column.dtype) for name, column, _ in frame_columns(players, matches=matches)]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_record_frames_hold_exactly_the_registry_columns_and_dtypes(players, tmp_path):
+    frame = simulate(200, seed=3, players=players, match_deals=7)
+    assert list(zip(frame.columns, frame.dtypes, strict=True)) == _registry(players, matches=True)
+    swept = sweep(50, seed=3, players=players, contracts="prise,garde", policy="random", ecart_policy="simple")
+    assert list(zip(swept.columns, swept.dtypes, strict=True)) == _registry(players)
+    execute(tmp_path / "run", spec(deals=300, chunk_deals=100, config=RunConfig(players=players)))
+    on_disk = load_records(tmp_path / "run")
+    assert list(zip(on_disk.columns, on_disk.dtypes, strict=True)) == _registry(players)
+
+
+def test_readme_lists_the_registry_columns():
+    from pathlib import Path
+
+    from tarotsim.run.records import columns_markdown
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    header = columns_markdown().splitlines()[0]
+    assert readme.count(header) == 1, "the README should hold one table of record columns"
+    start = readme.index(header)
+    end = readme.find("\n\n", start)
+    table = readme[start : len(readme) if end < 0 else end + 1]
+    assert table == columns_markdown(), "regenerate the README's column table with columns_markdown()"

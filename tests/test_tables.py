@@ -78,7 +78,8 @@ def test_unshuffled_dealing_passes_the_reference_and_is_deterministic(players):
 
 def test_unshuffled_runs_resume_mid_sequence(tmp_path):
     from tarotsim.analysis import load_records
-    from tarotsim.run.store import RunSpec, execute
+    from tarotsim.run.spec import RunSpec
+    from tarotsim.run.store import execute
 
     config = RunConfig(dealing="unshuffled")
     execute(tmp_path / "a", RunSpec(kind="simulate", seed=4, deals=3000, config=config, chunk_deals=700))

@@ -1,7 +1,7 @@
 """Runs on a Dask distributed cluster: the same run directory, the same records, more machines.
 
 A run's chunk ``i`` is a pure function of the run (its seed, deals, table and policies)
-and ``i`` (see :mod:`tarotsim.run.store`), so each chunk is one Dask task and the records do
+and ``i`` (see :mod:`tarotsim.run.spec`), so each chunk is one Dask task and the records do
 not depend on how many workers there are, which worker makes which chunk or in what
 order they finish: they equal those of a local run with the same seed, bit for bit.
 
@@ -12,9 +12,10 @@ order they finish: they equal those of a local run with the same seed, bit for b
   for the client to write (``write_on="client"``).
 - The client alone writes ``manifest.json``, one chunk at a time as results arrive, and
   records which worker (its address) made each chunk.
-- A task is idempotent: it writes its chunk under a temporary name, then renames it,
-  and the content is the same whoever makes it. A worker that dies costs only its
-  chunks: Dask gives them to the workers left and they are made again.
+- A task is idempotent: it writes its chunk under a temporary name of its own, then
+  renames it (``store.write_chunk``), and the content is the same whoever makes it. A
+  worker that dies costs only its chunks: Dask gives them to the workers left and they
+  are made again.
 - Numba compiles once per worker process, in a warm-up run on every worker before the
   chunks are sent (from the on-disk cache when the sources are unchanged; a local
   cluster's client fills that cache first), and each task uses one Numba thread:
@@ -31,14 +32,13 @@ import hashlib
 import json
 import os
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from tarotsim.run.engine import check_count, using_threads
-from tarotsim.run.store import CHUNKS, MANIFEST, Run, RunSpec, chunk_name, versions, write_chunk
+from tarotsim.config import check_count
+from tarotsim.run.engine import using_threads
+from tarotsim.run.spec import RunSpec
+from tarotsim.run.store import Run, can_write_chunks, versions, write_chunk
 
 WRITE_ON = ("workers", "client")
 RETRIES = 2
@@ -87,18 +87,6 @@ def task_key(spec: RunSpec, index: int, token: str) -> str:
 # ----------------------------------------------------------------------- on the workers
 
 
-def _write_chunk_unique(directory: Path, index: int, frame: pd.DataFrame) -> None:
-    """``runs.write_chunk`` with a temporary name of its own, so that two workers making
-    the same chunk at once (one thought lost but still running) never share a temp file."""
-    path = directory / CHUNKS / chunk_name(index)
-    tmp = path.with_name(f"{path.name}.tmp-{uuid.uuid4().hex}")
-    try:
-        frame.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def _worker_address() -> str:
     from distributed import get_worker
 
@@ -119,7 +107,7 @@ def make_chunk(identity: dict[str, Any], index: int, directory: str | None) -> d
     with using_threads(NUMBA_THREADS_PER_TASK):
         frame = spec.compute_chunk(index)
     if directory is not None:
-        _write_chunk_unique(Path(directory), index, frame)
+        write_chunk(directory, index, frame)
         frame = frame[["thrown_in"]]  # all that Run.record_chunk reads, besides the row count
     return {"index": index, "frame": frame, "worker": _worker_address(),
             "seconds": time.perf_counter() - started}
@@ -130,10 +118,7 @@ def _warm_up_sync(identity: dict[str, Any], directory: str | None) -> dict[str, 
     started = time.perf_counter()
     with using_threads(NUMBA_THREADS_PER_TASK):
         spec.compute_chunk(0)  # compiles the run's kernels in this process (or loads them from disk)
-    sees_run = True
-    if directory is not None:
-        root = Path(directory)
-        sees_run = (root / MANIFEST).is_file() and os.access(root / CHUNKS, os.W_OK)
+    sees_run = directory is None or can_write_chunks(directory)
     return {"versions": versions(), "sees_run": sees_run, "seconds": time.perf_counter() - started}
 
 
@@ -255,8 +240,9 @@ def _submit_all(client: Any, distributed: Any, run: Run, todo: list[int], write_
             index = futures.pop(future)
             future.release()  # the worker may forget the chunk now
             if write_on == "client":
-                write_chunk(run.directory, index, result["frame"])
-            run.record_chunk(index, result["frame"], worker=result["worker"], seconds=result["seconds"])
+                run.save_chunk(index, result["frame"], worker=result["worker"], seconds=result["seconds"])
+            else:
+                run.record_chunk(index, result["frame"], worker=result["worker"], seconds=result["seconds"])
             if bar is not None:
                 bar.update(spec.chunk_range(index)[1])
     finally:

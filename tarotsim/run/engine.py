@@ -9,20 +9,12 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
+from tarotsim.config import check_count
 from tarotsim.kernels.batch import run_deals, run_sweep
 from tarotsim.kernels.state import N_REC
 
-CHUNK_DEALS = 1 << 16
-"""Deals per call into the kernels when a progress bar is shown."""
-
-
-def check_count(value: object, name: str, *, minimum: int = 0) -> int:
-    """``value`` as an int >= minimum, or a ValueError/TypeError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be a whole number, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
+PROGRESS_STEP_DEALS = 1 << 16
+"""Deals per call into the kernels when a progress bar is shown (one bar update each)."""
 
 
 def check_threads(threads: int | None) -> int:
@@ -51,7 +43,7 @@ def using_threads(threads: int | None) -> Iterator[int]:
 def show_progress(progress: bool | None, deals: int) -> bool:
     """Default: a progress bar only on a terminal and for runs that take more than a moment."""
     if progress is None:
-        return sys.stderr.isatty() and deals >= 4 * CHUNK_DEALS
+        return sys.stderr.isatty() and deals >= 4 * PROGRESS_STEP_DEALS
     return bool(progress)
 
 
@@ -84,8 +76,8 @@ def play(
     from tqdm import tqdm
 
     with tqdm(total=deals, unit="deal", unit_scale=True, desc="deals", file=sys.stderr) as bar:
-        for start in range(0, deals, CHUNK_DEALS):
-            stop = min(deals, start + CHUNK_DEALS)
+        for start in range(0, deals, PROGRESS_STEP_DEALS):
+            stop = min(deals, start + PROGRESS_STEP_DEALS)
             _run(first_deal + start, key, cfg, contracts, out[start * per_deal : stop * per_deal])
             bar.update(stop - start)
     return out

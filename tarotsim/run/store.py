@@ -1,10 +1,11 @@
-"""Runs on disk: Parquet chunks of per-deal records plus a ``manifest.json``, resumable.
+"""Run directories: Parquet chunks of per-deal records plus a ``manifest.json``, resumable.
 
-A run is cut into chunks of ``chunk_deals`` consecutive deals. Chunk ``i`` depends on
-the run's seed, configuration and ``i`` alone (every deal seeds its own stream), so
-chunks can be made in any order, by any thread or worker, and a run that was stopped
-part-way resumes where it was: finished chunks are kept, missing ones are made, and the
-records equal those of an uninterrupted run.
+This module alone reads and writes run directories. A run (``run.spec.RunSpec``) is cut
+into chunks that can be made in any order, by any thread or worker; a run that was
+stopped part-way resumes where it was: finished chunks are kept, missing ones are made,
+and the records equal those of an uninterrupted run. Chunk files are written under a
+temporary name of their own, then renamed, so a killed run never leaves half a chunk and
+two workers making the same chunk never share a file.
 
 Layout::
 
@@ -18,8 +19,8 @@ import json
 import os
 import platform
 import time
+import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,114 +28,26 @@ import numba
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import CONTRACT_NAMES, MULTIPLIERS, RunConfig
-from tarotsim.run.engine import check_count, play, using_threads
-from tarotsim.run.records import to_frame
-from tarotsim.run.seeding import run_key
+from tarotsim.labels import THROWN_IN_NAMES
+from tarotsim.run.engine import using_threads
+from tarotsim.run.spec import KINDS, RunSpec
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
-FORMAT = 1
-DEFAULT_CHUNK_DEALS = 1 << 18
-"""Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
-for a four-contract sweep), so a run's memory stays bounded whatever its length."""
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What decides a run's records: kind, seed, deal count, chunking, table and policies.
-
-    ``kind`` is ``"simulate"`` (each deal bid and played once) or ``"sweep"`` (each deal
-    played once per contract in ``contracts`` by seat ``seat``).
-    """
-
-    kind: str
-    seed: int
-    deals: int
-    config: RunConfig
-    chunk_deals: int = DEFAULT_CHUNK_DEALS
-    contracts: tuple[str, ...] = ()
-    seat: int = 0
-    key: np.ndarray = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("simulate", "sweep"):
-            raise ValueError(f"a run is a 'simulate' or a 'sweep' run, got {self.kind!r}")
-        check_count(self.deals, "deals", minimum=1)
-        check_count(self.chunk_deals, "chunk size", minimum=1)
-        if self.kind == "sweep":
-            if not self.contracts:
-                raise ValueError("a sweep needs at least one contract")
-            for name in self.contracts:
-                if name not in MULTIPLIERS:
-                    raise ValueError(f"unknown contract {name!r}; valid: {', '.join(MULTIPLIERS)}")
-            if len(set(self.contracts)) != len(self.contracts):
-                raise ValueError(f"a contract appears twice in {list(self.contracts)}")
-            if self.config.dealing != "shuffled":
-                raise ValueError("a sweep replays each deal once per contract, so it needs shuffled dealing")
-            if not 0 <= self.seat < self.config.players:
-                raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {self.seat}")
-        object.__setattr__(self, "key", run_key(self.seed))
-
-    @property
-    def n_chunks(self) -> int:
-        return -(-self.deals // self.chunk_deals)
-
-    def chunk_range(self, index: int) -> tuple[int, int]:
-        """(first deal, number of deals) of chunk ``index``."""
-        first = index * self.chunk_deals
-        return first, min(self.chunk_deals, self.deals - first)
-
-    def identity(self) -> dict[str, Any]:
-        """The fields two runs must share to be the same run (JSON-ready)."""
-        return {
-            "format": FORMAT,
-            "kind": self.kind,
-            "seed": self.seed,
-            "deals": self.deals,
-            "chunk_deals": self.chunk_deals,
-            "config": self.config.as_dict(),
-            "contracts": list(self.contracts),
-            "seat": self.seat if self.kind == "sweep" else None,
-        }
-
-    @staticmethod
-    def from_identity(identity: dict[str, Any]) -> RunSpec:
-        config = dict(identity["config"])
-        config["bid_thresholds"] = tuple(config["bid_thresholds"])
-        return RunSpec(
-            kind=identity["kind"],
-            seed=identity["seed"],
-            deals=identity["deals"],
-            config=RunConfig(**config),
-            chunk_deals=identity["chunk_deals"],
-            contracts=tuple(identity["contracts"]),
-            seat=identity["seat"] or 0,
-        )
-
-    def _cfg(self) -> np.ndarray:
-        config = self.config
-        if self.kind == "sweep":
-            # the forced contract is set per row by the sweep kernel; the seat is fixed here
-            config = RunConfig(**{**config.as_dict(), "bid_thresholds": config.bid_thresholds,
-                                  "forced_taker": self.seat, "forced_contract": self.contracts[0]})
-        return config.to_array()
-
-    def compute_chunk(self, index: int, *, progress: bool = False) -> pd.DataFrame:
-        """Records of chunk ``index`` (a pure function of the spec and the index)."""
-        first, count = self.chunk_range(index)
-        contracts = None
-        if self.kind == "sweep":
-            contracts = np.array([CONTRACT_NAMES.index(c) for c in self.contracts], dtype=np.int64)
-        rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
-        return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts))
 
 
 def chunk_name(index: int) -> str:
+    """File name of chunk ``index`` inside ``chunks/``."""
     return f"chunk-{index:05d}.parquet"
 
 
+def chunk_path(directory: str | os.PathLike[str], index: int) -> Path:
+    """Path of chunk ``index`` of the run directory ``directory``."""
+    return Path(directory) / CHUNKS / chunk_name(index)
+
+
 def versions() -> dict[str, str]:
+    """Versions of the packages a run's records depend on, and of Python."""
     import pyarrow
 
     from tarotsim import __version__
@@ -155,12 +68,32 @@ def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def write_chunk(directory: Path, index: int, frame: pd.DataFrame) -> None:
-    """Write a chunk's records atomically (a killed run never leaves half a chunk)."""
-    path = directory / CHUNKS / chunk_name(index)
-    tmp = path.with_name(path.name + ".tmp")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+def write_chunk(directory: str | os.PathLike[str], index: int, frame: pd.DataFrame) -> None:
+    """Write the records of chunk ``index`` atomically, under a temporary name of its own."""
+    path = chunk_path(directory, index)
+    tmp = path.with_name(f"{path.name}.tmp-{uuid.uuid4().hex}")
+    try:
+        frame.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def can_write_chunks(directory: str | os.PathLike[str]) -> bool:
+    """Whether ``directory`` holds a run's manifest and this process may write its chunks."""
+    root = Path(directory)
+    return (root / MANIFEST).is_file() and os.access(root / CHUNKS, os.W_OK)
+
+
+def _read_manifest_file(path: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{str(path)!r} is not a readable tarotsim manifest: {exc}") from None
+    run = manifest.get("run") if isinstance(manifest, dict) else None
+    if not isinstance(run, dict) or run.get("kind") not in KINDS:
+        raise ValueError(f"{str(path)!r} does not describe a tarotsim run (no 'run' with a kind)")
+    return manifest
 
 
 def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -178,14 +111,7 @@ def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
     path = root / MANIFEST
     if not path.is_file():
         raise ValueError(f"{str(root)!r} is not a run directory: it has no {MANIFEST}")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{str(path)!r} is not a readable tarotsim manifest: {exc}") from None
-    run = manifest.get("run") if isinstance(manifest, dict) else None
-    if not isinstance(run, dict) or run.get("kind") not in ("simulate", "sweep"):
-        raise ValueError(f"{str(path)!r} does not describe a tarotsim run (no 'run' with a kind)")
-    return manifest
+    return _read_manifest_file(path)
 
 
 def chunk_paths(directory: str | os.PathLike[str], manifest: dict[str, Any]) -> list[Path]:
@@ -227,7 +153,16 @@ def load_records(directory: str | os.PathLike[str], columns: Sequence[str] | Non
 
 
 class Run:
-    """An open run directory: its spec and its manifest."""
+    """An open run directory: its spec and its manifest.
+
+    Opening a new directory creates it with its manifest; opening an existing run checks
+    that it is the same run (``RunSpec.identity``).
+
+    Raises
+    ------
+    ValueError
+        If the directory holds another run or other files, or cannot be created.
+    """
 
     def __init__(self, directory: str | os.PathLike[str], spec: RunSpec) -> None:
         self.directory = Path(directory)
@@ -237,10 +172,7 @@ class Run:
     def _open(self) -> dict[str, Any]:
         path = self.directory / MANIFEST
         if path.exists():
-            try:
-                manifest = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as err:
-                raise ValueError(f"{path} is not a readable tarotsim manifest ({err})") from None
+            manifest = _read_manifest_file(path)
             theirs = manifest.get("run")
             if theirs != self.spec.identity():
                 raise ValueError(
@@ -269,11 +201,19 @@ class Run:
         done = self.manifest["chunks"]
         return [
             i for i in range(self.spec.n_chunks)
-            if str(i) not in done or not (self.directory / CHUNKS / chunk_name(i)).exists()
+            if str(i) not in done or not chunk_path(self.directory, i).exists()
         ]
 
+    def save_chunk(self, index: int, frame: pd.DataFrame, *, worker: str, seconds: float) -> None:
+        """Write chunk ``index`` and mark it finished."""
+        write_chunk(self.directory, index, frame)
+        self.record_chunk(index, frame, worker=worker, seconds=seconds)
+
     def record_chunk(self, index: int, frame: pd.DataFrame, *, worker: str, seconds: float) -> None:
-        """Mark chunk ``index`` finished (its file must be written already)."""
+        """Mark chunk ``index`` finished; its file is written already (by ``write_chunk``).
+
+        ``frame`` is the chunk's records, or at least their ``thrown_in`` column, all rows.
+        """
         first, count = self.spec.chunk_range(index)
         thrown = frame["thrown_in"].value_counts()
         self.manifest["chunks"][str(index)] = {
@@ -281,7 +221,7 @@ class Run:
             "first_deal": first,
             "deals": count,
             "rows": len(frame),
-            "thrown_in": {name: int(thrown.get(name, 0)) for name in ("none", "petit_sec", "all_pass")},
+            "thrown_in": {name: int(thrown.get(name, 0)) for name in THROWN_IN_NAMES},
             "worker": worker,
             "seconds": round(seconds, 3),
         }
@@ -289,13 +229,14 @@ class Run:
         _write_json_atomic(self.directory / MANIFEST, self.manifest)
 
     def finish(self) -> None:
+        """Write the run's totals and whether every chunk is finished into the manifest."""
         chunks = self.manifest["chunks"].values()
         self.manifest["complete"] = not self.missing()
         self.manifest["counts"] = {
             "deals": sum(c["deals"] for c in chunks),
             "rows": sum(c["rows"] for c in chunks),
             "thrown_in": {
-                name: sum(c["thrown_in"][name] for c in chunks) for name in ("none", "petit_sec", "all_pass")
+                name: sum(c["thrown_in"][name] for c in chunks) for name in THROWN_IN_NAMES
             },
         }
         _write_json_atomic(self.directory / MANIFEST, self.manifest)
@@ -315,7 +256,24 @@ def execute(
     threads: int | None = None,
     progress: bool = False,
 ) -> Run:
-    """Make (or finish) the run ``spec`` in ``directory`` on this machine's threads."""
+    """Make (or finish) the run ``spec`` in ``directory`` on this machine's threads.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The run directory: new, empty, or holding this same run (which resumes).
+    spec : RunSpec
+        The run.
+    threads : int, optional
+        Threads to use (default: all that Numba may start).
+    progress : bool
+        Show a progress bar of deals (tqdm).
+
+    Returns
+    -------
+    Run
+        The run, finished (``manifest["complete"]``).
+    """
     run = Run(directory, spec)
     todo = run.missing()
     bar = None
@@ -329,8 +287,7 @@ def execute(
             for index in todo:
                 started = time.perf_counter()
                 frame = spec.compute_chunk(index)
-                write_chunk(run.directory, index, frame)
-                run.record_chunk(index, frame, worker=f"local:{count}-threads", seconds=time.perf_counter() - started)
+                run.save_chunk(index, frame, worker=f"local:{count}-threads", seconds=time.perf_counter() - started)
                 if bar is not None:
                     bar.update(spec.chunk_range(index)[1])
     finally:

@@ -1,0 +1,134 @@
+"""What a run is, and its records computed chunk by chunk: ``RunSpec``.
+
+A run is cut into chunks of ``chunk_deals`` consecutive deals. Chunk ``i`` depends on
+the run's seed, configuration and ``i`` alone (every deal seeds its own stream), so
+chunks can be made in any order, by any thread or worker, and their records equal those
+of the whole run made at once. Where the chunks go is :mod:`tarotsim.run.store`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tarotsim.config import RunConfig, check_count
+from tarotsim.labels import parse_contract
+from tarotsim.run.engine import play
+from tarotsim.run.records import to_frame
+from tarotsim.run.seeding import run_key
+
+KINDS = ("simulate", "sweep")
+"""A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
+per contract, taken by one seat."""
+FORMAT = 1
+"""Version of the run identity (and of the run directory's layout)."""
+DEFAULT_CHUNK_DEALS = 1 << 18
+"""Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
+for a four-contract sweep), so a run's memory stays bounded whatever its length."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What decides a run's records: kind, seed, deal count, chunking and configuration.
+
+    ``kind`` is ``"simulate"`` (each deal bid and played once) or ``"sweep"`` (each deal
+    played once per contract in ``contracts``, all taken by seat ``seat``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For an unknown kind, a negative deal count, a chunk size under 1, or a sweep
+        without contracts, with a contract twice, an unknown contract, a taking seat off
+        the table, unshuffled dealing or a forced contract in its configuration.
+    """
+
+    kind: str
+    seed: int
+    deals: int
+    config: RunConfig
+    chunk_deals: int = DEFAULT_CHUNK_DEALS
+    contracts: tuple[str, ...] = ()
+    seat: int = 0
+    key: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"a run is a 'simulate' or a 'sweep' run, got {self.kind!r}")
+        check_count(self.deals, "deals")
+        check_count(self.chunk_deals, "chunk size", minimum=1)
+        if self.kind == "sweep":
+            self._check_sweep()
+        object.__setattr__(self, "key", run_key(self.seed))
+
+    def _check_sweep(self) -> None:
+        if not self.contracts:
+            raise ValueError("a sweep needs at least one contract")
+        for name in self.contracts:
+            parse_contract(name)
+        if len(set(self.contracts)) != len(self.contracts):
+            raise ValueError(f"a contract appears twice in {list(self.contracts)}")
+        if self.config.dealing != "shuffled":
+            raise ValueError("a sweep replays each deal once per contract, so it needs shuffled dealing")
+        if self.config.forced_contract is not None:
+            raise ValueError("a sweep sets the taker and the contract itself (seat, contracts): leave forced_contract unset")
+        seat = check_count(self.seat, "the taking seat")
+        if seat >= self.config.players:
+            raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {seat}")
+
+    @property
+    def n_chunks(self) -> int:
+        """Number of chunks (the last one may hold fewer deals)."""
+        return -(-self.deals // self.chunk_deals)
+
+    def chunk_range(self, index: int) -> tuple[int, int]:
+        """(first deal, number of deals) of chunk ``index``."""
+        first = index * self.chunk_deals
+        return first, max(0, min(self.chunk_deals, self.deals - first))
+
+    def identity(self) -> dict[str, Any]:
+        """The fields two runs must share to be the same run (JSON-ready)."""
+        return {
+            "format": FORMAT,
+            "kind": self.kind,
+            "seed": self.seed,
+            "deals": self.deals,
+            "chunk_deals": self.chunk_deals,
+            "config": self.config.as_dict(),
+            "contracts": list(self.contracts),
+            "seat": self.seat if self.kind == "sweep" else None,
+        }
+
+    @staticmethod
+    def from_identity(identity: dict[str, Any]) -> RunSpec:
+        """The spec whose ``identity()`` is ``identity``."""
+        return RunSpec(
+            kind=identity["kind"],
+            seed=identity["seed"],
+            deals=identity["deals"],
+            config=RunConfig(**identity["config"]),
+            chunk_deals=identity["chunk_deals"],
+            contracts=tuple(identity["contracts"]),
+            seat=identity["seat"] or 0,
+        )
+
+    def _cfg(self) -> np.ndarray:
+        if self.kind == "sweep":
+            # the sweep kernel sets the contract row by row; the taking seat is fixed here
+            return replace(self.config, forced_taker=self.seat, forced_contract=self.contracts[0]).to_array()
+        return self.config.to_array()
+
+    def compute_chunk(self, index: int, *, progress: bool = False) -> pd.DataFrame:
+        """Records of chunk ``index``: a pure function of the spec and the index.
+
+        Runs on the threads Numba is set to use (``engine.using_threads``); ``progress``
+        shows a progress bar of deals.
+        """
+        first, count = self.chunk_range(index)
+        contracts = None
+        if self.kind == "sweep":
+            contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
+        rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
+        return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts))

@@ -25,15 +25,17 @@ import numpy as np
 
 N_CARDS = 78
 N_SUIT_CARDS = 56
+N_SUITS = 4
 SUIT_LEN = 14
 SUIT_LETTERS = ("S", "H", "D", "C")
 RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "C", "Q", "K")
 JACK, KNIGHT, QUEEN, KING = 10, 11, 12, 13  # rank indices
 
-FIRST_TRUMP = 56  # id of trump 1, the Petit
-PETIT = 56
-TRUMP_21 = 76
-EXCUSE = 77
+N_TRUMPS = 21
+FIRST_TRUMP = N_SUIT_CARDS  # id of trump 1, the Petit
+PETIT = FIRST_TRUMP
+TRUMP_21 = FIRST_TRUMP + N_TRUMPS - 1
+EXCUSE = N_CARDS - 1
 
 # Suit codes used by the kernels for "suit of a card" and "suit led": 0-3 the suits,
 # 4 the trumps, 5 the Excuse (which has no suit), -1 none.
@@ -43,31 +45,31 @@ NO_SUIT = -1
 
 U64 = np.uint64
 SUIT_MASK = U64((1 << SUIT_LEN) - 1)  # the 14 bits of one suit, shifted by 14 * suit
-TRUMPS_MASK = U64((1 << 21) - 1)  # word 1: trumps 1-21
-EXCUSE_BIT = U64(1 << 21)  # word 1: the Excuse
+TRUMPS_MASK = U64((1 << N_TRUMPS) - 1)  # word 1: trumps 1-21
+EXCUSE_BIT = U64(1 << N_TRUMPS)  # word 1: the Excuse
 PETIT_BIT = U64(1)  # word 1: trump 1
-TRUMP_21_BIT = U64(1 << 20)  # word 1: trump 21
+TRUMP_21_BIT = U64(1 << (N_TRUMPS - 1))  # word 1: trump 21
 BOUTS_MASK_1 = PETIT_BIT | TRUMP_21_BIT | EXCUSE_BIT  # word 1: the three bouts
-MAJOR_TRUMPS_MASK = U64(((1 << 21) - 1) & ~((1 << 15) - 1))  # word 1: trumps 16-21
+MAJOR_TRUMPS_MASK = TRUMPS_MASK & ~U64((1 << 15) - 1)  # word 1: trumps 16-21
 
 
 def _rank_mask(rank_index: int) -> np.uint64:
-    return U64(sum(1 << (14 * suit + rank_index) for suit in range(4)))
+    return U64(sum(1 << (SUIT_LEN * suit + rank_index) for suit in range(N_SUITS)))
 
 
 KINGS_MASK = _rank_mask(KING)  # word 0
 QUEENS_MASK = _rank_mask(QUEEN)
 KNIGHTS_MASK = _rank_mask(KNIGHT)
 JACKS_MASK = _rank_mask(JACK)
-PIPS_MASK = U64((1 << 56) - 1) & ~(KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK)
-FULL_WORD0 = U64((1 << 56) - 1)
+FULL_WORD0 = U64((1 << N_SUIT_CARDS) - 1)
+PIPS_MASK = FULL_WORD0 & ~(KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK)
 FULL_WORD1 = TRUMPS_MASK | EXCUSE_BIT
 
 
 def _half_points_table() -> np.ndarray:
     table = np.ones(N_CARDS, dtype=np.int64)
-    for suit in range(4):
-        base = 14 * suit
+    for suit in range(N_SUITS):
+        base = SUIT_LEN * suit
         table[base + KING] = 9
         table[base + QUEEN] = 7
         table[base + KNIGHT] = 5
@@ -81,7 +83,7 @@ HALF_POINTS = _half_points_table()
 
 _NAMES = tuple(
     [rank + suit for suit in SUIT_LETTERS for rank in RANK_NAMES]
-    + [f"T{trump}" for trump in range(1, 22)]
+    + [f"T{trump}" for trump in range(1, N_TRUMPS + 1)]
     + ["EX"]
 )
 _IDS = {name: card for card, name in enumerate(_NAMES)}
@@ -111,7 +113,7 @@ def parse_card(name: str) -> int:
 def format_card(card: int) -> str:
     """Name of a card id (0-77)."""
     if not 0 <= int(card) < N_CARDS:
-        raise ValueError(f"card ids run from 0 to 77, got {card}")
+        raise ValueError(f"card ids run from 0 to {N_CARDS - 1}, got {card}")
     return _NAMES[int(card)]
 
 
@@ -155,14 +157,6 @@ def is_bout(card: int) -> bool:
     return int(card) in (PETIT, TRUMP_21, EXCUSE)
 
 
-def suit_of(card: int) -> int:
-    """Suit code of a card: 0-3 for S, H, D, C; 4 for a trump; 5 for the Excuse."""
-    card = int(card)
-    if card < N_SUIT_CARDS:
-        return card // SUIT_LEN
-    return TRUMP_SUIT if card < EXCUSE else EXCUSE_SUIT
-
-
 def to_mask(cards: Iterable[int]) -> tuple[np.uint64, np.uint64]:
     """Card set (word 0, word 1) holding the given card ids."""
     word0 = word1 = 0
@@ -179,5 +173,5 @@ def from_mask(word0: int, word1: int) -> list[int]:
     """Card ids in a card set, in id order."""
     w0, w1 = int(word0), int(word1)
     return [c for c in range(N_SUIT_CARDS) if w0 >> c & 1] + [
-        N_SUIT_CARDS + b for b in range(22) if w1 >> b & 1
+        N_SUIT_CARDS + b for b in range(N_CARDS - N_SUIT_CARDS) if w1 >> b & 1
     ]

@@ -4,6 +4,8 @@
 ['3S', 'EX', 'KS']
 >>> sorted(legal_cards(["KH", "T5", "T12", "EX"], ["7S", "T8"]))
 ['EX', 'T12']
+>>> sorted(legal_cards(["KS", "3S", "2H"], [], called_card="KS", first_lead=True))
+['2H', 'KS']
 >>> trick_winner(["EX", "7S", "KS", "T2"])
 3
 """
@@ -14,7 +16,17 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from tarotsim.cards import EXCUSE, format_cards, from_mask, parse_cards, to_mask
+from tarotsim.cards import (
+    EXCUSE,
+    JACK,
+    N_SUIT_CARDS,
+    SUIT_LEN,
+    format_cards,
+    from_mask,
+    parse_card,
+    parse_cards,
+    to_mask,
+)
 from tarotsim.kernels import rules as K
 
 MAX_TRICK_BEFORE = 4
@@ -40,18 +52,36 @@ def trick_state(trick_ids: Sequence[int]) -> tuple[int, int]:
     return int(led), int(hi)
 
 
-def legal_cards(hand: Iterable[str], trick: Sequence[str]) -> set[str]:
+def _parse_called(called_card: str) -> int:
+    card = parse_card(called_card)
+    if card >= N_SUIT_CARDS or card % SUIT_LEN < JACK:
+        raise ValueError(f"the called card is a King, Queen, Knight or Jack of a suit, not {called_card!r}")
+    return card
+
+
+def legal_cards(
+    hand: Iterable[str], trick: Sequence[str], *, called_card: str | None = None, first_lead: bool = False
+) -> set[str]:
     """The cards of ``hand`` that may be played to ``trick`` (the cards already played, in order).
 
+    With five players the taker calls a card (``called_card``, e.g. ``"KH"``); on the first
+    lead of the deal (``first_lead``: the trick is empty) no card of the called suit may be
+    led but the called card itself, unless the leader holds nothing else (RULES.md §3).
+    Without a called card, or after the first lead, ``called_card`` changes nothing.
+
     Raises ``ValueError`` for a bad card name, a duplicate, a card both in the hand and
-    in the trick, an empty hand, or a trick of more than 4 cards.
+    in the trick, an empty hand, a trick of more than 4 cards, a called card that is not a
+    King, Queen, Knight or Jack, or ``first_lead`` with cards already in the trick.
     """
     hand_ids, trick_ids = _parse_position(hand, trick)
     if not hand_ids:
         raise ValueError("the hand is empty: a player with no card has nothing to play")
+    called = -1 if called_card is None else _parse_called(called_card)
+    if first_lead and trick_ids:
+        raise ValueError(f"the first lead is the first card of the deal, but the trick holds {len(trick_ids)}")
     led, hi = trick_state(trick_ids)
     word0, word1 = to_mask(hand_ids)
-    legal0, legal1 = K.legal_set(word0, word1, led, hi)
+    legal0, legal1 = K.legal_play(word0, word1, led, hi, called, first_lead)
     return set(format_cards(from_mask(legal0, legal1)))
 
 

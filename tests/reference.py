@@ -10,7 +10,7 @@ Public API
 ----------
 Cards: ``ALL_CARDS``, ``card_points_half``, ``is_bout``, ``is_trump``, ``suit_of``, ``rank_of``,
 ``led_suit``.
-Play: ``legal_cards``, ``trick_winner``.
+Play: ``legal_cards``, ``first_lead_allowed`` (5 players), ``trick_winner``, ``revealed_voids``.
 Before play: ``is_petit_sec``, ``callable_cards`` (5 players), ``ecart_is_legal``,
 ``poignee_size``, ``poignee_is_legal``.
 Result: ``count_deal``, ``score_deal``, ``settle``.
@@ -230,6 +230,26 @@ def trick_winner(trick: Sequence[str]) -> int:
         return max(trumps)[1]
     of_suit = [(rank_of(card), index) for index, card in enumerate(trick) if suit_of(card) == suit]
     return max(of_suit)[1]
+
+
+def revealed_voids(trick: Sequence[str], card: str) -> set[str]:
+    """The suits ('S', 'H', 'D', 'C', 'T' for trumps) that playing ``card`` to ``trick`` shows
+    the player lacks, as every player learns it from the rules of §6.
+
+    A card that does not follow the suit led shows a void in it; one that is neither of the
+    suit led nor a trump shows the hand holds no trump either. A lead (the suit is not set
+    yet) and the Excuse show nothing.
+
+    SETTLED: undertrumping also shows that the hand holds no trump above the highest in the
+    trick; only voids are recorded, so that is left out.
+    """
+    suit = led_suit(trick)
+    if suit is None or card == EXCUSE or suit_of(card) == suit:
+        return set()
+    voids = {suit}
+    if not is_trump(card):
+        voids.add("T")
+    return voids
 
 
 # ---------------------------------------------------------------------------------------------

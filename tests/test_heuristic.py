@@ -288,7 +288,7 @@ def test_heuristic_deals_are_legal(deals: int, config: RunConfig) -> None:
 def _expert_ecart(cards: str) -> set[str]:
     w0, w1 = to_mask(parse_cards(cards))
     assert len(parse_cards(cards)) == 24
-    e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6, new_state(), CFG)
+    e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6)
     ecart = {format_card(c) for c in from_mask(e0, e1)}
     assert len(ecart) == 6
     assert reference.ecart_is_legal(reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4)

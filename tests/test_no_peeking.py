@@ -1,15 +1,18 @@
 """The heuristic decides from what the player may know, never from the cards it cannot see.
 
-Deals are played part way (a Python driver of the public kernels, with random and heuristic
-play); at the stopping point the cards the player to move cannot see are dealt again among
-the other hands (and the unseen chien, and the defenders' view of the écart), keeping every
+Deals are played part way by the game's own steps (``kernels.game``: ``take_contract``,
+``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
+first-lead rule, the voids revealed and whatever the steps keep for the policies are those
+of the simulator. At the stopping point the cards the player to move cannot see are dealt
+again among the other hands (and the unseen chien, and the defenders' view of the écart), keeping every
 constraint the player knows: hand sizes, voids shown in play, the poignée cards shown, the
 écart's shown trumps, the chien cards once it was shown (they went to the taker), the écart
 holding no King, bout or hidden trump. The decision must not change. The same harness
 catches toy policies that peek at another hand or at the écart, so it can fail.
 
 The driver also plays 5-player deals (the king call, the secret partner, the first-lead
-rule); ``tests/test_no_peeking_five.py`` holds those tests.
+rule); ``tests/test_no_peeking_five.py`` holds those tests. The écart policies need no such
+test: they receive the taker's cards (hand and chien) and nothing else.
 """
 
 from __future__ import annotations
@@ -21,43 +24,51 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE, KING, N_CARDS, PETIT, SUIT_LEN, TRUMP_21, from_mask, to_mask
+from tarotsim.cards import (
+    EXCUSE,
+    EXCUSE_SUIT,
+    KING,
+    N_CARDS,
+    N_SUIT_CARDS,
+    PETIT,
+    QUEENS_MASK,
+    SUIT_LEN,
+    TRUMP_21,
+    TRUMP_21_BIT,
+    TRUMP_SUIT,
+    from_mask,
+    to_mask,
+)
 from tarotsim.config import RunConfig
-from tarotsim.kernels.bits import popcount
+from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
-from tarotsim.kernels.policies.call import called_card
+from tarotsim.kernels.game import end_trick, legal_now, play_card, reset_table, show_poignee, take_contract
+from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
-from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
-from tarotsim.kernels.rules import legal_set, trick_after, trick_winner
-from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PRISE
+from tarotsim.kernels.rules import card_bit, suit_code
+from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.state import (
     C_CHIEN,
-    C_ECART_POLICY,
     C_HAND,
+    C_PLAY_ATTACK,
+    C_PLAY_DEFENCE,
     C_PLAYERS,
     C_POIGNEE_POLICY,
     I_CALLED,
-    I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
-    I_CONTRACT,
-    I_DEALER,
-    I_HI_TRUMP,
     I_LEADER,
-    I_LED,
     I_PARTNER,
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
-    I_TRICK,
-    I_TRICK_LEN,
     DealState,
     new_state,
 )
 
 PLAYERS = 4
-TRUMP_VOID_BIT = 1 << 4
+SUIT_CODES = [int(suit_code(card)) for card in range(N_CARDS)]
+"""``rules.suit_code`` of every card id: 0-3 suits, 4 trumps, 5 the Excuse."""
 
 
 def cards_of(word0: np.uint64, word1: np.uint64) -> set[int]:
@@ -78,14 +89,12 @@ def copy_table(tb: DealState) -> DealState:
 
 
 def suit_index(card: int) -> int:
-    """0-3 suits, 4 trumps, 5 the Excuse."""
-    if card < 56:
-        return card // SUIT_LEN
-    return 4 if card < EXCUSE else 5
+    """0-3 suits, 4 trumps, 5 the Excuse (``rules.suit_code``)."""
+    return SUIT_CODES[card]
 
 
 # ---------------------------------------------------------------------------------------------
-# a driver of the public kernels: one deal, played up to a chosen card
+# a driver of the game's own steps: one deal, played up to a chosen card
 # ---------------------------------------------------------------------------------------------
 
 
@@ -101,65 +110,15 @@ def new_deal(rng: random.Random, cfg: np.ndarray) -> DealState:
             break
     chien = set(pack[players * hand_size :])
     assert len(chien) == chien_size
-    tb.info[:] = 0
-    tb.attack[:] = 0
-    tb.voids[:] = 0
-    tb.shown[:] = 0
-    tb.played[:] = 0
-    tb.ecart[:] = 0
     for seat, hand in enumerate(hands):
         tb.dealt[seat] = mask_of(hand)
-        tb.hands[seat] = mask_of(hand)
     tb.chien[:] = mask_of(chien)
     tb.rng[:] = np.array([rng.getrandbits(64) | 1 for _ in range(4)], dtype=np.uint64)
-    dealer = rng.randrange(players)
+    reset_table(tb, players, rng.randrange(players))
     taker = rng.randrange(players)
-    contract = rng.choice([PRISE, GARDE, GARDE, 3, GARDE_CONTRE])
-    tb.info[I_DEALER] = dealer
-    tb.info[I_PLAYERS] = players
-    tb.info[I_PARTNER] = -1
-    tb.info[I_CALLED] = -1
-    tb.info[I_TAKER] = taker
-    tb.info[I_CONTRACT] = contract
-    tb.attack[taker] = 1
-    if players == 5:  # the king call (RULES.md §3), as kernels.game does it
-        called = int(called_card(tb.dealt[taker, 0]))
-        tb.info[I_CALLED] = called
-        for seat, hand in enumerate(hands):
-            if seat != taker and called in hand:
-                tb.info[I_PARTNER] = seat
-                tb.attack[seat] = 1
-    if contract <= GARDE:
-        tb.info[I_CHIEN_SHOWN] = 1
-        w0 = tb.hands[taker, 0] | tb.chien[0]
-        w1 = tb.hands[taker, 1] | tb.chien[1]
-        e0, e1 = words(choose_ecart(cfg[C_ECART_POLICY], w0, w1, chien_size, tb, cfg))
-        tb.ecart[:] = (e0, e1)
-        tb.hands[taker] = (w0 & ~e0, w1 & ~e1)
-    announced = announces_chelem(cfg, tb.hands[taker, 0], tb.hands[taker, 1])
-    tb.info[I_CHELEM_ANNOUNCED] = int(announced)
-    tb.info[I_LEADER] = taker if announced else (dealer + 1) % players
+    contract = rng.choice([PRISE, GARDE, GARDE, GARDE_SANS, GARDE_CONTRE])
+    take_contract(tb, cfg, taker, contract)
     return tb
-
-
-def reveal_voids(tb: DealState, seat: int, led: int, card: int) -> None:
-    """What everyone learns from a card: not following shows a void, not trumping no trumps."""
-    suit = suit_index(card)
-    if led < 0 or suit == 5 or suit == led:
-        return
-    if led < 4:
-        tb.voids[seat] |= 1 << led
-    if suit != 4:
-        tb.voids[seat] |= TRUMP_VOID_BIT
-
-
-def first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
-    """5 players: the first lead may not be in the called suit unless it is the called card."""
-    suit = sum(1 << c for c in range(SUIT_LEN * (called // SUIT_LEN), SUIT_LEN * (called // SUIT_LEN + 1)))
-    allowed0 = np.uint64(int(legal0) & ~(suit & ~(1 << called)))
-    if allowed0 or legal1:
-        return allowed0, legal1
-    return legal0, legal1
 
 
 def play_to(
@@ -170,41 +129,24 @@ def play_to(
     policies: tuple[int, int],
     at_poignee: Callable[[DealState, int], None] | None = None,
 ) -> tuple[int, np.uint64, np.uint64]:
-    """Play until card ``stop_card`` of trick ``stop_trick``; return (seat to play, its legal cards)."""
+    """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
+    and the defence playing ``policies``; return (seat to play, its legal cards)."""
+    cfg = cfg.copy()
+    cfg[C_PLAY_ATTACK], cfg[C_PLAY_DEFENCE] = policies
     players = int(tb.info[I_PLAYERS])
-    called = int(tb.info[I_CALLED])
-    leader = int(tb.info[I_LEADER])
     for t in range(int(cfg[C_HAND])):
-        tb.info[I_LEADER] = leader
-        tb.info[I_TRICK] = t
-        led, hi = -1, 0
+        seat = int(tb.info[I_LEADER])
         for j in range(players):
-            seat = (leader + j) % players
-            tb.info[I_TRICK_LEN] = j
-            tb.info[I_LED] = led
-            tb.info[I_HI_TRUMP] = hi
             if t == 0:
                 if at_poignee is not None:
                     at_poignee(tb, seat)
-                size = poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg)
-                if size > 0:
-                    tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, players)
-            legal0, legal1 = words(legal_set(tb.hands[seat, 0], tb.hands[seat, 1], led, hi))
-            if t == 0 and j == 0 and called >= 0:
-                legal0, legal1 = first_lead(legal0, legal1, called)
+                show_poignee(tb, cfg, seat)
             if (t, j) == (stop_trick, stop_card):
+                legal0, legal1 = words(legal_now(tb, seat))
                 return seat, legal0, legal1
-            policy = policies[0] if tb.attack[seat] else policies[1]
-            card = int(choose_card(policy, seat, legal0, legal1, tb, cfg))
-            bit0, bit1 = mask_of({card})
-            tb.hands[seat] = (tb.hands[seat, 0] & ~bit0, tb.hands[seat, 1] & ~bit1)
-            tb.played[:] = (tb.played[0] | bit0, tb.played[1] | bit1)
-            reveal_voids(tb, seat, led, card)
-            tb.trick[j] = card
-            if card == called:
-                tb.info[I_PARTNER_KNOWN] = 1
-            led, hi = trick_after(led, hi, card)
-        leader = (leader + int(trick_winner(tb.trick, players))) % players
+            play_card(tb, cfg, seat)
+            seat = (seat + 1) % players
+        end_trick(tb, cfg)
     raise AssertionError("the stopping point is past the end of the deal")
 
 
@@ -253,7 +195,7 @@ def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[Deal
         pool += sorted(hand - keep)
     if chien_shown and observer != taker:
         ecart = cards_of(*tb.ecart)
-        keep = {c for c in ecart if suit_index(c) == 4} | (ecart & chien)
+        keep = {c for c in ecart if suit_index(c) == TRUMP_SUIT} | (ecart & chien)
         kept["ecart"] = keep
         capacity["ecart"] = len(ecart - keep)
         pool += sorted(ecart - keep)
@@ -267,10 +209,10 @@ def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[Deal
         if card == called and (slot == taker or slot == "ecart"):
             return False  # the taker never calls its own card; one from the shown chien is kept
         if slot == "ecart":
-            return suit < 4 and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
+            return suit < TRUMP_SUIT and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
         if slot == "chien":
             return True
-        return suit == 5 or not (int(tb.voids[slot]) >> suit) & 1
+        return suit == EXCUSE_SUIT or not (int(tb.voids[slot]) >> suit) & 1
 
     for _attempt in range(200):
         left = dict(capacity)
@@ -317,32 +259,24 @@ def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[Deal
 
 @njit
 def _lowest_or_highest(legal0: np.uint64, legal1: np.uint64, low: bool) -> int:
-    cards = np.empty(popcount(legal0) + popcount(legal1), dtype=np.int64)
-    k = 0
-    for c in range(56):
-        if (legal0 >> np.uint64(c)) & np.uint64(1):
-            cards[k] = c
-            k += 1
-    for b in range(22):
-        if (legal1 >> np.uint64(b)) & np.uint64(1):
-            cards[k] = 56 + b
-            k += 1
-    return cards[0] if low else cards[k - 1]
+    if low:
+        return lowest_bit(legal0) if legal0 else N_SUIT_CARDS + lowest_bit(legal1)
+    return N_SUIT_CARDS + highest_bit(legal1) if legal1 else highest_bit(legal0)
 
 
 @njit
 def peek_next_hand(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the next seat holds trump 21 or a King of spades, else high."""
     nxt = (seat + 1) % tb.info[I_PLAYERS]
-    holds = (tb.hands[nxt, 1] >> np.uint64(20)) & np.uint64(1) or (tb.hands[nxt, 0] >> np.uint64(13)) & np.uint64(1)
-    return _lowest_or_highest(legal0, legal1, holds == 1)
+    king_of_spades = card_bit(KING)[0]
+    holds = (tb.hands[nxt, 1] & TRUMP_21_BIT) != ZERO or (tb.hands[nxt, 0] & king_of_spades) != ZERO
+    return _lowest_or_highest(legal0, legal1, holds)
 
 
 @njit
 def peek_ecart(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the écart holds a Queen, else high (a defender cannot know)."""
-    queens = np.uint64((1 << 12) | (1 << 26) | (1 << 40) | (1 << 54))
-    return _lowest_or_highest(legal0, legal1, (tb.ecart[0] & queens) != np.uint64(0))
+    return _lowest_or_highest(legal0, legal1, (tb.ecart[0] & QUEENS_MASK) != ZERO)
 
 
 def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
@@ -441,22 +375,3 @@ def test_poignee_choice_does_not_peek(policy: str) -> None:
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)
     assert checked == 150 * PLAYERS
-
-
-@pytest.mark.parametrize("ecart_policy", ["simple", "expert"])
-def test_ecart_does_not_peek(ecart_policy: str) -> None:
-    """The écart depends on the taker's hand and the chien only, not on the other hands."""
-    rng = random.Random(3)
-    cfg = RunConfig(ecart_policy=ecart_policy).to_array()
-    for _ in range(150):
-        tb = new_deal(rng, cfg)
-        taker = int(tb.info[I_TAKER])
-        if not tb.info[I_CHIEN_SHOWN]:
-            continue
-        w0 = tb.hands[taker, 0] | tb.ecart[0]
-        w1 = tb.hands[taker, 1] | tb.ecart[1]
-        first = tuple(int(w) for w in choose_ecart(cfg[C_ECART_POLICY], w0, w1, int(cfg[C_CHIEN]), copy_table(tb), cfg))
-        for _ in range(3):
-            other, _n = redistribute(tb, taker, rng)
-            got = choose_ecart(cfg[C_ECART_POLICY], w0, w1, int(cfg[C_CHIEN]), other, cfg)
-            assert tuple(int(w) for w in got) == first

@@ -21,11 +21,8 @@ from tarotsim._jit import njit
 from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
-from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.state import (
-    C_CHIEN,
-    C_ECART_POLICY,
     C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
@@ -255,30 +252,3 @@ def test_poignee_choice_does_not_peek_five(policy: str) -> None:
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)
     assert checked == 100 * PLAYERS
     assert moved > 100
-
-
-@pytest.mark.parametrize("ecart_policy", ["simple", "expert"])
-def test_ecart_does_not_peek_five(ecart_policy: str) -> None:
-    """The écart depends on the taker's hand and the chien only, not on the others' hands nor the partner."""
-    rng = random.Random(4)
-    cfg = RunConfig(players=PLAYERS, ecart_policy=ecart_policy).to_array()
-    checked = moved = 0
-    for _ in range(100):
-        tb = new_deal(rng, cfg)
-        taker = int(tb.info[I_TAKER])
-        if not tb.info[I_CHIEN_SHOWN]:
-            continue
-        w0 = tb.hands[taker, 0] | tb.ecart[0]
-        w1 = tb.hands[taker, 1] | tb.ecart[1]
-        size = int(cfg[C_CHIEN])
-        first = tuple(int(w) for w in choose_ecart(cfg[C_ECART_POLICY], w0, w1, size, copy_table(tb), cfg))
-        others = [redistribute(tb, taker, rng)[0] for _ in range(2)] + list(
-            partner_changes(tb, taker, rng, 1)
-        )
-        moved += len(others) - 2
-        for other in others:
-            got = choose_ecart(cfg[C_ECART_POLICY], w0, w1, size, other, cfg)
-            assert tuple(int(w) for w in got) == first
-        checked += 1
-    assert checked > 30
-    assert moved > 30

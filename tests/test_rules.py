@@ -1,16 +1,22 @@
-"""The compiled legality and trick-winner rules against the plain-Python reference."""
+"""The compiled rules of play (legality, the 5-player first lead, the voids revealed, the
+trick order and winner) against the plain-Python reference."""
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim.rules import legal_cards, trick_winner
+from tarotsim.cards import EXCUSE, N_CARDS, N_SUIT_CARDS, TRUMP_SUIT, from_mask, parse_card, parse_cards
+from tarotsim.kernels import rules as K
+from tarotsim.rules import legal_cards, trick_state, trick_winner
 from tests import reference as ref
 
 ALL = list(ref.ALL_CARDS)
 TRUMPS = [f"T{t}" for t in range(1, 22)]
+CALLABLE = [rank + suit for suit in ref.SUITS for rank in ("J", "C", "Q", "K")]
+SUIT_NAMES = ref.SUITS + ("T",)  # index: the kernels' suit code
 
 
 def random_position(rng: random.Random) -> tuple[list[str], list[str]]:
@@ -110,3 +116,96 @@ def test_bad_tricks_are_refused():
         trick_winner([])
     with pytest.raises(ValueError, match="only the Excuse"):
         trick_winner(["EX"])
+
+
+# ---------------------------------------------------------------------------------------------
+# the first lead with five players (RULES.md §3)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_first_lead_agrees_with_reference_on_20000_hands():
+    rng = random.Random(20261201)
+    restricted = 0
+    for _ in range(20_000):
+        called = rng.choice(CALLABLE)
+        if rng.random() < 0.1:  # only cards of the called suit, perhaps with the Excuse or a trump
+            suit = [card for card in ALL if ref.suit_of(card) == called[-1]]
+            hand = rng.sample(suit, rng.randint(1, 5)) + rng.choice([[], ["EX"], ["T7"]])
+        else:
+            hand = rng.sample(ALL, rng.randint(1, 15))
+        expected = ref.first_lead_allowed(ref.legal_cards(hand, []), called)
+        assert legal_cards(hand, [], called_card=called, first_lead=True) == expected, (hand, called)
+        restricted += expected != set(hand)
+    assert restricted > 5_000
+
+
+@pytest.mark.parametrize(
+    ("hand", "called", "expected"),
+    [
+        (["KS", "3S", "2H"], "KS", {"KS", "2H"}),  # the called card itself may be led
+        (["QS", "3S", "2H"], "KS", {"2H"}),  # no other card of its suit
+        (["3S", "T5"], "KS", {"T5"}),
+        (["3S", "EX"], "KS", {"EX"}),  # the Excuse is of no suit
+        (["3S", "5S"], "KS", {"3S", "5S"}),  # nothing else to lead: the whole choice
+        (["3S", "5S", "QS"], "QS", {"QS"}),  # a Queen called (the taker holds every King)
+    ],
+)
+def test_hand_made_first_leads(hand, called, expected):
+    assert legal_cards(hand, [], called_card=called, first_lead=True) == expected
+    assert ref.first_lead_allowed(ref.legal_cards(hand, []), called) == expected
+
+
+def test_the_called_card_matters_only_on_the_first_lead():
+    hand = ["KS", "3S", "2H"]
+    assert legal_cards(hand, [], called_card="KS") == set(hand)  # a later lead
+    assert legal_cards(hand, [], first_lead=True) == set(hand)  # no card called: 3 or 4 players
+    assert legal_cards(hand, ["4S"], called_card="KS") == {"KS", "3S"}
+
+
+@pytest.mark.parametrize(
+    ("called", "trick", "message"),
+    [
+        ("5S", [], "King, Queen, Knight or Jack"),
+        ("T21", [], "King, Queen, Knight or Jack"),
+        ("EX", [], "King, Queen, Knight or Jack"),
+        ("XS", [], "not a card"),
+        ("KH", ["7S"], "first lead"),
+    ],
+)
+def test_bad_first_leads_are_refused(called, trick, message):
+    with pytest.raises(ValueError, match=message):
+        legal_cards(["KS", "2H"], trick, called_card=called, first_lead=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# the voids a card reveals, the trick order
+# ---------------------------------------------------------------------------------------------
+
+
+def kernel_revealed_voids(trick: list[str], card: str) -> set[str]:
+    led, _hi = trick_state(parse_cards(trick, what="trick"))
+    voids = np.zeros(1, dtype=np.int64)
+    K.reveal_voids(voids, 0, led, parse_card(card))
+    return {SUIT_NAMES[suit] for suit in range(TRUMP_SUIT + 1) if int(voids[0]) >> suit & 1}
+
+
+def test_revealed_voids_agree_with_reference_and_are_true():
+    rng = random.Random(20261202)
+    revealed = 0
+    for _ in range(10_000):
+        hand, trick = random_position(rng)
+        for card in legal_cards(hand, trick):
+            voids = ref.revealed_voids(trick, card)
+            assert kernel_revealed_voids(trick, card) == voids, (hand, trick, card)
+            assert not any(ref.suit_of(other) in voids for other in hand), (hand, trick, card)
+            revealed += bool(voids)
+    assert revealed > 2_000
+
+
+def test_cards_above_is_the_winning_key_order():
+    for win in range(EXCUSE):  # every card but the Excuse can win a trick
+        leds = range(TRUMP_SUIT + 1) if win >= N_SUIT_CARDS else [K.suit_code(win)]
+        above = set(from_mask(*K.cards_above(win)))
+        for led in leds:
+            beaten_by = {card for card in range(N_CARDS) if K.winning_key(card, led) > K.winning_key(win, led)}
+            assert above == beaten_by, (win, led)

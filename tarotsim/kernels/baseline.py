@@ -12,11 +12,14 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
+from tarotsim.cards import N_CARDS, NO_SUIT
+from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.deal import deal_pack, shuffle_pack
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.play import random_card
-from tarotsim.kernels.rng import seed_stream
+from tarotsim.kernels.rng import STREAM_WORDS, seed_stream
 from tarotsim.kernels.rules import card_bit, legal_set, trick_after
+from tarotsim.kernels.state import C_HAND, C_PLAYERS, MAX_SEATS
 
 STAGE_DEAL = 0
 STAGE_BID = 1
@@ -26,15 +29,15 @@ STAGE_PLAYOUT = 2
 @njit(parallel=True)
 def run_stage(stage: int, deals: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
     """Run ``deals`` deals up to ``stage``; ``out[i]`` gets a checksum so no work is optimised away."""
-    players = cfg[0]
-    hand_size = cfg[1]
-    blocks = (deals + 1023) // 1024
+    players = cfg[C_PLAYERS]
+    hand_size = cfg[C_HAND]
+    blocks = (deals + BLOCK_DEALS - 1) // BLOCK_DEALS
     for block in prange(blocks):
-        rng = np.zeros(4, dtype=np.uint64)
-        pack = np.zeros(78, dtype=np.int64)
-        hands = np.zeros((5, 2), dtype=np.uint64)
+        rng = np.zeros(STREAM_WORDS, dtype=np.uint64)
+        pack = np.zeros(N_CARDS, dtype=np.int64)
+        hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
         chien = np.zeros(2, dtype=np.uint64)
-        for deal in range(block * 1024, min(deals, (block + 1) * 1024)):
+        for deal in range(block * BLOCK_DEALS, min(deals, (block + 1) * BLOCK_DEALS)):
             seed_stream(rng, key, deal)
             shuffle_pack(rng, pack)
             deal_pack(pack, hands, chien, players, hand_size)
@@ -45,7 +48,7 @@ def run_stage(stage: int, deals: int, key: np.ndarray, cfg: np.ndarray, out: np.
             elif stage == STAGE_PLAYOUT:
                 leader = 0
                 for _ in range(hand_size):
-                    led = -1
+                    led = NO_SUIT
                     hi = 0
                     for j in range(players):
                         seat = (leader + j) % players

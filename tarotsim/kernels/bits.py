@@ -16,6 +16,11 @@ from numba.extending import intrinsic
 
 from tarotsim._jit import njit
 
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+"""The uint64 constants of bit arithmetic, shared by every kernel (a plain ``1`` would make a
+Numba expression mixing it with a uint64 a float)."""
+
 
 @intrinsic
 def _ctpop64(typingctx, word):  # type: ignore[no-untyped-def]
@@ -67,7 +72,7 @@ def kth_bit(word: np.uint64, k: int) -> int:
     """Index of the k-th lowest set bit (k counts from 0); the word must hold more than k bits."""
     w = np.uint64(word)
     for _ in range(k):
-        w &= w - np.uint64(1)
+        w &= w - ONE
     return np.int64(_cttz64(w))
 
 
@@ -127,5 +132,5 @@ def _pdep64(typingctx, source, mask):  # type: ignore[no-untyped-def]
 def select_bit(word: np.uint64, k: int) -> int:
     """Index of the k-th lowest set bit (k from 0): one ``pdep`` where it is fast, else a loop."""
     if FAST_PDEP:
-        return np.int64(_cttz64(_pdep64(np.uint64(1) << np.uint64(k), np.uint64(word))))
+        return np.int64(_cttz64(_pdep64(ONE << np.uint64(k), np.uint64(word))))
     return kth_bit(word, k)

@@ -25,6 +25,7 @@ from tarotsim.cards import (
     KING,
     KNIGHT,
     MAJOR_TRUMPS_MASK,
+    N_SUITS,
     PETIT_BIT,
     QUEEN,
     SUIT_LEN,
@@ -32,9 +33,7 @@ from tarotsim.cards import (
     TRUMP_21_BIT,
     TRUMPS_MASK,
 )
-from tarotsim.kernels.bits import popcount
-
-_ONE = np.uint64(1)
+from tarotsim.kernels.bits import ONE, popcount
 
 
 @njit(inline="always")
@@ -64,21 +63,21 @@ def hand_points(word0: np.uint64, word1: np.uint64) -> int:
         total += 2 * n_trumps
     majors = trumps & MAJOR_TRUMPS_MASK
     total += 2 * popcount(majors)
-    in_sequence = majors & ((majors << _ONE) | (majors >> _ONE))
+    in_sequence = majors & ((majors << ONE) | (majors >> ONE))
     total += popcount(in_sequence)
-    for suit in range(4):
+    for suit in range(N_SUITS):
         base = SUIT_LEN * suit
-        king = (word0 >> np.uint64(base + KING)) & _ONE
-        queen = (word0 >> np.uint64(base + QUEEN)) & _ONE
+        king = (word0 >> np.uint64(base + KING)) & ONE
+        queen = (word0 >> np.uint64(base + QUEEN)) & ONE
         if king and queen:
             total += 10
         elif king:
             total += 6
         elif queen:
             total += 3
-        if (word0 >> np.uint64(base + KNIGHT)) & _ONE:
+        if (word0 >> np.uint64(base + KNIGHT)) & ONE:
             total += 2
-        if (word0 >> np.uint64(base + JACK)) & _ONE:
+        if (word0 >> np.uint64(base + JACK)) & ONE:
             total += 1
         length = suit_length(word0, suit)
         if length >= 7:
@@ -94,7 +93,7 @@ def hand_points(word0: np.uint64, word1: np.uint64) -> int:
 def distribution_points(word0: np.uint64) -> int:
     """Chavey's bonus for Garde sans and Garde contre: each void 6, each singleton 3."""
     total = 0
-    for suit in range(4):
+    for suit in range(N_SUITS):
         length = suit_length(word0, suit)
         if length == 0:
             total += 6

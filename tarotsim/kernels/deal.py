@@ -11,7 +11,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_BIT, N_CARDS, PETIT_BIT, TRUMPS_MASK
-from tarotsim.kernels.rng import below, bounded, next_u64
+from tarotsim.kernels.rng import MASK32, below, bounded, next_u64
 from tarotsim.kernels.rules import card_bit
 
 
@@ -25,7 +25,7 @@ def shuffle_pack(rng: np.ndarray, pack: np.ndarray) -> None:
         word = next_u64(rng)
         j = bounded(word >> np.uint64(32), i + 1, rng)
         pack[i], pack[j] = pack[j], pack[i]
-        j = bounded(word & np.uint64(0xFFFFFFFF), i, rng)
+        j = bounded(word & MASK32, i, rng)
         pack[i - 1], pack[j] = pack[j], pack[i - 1]
         i -= 2
     if i == 1:
@@ -76,10 +76,17 @@ def _reverse(pack: np.ndarray, start: int, stop: int) -> None:
         stop -= 1
 
 
+PACKET = 3
+"""Cards per packet in a physical deal, ``PACKET_THREE_PLAYERS`` with three players."""
+PACKET_THREE_PLAYERS = 4
+CUT_MIN = 3
+"""Cutting the pack: each part keeps at least this many cards."""
+
+
 @njit
 def cut_pack(rng: np.ndarray, pack: np.ndarray) -> None:
-    """Cut the pack: the top ``c`` cards go under, ``c`` uniform from 3 to 75 (each part keeps 3 or more)."""
-    cut = 3 + below(rng, N_CARDS - 5)
+    """Cut the pack: the top ``c`` cards go under, ``c`` uniform from 3 to 75 (each part keeps ``CUT_MIN`` or more)."""
+    cut = CUT_MIN + below(rng, N_CARDS - 2 * CUT_MIN + 1)
     _reverse(pack, 0, cut)
     _reverse(pack, cut, N_CARDS)
     _reverse(pack, 0, N_CARDS)
@@ -96,7 +103,7 @@ def deal_packets(
     the chien's cards are set aside one at a time between packets, in gaps drawn at
     random, never the first or the last card of the pack.
     """
-    packet = 4 if players == 3 else 3
+    packet = PACKET_THREE_PLAYERS if players == 3 else PACKET
     packets = players * hand_size // packet
     gaps = np.uint64(0)
     chosen = 0

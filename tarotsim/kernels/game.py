@@ -3,6 +3,20 @@
 ``play_deal`` writes one record row (``rec``, int64[N_REC], columns R_*) and a log of
 the decisions (``log``, int64[N_LOG], slots L_*) from which traces are written. The
 record columns are described for users in ``tarotsim.run.records``.
+
+The play is built on steps that ``tests/test_no_peeking.py`` drives too, so the tests play
+the same loop as the simulator:
+
+- ``take_contract``: the taker's side, the call (5 players), the chien and the écart, the
+  count's start, the chelem announcement and the first leader;
+- ``show_poignee``: before a seat's first card, the poignée it shows;
+- ``play_card``: the seat's legal cards (``rules.legal_play``) → its policy's choice →
+  ``put_card``, which plays it (the hand, the cards played, the voids it reveals, the
+  trick so far);
+- ``end_trick``: the count of the trick (``count.close_trick``); its winner leads the next.
+
+The trick in play lives in ``info`` (``I_LEADER``, ``I_TRICK``, ``I_TRICK_LEN``, ``I_LED``,
+``I_HI_TRUMP``) and ``tb.trick``.
 """
 
 from __future__ import annotations
@@ -10,19 +24,18 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_SUIT, KINGS_MASK, N_CARDS, SUIT_LEN, SUIT_MASK, TRUMP_SUIT, TRUMPS_MASK
-from tarotsim.kernels.bits import popcount
+from tarotsim.cards import KINGS_MASK, N_CARDS, NO_SUIT, TRUMPS_MASK
+from tarotsim.kernels.bits import ZERO, popcount
 from tarotsim.kernels.chavey import hand_points
 from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.call import called_card
-from tarotsim.kernels.policies.codes import PLAY_RANDOM
 from tarotsim.kernels.policies.ecart import choose_ecart
-from tarotsim.kernels.policies.play import choose_card, random_card
+from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_set, suit_code, trick_after
+from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_play, reveal_voids, trick_after
 from tarotsim.kernels.score import (
     ATTACK,
     DEFENCE,
@@ -101,11 +114,12 @@ from tarotsim.kernels.state import (
     DealState,
 )
 
-_ZERO = np.uint64(0)
+FIVE_PLAYERS = 5
+"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
 
 
-@njit(_nrt=False)
-def _reset(tb: DealState, rec: np.ndarray, players: int, dealer: int) -> None:
+@njit(inline="always")
+def _reset_record(rec: np.ndarray, dealer: int) -> None:
     for i in range(N_REC):
         rec[i] = 0
     rec[R_DEALER] = dealer
@@ -114,6 +128,11 @@ def _reset(tb: DealState, rec: np.ndarray, players: int, dealer: int) -> None:
     rec[R_CHELEM] = SIDE_NONE
     rec[R_PARTNER] = -1
     rec[R_CALLED_CARD] = -1
+
+
+@njit(_nrt=False)
+def reset_table(tb: DealState, players: int, dealer: int) -> None:
+    """Make ``tb`` ready for a deal whose hands are in ``tb.dealt``: hands as dealt, nothing played."""
     for i in range(N_INFO):
         tb.info[i] = 0
     tb.info[I_DEALER] = dealer
@@ -124,15 +143,15 @@ def _reset(tb: DealState, rec: np.ndarray, players: int, dealer: int) -> None:
     for seat in range(MAX_SEATS):
         tb.attack[seat] = 0
         tb.voids[seat] = 0
-        tb.shown[seat, 0] = _ZERO
-        tb.shown[seat, 1] = _ZERO
+        tb.shown[seat, 0] = ZERO
+        tb.shown[seat, 1] = ZERO
         tb.hands[seat, 0] = tb.dealt[seat, 0]
         tb.hands[seat, 1] = tb.dealt[seat, 1]
         tb.scores[seat] = 0
-    tb.played[0] = _ZERO
-    tb.played[1] = _ZERO
-    tb.ecart[0] = _ZERO
-    tb.ecart[1] = _ZERO
+    tb.played[0] = ZERO
+    tb.played[1] = ZERO
+    tb.ecart[0] = ZERO
+    tb.ecart[1] = ZERO
 
 
 @njit(_nrt=False)
@@ -157,18 +176,6 @@ def _bid(tb: DealState, cfg: np.ndarray, log: np.ndarray, players: int, dealer: 
     return taker, contract
 
 
-@njit(inline="always")
-def _reveal_voids(voids: np.ndarray, seat: int, led: int, card: int) -> None:
-    """Record what a card tells every seat: not following shows a void, not trumping shows no trumps."""
-    suit = suit_code(card)
-    if led < 0 or suit == EXCUSE_SUIT or suit == led:
-        return
-    if led < TRUMP_SUIT:
-        voids[seat] |= 1 << led
-    if suit != TRUMP_SUIT:
-        voids[seat] |= 1 << TRUMP_SUIT
-
-
 @njit(_nrt=False)
 def _call_partner(tb: DealState, players: int, taker: int) -> None:
     """Five players: the taker calls a card; its holder (if another player) is the secret partner."""
@@ -182,14 +189,103 @@ def _call_partner(tb: DealState, players: int, taker: int) -> None:
 
 
 @njit(inline="always")
-def _first_lead(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
-    """The first lead may not be in the called suit unless it is the called card itself."""
-    called_bit0, _ = card_bit(called)
-    suit = SUIT_MASK << np.uint64(SUIT_LEN * (called // SUIT_LEN))
-    allowed0 = legal0 & (~suit | called_bit0)
-    if allowed0 or legal1:
-        return allowed0, legal1
-    return legal0, legal1
+def _start_trick(info: np.ndarray, leader: int, t: int) -> None:
+    info[I_LEADER] = leader
+    info[I_TRICK] = t
+    info[I_TRICK_LEN] = 0
+    info[I_LED] = NO_SUIT
+    info[I_HI_TRUMP] = 0
+
+
+@njit(_nrt=False)
+def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
+    """``taker`` takes ``contract`` on the table ``reset_table`` made ready: the attack's seats
+    (the call with five players), the chien and the écart, the start of the count, the
+    chelem announcement, and the first trick, led by the taker when it announced a chelem."""
+    players = cfg[C_PLAYERS]
+    info = tb.info
+    hands = tb.hands
+    info[I_TAKER] = taker
+    info[I_CONTRACT] = contract
+    tb.attack[taker] = 1
+    if players == FIVE_PLAYERS:
+        _call_partner(tb, players, taker)
+    if contract <= GARDE:
+        info[I_CHIEN_SHOWN] = 1
+        with_chien0 = hands[taker, 0] | tb.chien[0]
+        with_chien1 = hands[taker, 1] | tb.chien[1]
+        ecart0, ecart1 = choose_ecart(cfg[C_ECART_POLICY], with_chien0, with_chien1, cfg[C_CHIEN])
+        tb.ecart[0] = ecart0
+        tb.ecart[1] = ecart1
+        hands[taker, 0] = with_chien0 & ~ecart0
+        hands[taker, 1] = with_chien1 & ~ecart1
+        start_count(tb.count, tb.pile, ecart0, ecart1)
+    elif contract == GARDE_SANS:
+        start_count(tb.count, tb.pile, tb.chien[0], tb.chien[1])
+    else:
+        start_count(tb.count, tb.pile, ZERO, ZERO)
+    chelem_announced = announces_chelem(cfg, hands[taker, 0], hands[taker, 1])
+    info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
+    _start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
+
+
+@njit(inline="always")
+def show_poignee(tb: DealState, cfg: np.ndarray, seat: int) -> int:
+    """Before its first card, ``seat`` shows the poignée its policy chooses; returns its size (0 none)."""
+    size = poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg)
+    if size > 0:
+        tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, cfg[C_PLAYERS])
+    return size
+
+
+@njit(inline="always")
+def legal_now(tb: DealState, seat: int) -> tuple[np.uint64, np.uint64]:
+    """The cards ``seat`` may play to the trick in play (the first-lead rule included)."""
+    info = tb.info
+    first_lead = info[I_TRICK] == 0 and info[I_TRICK_LEN] == 0
+    return legal_play(
+        tb.hands[seat, 0], tb.hands[seat, 1], info[I_LED], info[I_HI_TRUMP], info[I_CALLED], first_lead
+    )
+
+
+@njit(inline="always")
+def put_card(tb: DealState, seat: int, card: int) -> None:
+    """``seat`` plays ``card`` to the trick: out of its hand, into the cards played and the
+    trick, the voids it reveals recorded, the partner known once the called card is down."""
+    info = tb.info
+    led = info[I_LED]
+    bit0, bit1 = card_bit(card)
+    tb.hands[seat, 0] ^= bit0
+    tb.hands[seat, 1] ^= bit1
+    tb.played[0] |= bit0
+    tb.played[1] |= bit1
+    reveal_voids(tb.voids, seat, led, card)
+    tb.trick[info[I_TRICK_LEN]] = card
+    info[I_TRICK_LEN] += 1
+    if card == info[I_CALLED]:
+        info[I_PARTNER_KNOWN] = 1
+    info[I_LED], info[I_HI_TRUMP] = trick_after(led, info[I_HI_TRUMP], card)
+
+
+@njit(inline="always")
+def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
+    """One card of the game: ``seat``'s legal cards, its side's policy's choice, played; returns the card."""
+    legal0, legal1 = legal_now(tb, seat)
+    policy = cfg[C_PLAY_ATTACK] if tb.attack[seat] else cfg[C_PLAY_DEFENCE]
+    card = choose_card(policy, seat, legal0, legal1, tb, cfg)
+    put_card(tb, seat, card)
+    return card
+
+
+@njit(inline="always")
+def end_trick(tb: DealState, cfg: np.ndarray) -> int:
+    """Count the trick just completed (``count.close_trick``) and start the next, led by its
+    winner; returns the winner."""
+    info = tb.info
+    t = info[I_TRICK]
+    winner = close_trick(tb.trick, cfg[C_PLAYERS], info[I_LEADER], tb.attack, t, cfg[C_HAND], tb.count, tb.pile)
+    _start_trick(info, winner, t + 1)
+    return winner
 
 
 @njit(_nrt=False)
@@ -197,19 +293,18 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
-    chien_size = cfg[C_CHIEN]
     dealer = deal % players
     info = tb.info
-    hands = tb.hands
 
     seed_stream(tb.rng, key, deal)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED and deal % SEQUENCE_DEALS != 0:
         cut_pack(tb.rng, tb.pack)
-        deal_packets(tb.rng, tb.pack, tb.dealt, tb.chien, players, hand_size, chien_size, (dealer + 1) % players)
+        deal_packets(tb.rng, tb.pack, tb.dealt, tb.chien, players, hand_size, cfg[C_CHIEN], (dealer + 1) % players)
     else:
         shuffle_pack(tb.rng, tb.pack)
         deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
-    _reset(tb, rec, players, dealer)
+    _reset_record(rec, dealer)
+    reset_table(tb, players, dealer)
 
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
@@ -220,82 +315,32 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
     if taker < 0:
         rec[R_THROWN_IN] = THROWN_ALL_PASS
         return
-    info[I_TAKER] = taker
-    info[I_CONTRACT] = contract
-    tb.attack[taker] = 1
-    if players == 5:
-        _call_partner(tb, players, taker)
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
     rec[R_TAKER_TRUMPS] = popcount(tb.dealt[taker, 1] & TRUMPS_MASK)
     rec[R_TAKER_BOUTS] = bouts(tb.dealt[taker, 1])
     rec[R_TAKER_KINGS] = popcount(tb.dealt[taker, 0] & KINGS_MASK)
     rec[R_HAND_POINTS] = hand_points(tb.dealt[taker, 0], tb.dealt[taker, 1])
-
-    count = tb.count
-    pile = tb.pile
-    if contract <= GARDE:
-        info[I_CHIEN_SHOWN] = 1
-        with_chien0 = hands[taker, 0] | tb.chien[0]
-        with_chien1 = hands[taker, 1] | tb.chien[1]
-        ecart0, ecart1 = choose_ecart(cfg[C_ECART_POLICY], with_chien0, with_chien1, chien_size, tb, cfg)
-        tb.ecart[0] = ecart0
-        tb.ecart[1] = ecart1
-        hands[taker, 0] = with_chien0 & ~ecart0
-        hands[taker, 1] = with_chien1 & ~ecart1
-        start_count(count, pile, ecart0, ecart1)
-    elif contract == GARDE_SANS:
-        start_count(count, pile, tb.chien[0], tb.chien[1])
-    else:
-        start_count(count, pile, _ZERO, _ZERO)
-
-    chelem_announced = announces_chelem(cfg, hands[taker, 0], hands[taker, 1])
-    info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
+    take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
-    leader = taker if chelem_announced else (dealer + 1) % players
 
     poignee_points = 0
     for t in range(hand_size):
-        info[I_LEADER] = leader
-        info[I_TRICK] = t
-        log[L_LEADERS + t] = leader
-        led = -1
-        hi = 0
-        seat = leader
+        seat = info[I_LEADER]
+        log[L_LEADERS + t] = seat
         for j in range(players):
-            info[I_TRICK_LEN] = j
-            info[I_LED] = led
-            info[I_HI_TRUMP] = hi
             if t == 0:
-                size = poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg)
+                size = show_poignee(tb, cfg, seat)
                 log[L_POIGNEE + seat] = size
                 if size > 0:
-                    tb.shown[seat, 1] = poignee_cards(hands[seat, 1], size, players)
                     poignee_points += POIGNEE_BONUS[size]
                     rec[R_N_POIGNEES] += 1
-            legal0, legal1 = legal_set(hands[seat, 0], hands[seat, 1], led, hi)
-            if t == 0 and j == 0 and info[I_CALLED] >= 0:
-                legal0, legal1 = _first_lead(legal0, legal1, info[I_CALLED])
-            policy = cfg[C_PLAY_ATTACK] if tb.attack[seat] else cfg[C_PLAY_DEFENCE]
-            if policy == PLAY_RANDOM:
-                card = random_card(tb.rng, legal0, legal1)
-            else:
-                card = choose_card(policy, seat, legal0, legal1, tb, cfg)
-            bit0, bit1 = card_bit(card)
-            hands[seat, 0] ^= bit0
-            hands[seat, 1] ^= bit1
-            tb.played[0] |= bit0
-            tb.played[1] |= bit1
-            _reveal_voids(tb.voids, seat, led, card)
-            tb.trick[j] = card
-            if card == info[I_CALLED]:
-                info[I_PARTNER_KNOWN] = 1
-            log[L_PLAYS + t * MAX_SEATS + j] = card
-            led, hi = trick_after(led, hi, card)
+            log[L_PLAYS + t * MAX_SEATS + j] = play_card(tb, cfg, seat)
             seat = seat + 1 if seat + 1 < players else 0
-        leader = close_trick(tb.trick, players, leader, tb.attack, t, hand_size, count, pile)
-        log[L_WINNERS + t] = leader
+        log[L_WINNERS + t] = end_trick(tb, cfg)
 
+    count = tb.count
+    pile = tb.pile
     attack_half = half_points(pile[0], pile[1]) + count[S_EXCHANGE]
     attack_bouts = bouts(pile[1])
     attack_tricks = count[S_ATTACK_TRICKS]
@@ -306,6 +351,7 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
     elif attack_tricks == 0:
         chelem = DEFENCE
     made, margin = result(attack_half, attack_bouts)
+    chelem_announced = info[I_CHELEM_ANNOUNCED] == 1
     d = per_defender(contract, made, margin, petit_side, poignee_points, chelem_announced, chelem)
     settle(tb.scores, players, taker, info[I_PARTNER], d)
 

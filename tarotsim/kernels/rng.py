@@ -15,10 +15,14 @@ import numpy as np
 
 from tarotsim._jit import njit
 
+STREAM_WORDS = 4
+"""Words of a stream's state (uint64[STREAM_WORDS])."""
+MASK32 = np.uint64(0xFFFFFFFF)
+"""The low 32 bits of a word."""
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_MASK32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(inline="always")
@@ -34,7 +38,7 @@ def splitmix64(x: np.uint64) -> np.uint64:
 def seed_stream(state: np.ndarray, key: np.ndarray, stream: int) -> None:
     """Start ``state`` (uint64[4]) on stream number ``stream`` of the run key ``key`` (uint64[4])."""
     x = np.uint64(stream) * _GOLDEN
-    for j in range(4):
+    for j in range(STREAM_WORDS):
         x = splitmix64(x ^ key[j])
         state[j] = x
     if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
@@ -71,12 +75,12 @@ def bounded(word32: np.uint64, n: int, state: np.ndarray) -> int:
     """
     bound = np.uint64(n)
     m = word32 * bound
-    low = m & _MASK32
+    low = m & MASK32
     if low < bound:
         threshold = (np.uint64(1 << 32) - bound) % bound
         while low < threshold:
             m = (next_u64(state) >> np.uint64(32)) * bound
-            low = m & _MASK32
+            low = m & MASK32
     return np.int64(m >> np.uint64(32))
 
 

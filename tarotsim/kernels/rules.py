@@ -1,12 +1,15 @@
-"""The rules of play (RULES.md §6-7) on card ids and two-word card sets.
+"""The rules of play (RULES.md §3, §6-7) on card ids and two-word card sets.
 
-Each rule is written once here and used by the simulator and by the Python API
-(``tarotsim.rules``) alike:
+Each rule is written once here and used by the simulator, by the Python API
+(``tarotsim.rules``) and by the tests alike:
 
 - ``suit_code`` and ``trick_after``: the suit led is set by the first card that is not
   the Excuse; ``hi_trump`` is the highest trump played to the trick so far (0: none);
-- ``legal_set``: the playable cards of a hand, by bit arithmetic;
-- ``trick_winner``: the ordinary winner of a trick (the Excuse never wins);
+- ``legal_set``: the playable cards of a hand, by bit arithmetic; ``first_lead_set``: the
+  5-player first-lead rule on top of it; ``legal_play``: both;
+- ``reveal_voids``: what a card tells every seat about the hand that played it;
+- ``winning_key``: the order of the cards in a trick, and ``cards_above`` as card sets;
+  ``trick_winner``: the ordinary winner of a trick (the Excuse never wins);
 - ``half_points`` and ``bouts``: counting a card set.
 """
 
@@ -33,10 +36,11 @@ from tarotsim.cards import (
     TRUMP_SUIT,
     TRUMPS_MASK,
 )
-from tarotsim.kernels.bits import popcount
+from tarotsim.kernels.bits import ONE, ZERO, popcount
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
+NEVER_WINS = -1
+"""``winning_key`` of a card that cannot win the trick (a discard, the Excuse)."""
+
 _OTHER_TRUMPS_MASK = TRUMPS_MASK & ~BOUTS_MASK_1
 
 
@@ -44,8 +48,8 @@ _OTHER_TRUMPS_MASK = TRUMPS_MASK & ~BOUTS_MASK_1
 def card_bit(card: int) -> tuple[np.uint64, np.uint64]:
     """The card set (word 0, word 1) holding only ``card``."""
     if card < N_SUIT_CARDS:
-        return _ONE << np.uint64(card), _ZERO
-    return _ZERO, _ONE << np.uint64(card - N_SUIT_CARDS)
+        return ONE << np.uint64(card), ZERO
+    return ZERO, ONE << np.uint64(card - N_SUIT_CARDS)
 
 
 @njit(inline="always")
@@ -56,6 +60,24 @@ def suit_code(card: int) -> int:
     if card < EXCUSE:
         return TRUMP_SUIT
     return EXCUSE_SUIT
+
+
+@njit(inline="always")
+def suit_bits(suit: int) -> np.uint64:
+    """Word-0 mask of the 14 cards of ``suit`` (0-3)."""
+    return SUIT_MASK << np.uint64(SUIT_LEN * suit)
+
+
+@njit(inline="always")
+def above_in_suit(card: int) -> np.uint64:
+    """Word-0 mask of the cards of suit card ``card``'s suit that rank above it."""
+    return suit_bits(card // SUIT_LEN) & ~((ONE << np.uint64(card + 1)) - ONE)
+
+
+@njit(inline="always")
+def trumps_above(rank: int) -> np.uint64:
+    """Word-1 mask of the trumps ranked above ``rank`` (0-21)."""
+    return TRUMPS_MASK & ~((ONE << np.uint64(rank)) - ONE)
 
 
 @njit(inline="always")
@@ -87,27 +109,75 @@ def legal_set(
     if led == NO_SUIT:
         return hand0, hand1
     if led < TRUMP_SUIT:
-        in_suit = hand0 & (SUIT_MASK << np.uint64(SUIT_LEN * led))
+        in_suit = hand0 & suit_bits(led)
         if in_suit:
             return in_suit, hand1 & EXCUSE_BIT
     trumps = hand1 & TRUMPS_MASK
     if trumps:
-        higher = trumps & ~((_ONE << np.uint64(hi_trump)) - _ONE)
+        higher = trumps & trumps_above(hi_trump)
         if higher:
-            return _ZERO, higher | (hand1 & EXCUSE_BIT)
-        return _ZERO, hand1
+            return ZERO, higher | (hand1 & EXCUSE_BIT)
+        return ZERO, hand1
     return hand0, hand1
 
 
 @njit(inline="always")
-def winning_key(card: int, led: int) -> int:
-    """Strength of a card in a trick whose suit led is ``led``: higher wins, -1 never wins."""
+def first_lead_set(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
+    """The 5-player first lead of the deal (RULES.md §3): no card of the called suit but the
+    called card itself. A leader holding nothing else keeps its whole choice (``legal``)."""
+    suit = suit_bits(called // SUIT_LEN)
+    allowed0 = legal0 & (~suit | (ONE << np.uint64(called)))
+    if allowed0 or legal1:
+        return allowed0, legal1
+    return legal0, legal1
+
+
+@njit(inline="always")
+def legal_play(
+    hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int, called: int, first_lead: bool
+) -> tuple[np.uint64, np.uint64]:
+    """The cards of a hand that may be played: ``legal_set``, and on the first lead of the
+    deal, when a card was called (``called`` >= 0; -1 none), ``first_lead_set``."""
+    legal0, legal1 = legal_set(hand0, hand1, led, hi_trump)
+    if first_lead and called >= 0:
+        return first_lead_set(legal0, legal1, called)
+    return legal0, legal1
+
+
+@njit(inline="always")
+def reveal_voids(voids: np.ndarray, seat: int, led: int, card: int) -> None:
+    """Record in ``voids[seat]`` (bit s: no card of suit s; bit 4: no trump) what ``card``,
+    played by ``seat`` to a trick whose suit led is ``led``, tells every seat: not following
+    shows a void in the suit led, not trumping shows the seat holds no trump."""
     suit = suit_code(card)
-    if suit == TRUMP_SUIT:
-        return 100 + card
-    if suit == led:
+    if led == NO_SUIT or suit == EXCUSE_SUIT or suit == led:
+        return
+    if led < TRUMP_SUIT:
+        voids[seat] |= 1 << led
+    if suit != TRUMP_SUIT:
+        voids[seat] |= 1 << TRUMP_SUIT
+
+
+@njit(inline="always")
+def winning_key(card: int, led: int) -> int:
+    """Strength of a card in a trick whose suit led is ``led``: higher wins.
+
+    A trump or a card of the suit led is ranked by its id (trump ids lie above every suit
+    id); any other card, the Excuse included, gets ``NEVER_WINS``.
+    """
+    suit = suit_code(card)
+    if suit == TRUMP_SUIT or suit == led:
         return card
-    return -1
+    return NEVER_WINS
+
+
+@njit(inline="always")
+def cards_above(card: int) -> tuple[np.uint64, np.uint64]:
+    """The card set that beats ``card``, the card winning a trick, by ``winning_key``: the
+    higher cards of its suit and every trump for a suit card, the higher trumps for a trump."""
+    if card < N_SUIT_CARDS:
+        return above_in_suit(card), TRUMPS_MASK
+    return ZERO, trumps_above(card - N_SUIT_CARDS + 1)
 
 
 @njit
@@ -118,7 +188,7 @@ def trick_winner(cards: np.ndarray, n_cards: int) -> int:
     for j in range(n_cards):
         led, hi = trick_after(led, hi, cards[j])
     best = 0
-    best_key = -2
+    best_key = NEVER_WINS - 1
     for j in range(n_cards):
         key = winning_key(cards[j], led)
         if key > best_key:

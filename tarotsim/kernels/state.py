@@ -26,6 +26,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS
+from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
@@ -61,6 +62,7 @@ I_TAKER = 1  # -1 until bidding ends
 I_CONTRACT = 2
 I_PARTNER = 3  # 5 players: private until the called card is played; -1 none
 I_CALLED = 4  # 5 players: the called card, -1 none
+# the trick in play, kept by the game's steps (kernels.game: put_card, end_trick)
 I_LEADER = 5  # seat leading the current trick
 I_TRICK = 6  # index of the current trick (0-based)
 I_TRICK_LEN = 7  # cards already played to the current trick
@@ -133,8 +135,8 @@ N_MASKS = M_SHOWN + 2 * MAX_SEATS
 class DealState(NamedTuple):
     """Arrays of one deal in play; card sets are (word 0, word 1) pairs of uint64."""
 
-    rng: np.ndarray  # uint64[4], the deal's random stream
-    pack: np.ndarray  # int64[78], scratch for dealing
+    rng: np.ndarray  # uint64[STREAM_WORDS], the deal's random stream
+    pack: np.ndarray  # int64[N_CARDS], scratch for dealing
     hands: np.ndarray  # uint64[5, 2], cards still in each hand (own)
     dealt: np.ndarray  # uint64[5, 2], hands as dealt (own)
     chien: np.ndarray  # uint64[2], the chien as dealt (public when info[I_CHIEN_SHOWN])
@@ -154,7 +156,7 @@ class DealState(NamedTuple):
 def new_state() -> DealState:
     """A fresh table, large enough for any number of players."""
     return DealState(
-        np.zeros(4, dtype=np.uint64),
+        np.zeros(STREAM_WORDS, dtype=np.uint64),
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros((MAX_SEATS, 2), dtype=np.uint64),
         np.zeros((MAX_SEATS, 2), dtype=np.uint64),

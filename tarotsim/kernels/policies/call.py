@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import JACK, KING, SUIT_LEN
+from tarotsim.cards import JACK, KING, N_SUITS, SUIT_LEN
+from tarotsim.kernels.bits import ONE
 from tarotsim.kernels.chavey import suit_length
-
-_ONE = np.uint64(1)
 
 
 @njit
@@ -23,9 +22,9 @@ def called_card(word0: np.uint64) -> int:
     for rank in range(KING, JACK - 1, -1):
         best = -1
         best_length = -1
-        for suit in range(4):
+        for suit in range(N_SUITS):
             card = SUIT_LEN * suit + rank
-            if (word0 >> np.uint64(card)) & _ONE:
+            if (word0 >> np.uint64(card)) & ONE:
                 continue
             length = suit_length(word0, suit)
             if length > best_length:

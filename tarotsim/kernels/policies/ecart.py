@@ -16,30 +16,31 @@ from tarotsim.cards import (
     JACKS_MASK,
     KINGS_MASK,
     KNIGHTS_MASK,
+    N_SUITS,
     PIPS_MASK,
     QUEENS_MASK,
-    SUIT_LEN,
-    SUIT_MASK,
     TRUMPS_MASK,
 )
-from tarotsim.kernels.bits import highest_bit, popcount
+from tarotsim.kernels.bits import ONE, ZERO, highest_bit, popcount
 from tarotsim.kernels.policies.codes import ECART_EXPERT
-from tarotsim.kernels.rules import half_points
-from tarotsim.kernels.state import DealState
+from tarotsim.kernels.rules import half_points, suit_bits
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 _HONOURS = QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
+_VOID_KEY_PER_CARD = 256
+"""Voiding a suit: fewer cards first, then more points (a whole suit is worth 34 half points,
+less than one card's weight here)."""
+_NO_SUIT_YET = 1 << 30
+"""Larger than any key or length a suit can have: the search has found no suit yet."""
 
 
 @njit(inline="always")
 def take_lowest(word: np.uint64, count: int) -> np.uint64:
     """The ``count`` lowest set bits of ``word`` (all of them when it holds fewer)."""
-    taken = _ZERO
+    taken = ZERO
     for _ in range(count):
         if not word:
             break
-        low = word & (~word + _ONE)
+        low = word & (~word + ONE)
         taken |= low
         word ^= low
     return taken
@@ -48,11 +49,11 @@ def take_lowest(word: np.uint64, count: int) -> np.uint64:
 @njit(inline="always")
 def take_highest(word: np.uint64, count: int) -> np.uint64:
     """The ``count`` highest set bits of ``word`` (all of them when it holds fewer)."""
-    taken = _ZERO
+    taken = ZERO
     for _ in range(count):
         if not word:
             break
-        high = _ONE << np.uint64(highest_bit(word))
+        high = ONE << np.uint64(highest_bit(word))
         taken |= high
         word ^= high
     return taken
@@ -67,7 +68,7 @@ def forced_trumps(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uin
     """
     suit_cards = popcount(word0 & ~KINGS_MASK)
     if suit_cards >= size:
-        return _ZERO, size
+        return ZERO, size
     return take_lowest(word1 & TRUMPS_MASK & ~BOUTS_MASK_1, size - suit_cards), suit_cards
 
 
@@ -75,17 +76,12 @@ def forced_trumps(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uin
 def simple_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint64, np.uint64]:
     """Discard the cheapest cards: small cards, then Jacks, Knights, Queens (lowest id first)."""
     trumps, remaining = forced_trumps(word0, word1, size)
-    discard = _ZERO
+    discard = ZERO
     for cls in (PIPS_MASK, JACKS_MASK, KNIGHTS_MASK, QUEENS_MASK):
         chosen = take_lowest(word0 & cls, remaining)
         discard |= chosen
         remaining -= popcount(chosen)
     return discard, trumps
-
-
-@njit(inline="always")
-def _suit_bits(suit: int) -> np.uint64:
-    return SUIT_MASK << np.uint64(SUIT_LEN * suit)
 
 
 @njit
@@ -106,44 +102,44 @@ def expert_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint
     free = word0 & ~KINGS_MASK
     if popcount(free) <= remaining:
         return free, trumps
-    discard = _ZERO
-    kingless = _ZERO
-    for suit in range(4):
-        bits = _suit_bits(suit)
+    discard = ZERO
+    kingless = ZERO
+    for suit in range(N_SUITS):
+        bits = suit_bits(suit)
         if not (word0 & bits & KINGS_MASK):
             kingless |= bits
     # 2: voids, shortest kingless suit first
     while remaining > 0:
         best = -1
-        best_key = 1 << 30
-        for suit in range(4):
-            cards = word0 & _suit_bits(suit) & kingless & ~discard
+        best_key = _NO_SUIT_YET
+        for suit in range(N_SUITS):
+            cards = word0 & suit_bits(suit) & kingless & ~discard
             n = popcount(cards)
             if n == 0 or n > remaining:
                 continue
-            key = n * 256 - half_points(cards, _ZERO)
+            key = n * _VOID_KEY_PER_CARD - half_points(cards, ZERO)
             if key < best_key:
                 best_key = key
                 best = suit
         if best < 0:
             break
-        cards = word0 & _suit_bits(best) & ~discard
+        cards = word0 & suit_bits(best) & ~discard
         discard |= cards
         remaining -= popcount(cards)
     # 3 and 4: honours, then small cards, of the kingless suits, shortest suit first
     for cls in (_HONOURS, PIPS_MASK):
         while remaining > 0:
             best = -1
-            best_len = 99
-            for suit in range(4):
-                cards = word0 & _suit_bits(suit) & kingless & ~discard
+            best_len = _NO_SUIT_YET
+            for suit in range(N_SUITS):
+                cards = word0 & suit_bits(suit) & kingless & ~discard
                 n = popcount(cards)
                 if n and cards & cls and n < best_len:
                     best_len = n
                     best = suit
             if best < 0:
                 break
-            cards = word0 & _suit_bits(best) & kingless & ~discard & cls
+            cards = word0 & suit_bits(best) & kingless & ~discard & cls
             chosen = take_highest(cards, remaining) if cls == _HONOURS else take_lowest(cards, remaining)
             discard |= chosen
             remaining -= popcount(chosen)
@@ -158,9 +154,7 @@ def expert_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint
 
 
 @njit(_nrt=False)
-def choose_ecart(
-    policy: int, word0: np.uint64, word1: np.uint64, size: int, tb: DealState, cfg: np.ndarray
-) -> tuple[np.uint64, np.uint64]:
+def choose_ecart(policy: int, word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint64, np.uint64]:
     """The écart of ``size`` cards the taker makes from ``(word0, word1)`` (hand plus chien)."""
     if policy == ECART_EXPERT:
         return expert_ecart(word0, word1, size)

@@ -61,17 +61,17 @@ from tarotsim.cards import (
     KINGS_MASK,
     KNIGHTS_MASK,
     N_SUIT_CARDS,
+    N_SUITS,
     PETIT,
     PETIT_BIT,
     PIPS_MASK,
     QUEENS_MASK,
     SUIT_LEN,
-    SUIT_MASK,
     TRUMP_SUIT,
     TRUMPS_MASK,
 )
-from tarotsim.kernels.bits import highest_bit, lowest_bit, popcount
-from tarotsim.kernels.rules import winning_key
+from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
+from tarotsim.kernels.rules import above_in_suit, cards_above, suit_bits, trumps_above, winning_key
 from tarotsim.kernels.state import (
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -89,9 +89,11 @@ from tarotsim.kernels.state import (
     DealState,
 )
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 _NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
+_FIVE_PLAYERS = 5  # the table size with a secret partner
+_NO_KEY = 1 << 30  # above every key of a search for the lowest: nothing found yet
+_SUIT_SHIFT = 8  # View.voids: one byte of seat bits per suit
+_SEATS = (1 << _SUIT_SHIFT) - 1
 
 # How many cards of a suit must be out (neither in the seat's hand nor played) for the
 # foes still to play to be taken to follow it rather than trump it, by side (row 0 the
@@ -107,6 +109,9 @@ FOLLOW_MIN = np.array([[0, 0, 0, 0, 0], [0, 15, 15, 15, 15]], dtype=np.int64)
 # trump. Tuned like FOLLOW_MIN: the taker keeps its master trumps for a King or more.
 WORTH_TRUMP_HALF_ATTACK = 12
 WORTH_TRUMP_HALF_DEFENCE = 4
+_DISCARD_VALUE = 64  # discard keys: weight of the card's value, above the rest of a key
+_DISCARD_GUARDED = 32  # discard keys, defence: a King with at most 2 guards keeps them
+_KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King first
 
 
 class View(NamedTuple):
@@ -149,24 +154,6 @@ class View(NamedTuple):
 
 
 @njit(inline="always")
-def suit_bits(suit: int) -> np.uint64:
-    """Word-0 mask of the 14 cards of ``suit`` (0-3)."""
-    return SUIT_MASK << np.uint64(SUIT_LEN * suit)
-
-
-@njit(inline="always")
-def above_in_suit(card: int) -> np.uint64:
-    """Word-0 mask of the cards of ``card``'s suit that rank above it."""
-    return suit_bits(card // SUIT_LEN) & ~((_ONE << np.uint64(card + 1)) - _ONE)
-
-
-@njit(inline="always")
-def trumps_above(rank: int) -> np.uint64:
-    """Word-1 mask of the trumps ranked above ``rank`` (0-21)."""
-    return TRUMPS_MASK & ~((_ONE << np.uint64(rank)) - _ONE)
-
-
-@njit(inline="always")
 def trump_card(bit: int) -> int:
     """Card id of word-1 bit ``bit`` (bit 21: the Excuse)."""
     return N_SUIT_CARDS + bit
@@ -203,13 +190,13 @@ def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
 @njit(inline="always")
 def void_seats(v: View, suit: int) -> int:
     """Seat mask of the seats that have shown they hold no card of ``suit`` (4: no trump)."""
-    return (v.voids >> (8 * suit)) & 0xFF
+    return (v.voids >> (_SUIT_SHIFT * suit)) & _SEATS
 
 
 @njit(inline="always")
 def is_void(v: View, seat: int, suit: int) -> bool:
     """Whether ``seat`` has shown by its play that it holds no card of ``suit`` (4: no trump)."""
-    return (v.voids >> (8 * suit + seat)) & 1 == 1
+    return (v.voids >> (_SUIT_SHIFT * suit + seat)) & 1 == 1
 
 
 @njit(inline="always")
@@ -232,7 +219,7 @@ def is_ally(tb: DealState, seat: int, other: int) -> bool:
     if other == seat:
         return True
     info = tb.info
-    if info[I_PLAYERS] != 5 or info[I_PARTNER_KNOWN]:
+    if info[I_PLAYERS] != _FIVE_PLAYERS or info[I_PARTNER_KNOWN]:
         return tb.attack[seat] == tb.attack[other]
     return seat != info[I_TAKER] and tb.attack[seat] == 1 and other == info[I_TAKER]
 
@@ -274,11 +261,11 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) ->
     for other in range(players):
         seat_voids = tb.voids[other]
         for suit in range(TRUMP_SUIT + 1):
-            voids |= ((seat_voids >> suit) & 1) << (8 * suit + other)
+            voids |= ((seat_voids >> suit) & 1) << (_SUIT_SHIFT * suit + other)
         trump_voids |= ((seat_voids >> TRUMP_SUIT) & 1) << other
         if not is_ally(tb, seat, other):
             foes |= 1 << other
-    foe_trumps = (unseen1 & TRUMPS_MASK) != _ZERO and (foes & ~trump_voids) != 0
+    foe_trumps = (unseen1 & TRUMPS_MASK) != ZERO and (foes & ~trump_voids) != 0
 
     pos = info[I_TRICK_LEN]
     leader = info[I_LEADER]
@@ -343,14 +330,18 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) ->
 
 @njit(inline="always")
 def beats(v: View, card: int) -> bool:
-    """Whether ``card`` would beat the card winning the trick now."""
-    if card == EXCUSE:
-        return False
+    """Whether ``card`` would beat the card winning the trick now (``rules.winning_key``)."""
     if v.win_seat < 0:
-        return True
-    if card >= N_SUIT_CARDS:
-        return card - N_SUIT_CARDS + 1 > v.hi
-    return v.hi == 0 and card // SUIT_LEN == v.led and card > v.win_card
+        return card != EXCUSE
+    return winning_key(card, v.led) > winning_key(v.win_card, v.led)
+
+
+@njit(inline="always")
+def beating_cards(v: View) -> tuple[np.uint64, np.uint64]:
+    """The card set that would beat the card winning the trick now (every card but the Excuse when none)."""
+    if v.win_seat < 0:
+        return FULL_WORD0, TRUMPS_MASK
+    return cards_above(v.win_card)
 
 
 @njit(inline="always")
@@ -391,19 +382,15 @@ def holds_against(v: View, card: int) -> bool:
         if not (v.unseen1 & trumps_above(card - N_SUIT_CARDS + 1)):
             return True
         return may_trump(v, v.foes_after) == 0
-    return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != _ZERO)
+    return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != ZERO)
 
 
 @njit(inline="always")
 def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest legal card (the Petit left out) that wins the trick and keeps it; -1 if none."""
+    beat0, beat1 = beating_cards(v)
     if legal0:
-        if v.win_seat < 0:
-            beaters = legal0
-        elif v.hi == 0 and v.win_card // SUIT_LEN == v.led and v.win_card < N_SUIT_CARDS:
-            beaters = legal0 & above_in_suit(v.win_card)
-        else:
-            beaters = _ZERO
+        beaters = legal0 & beat0
         if beaters:
             card = lowest_bit(beaters)
             if holds_against(v, card):
@@ -415,9 +402,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
                 card = lowest_bit(masters)
                 if holds_against(v, card):
                     return card
-    trumps = legal1 & _NON_PETIT
-    if v.hi > 0:
-        trumps &= trumps_above(v.hi)
+    trumps = legal1 & _NON_PETIT & beat1
     if not trumps:
         return -1
     card = trump_card(lowest_bit(trumps))
@@ -449,9 +434,9 @@ def excuse_step(v: View, has_excuse: bool) -> int:
         return EXCUSE
     if v.win_seat < 0 or v.ally_wins:
         return -1
-    if v.legal0 == _ZERO:
+    if v.legal0 == ZERO:
         return EXCUSE if v.legal1 == PETIT_BIT else -1
-    if v.legal1 == _ZERO and not v.legal0 & ~(KINGS_MASK | QUEENS_MASK):
+    if v.legal1 == ZERO and not v.legal0 & ~(KINGS_MASK | QUEENS_MASK):
         if not beats(v, cheapest_suit_card(v.legal0)):
             return EXCUSE
     return -1
@@ -514,21 +499,22 @@ def discard(v: View, legal0: np.uint64) -> int:
     longest suit without a King, keeping a King's small guards.
     """
     best = -1
-    best_key = 1 << 30
-    for suit in range(4):
+    best_key = _NO_KEY
+    for suit in range(N_SUITS):
         cards = legal0 & suit_bits(suit)
         if not cards:
             continue
         length = popcount(cards)
-        king = (cards & KINGS_MASK) != _ZERO
+        king = (cards & KINGS_MASK) != ZERO
         if king and length == 1:
             continue  # a lone King goes last
         card = lowest_bit(cards)
         value = HALF_POINTS[card]
-        if v.attack:
-            key = value * 64 + length * 2 + (1 if king else 0)
-        else:
-            key = value * 64 + (32 if king and length <= 3 else 0) + (16 - length)
+        # keys compare the card's value first (_DISCARD_VALUE is above the rest of a key)
+        if v.attack:  # the shortest suit, a suit without a King first
+            key = value * _DISCARD_VALUE + length * 2 + (1 if king else 0)
+        else:  # spare a King's guards (3 cards or fewer), then the longest suit
+            key = value * _DISCARD_VALUE + (_DISCARD_GUARDED if king and length <= 3 else 0) - length
         if key < best_key:
             best_key = key
             best = card
@@ -541,7 +527,7 @@ def discard(v: View, legal0: np.uint64) -> int:
 def underplay(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest card: the lowest of the suit led, a discard, or the lowest trump but the Petit."""
     if legal0:
-        if 0 <= v.led < TRUMP_SUIT and (legal0 & ~suit_bits(v.led)) == _ZERO:
+        if 0 <= v.led < TRUMP_SUIT and (legal0 & ~suit_bits(v.led)) == ZERO:
             return lowest_bit(legal0)
         return discard(v, legal0)
     trumps = legal1 & _NON_PETIT
@@ -618,7 +604,7 @@ def cash_master(v: View) -> int:
     """A master suit card (no unseen card of its suit above it) in a suit safe to lead; Kings first."""
     best = -1
     best_value = -1
-    for suit in range(4):
+    for suit in range(N_SUITS):
         mine = v.legal0 & suit_bits(suit)
         if not mine:
             continue
@@ -659,8 +645,8 @@ def lead_taker_void(v: View) -> int:
     if is_void(v, v.taker, TRUMP_SUIT) or not (v.unseen1 & TRUMPS_MASK):
         return -1
     best = -1
-    best_len = 99
-    for suit in range(4):
+    best_len = _NO_KEY
+    for suit in range(N_SUITS):
         if not is_void(v, v.taker, suit):
             continue
         cards = v.legal0 & suit_bits(suit) & ~KINGS_MASK
@@ -695,12 +681,12 @@ def lead_long(v: View) -> int:
     """
     best = -1
     best_key = -1
-    for suit in range(4):
+    for suit in range(N_SUITS):
         cards = v.legal0 & suit_bits(suit)
         low = cards & ~KINGS_MASK
         if not low:
             continue
-        key = popcount(cards) + (0 if cards & KINGS_MASK else 16)
+        key = popcount(cards) + (0 if cards & KINGS_MASK else _KINGLESS_FIRST)
         if key > best_key:
             best_key = key
             best = lowest_bit(low)
@@ -713,7 +699,7 @@ def chelem_lead(v: View) -> int:
     mine = v.legal1 & TRUMPS_MASK
     if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.unseen1 & TRUMPS_MASK):
         return trump_card(highest_bit(mine))
-    for suit in range(4):
+    for suit in range(N_SUITS):
         cards = v.legal0 & suit_bits(suit)
         if cards and not (v.unseen0 & above_in_suit(highest_bit(cards))):
             return highest_bit(cards)
@@ -769,7 +755,7 @@ def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealStat
     n1 = popcount(legal1)
     if n0 + n1 == 1:
         return lowest_bit(legal0) if n0 else trump_card(lowest_bit(legal1))
-    has_excuse = (legal1 & EXCUSE_BIT) != _ZERO
+    has_excuse = (legal1 & EXCUSE_BIT) != ZERO
     legal1 &= ~EXCUSE_BIT
     v = make_view(seat, legal0, legal1, tb)
     card = excuse_step(v, has_excuse)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.policies.heuristic import heuristic_card
@@ -28,11 +29,11 @@ def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
     n0 = popcount(legal0)
     total = n0 + popcount(legal1)
     if total == 1:
-        return lowest_bit(legal0) if n0 else 56 + lowest_bit(legal1)
+        return lowest_bit(legal0) if n0 else N_SUIT_CARDS + lowest_bit(legal1)
     k = below(rng, total)
     if k < n0:
         return select_bit(legal0, k)
-    return 56 + select_bit(legal1, k - n0)
+    return N_SUIT_CARDS + select_bit(legal1, k - n0)
 
 
 @njit(inline="always")

@@ -112,10 +112,10 @@ def played_rows(df: pd.DataFrame, *, what: str) -> pd.DataFrame:
     if df.attrs.get(PLAYED_ONLY):
         return df
     require_columns(df, ["contract"], what=what)
-    contract = df["contract"].astype(object)
+    contract = df["contract"]
     keep = contract.notna().to_numpy()
     if "thrown_in" in df.columns:
-        keep = keep & (df["thrown_in"].astype(object) == _PLAYED).to_numpy()
+        keep = keep & (df["thrown_in"] == _PLAYED).to_numpy(dtype=bool)
     out = df.loc[keep].copy()
     out["contract"] = contract[keep].to_numpy(dtype=object)
     unknown = sorted(map(str, set(out["contract"].unique()) - set(CONTRACTS)))
@@ -132,6 +132,13 @@ def contracts_present(played: pd.DataFrame) -> list[str]:
     """Contracts present in played records, low to high."""
     seen = set(played["contract"].unique())
     return [c for c in CONTRACTS if c in seen]
+
+
+def contract_codes(played: pd.DataFrame, contracts: Sequence[str]) -> np.ndarray:
+    """int64[n_rows]: the position of each record's contract in `contracts` (-1 if absent)."""
+    codes, uniques = pd.factorize(played["contract"])
+    lookup = np.array([list(contracts).index(u) if u in contracts else -1 for u in uniques], dtype=np.int64)
+    return np.append(lookup, -1)[codes]
 
 
 def thrown_in_counts(df: pd.DataFrame) -> dict[str, int]:

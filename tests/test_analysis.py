@@ -307,9 +307,11 @@ def test_fitted_thresholds_recover_a_known_logistic_law() -> None:
     t = analysis.thresholds(df)
     assert list(t.columns) == [
         "contract", "taker_bouts", "threshold", "threshold_low", "threshold_high", "break_even",
-        "break_even_low", "break_even_high", "n_total", "cells", "degree", "note",
+        "break_even_low", "break_even_high", "fitted_from", "fitted_to", "n_total", "cells",
+        "degree", "note",
     ]  # fmt: skip
     row = t.iloc[0]
+    assert (row["fitted_from"], row["fitted_to"]) == (3.0, 14.0)
     assert (row["contract"], row["taker_bouts"], row["n_total"], row["cells"]) == ("prise", 1, 18000, 12)
     assert row["degree"] == 3 and row["note"] == ""
     assert row["threshold_low"] < true_threshold < row["threshold_high"]

@@ -12,6 +12,7 @@ import pytest
 from tarotsim import analysis, report
 from tarotsim.config import RunConfig
 from tarotsim.labels import Contract
+from tarotsim.report import findings
 from tarotsim.run import store
 from tarotsim.run.store import RunSpec, execute
 
@@ -64,6 +65,9 @@ def _labelled(drawn: report.Drawn) -> None:
         assert re.search(r"\(.+\)", ax.get_ylabel()), ax.get_ylabel()
     captions = [t for t in fig.texts if t.get_gid() == "caption"]
     assert len(captions) == 1 and captions[0].get_text() == drawn.caption
+    # the caption, on one line, lies within the figure's width
+    box = captions[0].get_window_extent(renderer=fig.canvas.get_renderer())
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width
     assert "\n" not in drawn.caption and re.search(r"\d[\d,]* deals", drawn.caption)
 
 
@@ -131,9 +135,25 @@ def test_best_contract_map_matches_analysis(sweep):
     pd.testing.assert_frame_equal(drawn.data, expected)
     assert len(ax.texts) == len(expected)
     labels = {"pass": "–", "prise": "P", "garde": "G", "garde_sans": "GS", "garde_contre": "GC"}
-    assert sorted(t.get_text() for t in ax.texts) == sorted(labels[b] for b in expected["best"])
+    marks = []
+    for row in expected.itertuples():
+        if row.decided:
+            marks.append(labels[row.best])
+        elif row.same_play:
+            marks.append(f"{labels[row.best]}={labels[row.runner_up]}")
+        else:
+            marks.append(f"{labels[row.best]}?")
+    assert sorted(t.get_text() for t in ax.texts) == sorted(marks)
+    # the sweep's random players play garde as prise: those cells are marked, never decided
+    assert "G=P" in marks and not expected.loc[expected["same_play"], "decided"].any()
+    assert expected["decided"].any() and (~expected["decided"] & ~expected["same_play"]).any()
+    # one hatched patch per undecided cell, and the legend says what the marks mean
+    hatched = [p for p in ax.patches if p.get_hatch() == "///"]
+    assert len(hatched) == int((~expected["decided"]).sum())
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("pass" in t for t in legend) and any("garde contre" in t for t in legend)
+    assert any(t.startswith("GS?  undecided") for t in legend)
+    assert any(t.startswith("G=P  undecided: the same play") for t in legend)
 
 
 def test_hand_points_plot_lines_and_published_bands(sweep):
@@ -149,9 +169,14 @@ def test_hand_points_plot_lines_and_published_bands(sweep):
         np.testing.assert_allclose(line.get_xdata(), (counted["bin_low"] + counted["bin_high"]) / 2)
         np.testing.assert_allclose(line.get_ydata(), counted["mean_score"].to_numpy())
         band = [ln for ln in ax.get_lines() if ln.get_gid() == f"published_{con}"]
-        assert len(band) == 1
-        assert list(band[0].get_xdata()) == [analysis.PUBLISHED_HAND_POINTS[con]] * 2
-    assert ax.get_legend() is not None
+        # only the bands made on this count (without the distribution bonus) are drawn
+        if analysis.BAND_SCALES[con] == "hand_points":
+            assert len(band) == 1
+            assert list(band[0].get_xdata()) == [analysis.PUBLISHED_HAND_POINTS[con]] * 2
+        else:
+            assert band == []
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("GS 71, GC 81: made on hand_points_dist" in t for t in legend)
 
 
 def test_distributions(sweep):
@@ -313,7 +338,8 @@ def _referenced(text: str, pattern: str) -> set[str]:
 def test_report_files_reference_every_png(sweep_report):
     out = sweep_report
     pngs = {p.name for p in out.glob("*.png")}
-    expected = {f"{kind}_{c}.png" for kind in ("heatmap", "success") for c in CONTRACTS}
+    # garde is the same play as prise: its success figures would be prise's, drawn once
+    expected = {f"{kind}_{c}.png" for kind in ("heatmap", "success") for c in CONTRACTS if c != "garde"}
     expected |= {"best_contract.png", "hand_points.png", "taker_score.png", "attack_margin.png", "events.png"}
     assert pngs == expected
     for name in pngs:
@@ -331,7 +357,7 @@ def test_report_tables(sweep_report, sweep_dir):
     page = (sweep_report / "report.html").read_text(encoding="utf-8")
     records = analysis.load_records(sweep_dir)
     for table, fmt in (
-        (analysis.thresholds(records, 0.5, 30), ".3f"),
+        (analysis.thresholds(records, 0.5, 30), ".2f"),
         (analysis.best_contract(records, min_n=30), ".1f"),
         (analysis.hand_points_thresholds(records, None, 30), ".0f"),
     ):
@@ -339,6 +365,59 @@ def test_report_tables(sweep_report, sweep_dir):
     assert "## Provenance" in md and "| seed | 1 |" in md
     assert "<td>seed</td>" in page
     assert "Left out" not in md
+
+
+def test_report_answers_first_and_provenance_last(sweep_report):
+    md = (sweep_report / "report.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^(#+) (.+)$", md, flags=re.M)
+    level_two = [text for hashes, text in headings if hashes == "##"]
+    assert level_two[0] == "What this run says" and level_two[-1] == "Provenance"
+    summary = md[md.index("## What this run says") : md.index("## Thresholds in trump length")]
+    for section in ("When each contract pays", "Best choice by hand shape", "Against Chavey's published bands"):
+        assert f"### {section}" in summary
+    # thresholds with intervals, e.g. "8.4 (8.3–8.5)"
+    assert re.search(r"\| \d+\.\d \(\d+\.\d–\d+\.\d\) \|", summary)
+    assert "prise = garde: 50% success" in summary
+    # the comparison with the bands: prise's break-even against 40 on the same count, and
+    # garde sans / garde contre refused, their count (with the distribution bonus) missing
+    assert "published 40 on the same count" in summary
+    assert "Garde: its published 56 cannot be tested by this sweep" in summary
+    assert "the published 71 and 81 count the distribution bonus" in summary
+    assert "Why Prise is never best here" in summary and "players that adapt to the contract" in summary
+    # the players are said, and their strength unmeasured when no report on it sits beside
+    assert "card play `random` in attack and `random` in defence" in summary
+    assert "strength against human players is unmeasured" in summary
+    assert "[how strong" not in summary
+
+
+def test_the_players_reports_are_linked_when_they_exist(tmp_path):
+    config = {"policy": "heuristic", "ecart_policy": "expert", "poignee_policy": "always", "chelem_policy": "never"}
+    out = tmp_path / "sweep"
+    out.mkdir()
+    doc = report.Document("t")
+    doc.paragraph(*findings.players_paragraph(config, "sweep", out))
+    assert "strength against human players is unmeasured" in doc.markdown()
+    (tmp_path / "strength.md").write_text("# strength\n", encoding="utf-8")
+    (out / "bias.md").write_text("# bias\n", encoding="utf-8")
+    doc = report.Document("t")
+    doc.paragraph(*findings.players_paragraph(config, "sweep", out))
+    md, page = doc.markdown(), doc.html()
+    assert "[how strong these players are](../strength.md) and [how they bias these numbers](bias.md)." in md
+    assert '<a href="../strength.md">how strong these players are</a>' in page
+    assert "unmeasured" not in md
+    assert "card play `heuristic` in attack and `heuristic` in defence" in md
+
+
+def test_html_tables_scroll_in_their_own_box_and_figures_fit(sweep_report):
+    page = (sweep_report / "report.html").read_text(encoding="utf-8")
+    css = page[page.index("<style>") : page.index("</style>")]
+    assert re.search(r"\.table-wrap \{[^}]*overflow-x: auto", css)
+    assert re.search(r"\.table-wrap \{[^}]*max-width: 100%", css)
+    assert re.search(r"(^|\n)img \{[^}]*max-width: 100%", css)
+    body = page[page.index("<body>") :]
+    # every table, however wide, sits alone in a wrapper
+    assert body.count("<table>") == body.count('<div class="table-wrap">\n<table>') > 3
+    assert body.count("</table>\n</div>") == body.count("<table>")
 
 
 def test_report_for_a_simulate_run(simulate_dir, tmp_path):

@@ -40,9 +40,15 @@ MIN_CELLS = 3
 
 FIT_COLUMNS = [
     "threshold", "threshold_low", "threshold_high", "break_even", "break_even_low",
-    "break_even_high", "n_total", "cells", "degree", "note",
+    "break_even_high", "fitted_from", "fitted_to", "n_total", "cells", "degree", "note",
 ]  # fmt: skip
 """Columns of the fitted thresholds after the contract and the group columns."""
+
+NOT_REACHED = "not reached over"
+"""How a note says that a fitted curve stays below its target over the whole fitted range."""
+
+PASSED_ALREADY = "passed already at"
+"""How a note says that a fitted curve is above its target over the whole fitted range."""
 
 
 class Curve(NamedTuple):
@@ -214,7 +220,7 @@ def fitted_thresholds(
     for group, part in table.groupby(keys, sort=True, observed=True):
         counted = part[part["n"] >= min_n]
         row: dict[str, object] = dict(zip(keys, group, strict=True))
-        row.update({c: math.nan for c in FIT_COLUMNS[:6]})
+        row.update({c: math.nan for c in FIT_COLUMNS[:8]})
         row.update(n_total=int(part["n"].sum()), cells=len(counted), degree=0)
         notes = []
         if len(counted) < MIN_CELLS:
@@ -226,7 +232,7 @@ def fitted_thresholds(
             fitted += 1
             cells = Cells(*(counted[c].to_numpy(dtype=float) for c in (x, "n", "made", "mean_score", "score_var")))
             degree = min(MAX_DEGREE, len(counted) - 2)
-            row["degree"] = degree
+            row.update(degree=degree, fitted_from=cells.x.min(), fitted_to=cells.x.max())
             span = f"{_fmt(cells.x.min())}–{_fmt(cells.x.max())}"
             success = fit_success(cells, degree)
             rate_text = f"{min_rate:.0%}"
@@ -269,9 +275,9 @@ def _crossing_note(
 ) -> list[str]:
     """The note for a crossing that was not found, or found several times (else none)."""
     if why == "below":
-        return [f"{what} not reached over {x} {span}: fitted {at(curve, curve.x_high)} at {_fmt(curve.x_high)}"]
+        return [f"{what} {NOT_REACHED} {x} {span}: fitted {at(curve, curve.x_high)} at {_fmt(curve.x_high)}"]
     if why == "above":
-        return [f"{what} passed already at {x} {_fmt(curve.x_low)}, the lowest fitted"]
+        return [f"{what} {PASSED_ALREADY} {x} {_fmt(curve.x_low)}, the lowest fitted"]
     if why == "several":
         return [f"the fitted {what} curve crosses several times; the last upward crossing is given"]
     return []

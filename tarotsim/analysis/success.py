@@ -190,8 +190,9 @@ def thresholds(
 
         - ``method="fit"``: ``threshold``, ``threshold_low``, ``threshold_high``,
           ``break_even``, ``break_even_low``, ``break_even_high`` (units of `x`; NaN when
-          not found), ``n_total`` (played deals of the group), ``cells`` (values of `x`
-          fitted), ``degree`` (of the polynomials; 0 when not fitted) and ``note``;
+          not found), ``fitted_from``, ``fitted_to`` (the range of `x` fitted),
+          ``n_total`` (played deals of the group), ``cells`` (values of `x` fitted),
+          ``degree`` (of the polynomials; 0 when not fitted) and ``note``;
         - ``method="first"``: ``threshold`` (float; NaN when not found), ``n``,
           ``made``, ``rate``, ``rate_low``, ``rate_high`` (of the threshold cell),
           ``confident`` (bool: ``rate_low >= min_rate``), ``n_total`` and ``note``.

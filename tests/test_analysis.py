@@ -351,6 +351,13 @@ def test_fitted_thresholds_notes_and_too_few_deals() -> None:
     mixed = pd.concat([df, df.head(40).assign(taker_bouts=2, deal=lambda d: d["deal"] + 10**6)])
     two = analysis.thresholds(mixed).set_index("taker_bouts").loc[2]
     assert two["degree"] == 0 and two["note"].startswith("not fitted: 1 value(s) of taker_trumps hold")
+    # never made, or always made, over the whole range: said so, nothing fitted
+    never = analysis.thresholds(short.assign(made=False)).iloc[0]
+    assert math.isnan(never["threshold"]) and never["note"].startswith(
+        "success 50% not reached over taker_trumps 3–6: never made"
+    )
+    always = analysis.thresholds(long.assign(made=True)).iloc[0]
+    assert always["note"].startswith("success 50% passed already at taker_trumps 10, the lowest fitted: always made")
     # nothing to fit at all: one line
     with pytest.raises(ValueError, match="too few deals to fit") as err:
         analysis.thresholds(df.head(100))

@@ -460,3 +460,62 @@ def test_run_without_played_deals_raises(sweep_dir, tmp_path):
 def test_min_n_is_checked(sweep_dir, tmp_path):
     with pytest.raises(ValueError, match="min_n"):
         report.write_report(sweep_dir, tmp_path / "out", min_n=0)
+
+
+def test_findings_compare_each_band_on_its_own_count():
+    from tests.test_analysis import noisy_hand_points_sweep
+
+    df = noisy_hand_points_sweep()
+    same = analysis.same_play_as(analysis.loading.played_rows(df, what="test"))
+    assert same == {}
+    points = {s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")}
+    fitted = {s: analysis.thresholds(df, x=s, by=()) for s in points}
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, fitted, same, ["prise", "garde_sans"]))
+    md = doc.markdown()
+    prise, garde_sans = md.splitlines()
+    row = points["hand_points"].set_index("contract").loc["prise"]
+    assert prise.startswith(
+        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; bootstrap 95%: "
+        f"{row['positive_from_low']:.0f}–{row['positive_from_high']:.0f})"
+    )
+    assert "published 40 on the same count" in prise
+    row = points["hand_points_dist"].set_index("contract").loc["garde_sans"]
+    assert garde_sans.startswith(f"- Garde sans is the best choice from {row['best_from']:.0f}")
+    assert "`hand_points_dist`" in garde_sans and "published 71 on the same count" in garde_sans
+    # without the count with the bonus, the garde sans band is not compared, and says why
+    del points["hand_points_dist"], fitted["hand_points_dist"]
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, fitted, same, ["prise", "garde_sans"]))
+    assert "Garde sans: the published 71 count the distribution bonus" in doc.markdown()
+    assert "not compared" in doc.markdown()
+
+
+def test_threshold_grid_merges_the_same_play_and_says_what_is_missing():
+    fitted = pd.DataFrame(
+        {
+            "contract": ["prise", "prise", "garde", "garde"],
+            "taker_bouts": [0, 1, 0, 1],
+            "threshold": [np.nan, 8.38, np.nan, 8.38],
+            "threshold_low": [np.nan, 8.3, np.nan, 8.3],
+            "threshold_high": [np.nan, 8.46, np.nan, 8.46],
+            "break_even": [np.nan, 8.1, np.nan, 8.2],
+            "break_even_low": [np.nan, 8.0, np.nan, 8.1],
+            "break_even_high": [np.nan, 8.2, np.nan, 8.3],
+            "fitted_from": [0.0, 0.0, 0.0, 0.0],
+            "fitted_to": [11.0, 12.0, 11.0, 12.0],
+            "note": [
+                "success 50% not reached over taker_trumps 0–11: fitted 47% at 11; break-even passed already at taker_trumps 0, the lowest fitted",
+                "",
+                "success 50% not reached over taker_trumps 0–11: fitted 47% at 11; break-even not reached over x",
+                "same play as prise: same success, by construction",
+            ],
+        }
+    )
+    grid = findings.threshold_grid(fitted, {"garde": "prise"})
+    assert list(grid.columns) == ["threshold", "0 bouts", "1 bout"]
+    assert grid.values.tolist() == [
+        ["prise = garde: 50% success", "> 11", "8.4 (8.3–8.5)"],
+        ["prise: break-even", "≤ 0", "8.1 (8.0–8.2)"],
+        ["garde: break-even", "> 11", "8.2 (8.1–8.3)"],
+    ]

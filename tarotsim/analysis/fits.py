@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -124,21 +124,20 @@ def _design(cells: Cells, degree: int) -> tuple[np.ndarray, float, float]:
     return P.polyvander((cells.x - centre) / spread, degree), centre, spread
 
 
-def _lack_of_fit(result: object) -> float:
+def _lack_of_fit(result: Any) -> float:
     """Pearson χ² per residual degree of freedom of a statsmodels GLM result, at least 1."""
-    df = float(result.df_resid)  # type: ignore[attr-defined]
-    return max(1.0, float(result.pearson_chi2) / df) if df > 0 else 1.0  # type: ignore[attr-defined]
+    df = float(result.df_resid)
+    return max(1.0, float(result.pearson_chi2) / df) if df > 0 else 1.0
 
 
-def fit_success(cells: Cells, degree: int) -> Curve | str:
-    """Logistic curve of success against `x`, or a one-line reason why it cannot be fitted."""
+def fit_success(cells: Cells, degree: int) -> Curve | None:
+    """Logistic curve of success against `x`; ``None`` when the fit does not converge.
+
+    The cells must hold both made and failed contracts (else there is no curve to fit).
+    """
     import statsmodels.api as sm
     from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
-    if not cells.made.any():
-        return "never made"
-    if np.all(cells.made == cells.n):
-        return "always made"
     exog, centre, spread = _design(cells, degree)
     endog = np.column_stack([cells.made, cells.n - cells.made])
     with warnings.catch_warnings():
@@ -147,7 +146,7 @@ def fit_success(cells: Cells, degree: int) -> Curve | str:
         try:
             result = sm.GLM(endog, exog, family=sm.families.Binomial()).fit()
         except (PerfectSeparationWarning, ConvergenceWarning):
-            return "the logistic fit did not converge (success jumps from 0% to 100%)"
+            return None
     cov = np.asarray(result.cov_params()) * _lack_of_fit(result)
     return Curve(np.asarray(result.params), cov, centre, spread, float(cells.x.min()), float(cells.x.max()))
 
@@ -214,7 +213,8 @@ def fitted_thresholds(
     """
     keys = ["contract", *by]
     table = group_cells(played, keys, x)
-    target = math.log(min_rate / (1.0 - min_rate)) if 0.0 < min_rate < 1.0 else math.nan
+    target = math.log(min_rate / (1.0 - min_rate))
+    what = f"success {min_rate:.0%}"
     rows = []
     fitted = 0
     for group, part in table.groupby(keys, sort=True, observed=True):
@@ -234,16 +234,19 @@ def fitted_thresholds(
             degree = min(MAX_DEGREE, len(counted) - 2)
             row.update(degree=degree, fitted_from=cells.x.min(), fitted_to=cells.x.max())
             span = f"{_fmt(cells.x.min())}–{_fmt(cells.x.max())}"
-            success = fit_success(cells, degree)
-            rate_text = f"{min_rate:.0%}"
-            if isinstance(success, str):
-                notes.append(f"success {success} over {x} {span}")
-            elif math.isnan(target):
-                notes.append(f"success rate {rate_text} cannot be crossed by a logistic curve")
+            success = None
+            if not cells.made.any():
+                notes.append(f"{what} {NOT_REACHED} {x} {span}: never made")
+            elif np.all(cells.made == cells.n):
+                notes.append(f"{what} {PASSED_ALREADY} {x} {_fmt(cells.x.min())}, the lowest fitted: always made")
             else:
+                success = fit_success(cells, degree)
+                if success is None:
+                    notes.append(f"{what}: the logistic fit does not converge (success jumps from 0% to 100%)")
+            if success is not None:
                 at, low, high, why = success.crossing(target, z)
                 row.update(threshold=at, threshold_low=low, threshold_high=high)
-                notes += _crossing_note(why, f"success {rate_text}", x, success, _rate_at, span)
+                notes += _crossing_note(why, what, x, success, _rate_at, span)
             score = fit_score(cells, degree)
             at, low, high, why = score.crossing(0.0, z)
             row.update(break_even=at, break_even_low=low, break_even_high=high)

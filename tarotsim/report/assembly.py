@@ -24,7 +24,7 @@ import pandas as pd
 
 from tarotsim import analysis
 from tarotsim.analysis.hand_points import N_BOOT
-from tarotsim.analysis.loading import check_min_n, contracts_present, played_rows
+from tarotsim.analysis.loading import check_min_n, contracts_present, played_mask, played_rows
 from tarotsim.report import findings
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import (
@@ -60,7 +60,7 @@ def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFr
     root = Path(run_dir)
     manifest = store.read_manifest(root)
     records = analysis.load_records(root, columns=REPORT_COLUMNS)
-    if not len(_played(records)):
+    if not played_mask(records, what="the report").any():
         raise ValueError(
             f"run {str(root)!r} has no played deals: all {records['deal'].nunique()} deals were "
             "thrown in, so there is nothing to report"
@@ -88,10 +88,10 @@ def provenance_table(manifest: dict[str, Any], records: pd.DataFrame | None = No
         ("deals", f"{run.get('deals', 0):,}"),
     ]
     if records is not None:
-        played = _played(records)
-        thrown = records.loc[~records["deal"].isin(played["deal"])]
+        played = records.loc[played_mask(records, what="the provenance table"), "deal"]
+        thrown = records.loc[~records["deal"].isin(played)]
         reasons = thrown.drop_duplicates("deal")["thrown_in"].astype(object).value_counts()
-        rows.append(("played deals", f"{played['deal'].nunique():,}"))
+        rows.append(("played deals", f"{played.nunique():,}"))
         rows.append(("records (rows)", f"{len(records):,}"))
         rows.append(
             (

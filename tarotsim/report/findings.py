@@ -160,23 +160,24 @@ def band_findings(
                 )
             )
         elif con == lowest:
+            value, spread = _binned(row, "positive_from")
             items.append(
                 (
-                    f"{name} pays (beats passing) from {_binned(row, 'positive_from')} ",
+                    f"{name} pays (beats passing) from {value or 'nowhere in the hands seen'} ",
                     Code(scale),
-                    f" (bins of 2 hand points, bootstrap interval), fitted break-even "
+                    f" ({spread}), fitted break-even "
                     f"{interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])}; "
                     f"published {band} on the same count. This is the comparison with the published bands "
                     f"that a sweep can make for {name}.",
                 )
             )
         else:
-            best_from = _binned(row, "best_from")
+            value, spread = _binned(row, "best_from")
             items.append(
                 (
-                    f"{name} is the best choice from {best_from or 'nowhere in the hands seen'} ",
+                    f"{name} is the best choice from {value or 'nowhere in the hands seen'} ",
                     Code(scale),
-                    f" (bootstrap interval), against the published {band} on the same count.",
+                    f" ({spread}), against the published {band} on the same count.",
                 )
             )
     if unscaled:
@@ -195,12 +196,15 @@ def band_findings(
     return items
 
 
-def _binned(row: pd.Series, name: str) -> str:
-    """A hand-point threshold read from bins with its bootstrap interval, in words when it is one bin."""
+def _binned(row: pd.Series, name: str) -> tuple[str, str]:
+    """A hand-point threshold read from bins, and its bootstrap interval in words."""
     value, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
-    if not math.isnan(value) and low == high == value:
-        return f"{value:.0f} (every resample gives the same bin)"
-    return interval_text(value, low, high, ".0f")
+    if math.isnan(value):
+        return "", "read from bins of hand points"
+    if low == high == value:
+        return f"{value:.0f}", "a bin edge; every bootstrap resample gives the same bin"
+    bounds = f"{low:.0f}–{high:.0f}" if not (math.isnan(low) or math.isnan(high)) else "open"
+    return f"{value:.0f}", f"a bin edge; bootstrap 95%: {bounds}"
 
 
 def same_play_paragraph(same_play: dict[str, str]) -> tuple[Inline, ...]:

@@ -53,11 +53,13 @@ def rank_choices(scores: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFram
     rows = np.arange(len(values))
     best_i, second_i = order[:, 0], order[:, 1]
     second_score = values[rows, second_i]
+    runner_up = names[second_i]
+    runner_up[np.isnan(second_score)] = None
     return pd.DataFrame(
         {
             "best": names[best_i],
             "best_score": values[rows, best_i],
-            "runner_up": np.where(np.isnan(second_score), None, names[second_i]),
+            "runner_up": runner_up,
             "runner_up_score": second_score,
         },
         index=scores.index,

@@ -159,6 +159,8 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: 
         bouts has the label ``"b bouts"`` (``"1 bout"``) and the table's ``rate`` of its
         cells with ``n >= min_n``, in trump order, as y data.
     """
+    from matplotlib.ticker import MaxNLocator
+
     check_min_n(min_n)
     df = analysis.load_records(data)
     table = analysis.success_table(df, contract=contract).reset_index(drop=True)
@@ -218,7 +220,7 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: 
     ax.set_ylabel("success rate (%)")
     ax.set_ylim(-0.02, 1.02)
     percent_axis(ax.yaxis)
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, frameon=True)
     n = int(table["n"].sum())

@@ -38,7 +38,7 @@ def interval_text(value: float, low: float, high: float, fmt: str = ".1f") -> st
 
 
 def plays(contracts: Sequence[str], same_play: dict[str, str]) -> list[list[str]]:
-    """Contracts grouped by play, low to high: ``[["prise", "garde"], ["garde_sans"], ...]``."""
+    """Contract labels grouped by play, low to high (Prise with Garde when they are the same play)."""
     groups: dict[str, list[str]] = {}
     for con in contracts:
         groups.setdefault(same_play.get(con, con), []).append(con)

@@ -209,7 +209,7 @@ def threshold_records() -> pd.DataFrame:
 
 
 def test_thresholds_pick_the_smallest_big_enough_cell() -> None:
-    t = analysis.thresholds(threshold_records())
+    t = analysis.thresholds(threshold_records(), method="first")
     assert list(t.columns) == [
         "contract", "taker_bouts", "threshold", "n", "made", "rate", "rate_low",
         "rate_high", "confident", "n_total", "note",
@@ -226,22 +226,30 @@ def test_thresholds_pick_the_smallest_big_enough_cell() -> None:
     assert two["rate_low"] == pytest.approx(wilson_by_hand(90, 100)[0])
 
 
-def test_thresholds_notes_when_not_found() -> None:
-    t = analysis.thresholds(threshold_records()).set_index(["contract", "taker_bouts"])
+def test_thresholds_notes_say_why_nothing_was_found() -> None:
+    t = analysis.thresholds(threshold_records(), method="first").set_index(["contract", "taker_bouts"])
     zero = t.loc[("prise", 0)]
     assert math.isnan(zero["threshold"]) and math.isnan(zero["rate"])
-    assert zero["note"] == "too few deals (n<30)"
+    # 45 deals in all: reached, but only in the 5-deal cell; not "too few deals"
+    assert zero["n_total"] == 45 and zero["note"] == "reached only in cells of fewer than 30 deals"
     assert not zero["confident"] and zero["n"] == 0
     three = t.loc[("prise", 3)]
     assert math.isnan(three["threshold"]) and three["note"] == "not reached"
     garde = t.loc[("garde", 1)]
-    assert garde["note"] == "too few deals (n<30)"
+    assert garde["n_total"] == 10 and garde["note"] == "too few deals (n<30)"
+    # "too few deals" only ever on a group that holds fewer than min_n deals
+    for min_n in (5, 30, 41, 200):
+        table = analysis.thresholds(threshold_records(), method="first", min_n=min_n)
+        few = table["note"].str.contains("too few deals")
+        assert (table.loc[few, "n_total"] < min_n).all()
+        assert (table.loc[~few & table["threshold"].isna(), "n_total"] >= min_n).all()
     # with a lower bar on n, the small cell counts; with a higher rate, nothing does
-    low_n = analysis.thresholds(threshold_records(), min_n=5).set_index(["contract", "taker_bouts"])
+    low_n = analysis.thresholds(threshold_records(), method="first", min_n=5)
+    low_n = low_n.set_index(["contract", "taker_bouts"])
     assert low_n.loc[("prise", 1), "threshold"] == 6.0
     assert low_n.loc[("prise", 0), "threshold"] == 9.0
     assert low_n.loc[("garde", 1), "note"] == "not reached"
-    strict = analysis.thresholds(threshold_records(), min_rate=0.95, contract="prise")
+    strict = analysis.thresholds(threshold_records(), min_rate=0.95, contract="prise", method="first")
     assert strict["threshold"].isna().all()
     assert set(strict["contract"]) == {"prise"}
 
@@ -249,10 +257,126 @@ def test_thresholds_notes_when_not_found() -> None:
 def test_thresholds_reject_bad_options() -> None:
     with pytest.raises(ValueError, match="min_rate"):
         analysis.thresholds(threshold_records(), min_rate=1.5)
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        analysis.thresholds(threshold_records(), min_rate=1.0)
     with pytest.raises(ValueError, match="min_n"):
         analysis.thresholds(threshold_records(), min_n=0)
     with pytest.raises(TypeError, match="min_n"):
         analysis.thresholds(threshold_records(), min_n=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="method must be one of fit, first"):
+        analysis.thresholds(threshold_records(), method="smooth")
+    with pytest.raises(ValueError, match=r"needs column\(s\) 'bouts_held'"):
+        analysis.thresholds(threshold_records(), by=("bouts_held",))
+    with pytest.raises(ValueError, match="numeric"):
+        analysis.thresholds(threshold_records().assign(label="x"), x="label")
+
+
+def logistic_records(seed: int = 7) -> tuple[pd.DataFrame, float, float]:
+    """Sweep-like records whose success follows a known logistic law in trump length.
+
+    With one bout, P(made | t trumps) = 1 / (1 + exp(-0.9 (t - 8.3))): success crosses 50 %
+    at 8.3 trumps. A made contract scores 100, a failed one -80, so the expected score
+    180 p - 80 crosses 0 where p = 4/9, at 8.3 + logit(4/9) / 0.9 trumps.
+    """
+    rng = np.random.default_rng(seed)
+    trumps = np.repeat(np.arange(3, 15), 1500)
+    p = 1.0 / (1.0 + np.exp(-0.9 * (trumps - 8.3)))
+    made = rng.random(len(trumps)) < p
+    n = len(trumps)
+    df = pd.DataFrame(
+        {
+            "deal": np.arange(n),
+            "contract": "prise",
+            "thrown_in": "none",
+            "taker_trumps": trumps,
+            "taker_bouts": 1,
+            "hand_points": 30 + 2 * trumps,
+            "attack_points": np.where(made, 50.0, 40.0),
+            "attack_bouts": 1,
+            "made": made,
+            "margin": 5,
+            "taker_score": np.where(made, 100, -80),
+        }
+    )
+    break_even = 8.3 + math.log((4 / 9) / (5 / 9)) / 0.9
+    return df, 8.3, break_even
+
+
+def test_fitted_thresholds_recover_a_known_logistic_law() -> None:
+    df, true_threshold, true_break_even = logistic_records()
+    t = analysis.thresholds(df)
+    assert list(t.columns) == [
+        "contract", "taker_bouts", "threshold", "threshold_low", "threshold_high", "break_even",
+        "break_even_low", "break_even_high", "fitted_from", "fitted_to", "n_total", "cells",
+        "degree", "note",
+    ]  # fmt: skip
+    row = t.iloc[0]
+    assert (row["fitted_from"], row["fitted_to"]) == (3.0, 14.0)
+    assert (row["contract"], row["taker_bouts"], row["n_total"], row["cells"]) == ("prise", 1, 18000, 12)
+    assert row["degree"] == 3 and row["note"] == ""
+    assert row["threshold_low"] < true_threshold < row["threshold_high"]
+    assert row["threshold"] == pytest.approx(true_threshold, abs=0.15)
+    assert row["threshold_high"] - row["threshold_low"] < 0.6
+    assert row["break_even_low"] < true_break_even < row["break_even_high"]
+    assert row["break_even"] == pytest.approx(true_break_even, abs=0.15)
+    # another rate, read off the same fit: 80 % at 8.3 + logit(0.8) / 0.9
+    t80 = analysis.thresholds(df, min_rate=0.8).iloc[0]
+    assert t80["threshold_low"] < 8.3 + math.log(4.0) / 0.9 < t80["threshold_high"]
+    # the same law in hand points (2 per trump): the threshold doubles its offset
+    hp = analysis.thresholds(df, x="hand_points", by=()).iloc[0]
+    assert hp["threshold_low"] < 30 + 2 * true_threshold < hp["threshold_high"]
+
+
+def test_fitted_thresholds_over_many_seeds_cover_the_truth() -> None:
+    df, true_threshold, _ = logistic_records()
+    covered = 0
+    for seed in range(20):
+        row = analysis.thresholds(logistic_records(seed)[0]).iloc[0]
+        covered += bool(row["threshold_low"] < true_threshold < row["threshold_high"])
+    assert covered >= 16  # 95 % intervals: 19 of 20 expected, 16 or fewer has chance < 2 %
+
+
+def test_fitted_thresholds_notes_and_too_few_deals() -> None:
+    df, _, _ = logistic_records()
+    # never reached over the range: a note with the fitted rate at its end
+    short = df[df["taker_trumps"] <= 6]
+    row = analysis.thresholds(short).iloc[0]
+    assert math.isnan(row["threshold"])
+    assert row["note"].startswith("success 50% not reached over taker_trumps 3–6: fitted ")
+    # already passed at the start of the range
+    long = df[df["taker_trumps"] >= 10]
+    row = analysis.thresholds(long).iloc[0]
+    assert math.isnan(row["threshold"]) and "50% passed already at taker_trumps 10" in row["note"]
+    # a group with too few values to fit is noted, not fitted, and "too few deals" is not said
+    mixed = pd.concat([df, df.head(40).assign(taker_bouts=2, deal=lambda d: d["deal"] + 10**6)])
+    two = analysis.thresholds(mixed).set_index("taker_bouts").loc[2]
+    assert two["degree"] == 0 and two["note"].startswith("not fitted: 1 value(s) of taker_trumps hold")
+    # never made, or always made, over the whole range: said so, nothing fitted
+    never = analysis.thresholds(short.assign(made=False)).iloc[0]
+    assert math.isnan(never["threshold"]) and never["note"].startswith(
+        "success 50% not reached over taker_trumps 3–6: never made"
+    )
+    always = analysis.thresholds(long.assign(made=True)).iloc[0]
+    assert always["note"].startswith("success 50% passed already at taker_trumps 10, the lowest fitted: always made")
+    # nothing to fit at all: one line
+    with pytest.raises(ValueError, match="too few deals to fit") as err:
+        analysis.thresholds(df.head(100))
+    assert "\n" not in str(err.value)
+
+
+def test_same_play_rows_are_explained() -> None:
+    df, _, _ = logistic_records()
+    garde = df.assign(contract="garde", taker_score=2 * df["taker_score"])
+    sweep = pd.concat([df, garde], ignore_index=True)
+    for method in ("fit", "first"):
+        t = analysis.thresholds(sweep, method=method).set_index("contract")
+        assert t.loc["garde", "threshold"] == t.loc["prise", "threshold"]
+        assert "same play as prise: same success" in t.loc["garde", "note"]
+        assert "same play" not in t.loc["prise", "note"]
+    # one deal played differently: no longer the same play
+    garde.loc[5, "attack_points"] += 1.0
+    t = analysis.thresholds(pd.concat([df, garde], ignore_index=True)).set_index("contract")
+    assert "same play" not in t.loc["garde", "note"]
 
 
 # --------------------------------------------------------------------------- best contract
@@ -263,16 +387,17 @@ def sweep_records() -> pd.DataFrame:
     weak = range(40)
     strong = range(40, 50)
     parts = []
-    for contract, weak_made, weak_win, weak_loss, strong_win in (
-        ("prise", 16, 80, -70, 60),  # mean weak: (16*80 - 24*70)/40 = -10
-        ("garde", 16, 160, -140, 120),  # mean weak: -20
-        ("garde_sans", 0, 0, -300, 200),  # mean weak: -300
+    for contract, weak_made, weak_win, weak_loss, strong_win, points in (
+        ("prise", 16, 80, -70, 60, 45.0),  # mean weak: (16*80 - 24*70)/40 = -10
+        ("garde", 16, 160, -140, 120, 45.0),  # mean weak: -20
+        ("garde_sans", 0, 0, -300, 200, 52.0),  # mean weak: -300
     ):
         w = cell(contract, 40, weak_made, bouts=1, trumps=8, score_made=weak_win,
                  score_failed=weak_loss)  # fmt: skip
         w["deal"] = np.array(weak)
         s = cell(contract, 10, 10, bouts=2, trumps=12, score_made=strong_win)
         s["deal"] = np.array(strong)
+        s["attack_points"] = points
         parts += [w, s]
     parts.append(cell(None, 3, 0, deal0=50, thrown_in="petit_sec"))
     return records(*parts)
@@ -280,21 +405,45 @@ def sweep_records() -> pd.DataFrame:
 
 def test_best_contract_compares_means_with_passing() -> None:
     best = analysis.best_contract(sweep_records())
-    assert list(best.columns[:9]) == [
-        "taker_bouts", "taker_trumps", "best", "best_score", "runner_up",
-        "runner_up_score", "margin_over_runner_up", "n", "low_n",
+    assert list(best.columns[:13]) == [
+        "taker_bouts", "taker_trumps", "best", "best_score", "runner_up", "runner_up_score",
+        "diff", "diff_low", "diff_high", "decided", "same_play", "n", "low_n",
     ]  # fmt: skip
     assert {"score_prise", "score_garde", "score_garde_sans"} <= set(best.columns)
     weak, strong = best.iloc[0], best.iloc[1]
     assert (weak["taker_bouts"], weak["taker_trumps"]) == (1, 8)
     assert weak["best"] == "pass" and weak["best_score"] == 0.0
     assert weak["runner_up"] == "prise" and weak["runner_up_score"] == pytest.approx(-10.0)
-    assert weak["margin_over_runner_up"] == pytest.approx(10.0)
+    # pass - prise, deal by deal: -80 on the 16 made, +70 on the 24 failed
+    d = np.array([-80.0] * 16 + [70.0] * 24)
+    half = 1.959963984540054 * d.std(ddof=1) / math.sqrt(40)
+    assert weak["diff"] == pytest.approx(10.0)
+    assert (weak["diff_low"], weak["diff_high"]) == pytest.approx((10 - half, 10 + half))
+    assert weak["diff_low"] < 0 and not weak["decided"] and not weak["same_play"]
     assert weak["n"] == 40 and not weak["low_n"]
     assert weak["score_garde_sans"] == -300.0
     assert strong["best"] == "garde_sans" and strong["best_score"] == 200.0
-    assert strong["runner_up"] == "garde" and strong["margin_over_runner_up"] == 80.0
-    assert strong["n"] == 10 and strong["low_n"]
+    assert strong["runner_up"] == "garde" and strong["diff"] == 80.0
+    assert strong["diff_low"] == strong["diff_high"] == 80.0  # the same 80 on every deal
+    assert strong["n"] == 10 and strong["low_n"] and not strong["decided"]  # too few deals
+    assert not strong["same_play"]  # garde sans took 52 points, garde 45
+
+
+def test_best_contract_decides_only_clear_cells_and_never_the_same_play() -> None:
+    n = 60
+    prise = cell("prise", n, 45, score_made=60, score_failed=-40)  # mean 35: beats pass
+    garde = prise.assign(contract="garde", taker_score=2 * prise["taker_score"])  # same play
+    best = analysis.best_contract(records(prise, garde)).iloc[0]
+    assert (best["best"], best["runner_up"]) == ("garde", "prise")
+    assert best["diff"] == pytest.approx(35.0) and best["diff_low"] > 0  # far from 0 ...
+    assert best["same_play"] and not best["decided"]  # ... but the same play: not a decision
+    alone = analysis.best_contract(records(prise)).iloc[0]
+    assert (alone["best"], alone["runner_up"]) == ("prise", "pass")
+    assert alone["decided"] and not alone["same_play"] and alone["diff_low"] > 0
+    # played differently on a single deal: no longer the same play, and decided
+    garde.loc[0, "attack_points"] = 46.0
+    differs = analysis.best_contract(records(prise, garde)).iloc[0]
+    assert not differs["same_play"] and differs["decided"]
 
 
 def test_best_contract_ties_go_to_pass_and_plain_runs_are_refused() -> None:
@@ -304,16 +453,31 @@ def test_best_contract_ties_go_to_pass_and_plain_runs_are_refused() -> None:
     )
     best = analysis.best_contract(df, by="taker_bouts", min_n=1)
     assert best["best"].iloc[0] == "pass" and best["runner_up"].iloc[0] == "prise"
+    assert best["diff"].iloc[0] == 0.0 and not best["decided"].iloc[0]
     # a single contract is compared with passing only; all thrown in gives no cells
     alone = analysis.best_contract(cell("garde", 3, 2, score_made=90, score_failed=-60), min_n=1)
     assert (alone["best"].iloc[0], alone["runner_up"].iloc[0]) == ("garde", "pass")
-    assert alone["margin_over_runner_up"].iloc[0] == 40.0
+    assert alone["diff"].iloc[0] == 40.0
     assert analysis.best_contract(cell(None, 3, 0, thrown_in="all_pass")).empty
     plain = records(*renumber(cell("prise", 3, 3), cell("garde", 3, 0)))
     with pytest.raises(ValueError, match="sweep"):
         analysis.best_contract(plain)
     with pytest.raises(ValueError, match="'deal'"):
         analysis.best_contract(df.drop(columns="deal"))
+    with pytest.raises(ValueError, match=r"needs column\(s\) 'bouts_held'") as err:
+        analysis.best_contract(df, by=("bouts_held", "taker_trumps"))
+    assert "\n" not in str(err.value)
+    flipped = df.assign(made=np.where(df["contract"] == "garde", ~df["made"], df["made"]))
+    with pytest.raises(ValueError, match="differ between the contracts of a deal"):
+        analysis.best_contract(flipped, by="made")
+
+
+def test_best_contract_groups_by_any_hand_column() -> None:
+    df = sweep_records()
+    df["bouts_held"] = np.where(df["taker_bouts"] == 1, "21", "21+EX")
+    best = analysis.best_contract(df, by=("bouts_held", "taker_trumps"), min_n=1)
+    assert list(best["bouts_held"]) == ["21", "21+EX"]
+    assert list(best["best"]) == ["pass", "garde_sans"]
 
 
 # --------------------------------------------------------------------------- hand points
@@ -347,12 +511,9 @@ def test_hand_points_thresholds_on_a_known_sweep() -> None:
 
     out = analysis.hand_points_thresholds(df, bins=[36, 40, 50, 70, 80])
     assert list(out.columns) == [
-        "contract",
-        "positive_from",
-        "best_from",
-        "best_to",
-        "published_from",
-    ]
+        "contract", "positive_from", "positive_from_low", "positive_from_high", "best_from",
+        "best_from_low", "best_from_high", "best_to", "published_from", "note",
+    ]  # fmt: skip
     assert list(out["contract"]) == ["prise", "garde"]
     prise, garde = out.iloc[0], out.iloc[1]
     assert prise["positive_from"] == 40.0
@@ -361,6 +522,13 @@ def test_hand_points_thresholds_on_a_known_sweep() -> None:
     assert garde["positive_from"] == 50.0
     assert (garde["best_from"], garde["best_to"]) == (50.0, 80.0)
     assert garde["published_from"] == 56
+    # every deal of a bin scores the same: the bootstrap cannot move the thresholds
+    assert (prise["positive_from_low"], prise["positive_from_high"]) == (40.0, 40.0)
+    assert (garde["best_from_low"], garde["best_from_high"]) == (50.0, 50.0)
+    # both contracts made every deal with the same points: the same play, said once each
+    assert garde["note"].startswith("same play as prise at 2× its multiplier")
+    assert prise["note"] == ""  # prise is best somewhere here, so "never best" is not said
+    assert analysis.hand_points_thresholds(df, bins=[36, 40, 50, 70, 80], n_boot=0)["positive_from_low"].isna().all()
 
     # default bins are 2 hand points wide, on even edges
     default = analysis.hand_points_table(df)
@@ -369,6 +537,63 @@ def test_hand_points_thresholds_on_a_known_sweep() -> None:
     # a bin needs min_n deals: with min_n above 30 nothing counts
     none = analysis.hand_points_thresholds(df, bins=4, min_n=31)
     assert none[["positive_from", "best_from", "best_to"]].isna().all().all()
+
+
+def noisy_hand_points_sweep(seed: int = 3) -> pd.DataFrame:
+    """A sweep of prise and garde sans whose mean score rises with hand points, with noise."""
+    rng = np.random.default_rng(seed)
+    n = 6000
+    hp = rng.integers(30, 80, n)
+    made = rng.random(n) < 1.0 / (1.0 + np.exp(-(hp - 46.0) / 4.0))
+    frames = []
+    for contract, multiplier, points in (("prise", 1, 0.0), ("garde_sans", 4, 3.0)):
+        frames.append(
+            pd.DataFrame(
+                {
+                    "deal": np.arange(n),
+                    "contract": contract,
+                    "thrown_in": "none",
+                    "taker_trumps": 8,
+                    "taker_bouts": 1,
+                    "hand_points": hp,
+                    "hand_points_dist": hp + 3,
+                    "attack_points": np.where(made, 50.0, 40.0) + points,
+                    "attack_bouts": 1,
+                    "made": made,
+                    "margin": 5,
+                    "taker_score": multiplier * np.where(made, 30, -30) + (hp - 60) * (multiplier - 1) * 6,
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_hand_point_crossings_get_bootstrap_intervals() -> None:
+    df = noisy_hand_points_sweep()
+    out = analysis.hand_points_thresholds(df, bins=4, min_n=30).set_index("contract")
+    for con in ("prise", "garde_sans"):
+        row = out.loc[con]
+        for name in ("positive_from", "best_from"):
+            assert row[f"{name}_low"] <= row[name] <= row[f"{name}_high"]
+    assert out.loc["prise", "positive_from_high"] > out.loc["prise", "positive_from_low"]
+    # the same seed gives the same intervals; another seed may not
+    again = analysis.hand_points_thresholds(df, bins=4, min_n=30).set_index("contract")
+    pd.testing.assert_frame_equal(out, again)
+    # the garde sans band was made on the count with the distribution bonus: refused here ...
+    assert math.isnan(out.loc["garde_sans", "published_from"])
+    assert "published 71 counts with the distribution bonus (hand_points_dist)" in out.loc["garde_sans", "note"]
+    assert out.loc["prise", "published_from"] == 40
+    # ... and compared on that count, where prise's is refused
+    dist = analysis.hand_points_thresholds(df, bins=4, scale="hand_points_dist").set_index("contract")
+    assert dist.loc["garde_sans", "published_from"] == 71 and math.isnan(dist.loc["prise", "published_from"])
+    assert "not compared on hand_points_dist" in dist.loc["prise", "note"]
+    # without the column the comparison on that count is refused in one line
+    with pytest.raises(ValueError, match=r"scale 'hand_points_dist' needs column\(s\) 'hand_points_dist'"):
+        analysis.hand_points_thresholds(df.drop(columns="hand_points_dist"), scale="hand_points_dist")
+    with pytest.raises(ValueError, match="scale must be"):
+        analysis.hand_points_thresholds(df, scale="points")
+    with pytest.raises(ValueError, match="n_boot"):
+        analysis.hand_points_thresholds(df, n_boot=-1)
 
 
 def test_hand_points_bins_are_checked() -> None:

@@ -12,6 +12,7 @@ import pytest
 from tarotsim import analysis, report
 from tarotsim.config import RunConfig
 from tarotsim.labels import Contract
+from tarotsim.report import findings
 from tarotsim.run import store
 from tarotsim.run.store import RunSpec, execute
 
@@ -64,6 +65,9 @@ def _labelled(drawn: report.Drawn) -> None:
         assert re.search(r"\(.+\)", ax.get_ylabel()), ax.get_ylabel()
     captions = [t for t in fig.texts if t.get_gid() == "caption"]
     assert len(captions) == 1 and captions[0].get_text() == drawn.caption
+    # the caption, on one line, lies within the figure's width
+    box = captions[0].get_window_extent(renderer=fig.canvas.get_renderer())
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width
     assert "\n" not in drawn.caption and re.search(r"\d[\d,]* deals", drawn.caption)
 
 
@@ -131,9 +135,25 @@ def test_best_contract_map_matches_analysis(sweep):
     pd.testing.assert_frame_equal(drawn.data, expected)
     assert len(ax.texts) == len(expected)
     labels = {"pass": "–", "prise": "P", "garde": "G", "garde_sans": "GS", "garde_contre": "GC"}
-    assert sorted(t.get_text() for t in ax.texts) == sorted(labels[b] for b in expected["best"])
+    marks = []
+    for row in expected.itertuples():
+        if row.decided:
+            marks.append(labels[row.best])
+        elif row.same_play:
+            marks.append(f"{labels[row.best]}={labels[row.runner_up]}")
+        else:
+            marks.append(f"{labels[row.best]}?")
+    assert sorted(t.get_text() for t in ax.texts) == sorted(marks)
+    # the sweep's random players play garde as prise: those cells are marked, never decided
+    assert "G=P" in marks and not expected.loc[expected["same_play"], "decided"].any()
+    assert expected["decided"].any() and (~expected["decided"] & ~expected["same_play"]).any()
+    # one hatched patch per undecided cell, and the legend says what the marks mean
+    hatched = [p for p in ax.patches if p.get_hatch() == "///"]
+    assert len(hatched) == int((~expected["decided"]).sum())
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("pass" in t for t in legend) and any("garde contre" in t for t in legend)
+    assert any(t.startswith("GS?  undecided") for t in legend)
+    assert any(t.startswith("G=P  undecided: the same play") for t in legend)
 
 
 def test_hand_points_plot_lines_and_published_bands(sweep):
@@ -149,9 +169,14 @@ def test_hand_points_plot_lines_and_published_bands(sweep):
         np.testing.assert_allclose(line.get_xdata(), (counted["bin_low"] + counted["bin_high"]) / 2)
         np.testing.assert_allclose(line.get_ydata(), counted["mean_score"].to_numpy())
         band = [ln for ln in ax.get_lines() if ln.get_gid() == f"published_{con}"]
-        assert len(band) == 1
-        assert list(band[0].get_xdata()) == [analysis.PUBLISHED_HAND_POINTS[con]] * 2
-    assert ax.get_legend() is not None
+        # only the bands made on this count (without the distribution bonus) are drawn
+        if analysis.BAND_SCALES[con] == "hand_points":
+            assert len(band) == 1
+            assert list(band[0].get_xdata()) == [analysis.PUBLISHED_HAND_POINTS[con]] * 2
+        else:
+            assert band == []
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("GS 71, GC 81: made on hand_points_dist" in t for t in legend)
 
 
 def test_distributions(sweep):
@@ -313,7 +338,8 @@ def _referenced(text: str, pattern: str) -> set[str]:
 def test_report_files_reference_every_png(sweep_report):
     out = sweep_report
     pngs = {p.name for p in out.glob("*.png")}
-    expected = {f"{kind}_{c}.png" for kind in ("heatmap", "success") for c in CONTRACTS}
+    # garde is the same play as prise: its success figures would be prise's, drawn once
+    expected = {f"{kind}_{c}.png" for kind in ("heatmap", "success") for c in CONTRACTS if c != "garde"}
     expected |= {"best_contract.png", "hand_points.png", "taker_score.png", "attack_margin.png", "events.png"}
     assert pngs == expected
     for name in pngs:
@@ -331,7 +357,7 @@ def test_report_tables(sweep_report, sweep_dir):
     page = (sweep_report / "report.html").read_text(encoding="utf-8")
     records = analysis.load_records(sweep_dir)
     for table, fmt in (
-        (analysis.thresholds(records, 0.5, 30), ".3f"),
+        (analysis.thresholds(records, 0.5, 30), ".2f"),
         (analysis.best_contract(records, min_n=30), ".1f"),
         (analysis.hand_points_thresholds(records, None, 30), ".0f"),
     ):
@@ -339,6 +365,59 @@ def test_report_tables(sweep_report, sweep_dir):
     assert "## Provenance" in md and "| seed | 1 |" in md
     assert "<td>seed</td>" in page
     assert "Left out" not in md
+
+
+def test_report_answers_first_and_provenance_last(sweep_report):
+    md = (sweep_report / "report.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^(#+) (.+)$", md, flags=re.M)
+    level_two = [text for hashes, text in headings if hashes == "##"]
+    assert level_two[0] == "What this run says" and level_two[-1] == "Provenance"
+    summary = md[md.index("## What this run says") : md.index("## Thresholds in trump length")]
+    for section in ("When each contract pays", "Best choice by hand shape", "Against Chavey's published bands"):
+        assert f"### {section}" in summary
+    # thresholds with intervals, e.g. "8.4 (8.3–8.5)"
+    assert re.search(r"\| \d+\.\d \(\d+\.\d–\d+\.\d\) \|", summary)
+    assert "prise = garde: 50% success" in summary
+    # the comparison with the bands: prise's break-even against 40 on the same count, and
+    # garde sans / garde contre refused, their count (with the distribution bonus) missing
+    assert "published 40 on the same count" in summary
+    assert "Garde: its published 56 cannot be tested by this sweep" in summary
+    assert "the published 71 and 81 count the distribution bonus" in summary
+    assert "Why Prise is never best here" in summary and "players that adapt to the contract" in summary
+    # the players are said, and their strength unmeasured when no report on it sits beside
+    assert "card play `random` in attack and `random` in defence" in summary
+    assert "strength against human players is unmeasured" in summary
+    assert "[how strong" not in summary
+
+
+def test_the_players_reports_are_linked_when_they_exist(tmp_path):
+    config = {"policy": "heuristic", "ecart_policy": "expert", "poignee_policy": "always", "chelem_policy": "never"}
+    out = tmp_path / "sweep"
+    out.mkdir()
+    doc = report.Document("t")
+    doc.paragraph(*findings.players_paragraph(config, "sweep", out))
+    assert "strength against human players is unmeasured" in doc.markdown()
+    (tmp_path / "strength.md").write_text("# strength\n", encoding="utf-8")
+    (out / "bias.md").write_text("# bias\n", encoding="utf-8")
+    doc = report.Document("t")
+    doc.paragraph(*findings.players_paragraph(config, "sweep", out))
+    md, page = doc.markdown(), doc.html()
+    assert "[how strong these players are](../strength.md) and [how they bias these numbers](bias.md)." in md
+    assert '<a href="../strength.md">how strong these players are</a>' in page
+    assert "unmeasured" not in md
+    assert "card play `heuristic` in attack and `heuristic` in defence" in md
+
+
+def test_html_tables_scroll_in_their_own_box_and_figures_fit(sweep_report):
+    page = (sweep_report / "report.html").read_text(encoding="utf-8")
+    css = page[page.index("<style>") : page.index("</style>")]
+    assert re.search(r"\.table-wrap \{[^}]*overflow-x: auto", css)
+    assert re.search(r"\.table-wrap \{[^}]*max-width: 100%", css)
+    assert re.search(r"(^|\n)img \{[^}]*max-width: 100%", css)
+    body = page[page.index("<body>") :]
+    # every table, however wide, sits alone in a wrapper
+    assert body.count("<table>") == body.count('<div class="table-wrap">\n<table>') > 3
+    assert body.count("</table>\n</div>") == body.count("<table>")
 
 
 def test_report_for_a_simulate_run(simulate_dir, tmp_path):
@@ -381,3 +460,62 @@ def test_run_without_played_deals_raises(sweep_dir, tmp_path):
 def test_min_n_is_checked(sweep_dir, tmp_path):
     with pytest.raises(ValueError, match="min_n"):
         report.write_report(sweep_dir, tmp_path / "out", min_n=0)
+
+
+def test_findings_compare_each_band_on_its_own_count():
+    from tests.test_analysis import noisy_hand_points_sweep
+
+    df = noisy_hand_points_sweep()
+    same = analysis.same_play_as(analysis.loading.played_rows(df, what="test"))
+    assert same == {}
+    points = {s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")}
+    fitted = {s: analysis.thresholds(df, x=s, by=()) for s in points}
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, fitted, same, ["prise", "garde_sans"]))
+    md = doc.markdown()
+    prise, garde_sans = md.splitlines()
+    row = points["hand_points"].set_index("contract").loc["prise"]
+    assert prise.startswith(
+        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; bootstrap 95%: "
+        f"{row['positive_from_low']:.0f}–{row['positive_from_high']:.0f})"
+    )
+    assert "published 40 on the same count" in prise
+    row = points["hand_points_dist"].set_index("contract").loc["garde_sans"]
+    assert garde_sans.startswith(f"- Garde sans is the best choice from {row['best_from']:.0f}")
+    assert "`hand_points_dist`" in garde_sans and "published 71 on the same count" in garde_sans
+    # without the count with the bonus, the garde sans band is not compared, and says why
+    del points["hand_points_dist"], fitted["hand_points_dist"]
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, fitted, same, ["prise", "garde_sans"]))
+    assert "Garde sans: the published 71 count the distribution bonus" in doc.markdown()
+    assert "not compared" in doc.markdown()
+
+
+def test_threshold_grid_merges_the_same_play_and_says_what_is_missing():
+    fitted = pd.DataFrame(
+        {
+            "contract": ["prise", "prise", "garde", "garde"],
+            "taker_bouts": [0, 1, 0, 1],
+            "threshold": [np.nan, 8.38, np.nan, 8.38],
+            "threshold_low": [np.nan, 8.3, np.nan, 8.3],
+            "threshold_high": [np.nan, 8.46, np.nan, 8.46],
+            "break_even": [np.nan, 8.1, np.nan, 8.2],
+            "break_even_low": [np.nan, 8.0, np.nan, 8.1],
+            "break_even_high": [np.nan, 8.2, np.nan, 8.3],
+            "fitted_from": [0.0, 0.0, 0.0, 0.0],
+            "fitted_to": [11.0, 12.0, 11.0, 12.0],
+            "note": [
+                "success 50% not reached over taker_trumps 0–11: fitted 47% at 11; break-even passed already at taker_trumps 0, the lowest fitted",
+                "",
+                "success 50% not reached over taker_trumps 0–11: fitted 47% at 11; break-even not reached over x",
+                "same play as prise: same success, by construction",
+            ],
+        }
+    )
+    grid = findings.threshold_grid(fitted, {"garde": "prise"})
+    assert list(grid.columns) == ["threshold", "0 bouts", "1 bout"]
+    assert grid.values.tolist() == [
+        ["prise = garde: 50% success", "> 11", "8.4 (8.3–8.5)"],
+        ["prise: break-even", "≤ 0", "8.1 (8.0–8.2)"],
+        ["garde: break-even", "> 11", "8.2 (8.1–8.3)"],
+    ]

@@ -1,16 +1,22 @@
-"""Success tables, confidence intervals and thresholds from simulation records.
+"""Success tables, confidence intervals, fitted thresholds and comparisons from simulation records.
 
 Every public function takes either a records DataFrame (one row per deal, or one row per
 ``(deal, contract)`` for contract sweeps) or the path of a run directory, which
-:func:`load_records` reads through :mod:`tarotsim.run.store`. pandas and NumPy only.
+:func:`load_records` reads through :mod:`tarotsim.run.store`. pandas and NumPy; the fitted
+curves use statsmodels.
 
 The package, one job per module, in the order the data goes through it:
 
 - :mod:`~tarotsim.analysis.loading`: read records, keep the played deals, check columns;
 - :mod:`~tarotsim.analysis.intervals`: Wilson and normal confidence intervals;
+- :mod:`~tarotsim.analysis.play`: which contracts a sweep played identically;
+- :mod:`~tarotsim.analysis.fits`: fitted curves of success and expected score, and where
+  they cross their targets;
 - :mod:`~tarotsim.analysis.success`: success table and trump thresholds by bouts;
-- :mod:`~tarotsim.analysis.best`: the best contract (or passing) in each cell of hands;
-- :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay;
+- :mod:`~tarotsim.analysis.best`: the best contract (or passing) in each cell of hands, and
+  whether the cell decides it;
+- :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay,
+  against the published bands on their own scale;
 - :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
 - :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
 
@@ -22,19 +28,28 @@ Conventions used throughout:
   success or score statistics.
 - Scores are the taker's score for the deal (``taker_score``, game points, the
   settled ``+3D`` with four players); a pass scores 0.
-- Intervals are two-sided at 95 % by default (``z = 1.959963984540054``).
+- Intervals are two-sided at 95 % by default (``z = 1.959963984540054``); each function
+  says how its intervals are made (Wilson, normal on paired differences, delta method on a
+  fit, bootstrap over deals).
 """
 
 from tarotsim.analysis.best import PASS, best_contract
 from tarotsim.analysis.comparison import compare
-from tarotsim.analysis.hand_points import PUBLISHED_HAND_POINTS, hand_points_table, hand_points_thresholds
+from tarotsim.analysis.hand_points import (
+    BAND_SCALES,
+    PUBLISHED_HAND_POINTS,
+    hand_points_table,
+    hand_points_thresholds,
+)
 from tarotsim.analysis.intervals import Z95, wilson_interval
 from tarotsim.analysis.loading import Data, load_records
+from tarotsim.analysis.play import same_play_as
 from tarotsim.analysis.success import success_table, thresholds
 from tarotsim.analysis.tables import TextTable, text_table, to_markdown
 from tarotsim.labels import CONTRACTS
 
 __all__ = [
+    "BAND_SCALES",
     "CONTRACTS",
     "PASS",
     "PUBLISHED_HAND_POINTS",
@@ -46,6 +61,7 @@ __all__ = [
     "hand_points_table",
     "hand_points_thresholds",
     "load_records",
+    "same_play_as",
     "success_table",
     "text_table",
     "thresholds",

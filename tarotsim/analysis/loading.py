@@ -111,13 +111,9 @@ def played_rows(df: pd.DataFrame, *, what: str) -> pd.DataFrame:
     """
     if df.attrs.get(PLAYED_ONLY):
         return df
-    require_columns(df, ["contract"], what=what)
-    contract = df["contract"].astype(object)
-    keep = contract.notna().to_numpy()
-    if "thrown_in" in df.columns:
-        keep = keep & (df["thrown_in"].astype(object) == _PLAYED).to_numpy()
+    keep = played_mask(df, what=what)
     out = df.loc[keep].copy()
-    out["contract"] = contract[keep].to_numpy(dtype=object)
+    out["contract"] = df["contract"][keep].to_numpy(dtype=object)
     unknown = sorted(map(str, set(out["contract"].unique()) - set(CONTRACTS)))
     if unknown:
         raise ValueError(
@@ -128,18 +124,35 @@ def played_rows(df: pd.DataFrame, *, what: str) -> pd.DataFrame:
     return out
 
 
+def played_mask(df: pd.DataFrame, *, what: str) -> np.ndarray:
+    """bool[n_rows]: which records are of played deals (a contract, and not thrown in)."""
+    if df.attrs.get(PLAYED_ONLY):
+        return np.ones(len(df), dtype=bool)
+    require_columns(df, ["contract"], what=what)
+    keep = df["contract"].notna().to_numpy()
+    if "thrown_in" in df.columns:
+        keep = keep & (df["thrown_in"] == _PLAYED).to_numpy(dtype=bool)
+    return keep
+
+
 def contracts_present(played: pd.DataFrame) -> list[str]:
     """Contracts present in played records, low to high."""
     seen = set(played["contract"].unique())
     return [c for c in CONTRACTS if c in seen]
 
 
+def contract_codes(played: pd.DataFrame, contracts: Sequence[str]) -> np.ndarray:
+    """int64[n_rows]: the position of each record's contract in `contracts` (-1 if absent)."""
+    codes, uniques = pd.factorize(played["contract"])
+    lookup = np.array([list(contracts).index(u) if u in contracts else -1 for u in uniques], dtype=np.int64)
+    return np.append(lookup, -1)[codes]
+
+
 def thrown_in_counts(df: pd.DataFrame) -> dict[str, int]:
     """Rows of `df` thrown in, by reason (empty without a ``thrown_in`` column)."""
     if "thrown_in" in df.columns:
-        reasons = df["thrown_in"].astype(object)
-        reasons = reasons[reasons.notna() & (reasons != _PLAYED)]
-        return {str(k): int(v) for k, v in reasons.value_counts(sort=False).items()}
+        counts = df["thrown_in"].value_counts(sort=False, dropna=True)
+        return {str(k): int(v) for k, v in counts.items() if k != _PLAYED and v > 0}
     return {}
 
 

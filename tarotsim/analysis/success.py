@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.intervals import Z95, standard_error, wilson_interval
+from tarotsim.analysis.fits import fitted_thresholds
+from tarotsim.analysis.intervals import Z95, check_z, standard_error, wilson_interval
 from tarotsim.analysis.loading import (
     RECORD_COLUMNS,
     Data,
@@ -26,6 +27,7 @@ from tarotsim.analysis.loading import (
     sort_by_contract,
     thrown_in_counts,
 )
+from tarotsim.analysis.play import same_play_as
 
 SUCCESS_COLUMNS = [
     "n",
@@ -121,6 +123,10 @@ def success_table(
     return table
 
 
+THRESHOLD_METHODS = ("fit", "first")
+"""How :func:`thresholds` reads a threshold: from fitted curves, or from the first cell."""
+
+
 def thresholds(
     data: Data,
     min_rate: float = 0.5,
@@ -128,71 +134,142 @@ def thresholds(
     *,
     contract: str | None = None,
     z: float = Z95,
+    method: str = "fit",
+    x: str = "taker_trumps",
+    by: str | Sequence[str] = ("taker_bouts",),
 ) -> pd.DataFrame:
-    """Smallest trump length that makes each contract, for each number of bouts.
+    """Where each contract starts to pay off, in trump length (or any hand feature `x`).
 
-    For each (contract, ``taker_bouts``), the threshold is the smallest
-    ``taker_trumps`` whose cell holds at least `min_n` played deals and whose
-    **point estimate** of the success rate reaches `min_rate`
-    (``rate >= min_rate``). The Wilson interval of that cell is reported next to
-    it, and ``confident`` says whether its lower bound reaches `min_rate` too.
-    Cells are not smoothed: the rate is not assumed to rise with trump length.
+    One row per contract and `by` group (by default the taker's bouts).
+
+    With ``method="fit"`` (the default), two curves are fitted against `x` on its
+    values holding at least `min_n` played deals (see :mod:`tarotsim.analysis.fits`):
+    a logistic curve of success and a weighted least-squares curve of the mean taker
+    score, polynomials of degree up to 3, with statsmodels. ``threshold`` is where the
+    fitted success crosses `min_rate` going up (the last time, within the fitted range)
+    and ``break_even`` where the fitted expected score crosses 0, the score of passing.
+    Intervals are 95 % (for the default `z`) from the delta method on each fit's
+    covariance, widened by the fit's lack of fit.
+
+    With ``method="first"`` (the rule of earlier versions), ``threshold`` is the
+    smallest `x` whose cell holds at least `min_n` played deals and whose **point
+    estimate** of the success rate reaches `min_rate`; the Wilson interval of that cell
+    is reported next to it, and ``confident`` says whether its lower bound reaches
+    `min_rate` too. Cells are not smoothed.
+
+    In a sweep whose card play ignores the contract, contracts played identically
+    (:func:`tarotsim.analysis.play.same_play_as`; Prise and Garde) have the same success
+    by construction: the higher one's note says so.
 
     Parameters
     ----------
     data : pandas.DataFrame or str or os.PathLike
         Records or a run directory.
     min_rate : float, optional
-        Success rate to reach, in [0, 1]. Default 0.5.
+        Success rate to reach, in [0, 1] (in (0, 1) for a fit). Default 0.5.
     min_n : int, optional
-        Fewest played deals a cell needs to count. Default 30.
+        Fewest played deals a value of `x` needs to count. Default 30.
     contract : str, optional
         Only this contract.
     z : float, optional
-        Normal quantile of the Wilson interval (default 95 %).
+        Normal quantile of the intervals (default 95 %).
+    method : {"fit", "first"}, optional
+        Fitted curves (default) or the first cell that reaches `min_rate`.
+    x : str, optional
+        The numeric hand feature thresholds are read in. Default ``"taker_trumps"``;
+        ``"hand_points"`` reads them in hand points.
+    by : str or sequence of str, optional
+        Columns that split each contract's deals into groups. Default: the taker's bouts.
+        An empty sequence gives one row per contract.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (contract, taker_bouts) seen in the played deals. Columns:
-        ``contract``, ``taker_bouts``, ``threshold`` (trumps, float; NaN when
-        not found), ``n``, ``made``, ``rate``, ``rate_low``, ``rate_high`` (of
-        the threshold cell; NaN when not found), ``confident`` (bool:
-        ``rate_low >= min_rate``), ``n_total`` (played deals over all trump
-        lengths) and ``note``: ``''`` when found; ``'too few deals (n<MIN_N)'``
-        when no cell with ``n >= min_n`` reaches `min_rate` but a smaller cell
-        does, or no cell has ``n >= min_n`` at all; ``'not reached'`` when no
-        cell reaches `min_rate` whatever its size.
+        Sorted by contract (low to high) then `by`. Columns: ``contract``, the `by`
+        columns, then
+
+        - ``method="fit"``: ``threshold``, ``threshold_low``, ``threshold_high``,
+          ``break_even``, ``break_even_low``, ``break_even_high`` (units of `x`; NaN when
+          not found), ``fitted_from``, ``fitted_to`` (the range of `x` fitted),
+          ``n_total`` (played deals of the group), ``cells`` (values of `x` fitted),
+          ``degree`` (of the polynomials; 0 when not fitted) and ``note``;
+        - ``method="first"``: ``threshold`` (float; NaN when not found), ``n``,
+          ``made``, ``rate``, ``rate_low``, ``rate_high`` (of the threshold cell),
+          ``confident`` (bool: ``rate_low >= min_rate``), ``n_total`` and ``note``.
+
+        ``note`` is empty when everything was found, and otherwise says what was not and
+        why: for a fit, the target not reached over the fitted range (with the fitted value
+        at its end), passed already at its start, or a group with too few values of `x`
+        to fit; for the first cell, ``'reached only in cells of fewer than MIN_N deals'``,
+        ``'not reached'``, or ``'too few deals (n<MIN_N)'`` when the whole group holds
+        fewer than `min_n` deals.
+
+    Raises
+    ------
+    ValueError
+        On a bad option or a missing column, or, for a fit, when no group has enough
+        values of `x` with `min_n` deals to fit (too few deals).
     """
     if not isinstance(min_rate, (int, float, np.floating)) or isinstance(min_rate, bool):
         raise TypeError(f"min_rate must be a number, got {type(min_rate).__name__}")
     if not 0.0 <= float(min_rate) <= 1.0:
         raise ValueError(f"min_rate must lie in [0, 1], got {min_rate}")
+    if method not in THRESHOLD_METHODS:
+        raise ValueError(f"method must be one of {', '.join(THRESHOLD_METHODS)}, got {method!r}")
+    if method == "fit" and not 0.0 < float(min_rate) < 1.0:
+        raise ValueError(f"a fitted threshold needs min_rate strictly between 0 and 1, got {min_rate}")
     check_min_n(min_n)
-    table = success_table(data, ("taker_bouts", "taker_trumps"), contract, z=z)
-    too_few = f"too few deals (n<{min_n})"
+    check_z(z)
+    cols = by_columns(by)
+    if not isinstance(x, str) or x in cols or x == "contract":
+        raise ValueError(f"x must be one column name, not a by column or 'contract', got {x!r}")
+    df = load_records(data, columns=[*RECORD_COLUMNS, *cols, x])
+    check_contract(contract)
+    require_columns(df, ["contract", *cols, x, "made", "taker_score"], what="thresholds")
+    played = played_rows(df, what="thresholds")
+    if not pd.api.types.is_numeric_dtype(played[x]):
+        raise ValueError(f"x must be a numeric column, {x!r} holds {played[x].dtype}")
+    same = same_play_as(played) if "deal" in played.columns else {}
+    if contract is not None:
+        played = played[played["contract"] == contract]
+    if method == "fit":
+        out = fitted_thresholds(
+            played, x=x, by=cols, min_rate=float(min_rate), min_n=min_n, z=z, same_play=same
+        )
+    else:
+        out = _first_thresholds(played, x, cols, float(min_rate), min_n, z, same)
+    out.attrs["x"] = x
+    out.attrs["method"] = method
+    return sort_by_contract(out, cols)
+
+
+def _first_thresholds(
+    played: pd.DataFrame,
+    x: str,
+    by: list[str],
+    min_rate: float,
+    min_n: int,
+    z: float,
+    same_play: dict[str, str],
+) -> pd.DataFrame:
+    """Thresholds by the first-cell rule (see :func:`thresholds`, ``method="first"``)."""
+    table = success_table(played, [*by, x], z=z)
+    keys = ["contract", *by]
     rows = []
-    for (con, bouts), cell in table.groupby(["contract", "taker_bouts"], sort=False, observed=True):
-        cell = cell.sort_values("taker_trumps")
+    for group, cell in table.groupby(keys, sort=False, observed=True):
+        cell = cell.sort_values(x)
         reaches = cell["rate"] >= min_rate
         hit = cell[reaches & (cell["n"] >= min_n)]
-        row: dict[str, object] = {
-            "contract": con,
-            "taker_bouts": bouts,
-            "threshold": math.nan,
-            "n": 0,
-            "made": 0,
-            "rate": math.nan,
-            "rate_low": math.nan,
-            "rate_high": math.nan,
-            "confident": False,
-            "n_total": int(cell["n"].sum()),
-            "note": "",
-        }
+        row: dict[str, object] = dict(zip(keys, group, strict=True))
+        row.update(
+            threshold=math.nan, n=0, made=0, rate=math.nan, rate_low=math.nan, rate_high=math.nan,
+            confident=False, n_total=int(cell["n"].sum()),
+        )  # fmt: skip
+        notes = []
         if len(hit):
             first = hit.iloc[0]
             row.update(
-                threshold=float(first["taker_trumps"]),
+                threshold=float(first[x]),
                 n=int(first["n"]),
                 made=int(first["made"]),
                 rate=float(first["rate"]),
@@ -200,15 +277,19 @@ def thresholds(
                 rate_high=float(first["rate_high"]),
                 confident=bool(first["rate_low"] >= min_rate),
             )
-        elif reaches.any() or not (cell["n"] >= min_n).any():
-            row["note"] = too_few
+        elif row["n_total"] < min_n:  # type: ignore[operator]
+            notes.append(f"too few deals (n<{min_n})")
+        elif reaches.any():
+            notes.append(f"reached only in cells of fewer than {min_n} deals")
         else:
-            row["note"] = "not reached"
+            notes.append("not reached")
+        lower = same_play.get(str(group[0]))
+        if lower is not None:
+            notes.append(f"same play as {lower}: same success, by construction")
+        row["note"] = "; ".join(notes)
         rows.append(row)
     columns = [
-        "contract", "taker_bouts", "threshold", "n", "made", "rate", "rate_low",
-        "rate_high", "confident", "n_total", "note",
+        *keys, "threshold", "n", "made", "rate", "rate_low", "rate_high", "confident", "n_total", "note",
     ]  # fmt: skip
     out = pd.DataFrame(rows, columns=columns)
-    out = out.astype({"threshold": float, "n": np.int64, "made": np.int64, "confident": bool})
-    return sort_by_contract(out, ["taker_bouts"])
+    return out.astype({"threshold": float, "n": np.int64, "made": np.int64, "confident": bool})

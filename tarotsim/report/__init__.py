@@ -12,7 +12,7 @@ matplotlib is imported only when a figure is drawn, and only its object-oriented
 """
 
 from tarotsim.report.assembly import REPORT_COLUMNS, provenance_table, read_run, write_report
-from tarotsim.report.document import Code, Document
+from tarotsim.report.document import Code, Document, Link
 from tarotsim.report.figures import (
     Drawn,
     attack_margin_histogram,
@@ -32,6 +32,7 @@ __all__ = [
     "REPORT_COLUMNS",
     "SHORT_LABELS",
     "Code",
+    "Link",
     "Document",
     "Drawn",
     "attack_margin_histogram",

@@ -7,7 +7,8 @@ Both documents show the same text, tables and figures; the figures are PNG files
 in the report folder, referenced by relative path (``src="heatmap_garde.png"``), so the folder
 can be moved or published as a whole.
 
-A ``sweep`` run (every deal played under every contract by the same seat) gets every figure.
+The report opens with its findings and ends with the run's provenance. A ``sweep`` run (every
+deal played under every contract by the same seat) gets every figure.
 A ``simulate`` run (one contract per deal, chosen by bidding) has no like-for-like comparison
 of contracts, so the best-contract map and the hand-point thresholds are left out, and the
 report says so.
@@ -22,7 +23,9 @@ from typing import Any
 import pandas as pd
 
 from tarotsim import analysis
-from tarotsim.analysis.loading import check_min_n, contracts_present, played_rows
+from tarotsim.analysis.hand_points import N_BOOT
+from tarotsim.analysis.loading import check_min_n, contracts_present, played_mask, played_rows
+from tarotsim.report import findings
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import (
     Drawn,
@@ -38,11 +41,11 @@ from tarotsim.report.style import DPI, contract_name, deals_text
 from tarotsim.run import store
 
 REPORT_COLUMNS = (
-    "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points", "attack_points",
-    "attack_bouts", "made", "margin", "taker_score", "petit_au_bout", "chelem", "chelem_announced",
-    "poignees", "poignee_points",
+    "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points", "hand_points_dist",
+    "attack_points", "attack_bouts", "made", "margin", "taker_score", "petit_au_bout", "chelem",
+    "chelem_announced", "poignees", "poignee_points",
 )
-"""The record columns a report reads (the rest of a run's columns are not loaded)."""
+"""The record columns a report reads when the run has them (the rest are not loaded)."""
 
 
 def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFrame]:
@@ -57,7 +60,7 @@ def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFr
     root = Path(run_dir)
     manifest = store.read_manifest(root)
     records = analysis.load_records(root, columns=REPORT_COLUMNS)
-    if not len(_played(records)):
+    if not played_mask(records, what="the report").any():
         raise ValueError(
             f"run {str(root)!r} has no played deals: all {records['deal'].nunique()} deals were "
             "thrown in, so there is nothing to report"
@@ -85,10 +88,10 @@ def provenance_table(manifest: dict[str, Any], records: pd.DataFrame | None = No
         ("deals", f"{run.get('deals', 0):,}"),
     ]
     if records is not None:
-        played = _played(records)
-        thrown = records.loc[~records["deal"].isin(played["deal"])]
+        played = records.loc[played_mask(records, what="the provenance table"), "deal"]
+        thrown = records.loc[~records["deal"].isin(played)]
         reasons = thrown.drop_duplicates("deal")["thrown_in"].astype(object).value_counts()
-        rows.append(("played deals", f"{played['deal'].nunique():,}"))
+        rows.append(("played deals", f"{played.nunique():,}"))
         rows.append(("records (rows)", f"{len(records):,}"))
         rows.append(
             (
@@ -136,6 +139,12 @@ def write_report(
 ) -> Path:
     """Write the report of a run: PNG figures, ``report.md`` and ``report.html``.
 
+    The report opens with its findings (thresholds, the best contract by hand shape, the
+    published bands set against the run on the count each was made on, each with its
+    interval), then why contracts that are the same play are shown once, what the players
+    are and how that biases the numbers, then the tables and figures behind the findings,
+    and ends with the run's provenance.
+
     Parameters
     ----------
     run_dir : str or os.PathLike
@@ -143,6 +152,7 @@ def write_report(
         or a ``simulate`` run.
     out_dir : str or os.PathLike
         The report folder, created if needed; files of the same names are overwritten.
+        Reports on the players (``strength.md``, ``bias.md``) in it or beside it are linked.
     min_n : int, optional
         Fewest played deals a cell (bouts × trumps, or a hand-point bin) needs to be
         counted in thresholds and drawn as a full cell or line point. Default 30.
@@ -151,10 +161,11 @@ def write_report(
     -------
     pathlib.Path
         The report folder. It holds ``report.md``, ``report.html`` (standalone: inline CSS,
-        no script) and the PNG figures they both reference by relative path:
-        ``heatmap_<contract>.png`` and ``success_<contract>.png`` for each contract
-        played, ``best_contract.png`` (sweeps only), ``hand_points.png``,
-        ``taker_score.png``, ``attack_margin.png`` and ``events.png``.
+        no script; tables scroll inside their own box, so the page never scrolls sideways)
+        and the PNG figures they both reference by relative path:
+        ``heatmap_<contract>.png`` and ``success_<contract>.png`` once per play (contracts
+        played identically share the lowest one's), ``best_contract.png`` (sweeps only),
+        ``hand_points.png``, ``taker_score.png``, ``attack_margin.png`` and ``events.png``.
 
     Raises
     ------
@@ -170,11 +181,13 @@ def write_report(
         raise ValueError(f"cannot create report folder {str(out)!r}: {err.strerror or err}") from None
     run = manifest["run"]
     kind = run["kind"]
-    config = run.get("config", {})
+    config = run.get("config", {}) or {}
     played = _played(records)
     contracts = contracts_present(played)
     sweep = kind == "sweep"
     n_played = played["deal"].nunique()
+    same = analysis.same_play_as(played)
+    groups = findings.plays(contracts, same)
 
     doc = Document(f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}")
     doc.heading(1, doc.title)
@@ -201,29 +214,77 @@ def write_report(
         doc.paragraph("Warning: this run is not complete; the report covers the chunks finished so far.")
     skipped: list[str] = []
 
-    doc.heading(2, "Provenance")
-    doc.table(provenance_table(manifest, records))
+    fitted, fit_error = _fitted(played, min_n)
+    best = analysis.best_contract(played, min_n=min_n) if sweep else None
+    points, fitted_points = _hand_point_tables(played, min_n) if sweep else ({}, {})
+
+    doc.heading(2, "What this run says")
+    doc.paragraph(
+        "Answers first; each number is made further down, where its method is said. Intervals are 95%."
+    )
+    doc.heading(3, "When each contract pays, in trump length")
+    if fitted is not None:
+        doc.paragraph(
+            "Trump length from which each contract is made half the time, and from which its mean "
+            "score beats passing (break-even), by the taker's bouts: fitted curves, delta-method "
+            "intervals; > n: not reached up to the longest length fitted, ≤ n: reached already at "
+            "the shortest."
+        )
+        doc.table(findings.threshold_grid(fitted, same))
+    else:
+        doc.paragraph(f"Not fitted: {fit_error}.")
+    if best is not None:
+        doc.heading(3, "Best choice by hand shape")
+        doc.paragraph(
+            "Highest mean taker score (pass = 0) in each cell of bouts and trump length; undecided "
+            "where the paired 95% interval of best − runner-up includes 0, or the two are the same play:"
+        )
+        doc.bullets(*findings.best_by_shape(best, min_n))
+        doc.heading(3, "Against Chavey's published bands")
+        doc.bullets(*findings.band_findings(points, fitted_points, same, contracts))
+    if same:
+        doc.paragraph(*findings.same_play_paragraph(same))
+    doc.paragraph(*findings.players_paragraph(config, kind, out))
+
+    doc.heading(2, "Thresholds in trump length")
+    doc.paragraph(
+        f"For each contract and bout count, trump lengths holding at least {min_n} deals are fitted "
+        "with statsmodels: a logistic curve of success (binomial GLM) and a weighted least-squares "
+        "curve of the mean taker score (each length weighted by its deals over its score variance), "
+        "polynomials of degree up to 3. ",
+        Code("threshold"),
+        " is where the fitted success crosses 50% going up, ",
+        Code("break_even"),
+        " where the fitted mean score crosses 0 (passing). Intervals are 95%, from the delta method "
+        "on each fit's covariance, widened when the curve misses the cells by more than their noise. ",
+        Code("note"),
+        " says what was not found and why.",
+    )
+    if fitted is not None:
+        doc.table(fitted, floatfmt=".2f")
+    else:
+        doc.paragraph(f"Not fitted: {fit_error}.")
 
     doc.heading(2, "Success rate by bouts and trump length")
     doc.paragraph(f"Cells with fewer than {min_n} played deals are hatched grey and marked n<{min_n}.")
-    for con in contracts:
-        _add_figure(doc, success_heatmap(played, con, min_n=min_n), out, f"heatmap_{con}.png")
+    for group in groups:
+        _add_figure(doc, success_heatmap(played, group[0], min_n=min_n, name=_play_name(group)), out,
+                    f"heatmap_{group[0]}.png")
     doc.heading(2, "Success rate against trump length")
-    for con in contracts:
-        _add_figure(doc, success_lines(played, con, min_n=min_n), out, f"success_{con}.png")
-    doc.heading(3, "Thresholds")
-    doc.paragraph(
-        f"Smallest trump length whose success rate reaches 50% in a cell of at least {min_n} "
-        "deals, per contract and bout count; ",
-        Code("confident"),
-        " when the lower end of the 95% Wilson interval reaches 50% too.",
-    )
-    doc.table(analysis.thresholds(played, 0.5, min_n))
+    for group in groups:
+        _add_figure(doc, success_lines(played, group[0], min_n=min_n, name=_play_name(group)), out,
+                    f"success_{group[0]}.png")
 
     doc.heading(2, "Best contract")
-    if sweep:
+    if best is not None:
         drawn = best_contract_map(played, min_n=min_n)
         _add_figure(doc, drawn, out, "best_contract.png")
+        doc.paragraph(
+            "Per cell: ", Code("diff"), " is the mean of best − runner-up over the cell's deals (the same "
+            "deals under both), ", Code("diff_low"), "–", Code("diff_high"), " its 95% normal interval; ",
+            Code("decided"), f" when that interval lies above 0, the cell holds at least {min_n} deals "
+            "and the two are not the same play (", Code("same_play"), ").",
+        )
         doc.table(drawn.data, floatfmt=".1f")
     else:
         doc.paragraph(
@@ -237,9 +298,14 @@ def write_report(
     if sweep:
         doc.paragraph(
             "Where each contract's mean score turns positive and where it is the best choice, "
-            "in hand points, against the published bands:"
+            "in bins of 2 hand points, against the published bands made on the same count "
+            "(a band made on the other count is left blank and the note says why). Intervals: "
+            f"percentiles of {N_BOOT} Bayesian-bootstrap resamples of the deals "
+            "(fixed seed), so they move by whole bins."
         )
-        doc.table(analysis.hand_points_thresholds(played, None, min_n), floatfmt=".0f")
+        for scale, table in points.items():
+            doc.paragraph("On the count ", Code(scale), ":")
+            doc.table(table, floatfmt=".0f")
     else:
         doc.paragraph(
             "In a simulate run each contract's line covers only the hands the bidding chose it "
@@ -256,6 +322,36 @@ def write_report(
         doc.heading(2, "Left out")
         doc.paragraph(f"This is a {kind} run, so these parts were left out: {'; '.join(skipped)}.")
 
+    doc.heading(2, "Provenance")
+    doc.table(provenance_table(manifest, records))
+
     (out / "report.md").write_text(doc.markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.html(), encoding="utf-8")
     return out
+
+
+def _play_name(group: list[str]) -> str | None:
+    """The display name of contracts played identically (``None`` for a contract alone)."""
+    if len(group) == 1:
+        return None
+    return " and ".join(contract_name(c) for c in group) + " (the same play)"
+
+
+def _fitted(played: pd.DataFrame, min_n: int) -> tuple[pd.DataFrame | None, str]:
+    """The fitted trump thresholds, or ``None`` and why they could not be fitted."""
+    try:
+        return analysis.thresholds(played, 0.5, min_n), ""
+    except ValueError as err:
+        return None, str(err)
+
+
+def _hand_point_tables(
+    played: pd.DataFrame, min_n: int
+) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
+    """By hand-point count the records hold: the binned thresholds and the fitted ones, per contract."""
+    points, fitted = {}, {}
+    for scale in dict.fromkeys(analysis.BAND_SCALES.values()):
+        if scale in played.columns:
+            points[scale] = analysis.hand_points_thresholds(played, None, min_n, scale=scale)
+            fitted[scale] = analysis.thresholds(played, 0.5, min_n, x=scale, by=())
+    return points, fitted

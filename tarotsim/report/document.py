@@ -1,9 +1,11 @@
-"""The report's document: headings, paragraphs, tables and figures, written as Markdown and HTML.
+"""The report's document: headings, paragraphs, lists, tables and figures, as Markdown and HTML.
 
 A :class:`Document` is a list of blocks. Tables are kept as DataFrames and written straight
 to each format from the same text cells (:func:`tarotsim.analysis.text_table`), so the
 Markdown and the HTML show the same numbers. The HTML page is standalone: inline CSS, no
-script, figures referenced by relative path.
+script, figures referenced by relative path. Every table sits in a ``table-wrap`` box that
+scrolls sideways on its own and figures shrink to the page, so that the page itself never
+scrolls sideways, whatever the width of a table.
 """
 
 from __future__ import annotations
@@ -23,8 +25,39 @@ class Code(NamedTuple):
     text: str
 
 
-Inline = str | Code
-"""A piece of a paragraph: plain text, or a :class:`Code` span."""
+class Link(NamedTuple):
+    """A link in a paragraph: its text and its target (a relative path or a URL)."""
+
+    text: str
+    href: str
+
+
+Inline = str | Code | Link
+"""A piece of a paragraph: plain text, a :class:`Code` span or a :class:`Link`."""
+
+
+def _inline_markdown(parts: tuple[Inline, ...]) -> str:
+    out = []
+    for p in parts:
+        if isinstance(p, Code):
+            out.append(f"`{p.text}`")
+        elif isinstance(p, Link):
+            out.append(f"[{p.text}]({p.href})")
+        else:
+            out.append(p)
+    return "".join(out)
+
+
+def _inline_html(parts: tuple[Inline, ...]) -> str:
+    out = []
+    for p in parts:
+        if isinstance(p, Code):
+            out.append(f"<code>{html.escape(p.text)}</code>")
+        elif isinstance(p, Link):
+            out.append(f'<a href="{html.escape(p.href)}">{html.escape(p.text)}</a>')
+        else:
+            out.append(html.escape(p))
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -48,13 +81,28 @@ class Paragraph:
     parts: tuple[Inline, ...]
 
     def markdown(self) -> str:
-        return "".join(f"`{p.text}`" if isinstance(p, Code) else p for p in self.parts)
+        return _inline_markdown(self.parts)
 
     def html(self) -> str:
-        body = "".join(
-            f"<code>{html.escape(p.text)}</code>" if isinstance(p, Code) else html.escape(p) for p in self.parts
-        )
-        return f"<p>{body}</p>"
+        return f"<p>{_inline_html(self.parts)}</p>"
+
+
+@dataclass(frozen=True)
+class Bullets:
+    """A bulleted list; each item is a run of text, code spans and links."""
+
+    items: tuple[tuple[Inline, ...], ...]
+
+    def markdown(self) -> str:
+        return "\n".join("- " + _inline_markdown(item) for item in self.items)
+
+    def html(self) -> str:
+        return "<ul>\n" + "\n".join(f"<li>{_inline_html(item)}</li>" for item in self.items) + "\n</ul>"
+
+
+LONG_CELL = 40
+"""Text cells longer than this many characters are set wide in HTML (class ``long``), so that a
+table too wide for the page scrolls in its box instead of wrapping notes word by word."""
 
 
 @dataclass(frozen=True)
@@ -70,17 +118,22 @@ class Table:
     def html(self) -> str:
         table = text_table(self.frame, index=False, floatfmt=self.floatfmt)
         out = [
+            '<div class="table-wrap">',
             "<table>",
             "<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead>",
             "<tbody>",
         ]
         for row in table.rows:
             cells = (
-                f'<td class="num">{html.escape(c)}</td>' if numeric else f"<td>{html.escape(c)}</td>"
+                f'<td class="num">{html.escape(c)}</td>'
+                if numeric
+                else f'<td class="long">{html.escape(c)}</td>'
+                if len(c) > LONG_CELL
+                else f"<td>{html.escape(c)}</td>"
                 for c, numeric in zip(row, table.numeric, strict=True)
             )
             out.append("<tr>" + "".join(cells) + "</tr>")
-        out += ["</tbody>", "</table>"]
+        out += ["</tbody>", "</table>", "</div>"]
         return "\n".join(out)
 
 
@@ -102,7 +155,7 @@ class FigureRef:
         )
 
 
-Block = Heading | Paragraph | Table | FigureRef
+Block = Heading | Paragraph | Bullets | Table | FigureRef
 
 
 class Document:
@@ -129,6 +182,10 @@ class Document:
         """Add a paragraph made of text and :class:`Code` spans, in order."""
         self.blocks.append(Paragraph(parts))
 
+    def bullets(self, *items: tuple[Inline, ...] | str) -> None:
+        """Add a bulleted list; an item is a string or a tuple of text, code spans and links."""
+        self.blocks.append(Bullets(tuple((item,) if isinstance(item, str) else tuple(item) for item in items)))
+
     def table(self, frame: pd.DataFrame, floatfmt: str = ".3f") -> None:
         """Add `frame` as a table (its index left out; floats written with `floatfmt`)."""
         self.blocks.append(Table(frame, floatfmt))
@@ -154,14 +211,17 @@ class Document:
 
 _CSS = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px;
-       margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+       margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; overflow-wrap: break-word; }
 h1, h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; }
-table { border-collapse: collapse; margin: 1em 0; font-size: .85em; }
+.table-wrap { max-width: 100%; overflow-x: auto; margin: 1em 0; }
+table { border-collapse: collapse; font-size: .85em; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; }
 th { background: #f3f3f3; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-figure { margin: 1.5em 0; }
-figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.long { min-width: 28em; }
+figure { margin: 1.5em 0; max-width: 100%; }
+img { max-width: 100%; height: auto; }
+figure img { border: 1px solid #eee; }
 figcaption { font-style: italic; font-size: .9em; color: #444; }
 code { background: #f3f3f3; padding: 0 .2em; }
 """

@@ -43,7 +43,6 @@ _TARGET_POINTS = np.array([TARGETS[bouts] for bouts in BOUTS], dtype=float)
 """Card points the attack needs, indexed by the bouts it ends with."""
 
 _TARGETS_TEXT = " / ".join(f"{points:g}" for points in _TARGET_POINTS)
-_PUBLISHED_BANDS_TEXT = " / ".join(str(analysis.PUBLISHED_HAND_POINTS[c]) for c in CONTRACTS)
 
 
 class Drawn(NamedTuple):
@@ -72,13 +71,15 @@ def _played(df: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- success
 
 
-def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30) -> Drawn:
+def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30, name: str | None = None) -> Drawn:
     """Heatmap of the success rate of `contract` by the taker's bouts and trump length.
 
     Rows are bouts 0–3, columns the trump lengths seen in the played deals. Each cell of
     :func:`tarotsim.analysis.success_table` gets one annotation: its rate in percent, or,
     when it holds fewer than `min_n` deals, a grey hatched square marked ``n<MIN_N`` (with
-    its rate in small type). Cells without a deal stay blank.
+    its rate in small type). Cells without a deal stay blank. `name` replaces the
+    contract's name in the title and caption (for contracts drawn once for several, when
+    they are the same play).
 
     Returns
     -------
@@ -129,8 +130,8 @@ def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30) -> D
                 zorder=3,
             )
     grid_axes(ax, columns)
-    label = contract_name(contract)
-    ax.set_title(f"{label.capitalize()}: success rate by bouts and trump length")
+    label = name or contract_name(contract)
+    ax.set_title(f"{label[:1].upper()}{label[1:]}: success rate by bouts and trump length")
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
     bar.set_label("success rate (%)")
     percent_axis(bar.ax.yaxis)
@@ -143,12 +144,13 @@ def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30) -> D
     return Drawn(fig, table, caption)
 
 
-def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30) -> Drawn:
+def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: str | None = None) -> Drawn:
     """Success rate of `contract` against trump length, one line per bout count.
 
     Each line joins the cells of :func:`tarotsim.analysis.success_table` with at least
     `min_n` deals, with its 95 % Wilson interval as a band (``rate_low`` to ``rate_high``);
-    thinner cells are shown as small hollow markers off the line.
+    thinner cells are shown as small hollow markers off the line. `name` replaces the
+    contract's name in the title and caption.
 
     Returns
     -------
@@ -157,6 +159,8 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30) -> Dra
         bouts has the label ``"b bouts"`` (``"1 bout"``) and the table's ``rate`` of its
         cells with ``n >= min_n``, in trump order, as y data.
     """
+    from matplotlib.ticker import MaxNLocator
+
     check_min_n(min_n)
     df = analysis.load_records(data)
     table = analysis.success_table(df, contract=contract).reset_index(drop=True)
@@ -210,13 +214,13 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30) -> Dra
             label=f"cell with n<{min_n} (off the line)",
         )
     ax.axhline(0.5, color="#777777", linewidth=0.8, linestyle=":")
-    label = contract_name(contract)
-    ax.set_title(f"{label.capitalize()}: success rate against trump length (95% Wilson bands)")
+    label = name or contract_name(contract)
+    ax.set_title(f"{label[:1].upper()}{label[1:]}: success rate against trump length (95% Wilson bands)")
     ax.set_xlabel("taker's trump length (trumps 1–21 in hand, cards)")
     ax.set_ylabel("success rate (%)")
     ax.set_ylim(-0.02, 1.02)
     percent_axis(ax.yaxis)
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, frameon=True)
     n = int(table["n"].sum())
@@ -236,8 +240,11 @@ def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
 
     Colours are those of :data:`~tarotsim.report.style.CONTRACT_COLOURS`; each cell of
     :func:`tarotsim.analysis.best_contract` is labelled with a short name (``–`` pass,
-    ``P``, ``G``, ``GS``, ``GC``) and hatched when it holds fewer than `min_n` deals.
-    Needs sweep records (:func:`~tarotsim.analysis.best_contract` raises otherwise).
+    ``P``, ``G``, ``GS``, ``GC``). A cell that is not ``decided`` is hatched and its label
+    marked: ``G=P`` when the best choice and the runner-up are the same play (ahead by its
+    multiplier only), ``GS?`` otherwise (the 95 % interval of best − runner-up includes 0,
+    or the cell holds fewer than `min_n` deals). Needs sweep records
+    (:func:`~tarotsim.analysis.best_contract` raises otherwise).
 
     Returns
     -------
@@ -258,47 +265,71 @@ def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
     for row in table.itertuples(index=False):
         grid[int(row.taker_bouts), int(row.taker_trumps) - columns[0]] = choices.index(row.best)
     cmap = ListedColormap([contract_colour(c) for c in choices]).with_extremes(bad="white")
-    fig = new_figure(max(6.0, 0.5 * len(columns) + 2.6), 3.9)
+    fig = new_figure(max(6.0, 0.5 * len(columns) + 3.4), 3.9)
     ax = fig.add_subplot()
     cell_image(ax, grid, cmap, -0.5, len(choices) - 0.5)
     for row in table.itertuples(index=False):
         x, y = int(row.taker_trumps) - columns[0], int(row.taker_bouts)
-        if row.low_n:
+        if not row.decided:
             thin_patch(ax, x, y, face="none", edge="white")
         colour = contract_colour(row.best)
         ax.text(
             x,
             y,
-            contract_short(row.best),
+            best_cell_label(row.best, row.runner_up, decided=bool(row.decided), same_play=bool(row.same_play)),
             ha="center",
             va="center",
-            fontsize=7.5,
+            fontsize=7.5 if row.decided else 6.5,
             zorder=3,
             color=text_colour(rgba(colour)),
-            fontweight="bold",
+            fontweight="bold" if row.decided else "normal",
         )
     grid_axes(ax, columns)
     ax.set_title("Best choice by bouts and trump length (highest mean taker score, pass = 0)")
     handles = [
         Patch(facecolor=contract_colour(c), label=f"{contract_short(c)}  {contract_name(c)}") for c in choices
     ]
-    handles.append(Patch(facecolor="#cccccc", edgecolor="white", hatch="///", label=f"n<{min_n} deals"))
+    handles.append(
+        Patch(
+            facecolor="#cccccc",
+            edgecolor="white",
+            hatch="///",
+            label=f"GS?  undecided: best − runner-up\n95% interval includes 0, or n<{min_n}",
+        )
+    )
+    handles.append(
+        Patch(
+            facecolor="#cccccc",
+            edgecolor="white",
+            hatch="///",
+            label="G=P  undecided: the same play as\nthe runner-up, ahead by its multiplier",
+        )
+    )
     ax.legend(
         handles=handles,
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
-        fontsize=8,
+        fontsize=7,
         title="best choice",
         title_fontsize=8,
         frameon=False,
     )
     n = int(table["n"].sum())
     caption = (
-        f"Contract with the highest mean taker score (or pass, which scores 0) for each "
-        f"hand shape, all contracts played on the same {deals_text(n)}; hatched: n<{min_n}."
+        f"Choice with the highest mean taker score (pass scores 0) by hand shape, all contracts "
+        f"played on the same {deals_text(n)}; hatched: not decided (see legend)."
     )
     write_caption(fig, caption)
     return Drawn(fig, table, caption)
+
+
+def best_cell_label(best: str, runner_up: str | None, *, decided: bool, same_play: bool) -> str:
+    """The label of a best-contract map cell: ``"G"``, ``"G=P"`` (same play), ``"GS?"`` (undecided)."""
+    if decided:
+        return contract_short(best)
+    if same_play and runner_up is not None:
+        return f"{contract_short(best)}={contract_short(runner_up)}"
+    return f"{contract_short(best)}?"
 
 
 # --------------------------------------------------------------------------- hand points
@@ -309,13 +340,16 @@ def hand_points_plot(
     *,
     min_n: int = 30,
     bins: int | Sequence[float] | None = None,
+    scale: str = "hand_points",
 ) -> Drawn:
     """Mean taker score of each contract against the hand-point count (Chavey).
 
     One line per contract through the bins of :func:`tarotsim.analysis.hand_points_table`
     with at least `min_n` deals, plotted at the bin centre, with a ±1.96 standard-error
-    band; the published bands (:data:`tarotsim.labels.PUBLISHED_BANDS`: the hand points
-    each contract is usually bid from) are dashed vertical lines in the contract's colour.
+    band. The published bands (:data:`tarotsim.labels.PUBLISHED_BANDS`: the hand points
+    each contract is usually bid from) made on the count `scale` are dashed vertical lines
+    in the contract's colour; bands made on the other count
+    (:data:`tarotsim.analysis.BAND_SCALES`) are named in the legend, not drawn.
 
     Returns
     -------
@@ -326,7 +360,7 @@ def hand_points_plot(
     """
     check_min_n(min_n)
     df = analysis.load_records(data)
-    table = analysis.hand_points_table(df, bins, min_n)
+    table = analysis.hand_points_table(df, bins, min_n, scale=scale)
     table["bin_mid"] = (table["bin_low"] + table["bin_high"]) / 2.0
     fig = new_figure(9.0, 5.0)
     ax = fig.add_subplot()
@@ -342,7 +376,8 @@ def hand_points_plot(
         ax.plot(x, y, color=contract_colour(con), linewidth=1.6, label=contract_name(con))
     ax.axhline(0.0, color="black", linewidth=0.8, label="pass (scores 0)")
     top = 0.98
-    for con in present:
+    drawn = [con for con in present if analysis.BAND_SCALES[con] == scale]
+    for con in drawn:
         at = analysis.PUBLISHED_HAND_POINTS[con]
         ax.axvline(at, color=contract_colour(con), linestyle="--", linewidth=1.1, gid=f"published_{con}")
         ax.text(
@@ -355,16 +390,16 @@ def hand_points_plot(
             va="top",
             fontsize=8,
         )
-    ax.plot(
-        [],
-        [],
-        color="#555555",
-        linestyle="--",
-        linewidth=1.1,
-        label=f"published band start\n({_PUBLISHED_BANDS_TEXT})",
+    label = "published band start" + (
+        f"\n({' / '.join(str(analysis.PUBLISHED_HAND_POINTS[c]) for c in drawn)})" if drawn else ""
     )
+    other = [con for con in present if con not in drawn]
+    if other:
+        bands = ", ".join(f"{contract_short(c)} {analysis.PUBLISHED_HAND_POINTS[c]}" for c in other)
+        label += f"\n{bands}: made on {analysis.BAND_SCALES[other[0]]},\nnot drawn on {scale}"
+    ax.plot([], [], color="#555555", linestyle="--", linewidth=1.1, label=label)
     ax.set_title("Expected taker score against hand points, by contract")
-    ax.set_xlabel("hand points (Chavey count of the dealt hand, bin centre)")
+    ax.set_xlabel(f"{scale.replace('_', ' ')} (Chavey count of the dealt hand, bin centre)")
     ax.set_ylabel("mean taker score (game points)")
     ax.grid(alpha=0.3)
     ax.legend(loc="best", fontsize=8)

@@ -75,38 +75,40 @@ def deals_text(n: int) -> str:
 
 def new_figure(width: float, height: float) -> Figure:
     """An empty Agg figure of `width` × `height` inches, constrained layout."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def write_caption(fig: Figure, caption: str) -> None:
-    """Write the caption along the foot of the figure, leaving room for it."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
-
+    """Write the caption along the foot of the figure, leaving room for it, shrunk to fit its width."""
     height = fig.get_figheight()
     foot = 0.32 / height
     fig.get_layout_engine().set(rect=(0.0, foot, 1.0, 1.0 - foot))  # type: ignore[call-arg, union-attr]
-    # shrink the type if needed so that the caption stays on one line within the figure
-    size = 8.0
-    width_pt = TextToPath().get_text_width_height_descent(
-        caption, FontProperties(size=size, style="italic"), ismath=False
-    )[0]
-    room_pt = (fig.get_figwidth() - 0.2) * 72.0
-    if width_pt > room_pt:
-        size = max(5.0, size * room_pt / width_pt)
-    fig.text(
+    text = fig.text(
         0.5,
         0.08 / height,
         caption,
         ha="center",
         va="bottom",
-        fontsize=size,
+        fontsize=8.0,
         style="italic",
         color="#333333",
         gid="caption",
     )
+    # measured as drawn (Agg), so that the caption stays on one line within the figure; glyph
+    # widths do not scale exactly with the size, so shrink until it fits (or reaches 5 points)
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    room_px = (fig.get_figwidth() - 0.2) * fig.dpi
+    for _ in range(8):
+        width_px = text.get_window_extent(renderer=renderer).width
+        size = float(text.get_fontsize())
+        if width_px <= room_px or size <= 5.0:
+            break
+        text.set_fontsize(max(5.0, size * 0.98 * room_px / width_px))
 
 
 def percent_axis(axis: Any) -> None:

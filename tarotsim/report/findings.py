@@ -1,0 +1,281 @@
+"""The report's answers: the analysis tables turned into the short findings it opens with.
+
+Each function takes tables of :mod:`tarotsim.analysis` and returns text (bullet items of
+:class:`~tarotsim.report.document.Document`) or a compact table; none computes a statistic
+of its own, so every number it writes can be found, with how it was made, further down
+the report.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from tarotsim import analysis
+from tarotsim.analysis.fits import NOT_REACHED, PASSED_ALREADY
+from tarotsim.labels import MULTIPLIERS
+from tarotsim.report.document import Code, Inline, Link
+from tarotsim.report.style import contract_name
+
+COMPANION_REPORTS = (
+    ("strength.md", "how strong these players are"),
+    ("bias.md", "how they bias these numbers"),
+)
+"""Reports on the players that the report links to when they sit beside it (file, link text)."""
+
+
+def interval_text(value: float, low: float, high: float, fmt: str = ".1f") -> str:
+    """``"8.4 (8.3–8.5)"``: an estimate and its interval; ``""`` when there is no estimate."""
+    if math.isnan(value):
+        return ""
+    if math.isnan(low) or math.isnan(high):
+        return format(value, fmt)
+    return f"{value:{fmt}} ({low:{fmt}}–{high:{fmt}})"
+
+
+def plays(contracts: Sequence[str], same_play: dict[str, str]) -> list[list[str]]:
+    """Contract labels grouped by play, low to high (Prise with Garde when they are the same play)."""
+    groups: dict[str, list[str]] = {}
+    for con in contracts:
+        groups.setdefault(same_play.get(con, con), []).append(con)
+    return list(groups.values())
+
+
+def _bouts_header(bouts: object) -> str:
+    return f"{bouts} bout" + ("" if bouts == 1 else "s")
+
+
+def _missing(note: str, what: str, fitted_from: float, fitted_to: float) -> str:
+    """Text of a threshold that was not found, from the part of `note` about `what`."""
+    for part in note.split("; "):
+        if part.startswith(what) and NOT_REACHED in part:
+            return f"> {fitted_to:g}"
+        if part.startswith(what) and PASSED_ALREADY in part:
+            return f"≤ {fitted_from:g}"
+    return ""
+
+
+def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: float = 0.5) -> pd.DataFrame:
+    """The fitted trump thresholds as one compact table: a row per threshold, a column per bout count.
+
+    Contracts that are the same play share their success row; each contract has its own
+    break-even row (the poignée bonus is not multiplied, so those differ a little). A
+    cell reads ``"8.4 (8.3–8.5)"``, ``"> 11"`` (not reached up to the longest fitted
+    length), ``"≤ 2"`` (already reached at the shortest) or is blank (not fitted).
+    """
+    bouts = sorted(fitted["taker_bouts"].unique())
+    rows = []
+    contracts = list(dict.fromkeys(fitted["contract"]))
+
+    def cells(con: str, prefix: str, what: str) -> dict[str, str]:
+        mine = fitted[fitted["contract"] == con].set_index("taker_bouts")
+        out = {}
+        for b in bouts:
+            if b not in mine.index:
+                out[_bouts_header(b)] = ""
+                continue
+            r = mine.loc[b]
+            text = interval_text(r[prefix], r[f"{prefix}_low"], r[f"{prefix}_high"])
+            out[_bouts_header(b)] = text or _missing(r["note"], what, r["fitted_from"], r["fitted_to"])
+        return out
+
+    for group in plays(contracts, same_play):
+        names = " = ".join(contract_name(c) for c in group)
+        rows.append({"threshold": f"{names}: {rate:.0%} success", **cells(group[0], "threshold", "success")})
+        for con in group:
+            rows.append({"threshold": f"{contract_name(con)}: break-even", **cells(con, "break_even", "break-even")})
+    return pd.DataFrame(rows, columns=["threshold", *(_bouts_header(b) for b in bouts)])
+
+
+def _cell_status(row: Any) -> str:
+    if row.decided:
+        return contract_name(row.best)
+    if row.same_play:
+        return f"{contract_name(row.best)} = {contract_name(row.runner_up)} (the same play)"
+    return f"{contract_name(row.best)} or {contract_name(row.runner_up)}, undecided"
+
+
+def best_by_shape(best: pd.DataFrame, min_n: int) -> list[str]:
+    """One line per bout count: the best choice over runs of trump lengths, undecided runs said so.
+
+    Cells with fewer than `min_n` deals are left out (the line says which lengths).
+    """
+    lines = []
+    for bouts, part in best.groupby("taker_bouts", sort=True):
+        part = part.sort_values("taker_trumps")
+        runs: list[tuple[str, int, int]] = []
+        thin = [int(t) for t in part.loc[part["low_n"], "taker_trumps"]]
+        for row in part[~part["low_n"]].itertuples(index=False):
+            status, trumps = _cell_status(row), int(row.taker_trumps)
+            if runs and runs[-1][0] == status and runs[-1][2] == trumps - 1:
+                runs[-1] = (status, runs[-1][1], trumps)
+            else:
+                runs.append((status, trumps, trumps))
+        text = "; ".join(f"{s} with {lo}" + (f"–{hi}" if hi > lo else "") + " trumps" for s, lo, hi in runs)
+        if thin:
+            text += f" (fewer than {min_n} deals at {', '.join(map(str, thin))} trumps)"
+        lines.append(f"{_bouts_header(bouts)}: {text or 'no cell with enough deals'}.")
+    return lines
+
+
+def band_findings(
+    points: dict[str, pd.DataFrame],
+    fitted_points: dict[str, pd.DataFrame],
+    same_play: dict[str, str],
+    contracts: Sequence[str],
+) -> list[tuple[Inline, ...]]:
+    """Bullet items setting each published band against the run, on the count it was made on.
+
+    `points` and `fitted_points` hold, by hand-point scale (record column), the tables of
+    :func:`tarotsim.analysis.hand_points_thresholds` and of
+    :func:`tarotsim.analysis.thresholds` with ``x`` that scale and no grouping; a scale
+    the records lack is absent, and the bands made on it are said to be left uncompared.
+    """
+    items: list[tuple[Inline, ...]] = []
+    unscaled = [c for c in contracts if analysis.BAND_SCALES[c] not in points]
+    lowest = contracts[0] if contracts else None
+    for con in contracts:
+        scale = analysis.BAND_SCALES[con]
+        if con in unscaled:
+            continue
+        band = analysis.PUBLISHED_HAND_POINTS[con]
+        row = points[scale].set_index("contract").loc[con]
+        fit = fitted_points[scale].set_index("contract").loc[con]
+        name = contract_name(con).capitalize()
+        if con in same_play:
+            lower = contract_name(same_play[con])
+            ratio = MULTIPLIERS[con] / MULTIPLIERS[same_play[con]]
+            items.append(
+                (
+                    f"{name}: its published {band} cannot be tested by this sweep. Its players play "
+                    f"{name} exactly as {lower.capitalize()}, so it scores {ratio:g}× {lower.capitalize()}'s "
+                    f"card score on every deal and leads {lower.capitalize()} wherever taking pays at all. "
+                    f"Its own break-even: {interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])} ",
+                    Code(scale),
+                    " (fitted).",
+                )
+            )
+        elif con == lowest:
+            value, spread = _binned(row, "positive_from")
+            items.append(
+                (
+                    f"{name} pays (beats passing) from {value or 'nowhere in the hands seen'} ",
+                    Code(scale),
+                    f" ({spread}), fitted break-even "
+                    f"{interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])}; "
+                    f"published {band} on the same count. This is the comparison with the published bands "
+                    f"that a sweep can make for {name}.",
+                )
+            )
+        else:
+            value, spread = _binned(row, "best_from")
+            items.append(
+                (
+                    f"{name} is the best choice from {value or 'nowhere in the hands seen'} ",
+                    Code(scale),
+                    f" ({spread}), against the published {band} on the same count.",
+                )
+            )
+    if unscaled:
+        names = " and ".join(contract_name(c).capitalize() for c in unscaled)
+        bands = " and ".join(str(analysis.PUBLISHED_HAND_POINTS[c]) for c in unscaled)
+        scale = analysis.BAND_SCALES[unscaled[0]]
+        items.append(
+            (
+                f"{names}: the published {bands} count the distribution bonus (voids, singletons); "
+                "these records have no ",
+                Code(scale),
+                " column, so they are not compared: on the count without the bonus every hand reads "
+                "lower, and the run's thresholds would look several points below those bands for no reason.",
+            )
+        )
+    return items
+
+
+def _binned(row: pd.Series, name: str) -> tuple[str, str]:
+    """A hand-point threshold read from bins, and its bootstrap interval in words."""
+    value, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
+    if math.isnan(value):
+        return "", "read from bins of hand points"
+    if low == high == value:
+        return f"{value:.0f}", "a bin edge; every bootstrap resample gives the same bin"
+    bounds = f"{low:.0f}–{high:.0f}" if not (math.isnan(low) or math.isnan(high)) else "open"
+    return f"{value:.0f}", f"a bin edge; bootstrap 95%: {bounds}"
+
+
+def same_play_paragraph(same_play: dict[str, str]) -> tuple[Inline, ...]:
+    """Why a lower contract is never best when a higher one is the same play, and what would change it."""
+    pairs = ", ".join(f"{contract_name(h).capitalize()} as {contract_name(lo).capitalize()}" for h, lo in same_play.items())
+    low, high = next((lo, h) for h, lo in same_play.items())
+    return (
+        f"Why {contract_name(low).capitalize()} is never best here: in this sweep the players play "
+        f"{pairs}, card for card (same chien, same écart, same play), because their play does not "
+        "depend on the contract. The two are then the same play at different multipliers: "
+        f"{contract_name(high).capitalize()} scores {MULTIPLIERS[high] // MULTIPLIERS[low]}× the card score "
+        "(the poignée bonus, not multiplied, aside), has the same success rate, and beats "
+        f"{contract_name(low).capitalize()} on average wherever taking pays, save where the poignée bonus "
+        f"alone lifts {contract_name(low).capitalize()}'s mean above 0. Their success tables are "
+        "therefore shown once, and the best-contract map marks such cells as undecided. What would "
+        f"change it: players that adapt to the contract (a {contract_name(high)} taker keeping more "
+        "safety, a defence that attacks a higher contract harder), which a sweep of these players "
+        "cannot show.",
+    )
+
+
+def players_paragraph(config: dict[str, Any], kind: str, out_dir: Path) -> tuple[Inline, ...]:
+    """What the players are, how that biases the numbers, and links to reports on them if any."""
+    policy = config.get("policy")
+    attack = config.get("attack_policy") or policy
+    defence = config.get("defence_policy") or policy
+    parts: list[Inline] = [
+        "The players: card play ",
+        Code(f"{attack}"),
+        " in attack and ",
+        Code(f"{defence}"),
+        " in defence, écart ",
+        Code(f"{config.get('ecart_policy')}"),
+        ", poignées ",
+        Code(f"{config.get('poignee_policy')}"),
+        ", chelem ",
+        Code(f"{config.get('chelem_policy')}"),
+        ". Every number here is what these players get, not what a human table would: a "
+        "defence stronger than theirs lowers every success rate and pushes every threshold up, "
+        "a stronger attack does the reverse. ",
+    ]
+    if kind == "sweep":
+        parts.append(
+            "In a sweep one seat takes every deal under every contract, whatever the auction: it also "
+            "plays hands another seat would have outbid, and every position at the table is mixed, "
+            "which no real auction allows. "
+        )
+    else:
+        parts += [
+            "Contracts were chosen by the ",
+            Code(f"{config.get('bid_policy')}"),
+            " bidder, so each is seen only on the hands it was bid with. ",
+        ]
+    links = [(name, text) for name, text in COMPANION_REPORTS if _companion(out_dir, name)]
+    if links:
+        parts.append("See ")
+        for i, (name, text) in enumerate(links):
+            parts.append(Link(text, _companion(out_dir, name)))
+            parts.append(" and " if i < len(links) - 1 else ".")
+    else:
+        parts.append(
+            "The players' strength against human players is unmeasured: read the thresholds as "
+            "those of these players."
+        )
+    return tuple(parts)
+
+
+def _companion(out_dir: Path, name: str) -> str:
+    """Relative link from the report to the companion report `name`, or ``""`` if there is none."""
+    if (out_dir / name).is_file():
+        return name
+    if (out_dir.parent / name).is_file():
+        return f"../{name}"
+    return ""

@@ -466,7 +466,7 @@ def test_findings_compare_each_band_on_its_own_count():
     from tests.test_analysis import noisy_hand_points_sweep
 
     df = noisy_hand_points_sweep()
-    same = analysis.same_play_as(analysis.loading.played_rows(df, what="test"))
+    same = analysis.same_play_as(df)
     assert same == {}
     points = {s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")}
     fitted = {s: analysis.thresholds(df, x=s, by=()) for s in points}
@@ -476,7 +476,7 @@ def test_findings_compare_each_band_on_its_own_count():
     prise, garde_sans = md.splitlines()
     row = points["hand_points"].set_index("contract").loc["prise"]
     assert prise.startswith(
-        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; bootstrap 95%: "
+        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; resampled 95%: "
         f"{row['positive_from_low']:.0f}–{row['positive_from_high']:.0f})"
     )
     assert "published 40 on the same count" in prise

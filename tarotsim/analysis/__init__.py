@@ -1,14 +1,22 @@
 """Success tables, confidence intervals, fitted thresholds and comparisons from simulation records.
 
 Every public function takes either a records DataFrame (one row per deal, or one row per
-``(deal, contract)`` for contract sweeps) or the path of a run directory, which
-:func:`load_records` reads through :mod:`tarotsim.run.store`. pandas and NumPy; the fitted
-curves use statsmodels.
+``(deal, contract)`` for contract sweeps) or the path of a run directory. A run directory is
+read chunk by chunk, a batch of whole deals at a time, and reduced to exact per-cell counts
+and sums (:mod:`~tarotsim.analysis.reduction`): memory does not grow with the size of the
+run, and the tables do not depend on how it was cut into chunks. With ``client=`` (a Dask
+client or a scheduler address) the chunks are reduced on the workers of a cluster.
+pandas and NumPy; the fitted curves use statsmodels.
 
 The package, one job per module, in the order the data goes through it:
 
-- :mod:`~tarotsim.analysis.loading`: read records, keep the played deals, check columns;
-- :mod:`~tarotsim.analysis.intervals`: Wilson and normal confidence intervals;
+- :mod:`~tarotsim.analysis.loading`: find a run's chunks, read them in batches, keep the
+  played deals, check columns;
+- :mod:`~tarotsim.analysis.reduction`: map per-chunk reductions over the chunks (here or
+  on Dask workers) and merge them;
+- :mod:`~tarotsim.analysis.moments`: exact counts and sums per cell, and the means and
+  variances read from them;
+- :mod:`~tarotsim.analysis.intervals`: Wilson confidence intervals;
 - :mod:`~tarotsim.analysis.play`: which contracts a sweep played identically;
 - :mod:`~tarotsim.analysis.fits`: fitted curves of success and expected score, and where
   they cross their targets;
@@ -30,7 +38,7 @@ Conventions used throughout:
   settled ``+3D`` with four players); a pass scores 0.
 - Intervals are two-sided at 95 % by default (``z = 1.959963984540054``); each function
   says how its intervals are made (Wilson, normal on paired differences, delta method on a
-  fit, bootstrap over deals).
+  fit, normal resampling of bin means).
 """
 
 from tarotsim.analysis.best import PASS, best_contract
@@ -44,6 +52,7 @@ from tarotsim.analysis.hand_points import (
 from tarotsim.analysis.intervals import Z95, wilson_interval
 from tarotsim.analysis.loading import Data, load_records
 from tarotsim.analysis.play import same_play_as
+from tarotsim.analysis.reduction import connect, reduce_records
 from tarotsim.analysis.success import success_table, thresholds
 from tarotsim.analysis.tables import TextTable, text_table, to_markdown
 from tarotsim.labels import CONTRACTS
@@ -58,9 +67,11 @@ __all__ = [
     "TextTable",
     "best_contract",
     "compare",
+    "connect",
     "hand_points_table",
     "hand_points_thresholds",
     "load_records",
+    "reduce_records",
     "same_play_as",
     "success_table",
     "text_table",

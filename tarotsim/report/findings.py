@@ -197,14 +197,14 @@ def band_findings(
 
 
 def _binned(row: pd.Series, name: str) -> tuple[str, str]:
-    """A hand-point threshold read from bins, and its bootstrap interval in words."""
+    """A hand-point threshold read from bins, and its resampled interval in words."""
     value, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
     if math.isnan(value):
         return "", "read from bins of hand points"
     if low == high == value:
-        return f"{value:.0f}", "a bin edge; every bootstrap resample gives the same bin"
+        return f"{value:.0f}", "a bin edge; every resample of the bin means gives the same bin"
     bounds = f"{low:.0f}–{high:.0f}" if not (math.isnan(low) or math.isnan(high)) else "open"
-    return f"{value:.0f}", f"a bin edge; bootstrap 95%: {bounds}"
+    return f"{value:.0f}", f"a bin edge; resampled 95%: {bounds}"
 
 
 def same_play_paragraph(same_play: dict[str, str]) -> tuple[Inline, ...]:

@@ -98,9 +98,10 @@ class DealGrid:
 
     def __init__(self, chunk: Chunk, cols: list[str], *, plays: bool = True) -> None:
         played, codes = chunk.played, chunk.codes
-        deal_i, n_deals = deal_index(chunk)
+        deal_i, deals = deal_index(chunk)
+        n_deals = len(deals)
         n_contracts = len(CONTRACTS)
-        cells, self.index = cell_codes([(c, played[c]) for c in cols], dropna=True)
+        cells, self.index = cell_codes([(c, played[c]) for c in cols], dropna=True, cache=chunk.cache)
         self.cells = self.index.to_frame(index=False)
         low = np.full(n_deals, np.iinfo(np.int64).max)
         high = np.full(n_deals, -1, dtype=np.int64)

@@ -137,7 +137,8 @@ def fit_success(cells: Cells, degree: int) -> Curve | None:
 
     The cells must hold both made and failed contracts (else there is no curve to fit).
     """
-    import statsmodels.api as sm
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
     from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
     exog, centre, spread = _design(cells, degree)
@@ -146,7 +147,7 @@ def fit_success(cells: Cells, degree: int) -> Curve | None:
         warnings.simplefilter("error", PerfectSeparationWarning)
         warnings.simplefilter("error", ConvergenceWarning)
         try:
-            result = sm.GLM(endog, exog, family=sm.families.Binomial()).fit()
+            result = GLM(endog, exog, family=families.Binomial()).fit()
         except (PerfectSeparationWarning, ConvergenceWarning):
             return None
     cov = np.asarray(result.cov_params()) * _lack_of_fit(result)
@@ -159,14 +160,15 @@ def fit_score(cells: Cells, degree: int) -> Curve:
     A value of `x` whose deals all scored the same (variance 0) is weighted with the pooled
     variance of the others (1 point² if every variance is 0).
     """
-    import statsmodels.api as sm
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
 
     exog, centre, spread = _design(cells, degree)
     variance = np.nan_to_num(cells.score_var, nan=0.0)
     positive = variance > 0
     pooled = float(np.average(variance[positive], weights=cells.n[positive] - 1)) if positive.any() else 1.0
     variance = np.where(positive, variance, pooled)
-    model = sm.GLM(cells.mean_score, exog, family=sm.families.Gaussian(), var_weights=cells.n / variance)
+    model = GLM(cells.mean_score, exog, family=families.Gaussian(), var_weights=cells.n / variance)
     result = model.fit(scale=1.0)
     cov = np.asarray(result.cov_params()) * _lack_of_fit(result)
     return Curve(np.asarray(result.params), cov, centre, spread, float(cells.x.min()), float(cells.x.max()))

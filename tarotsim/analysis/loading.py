@@ -126,11 +126,11 @@ def read_batches(source: Source, columns: Sequence[str] | None = None) -> Iterat
         yield file.read(columns=present).to_pandas()
         return
     if "deal" not in present:
-        for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=present):
+        for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=present, use_threads=False):
             yield batch.to_pandas()
         return
     held: list[pa.RecordBatch] = []
-    for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=present):
+    for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=present, use_threads=False):
         table = pa.Table.from_batches([*held, batch])
         deals = table.column("deal").to_numpy()
         if np.any(deals[1:] < deals[:-1]):

@@ -89,7 +89,9 @@ def _level(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.int64), pd.Index(uniques, dtype=dtype)
 
 
-def cell_codes(keys: Sequence[tuple[str, pd.Series]], *, dropna: bool) -> tuple[np.ndarray, pd.MultiIndex]:
+def cell_codes(
+    keys: Sequence[tuple[str, pd.Series]], *, dropna: bool, cache: dict[Any, Any] | None = None
+) -> tuple[np.ndarray, pd.MultiIndex]:
     """The cell of each row of `keys` (name, values), and the cells seen, sorted by key.
 
     Returns
@@ -97,9 +99,18 @@ def cell_codes(keys: Sequence[tuple[str, pd.Series]], *, dropna: bool) -> tuple[
     (cell, cells) : tuple
         int64[n_rows]: the position of each row's cell in `cells`, -1 for a row with a
         missing key when `dropna`; and the MultiIndex of the cells seen, sorted like
-        ``groupby(sort=True)`` (a missing key last, when not `dropna`).
+        ``groupby(sort=True)`` (a missing key last, when not `dropna`). With `cache` (a
+        chunk's), each key's codes are made once per chunk, by name.
     """
-    codes, levels = zip(*(_level(values) for _, values in keys), strict=True)
+    found = []
+    for name, values in keys:
+        if cache is None:
+            found.append(_level(values))
+        else:
+            if ("level", name) not in cache:
+                cache[("level", name)] = _level(values)
+            found.append(cache[("level", name)])
+    codes, levels = zip(*found, strict=True)
     rows = len(codes[0])
     sizes = [len(level) + 1 for level in levels]  # the last code of a level: its value is missing
     combined, span, renumbered = np.zeros(rows, dtype=np.int64), 1, False
@@ -155,7 +166,7 @@ class CellSums(Reduction):
     def partial(self, chunk: Chunk) -> pd.DataFrame:
         played = chunk.played
         keys = [(CONTRACT, pd.Series(chunk.codes)), *((k, played[k]) for k in self.keys)]
-        cell, cells = cell_codes(keys, dropna=self.dropna)
+        cell, cells = cell_codes(keys, dropna=self.dropna, cache=chunk.cache)
         inside = cell >= 0
         where, n = cell[inside], len(cells)
         data = {N: np.bincount(where, minlength=n).astype(np.int64)}
@@ -223,15 +234,15 @@ class Counts(Reduction):
             "rows_per_deal": 0,
         }
         if "deal" in records.columns:
-            index, n_deals = deal_index(chunk)
-            out["played_deals"] = n_deals
+            index, played = deal_index(chunk)
+            out["played_deals"] = len(played)
             out["rows_per_deal"] = int(np.bincount(index).max(initial=0))
             if "thrown_in" in records.columns:
+                played = np.sort(played)
                 deals = records["deal"].to_numpy()
-                played = np.unique(chunk.played["deal"].to_numpy())
                 at = np.minimum(np.searchsorted(played, deals), max(len(played) - 1, 0))
                 some_played = (played[at] == deals) if len(played) else np.zeros(len(deals), dtype=bool)
-                thrown = records.loc[~some_played].drop_duplicates("deal")["thrown_in"]
+                thrown = records[["deal", "thrown_in"]][~some_played].drop_duplicates("deal")["thrown_in"]
                 counted = thrown.astype(object).value_counts(sort=False)
                 out["thrown_in_deals"] = {str(k): int(v) for k, v in counted.items()}
         return out

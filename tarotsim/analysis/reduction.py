@@ -86,24 +86,25 @@ def chunk_of(records: pd.DataFrame, what: str) -> Chunk:
     return Chunk(records, played, codes, {})
 
 
-def deal_index(chunk: Chunk) -> tuple[np.ndarray, int]:
-    """Each played row's deal as a number from 0, in order of first appearance, and the count of deals.
+def deal_index(chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+    """Each played row's deal as a number from 0, in order of first appearance, and the deals.
 
     Returns
     -------
-    (index, n_deals) : tuple
-        int64[len(chunk.played)] and int. Computed once per chunk; rows sorted by deal (as
-        a run's are) are numbered without hashing.
+    (index, deals) : tuple of numpy.ndarray
+        int64[len(chunk.played)], and the deal numbers in that order (``deals[index]`` is
+        each row's deal). Computed once per chunk; rows sorted by deal (as a run's are) are
+        numbered without hashing.
     """
     if "deal_index" not in chunk.cache:
         deals = chunk.played["deal"].to_numpy()
         if len(deals) and np.all(deals[1:] >= deals[:-1]):
-            index = np.cumsum(np.concatenate([[0], deals[1:] != deals[:-1]])).astype(np.int64)
-            chunk.cache["deal_index"] = (index, int(index[-1]) + 1)
+            starts = np.concatenate([[True], deals[1:] != deals[:-1]])
+            chunk.cache["deal_index"] = (np.cumsum(starts).astype(np.int64) - 1, deals[starts])
         else:
             index, uniques = pd.factorize(deals)
-            chunk.cache["deal_index"] = (index.astype(np.int64), len(uniques))
-    found: tuple[np.ndarray, int] = chunk.cache["deal_index"]
+            chunk.cache["deal_index"] = (index.astype(np.int64), np.asarray(uniques))
+    found: tuple[np.ndarray, np.ndarray] = chunk.cache["deal_index"]
     return found
 
 

@@ -42,14 +42,18 @@ def whole_numbers(values: pd.Series | np.ndarray) -> np.ndarray:
 
 
 def exact_bincount(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
-    """Per index in ``range(n)``, the sum of `values` (int64 sums for int64 values, exact)."""
+    """Per index in ``range(n)``, the exact sum of int64 `values` (float sums for float values).
+
+    The sums are int64, or Python integers (an object array) when they could overflow it.
+    """
     if values.dtype != np.int64:
         return np.bincount(index, weights=values, minlength=n)
-    if float(np.abs(values).max(initial=0)) * len(values) < 2.0**53:
+    bound = float(np.abs(values).max(initial=0)) * len(values)
+    if bound < 2.0**53:
         # every partial sum is an integer below 2**53: the float sums are exact
         return np.rint(np.bincount(index, weights=values.astype(float), minlength=n)).astype(np.int64)
-    out = np.zeros(n, dtype=np.int64)
-    np.add.at(out, index, values)
+    out = np.zeros(n, dtype=np.int64 if bound < 2.0**63 else object)
+    np.add.at(out, index, values if out.dtype == np.int64 else values.astype(object))
     return out
 
 
@@ -138,8 +142,12 @@ def cell_codes(
 
 
 def merge_frames(partials: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """Partial sums indexed by cell, summed cell by cell; cells in order of first appearance."""
+    """Partial sums indexed by cell, summed cell by cell, exactly: an integer column whose sums
+    could overflow int64 is summed as Python integers."""
     frame = pd.concat(partials)
+    for column in frame.columns:
+        if frame[column].dtype == np.int64 and float(frame[column].abs().max()) * len(partials) >= 2.0**63:
+            frame[column] = frame[column].astype(object)
     levels = list(range(frame.index.nlevels))
     return frame.groupby(level=levels, sort=False, observed=True, dropna=False).sum()
 

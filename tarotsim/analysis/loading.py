@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Union
+from typing import TypeAlias, Union
 
 import numpy as np
 import pandas as pd
@@ -25,7 +25,7 @@ from tarotsim.run import store
 Data = Union[pd.DataFrame, str, "os.PathLike[str]"]
 """Records, or the path of a run directory holding them."""
 
-Source = pd.DataFrame | Path
+Source: TypeAlias = pd.DataFrame | Path
 """One chunk of records: a DataFrame, or the path of a Parquet chunk of a run directory."""
 
 _PLAYED = ThrownIn.NONE.label

@@ -150,6 +150,17 @@ def test_batches_hold_whole_deals_in_order(run_dir, whole, small_batches, tmp_pa
         list(loading.read_batches(shuffled))
 
 
+def test_a_damaged_chunk_is_a_one_line_error(tmp_path):
+    run = make_run(tmp_path / "damaged", deals=600, chunk_deals=300)
+    chunk = sorted((run / "chunks").glob("*.parquet"))[1]
+    chunk.write_bytes(chunk.read_bytes()[:-100])  # cut short: its footer is lost
+    with pytest.raises(ValueError, match=r"chunk chunk-00001.parquet of run .* cannot be read"):
+        analysis.success_table(run)
+    chunk.write_bytes(b"not parquet")
+    with pytest.raises(ValueError, match=r"chunk chunk-00001.parquet of run .* cannot be read"):
+        analysis.compare(run, run)
+
+
 def test_the_report_reads_the_run_once_and_equals_the_tables(run_dir, whole, small_batches):
     summary = summarise_run(run_dir, 10)
     pd.testing.assert_frame_equal(summary.success, analysis.success_table(whole), check_exact=True)
@@ -197,9 +208,11 @@ def test_exact_sums_and_variances_of_large_whole_numbers():
     assert moments.exact_means(np.array([7, 0]), np.array([3, 0]))[0] == 7 / 3
 
 
-def test_dask_workers_reduce_the_chunks_to_the_same_tables(run_dir):
+def test_dask_workers_reduce_the_chunks_to_the_same_tables(run_dir, tmp_path):
     distributed = pytest.importorskip("distributed")
     expected = analysis.success_table(run_dir)
+    other = make_run(tmp_path / "other", config=RunConfig(policy="heuristic"), chunk_deals=333)
+    shorter = make_run(tmp_path / "shorter", deals=2000, chunk_deals=500)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
             pd.testing.assert_frame_equal(analysis.success_table(run_dir, client=client), expected, check_exact=True)
@@ -209,6 +222,12 @@ def test_dask_workers_reduce_the_chunks_to_the_same_tables(run_dir):
                 pd.testing.assert_frame_equal(getattr(summary, field), getattr(local, field), check_exact=True)
             for scale, table in local.points.items():
                 pd.testing.assert_frame_equal(summary.points[scale], table, check_exact=True)
+            # two runs cut into different chunks, paired range by range on the workers
+            pd.testing.assert_frame_equal(
+                analysis.compare(run_dir, other, client=client), analysis.compare(run_dir, other), check_exact=True
+            )
+            with pytest.raises(ValueError, match=r"1600 played .* of run_a are missing from run_b and 0"):
+                analysis.compare(run_dir, shorter, client=client)
         # a scheduler address: a client is opened for the call and closed after it
         by_address = analysis.hand_points_thresholds(run_dir, 4, 10, client=cluster.scheduler_address)
         pd.testing.assert_frame_equal(by_address, analysis.hand_points_thresholds(run_dir, 4, 10), check_exact=True)

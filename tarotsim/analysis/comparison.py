@@ -10,6 +10,7 @@ of the runs, and the chunks of the two runs need not be cut alike.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from tarotsim.analysis.loading import (
     source_columns,
 )
 from tarotsim.analysis.moments import exact_means, exact_variances, whole_numbers
+from tarotsim.analysis.reduction import connect
 from tarotsim.labels import CONTRACTS, ThrownIn
 
 COMPARE_COLUMNS = [
@@ -42,7 +44,7 @@ _SUMS = ("n", "made_a", "made_b", "made_sq", "score_a", "score_b", "score_sq")
 """Per contract: pairs, Σ made (each run), Σ (made_a − made_b)², Σ score (each run), Σ (score_a − score_b)²."""
 
 
-def compare(run_a: Data, run_b: Data, *, z: float = Z95) -> pd.DataFrame:
+def compare(run_a: Data, run_b: Data, *, z: float = Z95, client: Any = None) -> pd.DataFrame:
     """Paired comparison of two runs of the same deals under different policies.
 
     Rows are matched on ``(deal, contract)``, or on ``deal`` alone when either
@@ -59,6 +61,10 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95) -> pd.DataFrame:
         Records or run directories of the two runs (same seed, same deals).
     z : float, optional
         Normal quantile of the intervals (default 95 %).
+    client : distributed.Client or str, optional
+        Pair two run directories on this Dask cluster (a client, or a scheduler address):
+        the deals are cut where either run's chunks start, and each range is paired by a
+        worker, which must reach both runs under the same paths.
 
     Returns
     -------
@@ -82,34 +88,121 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95) -> pd.DataFrame:
     for name, columns in present.items():
         require_in(columns, ["deal", "made", "taker_score"], what=f"compare ({name})")
     by_contract = all("contract" in columns for columns in present.values())
-    keys = ["deal", "contract"] if by_contract else ["deal"]
-    read = ["deal", "contract", "thrown_in", "made", "taker_score"]
+    if client is not None and not any(isinstance(s[0], pd.DataFrame) for s in sources.values()):
+        parts = _on_cluster(client, sources["run_a"], sources["run_b"], by_contract)
+    else:
+        stream_a = _Stream(sources["run_a"], _READ, "run_a")
+        stream_b = _Stream(sources["run_b"], _READ, "run_b")
+        parts = (_piece_sums(a, b, by_contract) for a, b in stream_a.pieces(stream_b))
     totals: dict[int, np.ndarray] = {}
-    missing = {"run_a": 0, "run_b": 0}
-    stream_a, stream_b = _Stream(sources["run_a"], read, "run_a"), _Stream(sources["run_b"], read, "run_b")
-    for part_a, part_b in stream_a.pieces(stream_b):
-        sides = [_paired_side(df, name, keys, by_contract) for name, df in (("run_a", part_a), ("run_b", part_b))]
-        merged = sides[0].merge(sides[1], on=keys, how="outer", suffixes=("_a", "_b"), indicator=True, sort=False)
-        missing["run_a"] += int((merged["_merge"] == "left_only").sum())
-        missing["run_b"] += int((merged["_merge"] == "right_only").sum())
-        merged = merged[merged["_merge"] == "both"]
-        if not by_contract:
-            merged = merged.assign(contract=_ALL)
-        for con, g in merged.groupby("contract", sort=False, observed=True):
-            made_a, made_b = g["made_a"].to_numpy(dtype=np.int64), g["made_b"].to_numpy(dtype=np.int64)
-            score_a, score_b = whole_numbers(g["taker_score_a"]), whole_numbers(g["taker_score_b"])
-            sums = [len(g), made_a.sum(), made_b.sum(), ((made_a - made_b) ** 2).sum(), score_a.sum(),
-                    score_b.sum(), ((score_a - score_b) ** 2).sum()]  # fmt: skip
-            row = np.array([v.item() if isinstance(v, np.generic) else v for v in sums], dtype=object)
+    missing = np.zeros(2, dtype=np.int64)
+    for sums, lost in parts:
+        missing += lost
+        for con, row in sums.items():
             totals[con] = totals[con] + row if con in totals else row
-    if missing["run_a"] or missing["run_b"]:
+    if missing.any():
         what = "(deal, contract) rows" if by_contract else "deals"
         raise ValueError(
-            f"the runs do not hold the same deals: {missing['run_a']} played {what} of run_a are missing "
-            f"from run_b and {missing['run_b']} of run_b are missing from run_a (same seed and deal count?)"
+            f"the runs do not hold the same deals: {missing[0]} played {what} of run_a are missing "
+            f"from run_b and {missing[1]} of run_b are missing from run_a (same seed and deal count?)"
         )
     out = _table(totals, z)
     return sort_by_contract(out, []) if by_contract else out
+
+
+_READ = ["deal", "contract", "thrown_in", "made", "taker_score"]
+"""The record columns a comparison reads."""
+
+
+def _piece_sums(
+    part_a: pd.DataFrame, part_b: pd.DataFrame, by_contract: bool
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """The rows of both runs for the same deals, paired and summed.
+
+    Returns
+    -------
+    (sums, missing) : tuple
+        Per contract code (:data:`_ALL` when paired on deals alone), the object array of
+        :data:`_SUMS` (Python integers); and int64[2], the played rows of run a missing from
+        run b and of run b missing from run a.
+    """
+    keys = ["deal", "contract"] if by_contract else ["deal"]
+    sides = [_paired_side(df, name, keys, by_contract) for name, df in (("run_a", part_a), ("run_b", part_b))]
+    merged = sides[0].merge(sides[1], on=keys, how="outer", suffixes=("_a", "_b"), indicator=True, sort=False)
+    missing = np.array([(merged["_merge"] == "left_only").sum(), (merged["_merge"] == "right_only").sum()])
+    merged = merged[merged["_merge"] == "both"]
+    if not by_contract:
+        merged = merged.assign(contract=_ALL)
+    sums = {}
+    for con, g in merged.groupby("contract", sort=False, observed=True):
+        made_a, made_b = g["made_a"].to_numpy(dtype=np.int64), g["made_b"].to_numpy(dtype=np.int64)
+        score_a, score_b = whole_numbers(g["taker_score_a"]), whole_numbers(g["taker_score_b"])
+        values = [len(g), made_a.sum(), made_b.sum(), ((made_a - made_b) ** 2).sum(), score_a.sum(),
+                  score_b.sum(), ((score_a - score_b) ** 2).sum()]  # fmt: skip
+        sums[int(con)] = np.array([v.item() if isinstance(v, np.generic) else v for v in values], dtype=object)
+    return sums, missing.astype(np.int64)
+
+
+def _deal_range(path: Path) -> tuple[int, int]:
+    """The first and last deal of a chunk file, from its statistics (or its ``deal`` column)."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(path).metadata
+    column = meta.schema.names.index("deal")
+    stats = [meta.row_group(i).column(column).statistics for i in range(meta.num_row_groups)]
+    if meta.num_row_groups and all(s is not None and s.has_min_max for s in stats):
+        return int(min(s.min for s in stats)), int(max(s.max for s in stats))
+    deals = pq.read_table(path, columns=["deal"]).column("deal").to_numpy()
+    return (int(deals.min()), int(deals.max())) if len(deals) else (0, -1)
+
+
+def _deal_pieces(sources_a: list[Source], sources_b: list[Source]) -> list[tuple[float, float, list[Path], list[Path]]]:
+    """Ranges of deals ``[low, high)`` cut where a chunk of either run starts, each with the chunk
+    files of each run that hold deals in it; together they cover every deal once."""
+    ranges = {}
+    for name, sources in (("run_a", sources_a), ("run_b", sources_b)):
+        found = [(path, *_deal_range(path)) for path in sources if isinstance(path, Path)]
+        found = [f for f in found if f[1] <= f[2]]
+        if any(before[2] >= after[1] for before, after in zip(found, found[1:], strict=False)):
+            raise ValueError(f"{name}: its chunks are not in deal order")
+        ranges[name] = found
+    starts = sorted({first for found in ranges.values() for _, first, _ in found})
+    bounds = [-np.inf, *starts[1:], np.inf]
+    return [
+        (low, high, *([p for p, first, last in ranges[n] if last >= low and first < high] for n in ("run_a", "run_b")))
+        for low, high in zip(bounds, bounds[1:], strict=False)
+    ]
+
+
+def _pair_range(
+    low: float, high: float, paths_a: list[Path], paths_b: list[Path], by_contract: bool
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """:func:`_piece_sums` of the deals in ``[low, high)`` of both runs (what a Dask task computes)."""
+    parts = []
+    for paths in (paths_a, paths_b):
+        frames = [b for path in paths for b in read_batches(path, _READ)]
+        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=_READ)
+        deals = frame["deal"].to_numpy(dtype=float)
+        parts.append(frame[(deals >= low) & (deals < high)])
+    return _piece_sums(parts[0], parts[1], by_contract)
+
+
+def _on_cluster(
+    client: Any, sources_a: list[Source], sources_b: list[Source], by_contract: bool
+) -> Iterator[tuple[dict[int, np.ndarray], np.ndarray]]:
+    """The paired sums of every range of deals, made on the Dask workers."""
+    own = isinstance(client, str)
+    if own:
+        client = connect(client)
+    try:
+        pieces = _deal_pieces(sources_a, sources_b)
+        futures = [client.submit(_pair_range, *piece, by_contract, pure=False) for piece in pieces]
+        for future in futures:
+            yield future.result()
+            future.release()
+    finally:
+        if own:
+            client.close()
 
 
 def _paired_side(df: pd.DataFrame, name: str, keys: list[str], by_contract: bool) -> pd.DataFrame:

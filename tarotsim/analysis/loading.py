@@ -91,9 +91,13 @@ def source_columns(source: Source) -> list[str]:
     """The record columns of one chunk (read from the Parquet schema, not the data)."""
     if isinstance(source, pd.DataFrame):
         return [str(c) for c in source.columns]
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    return list(pq.read_schema(source).names)
+    try:
+        return list(pq.read_schema(source).names)
+    except (OSError, pa.ArrowException) as err:
+        raise _unreadable(source, err) from None
 
 
 BATCH_ROWS = 2**17
@@ -110,11 +114,29 @@ def read_batches(source: Source, columns: Sequence[str] | None = None) -> Iterat
     Raises
     ------
     ValueError
-        If the rows of a chunk file are not in deal order.
+        If the rows of a chunk file are not in deal order, or the file cannot be read.
     """
     if isinstance(source, pd.DataFrame):
         yield source
         return
+    import pyarrow as pa
+
+    try:
+        yield from _file_batches(source, columns)
+    except (OSError, pa.ArrowException) as err:
+        raise _unreadable(source, err) from None
+
+
+def _unreadable(source: Path, err: Exception) -> ValueError:
+    """The one-line error of a chunk file that cannot be read."""
+    return ValueError(
+        f"chunk {source.name} of run {str(source.parent.parent)!r} cannot be read ({err}); "
+        "repeat the command that made the run to make it again"
+    )
+
+
+def _file_batches(source: Path, columns: Sequence[str] | None) -> Iterator[pd.DataFrame]:
+    """:func:`read_batches` of a chunk file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -134,7 +156,7 @@ def read_batches(source: Source, columns: Sequence[str] | None = None) -> Iterat
         table = pa.Table.from_batches([*held, batch])
         deals = table.column("deal").to_numpy()
         if np.any(deals[1:] < deals[:-1]):
-            raise ValueError(f"chunk {source.name} is not in deal order; make it again with the command that made the run")
+            raise ValueError(f"chunk {source.name} is not in deal order; repeat the command that made the run to make it again")
         cut = int(np.searchsorted(deals, deals[-1], side="left"))
         held = table.slice(cut).to_batches()
         if cut:

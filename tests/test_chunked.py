@@ -174,6 +174,21 @@ def test_the_report_reads_the_run_once_and_equals_the_tables(run_dir, whole, sma
     assert scores.to_dict() == played["contract"].astype(str).value_counts().to_dict()
 
 
+def test_threshold_tables_equal_their_functions_from_one_pass(run_dir, whole, tmp_path):
+    tables = analysis.threshold_tables(run_dir, 0.5, 10)
+    pd.testing.assert_frame_equal(tables.thresholds, analysis.thresholds(whole, 0.5, 10), check_exact=True)
+    pd.testing.assert_frame_equal(tables.best, analysis.best_contract(whole, min_n=10), check_exact=True)
+    pd.testing.assert_frame_equal(tables.hand_points, analysis.hand_points_thresholds(whole, None, 10), check_exact=True)
+    assert tables.not_compared == ""
+    simulate = tmp_path / "simulate"
+    execute(simulate, RunSpec(kind="simulate", seed=4, deals=3000, config=RunConfig(policy="random"), chunk_deals=1000))
+    tables = analysis.threshold_tables(simulate, 0.5, 10)
+    assert tables.best is None and tables.hand_points is None and "sweep records" in tables.not_compared
+    pd.testing.assert_frame_equal(tables.thresholds, analysis.thresholds(simulate, 0.5, 10), check_exact=True)
+    with pytest.raises(ValueError, match="min_rate"):
+        analysis.threshold_tables(run_dir, 1.5)
+
+
 @pytest.mark.parametrize(
     "keys",
     [["taker_bouts", "taker_trumps"], ["petit_au_bout", "chelem"], ["attack_points"], ["made", "contract"]],

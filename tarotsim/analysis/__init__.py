@@ -25,6 +25,8 @@ The package, one job per module, in the order the data goes through it:
   whether the cell decides it;
 - :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay,
   against the published bands on their own scale;
+- :mod:`~tarotsim.analysis.threshold_tables`: the trump and hand-point thresholds and the best
+  contract from one pass;
 - :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
 - :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
 
@@ -55,6 +57,7 @@ from tarotsim.analysis.play import same_play_as
 from tarotsim.analysis.reduction import connect, reduce_records
 from tarotsim.analysis.success import success_table, thresholds
 from tarotsim.analysis.tables import TextTable, text_table, to_markdown
+from tarotsim.analysis.threshold_tables import ThresholdTables, threshold_tables
 from tarotsim.labels import CONTRACTS
 
 __all__ = [
@@ -65,6 +68,7 @@ __all__ = [
     "Z95",
     "Data",
     "TextTable",
+    "ThresholdTables",
     "best_contract",
     "compare",
     "connect",
@@ -75,6 +79,7 @@ __all__ = [
     "same_play_as",
     "success_table",
     "text_table",
+    "threshold_tables",
     "thresholds",
     "to_markdown",
     "wilson_interval",

@@ -212,16 +212,7 @@ def thresholds(
         On a bad option or a missing column, or, for a fit, when no group has enough
         values of `x` with `min_n` deals to fit (too few deals).
     """
-    if not isinstance(min_rate, (int, float, np.floating)) or isinstance(min_rate, bool):
-        raise TypeError(f"min_rate must be a number, got {type(min_rate).__name__}")
-    if not 0.0 <= float(min_rate) <= 1.0:
-        raise ValueError(f"min_rate must lie in [0, 1], got {min_rate}")
-    if method not in THRESHOLD_METHODS:
-        raise ValueError(f"method must be one of {', '.join(THRESHOLD_METHODS)}, got {method!r}")
-    if method == "fit" and not 0.0 < float(min_rate) < 1.0:
-        raise ValueError(f"a fitted threshold needs min_rate strictly between 0 and 1, got {min_rate}")
-    check_min_n(min_n)
-    check_z(z)
+    check_threshold_options(min_rate, min_n, z, method)
     cols = by_columns(by)
     if not isinstance(x, str) or x in cols or x == "contract":
         raise ValueError(f"x must be one column name, not a by column or 'contract', got {x!r}")
@@ -233,6 +224,20 @@ def thresholds(
     return thresholds_from(
         results, x=x, by=cols, min_rate=float(min_rate), min_n=min_n, z=z, method=method, contract=contract
     )
+
+
+def check_threshold_options(min_rate: float, min_n: int, z: float, method: str) -> None:
+    """Check the options of :func:`thresholds` (``TypeError``/``ValueError`` saying which is wrong)."""
+    if not isinstance(min_rate, (int, float, np.floating)) or isinstance(min_rate, bool):
+        raise TypeError(f"min_rate must be a number, got {type(min_rate).__name__}")
+    if not 0.0 <= float(min_rate) <= 1.0:
+        raise ValueError(f"min_rate must lie in [0, 1], got {min_rate}")
+    if method not in THRESHOLD_METHODS:
+        raise ValueError(f"method must be one of {', '.join(THRESHOLD_METHODS)}, got {method!r}")
+    if method == "fit" and not 0.0 < float(min_rate) < 1.0:
+        raise ValueError(f"a fitted threshold needs min_rate strictly between 0 and 1, got {min_rate}")
+    check_min_n(min_n)
+    check_z(z)
 
 
 def thresholds_plan(by: Sequence[str], x: str, *, method: str, same_play: bool) -> dict[str, Reduction]:

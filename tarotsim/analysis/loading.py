@@ -40,8 +40,9 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
         Records, returned unchanged (the same object), or a run directory that
         holds ``manifest.json`` and ``chunks/chunk-*.parquet``.
     columns : sequence of str, optional
-        When reading a run directory, read only these columns (those that exist),
-        which keeps memory low on runs of millions of deals.
+        When reading a run directory, read only these columns (those that exist). The
+        whole run is held in memory: the tables of this package read it in batches
+        instead (:func:`read_batches`).
 
     Returns
     -------

@@ -32,7 +32,7 @@ from tarotsim.analysis.moments import (
     whole_numbers,
 )
 from tarotsim.analysis.play import PLAY_COLUMNS, play_keys
-from tarotsim.analysis.reduction import Chunk, Reduction, check_columns, deal_index, plan, reduce_records
+from tarotsim.analysis.reduction import Chunk, Reduction, deal_index, open_chunks, plan, reduce_records
 from tarotsim.labels import CONTRACTS, Contract
 
 PASS = Contract.PASS.label
@@ -187,8 +187,8 @@ def best_contract(
         raise ValueError("by must name at least one column besides 'contract'")
     check_min_n(min_n)
     check_z(z)
-    check_columns(data, ["deal", "contract", *cols, "made", "taker_score"], what="best_contract")
-    results = reduce_records(data, best_plan(cols), what="best_contract", client=client)
+    chunks = open_chunks(data, ["deal", "contract", *cols, "made", "taker_score"], what="best_contract")
+    results = reduce_records(chunks, best_plan(cols), what="best_contract", client=client)
     return best_from(results, cols, min_n, z)
 
 

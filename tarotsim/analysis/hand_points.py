@@ -38,7 +38,7 @@ from tarotsim.analysis.moments import (
     whole_numbers,
 )
 from tarotsim.analysis.play import SamePlay, same_play_from
-from tarotsim.analysis.reduction import Chunk, Reduction, check_columns, plan, reduce_records
+from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
 from tarotsim.labels import CONTRACTS, MULTIPLIERS, PUBLISHED_BANDS, Contract
 
 PUBLISHED_HAND_POINTS: dict[str, int] = PUBLISHED_BANDS
@@ -133,8 +133,8 @@ def hand_points_table(
     """
     check_scale(scale)
     check_min_n(min_n)
-    check_columns(data, ["contract", scale, "taker_score"], what=f"hand_points_table on scale {scale!r}")
-    results = reduce_records(data, plan(CellSums([scale]), Counts()), what="hand_points_table", client=client)
+    chunks = open_chunks(data, ["contract", scale, "taker_score"], what=f"hand_points_table on scale {scale!r}")
+    results = reduce_records(chunks, plan(CellSums([scale]), Counts()), what="hand_points_table", client=client)
     return hand_points_table_from(results, bins, min_n, scale)
 
 
@@ -259,12 +259,12 @@ def hand_points_thresholds(
     check_z(z)
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
         raise ValueError(f"n_boot must be a whole number of resamples, 0 or more, got {n_boot!r}")
-    present = check_columns(
+    chunks = open_chunks(
         data, ["deal", "contract", scale, "taker_score"], what=f"hand_points_thresholds on scale {scale!r}"
     )
     check_min_n(min_n)
-    reductions = hand_points_plan(scale, same_play="made" in present)
-    results = reduce_records(data, reductions, what="hand_points_thresholds", client=client)
+    reductions = hand_points_plan(scale, same_play="made" in chunks.columns)
+    results = reduce_records(chunks, reductions, what="hand_points_thresholds", client=client)
     return hand_points_thresholds_from(results, bins, min_n, scale=scale, n_boot=n_boot, seed=seed, z=z)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tarotsim.analysis.loading import Data, require_columns
-from tarotsim.analysis.reduction import Chunk, Reduction, check_columns, plan, reduce_records
+from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
 from tarotsim.labels import CONTRACTS
 
 PLAY_COLUMNS = ("made", "attack_points", "attack_bouts")
@@ -122,6 +122,6 @@ def same_play_as(data: Data, *, client: Any = None) -> dict[str, str]:
         contract on the very same deals, play outcome for play outcome; the lowest such
         contract is named. Empty when the records hold one contract per deal (not a sweep).
     """
-    check_columns(data, ["deal", "contract", "made"], what="the same-play test")
-    results = reduce_records(data, plan(SamePlay()), what="the same-play test", client=client)
+    chunks = open_chunks(data, ["deal", "contract", "made"], what="the same-play test")
+    results = reduce_records(chunks, plan(SamePlay()), what="the same-play test", client=client)
     return same_play_from(results[SamePlay.key])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -124,20 +125,38 @@ def partials_of(source: Source, reductions: Mapping[str, Reduction], what: str) 
     return _merge(reductions, parts)
 
 
-def columns_of(data: Data) -> list[str]:
-    """The record columns of `data` (of its first chunk: every chunk of a run has the same)."""
-    return source_columns(chunk_sources(data)[0])
+class Chunks(NamedTuple):
+    """The chunks of records a table reads, listed once (see :func:`open_chunks`).
+
+    Attributes
+    ----------
+    sources : list
+        The chunks, in deal order (:func:`~tarotsim.analysis.loading.chunk_sources`).
+    columns : list of str
+        The record columns (of the first chunk: every chunk of a run has the same).
+    """
+
+    sources: list[Source]
+    columns: list[str]
 
 
-def check_columns(data: Data, needed: Sequence[str], *, what: str) -> list[str]:
-    """The columns of `data`, after checking that it holds `needed` (``ValueError`` naming the others)."""
-    present = columns_of(data)
-    require_in(present, needed, what=what)
-    return present
+def open_chunks(data: Data, needed: Sequence[str] = (), *, what: str) -> Chunks:
+    """The chunks of `data` and their columns, after checking that they hold `needed`.
+
+    Raises
+    ------
+    ValueError
+        If `data` is not a finished run directory, or lacks a `needed` column (the message
+        names `what` and the columns there are).
+    """
+    sources = chunk_sources(data)
+    columns = source_columns(sources[0])
+    require_in(columns, needed, what=what)
+    return Chunks(sources, columns)
 
 
 def reduce_records(
-    data: Data,
+    data: Data | Chunks,
     reductions: Mapping[str, Reduction],
     *,
     what: str,
@@ -147,8 +166,9 @@ def reduce_records(
 
     Parameters
     ----------
-    data : pandas.DataFrame or str or os.PathLike
-        Records (one chunk) or a run directory (its chunks, read one at a time).
+    data : pandas.DataFrame or str or os.PathLike or Chunks
+        Records (one chunk), a run directory (its chunks, read one at a time), or its
+        :func:`open_chunks`.
     reductions : mapping of str to Reduction
         What to compute, by key (see :func:`plan`).
     what : str
@@ -165,8 +185,8 @@ def reduce_records(
         The merged result of each reduction, by key. The same whatever the chunking, the
         order the chunks finish in, or where they were reduced.
     """
-    sources = chunk_sources(data)
-    if client is not None and not isinstance(data, pd.DataFrame):
+    sources = data.sources if isinstance(data, Chunks) else chunk_sources(data)
+    if client is not None and all(isinstance(source, Path) for source in sources):
         stream = _on_cluster(client, sources, reductions, what)
     else:
         stream = (partials_of(source, reductions, what) for source in sources)

@@ -25,7 +25,7 @@ from tarotsim.analysis.loading import (
 )
 from tarotsim.analysis.moments import CellSums, Counts, cell_table
 from tarotsim.analysis.play import SamePlay, same_play_from
-from tarotsim.analysis.reduction import Reduction, check_columns, plan, reduce_records
+from tarotsim.analysis.reduction import Reduction, open_chunks, plan, reduce_records
 from tarotsim.labels import CONTRACTS
 
 SUCCESS_COLUMNS = [
@@ -91,8 +91,8 @@ def success_table(
     """
     cols = by_columns(by)
     check_contract(contract)
-    check_columns(data, ["contract", *cols, "made", "margin", "taker_score"], what="success_table")
-    results = reduce_records(data, success_plan(cols), what="success_table", client=client)
+    chunks = open_chunks(data, ["contract", *cols, "made", "margin", "taker_score"], what="success_table")
+    results = reduce_records(chunks, success_plan(cols), what="success_table", client=client)
     return success_from(results, cols, contract, z)
 
 
@@ -218,9 +218,9 @@ def thresholds(
         raise ValueError(f"x must be one column name, not a by column or 'contract', got {x!r}")
     check_contract(contract)
     needed = ["contract", *cols, x, "made", "taker_score", *(["margin"] if method == "first" else [])]
-    present = check_columns(data, needed, what="thresholds")
-    reductions = thresholds_plan(cols, x, method=method, same_play="deal" in present)
-    results = reduce_records(data, reductions, what="thresholds", client=client)
+    chunks = open_chunks(data, needed, what="thresholds")
+    reductions = thresholds_plan(cols, x, method=method, same_play="deal" in chunks.columns)
+    results = reduce_records(chunks, reductions, what="thresholds", client=client)
     return thresholds_from(
         results, x=x, by=cols, min_rate=float(min_rate), min_n=min_n, z=z, method=method, contract=contract
     )

@@ -15,7 +15,7 @@ from tarotsim.analysis.best import best_from, best_plan
 from tarotsim.analysis.hand_points import HAND_POINTS, N_BOOT, hand_points_plan, hand_points_thresholds_from
 from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import Data, require_in
-from tarotsim.analysis.reduction import check_columns, plan, reduce_records
+from tarotsim.analysis.reduction import open_chunks, plan, reduce_records
 from tarotsim.analysis.success import check_threshold_options, thresholds_from, thresholds_plan
 
 _SHAPE = ["taker_bouts", "taker_trumps"]
@@ -69,7 +69,8 @@ def threshold_tables(data: Data, min_rate: float = 0.5, min_n: int = 30, *, clie
         On a bad option, a column the trump thresholds need, or too few deals to fit them.
     """
     check_threshold_options(min_rate, min_n, Z95, "fit")
-    present = check_columns(data, ["contract", *_SHAPE, "made", "taker_score"], what="thresholds")
+    chunks = open_chunks(data, ["contract", *_SHAPE, "made", "taker_score"], what="thresholds")
+    present = chunks.columns
     not_compared = ""
     try:
         require_in(present, ["deal", HAND_POINTS], what="best_contract and hand_points_thresholds")
@@ -79,7 +80,7 @@ def threshold_tables(data: Data, min_rate: float = 0.5, min_n: int = 30, *, clie
         *thresholds_plan(_SHAPE[:1], _SHAPE[1], method="fit", same_play="deal" in present).values(),
         *(() if not_compared else (*best_plan(_SHAPE).values(), *hand_points_plan(HAND_POINTS, same_play=True).values())),
     )
-    results = reduce_records(data, reductions, what="thresholds", client=client)
+    results = reduce_records(chunks, reductions, what="thresholds", client=client)
     fitted = thresholds_from(
         results, x=_SHAPE[1], by=_SHAPE[:1], min_rate=float(min_rate), min_n=min_n, z=Z95, method="fit", contract=None
     )

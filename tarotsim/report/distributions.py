@@ -18,7 +18,7 @@ import pandas as pd
 
 from tarotsim import analysis
 from tarotsim.analysis.moments import CellSums, Counts, cell_table, exact_means, whole_numbers
-from tarotsim.analysis.reduction import Reduction, check_columns, plan, reduce_records
+from tarotsim.analysis.reduction import Reduction, open_chunks, plan, reduce_records
 from tarotsim.labels import CONTRACTS, SIDE_NAMES, TARGETS
 from tarotsim.report.figures import Drawn
 from tarotsim.report.style import (
@@ -61,8 +61,8 @@ def tally(results: dict[str, Any], keys: Sequence[str]) -> pd.DataFrame:
 
 
 def _reduce(data: analysis.Data, keys: Sequence[str], what: str, client: Any) -> dict[str, Any]:
-    check_columns(data, ["deal", "contract", *keys], what=what)
-    return reduce_records(data, plan(_tally_sums(keys), Counts()), what=what, client=client)
+    chunks = open_chunks(data, ["deal", "contract", *keys], what=what)
+    return reduce_records(chunks, plan(_tally_sums(keys), Counts()), what=what, client=client)
 
 
 def taker_score_histogram(data: analysis.Data, *, client: Any = None) -> Drawn:

@@ -29,7 +29,7 @@ from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import Data, check_min_n
 from tarotsim.analysis.moments import CellSums, Counts, contracts_played
 from tarotsim.analysis.play import SamePlay, same_play_from
-from tarotsim.analysis.reduction import check_columns, plan, reduce_records
+from tarotsim.analysis.reduction import open_chunks, plan, reduce_records
 from tarotsim.analysis.success import success_from, success_plan, thresholds_from
 from tarotsim.report.distributions import EVENT_TALLY, MARGIN_TALLY, SCORE_TALLY, distributions_plan, tally
 from tarotsim.run import store
@@ -107,12 +107,12 @@ def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: A
     check_min_n(min_n)
     root = Path(run_dir)
     manifest = store.read_manifest(root)
-    present = check_columns(
+    chunks = open_chunks(
         root, ["deal", "contract", *SHAPE, HAND_POINTS, "made", "margin", "taker_score", "attack_points",
                "attack_bouts", *EVENT_TALLY], what="the report",
     )  # fmt: skip
     sweep = manifest["run"]["kind"] == "sweep"
-    scales = [s for s in dict.fromkeys(BAND_SCALES.values()) if s in present] if sweep else []
+    scales = [s for s in dict.fromkeys(BAND_SCALES.values()) if s in chunks.columns] if sweep else []
     reductions = plan(
         *success_plan(SHAPE).values(),
         SamePlay(),
@@ -121,7 +121,7 @@ def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: A
         *(r for scale in scales for r in hand_points_plan(scale, same_play=True).values()),
         *(best_plan(SHAPE).values() if sweep else ()),
     )
-    results = reduce_records(root, reductions, what="the report", client=client)
+    results = reduce_records(chunks, reductions, what="the report", client=client)
     counts = results[Counts.key]
     if counts["played_deals"] == 0:
         raise ValueError(

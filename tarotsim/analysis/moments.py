@@ -1,9 +1,9 @@
 """Counts and exact sums per cell of played records, and what tables read from them.
 
 Scores, margins and points are whole numbers in every record, so their sums and sums of
-squares are kept as integers (``int64`` per chunk, Python integers once merged): they merge
-exactly, in any order, and a mean or a variance read from them is the correctly rounded
-value of the exact one. A mean equals pandas' ``groupby().mean()`` to the last digit; a
+squares are kept as integers (``int64``, or Python integers where a sum could overflow it):
+they merge exactly, in any order, and a mean or a variance read from them is the correctly
+rounded value of the exact one. A mean equals pandas' ``groupby().mean()`` to the last digit; a
 standard deviation may differ from pandas' (a streaming update in floating point) by a few
 units in the last place. Fractional values, which no record holds, are summed in floating
 point.
@@ -30,11 +30,14 @@ _PLAYED_COLUMNS = ("deal", "contract", "thrown_in")
 
 
 def whole_numbers(values: pd.Series | np.ndarray) -> np.ndarray:
-    """int64[n] when every value is a whole number below 2**31 in size, else float64[n]."""
+    """int64[n] when every value is a whole number below 2**31 in size (so that its square fits
+    in int64), else float64[n]."""
     if isinstance(values, pd.Series) and (
         pd.api.types.is_integer_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype)
     ):
-        return values.to_numpy(dtype=np.int64)
+        numbers = values.to_numpy(dtype=np.int64)
+        if np.abs(numbers).max(initial=0) < 2**31:
+            return numbers
     floats = np.asarray(values, dtype=np.float64)
     if np.all(np.isfinite(floats) & (floats == np.rint(floats)) & (np.abs(floats) < 2.0**31)):
         return floats.astype(np.int64)

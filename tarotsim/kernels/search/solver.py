@@ -59,6 +59,29 @@ T_BEST = 3  # best card found, -1 none
 N_TT_DATA = 4
 N_TT_KEY = 2 * MAX_SEATS + 1  # the hands' words, then the leader and flags
 
+# the fields of one node of the search's stack
+F_LEADER = 0
+F_POS = 1  # cards already in the trick
+F_LED = 2
+F_HI = 3
+F_WON_BY = 4
+F_PREV_PETIT = 5
+F_LEFT = 6  # tricks left, the one in progress included
+F_SEAT = 7
+F_ALPHA = 8
+F_BETA = 9
+F_ALPHA0 = 10  # the window the node was opened with
+F_BETA0 = 11
+F_BEST = 12
+F_BEST_CARD = 13
+F_NEXT = 14  # index of the next card to try
+F_N = 15
+F_CARD = 16  # the card being tried
+F_GAIN = 17  # the value of the trick that card completed, 0 if none
+F_SLOT = 18  # table entry of the node, -1 inside a trick
+F_FLAGS = 19  # the leader and flags of its table key
+N_NODE_FIELDS = 20
+
 X_NODES = 0  # cards tried since the scratch was made
 X_GENERATION = 1
 N_STATS = 2
@@ -79,6 +102,7 @@ class SolverScratch(NamedTuple):
     tt_data: np.ndarray  # int64[tt_size, N_TT_DATA], slots T_*
     stats: np.ndarray  # int64[N_STATS], slots X_*
     head: np.ndarray  # int64[N_CARDS]: the card searched for each card of its run (last node)
+    node: np.ndarray  # int64[MAX_PLIES, N_NODE_FIELDS]: the search's stack, slots F_*
 
 
 @njit
@@ -96,6 +120,7 @@ def new_solver_scratch(tt_bits: int = TT_BITS) -> SolverScratch:
         tt_data,
         np.zeros(N_STATS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros((MAX_PLIES, N_NODE_FIELDS), dtype=np.int64),
     )
 
 
@@ -281,67 +306,64 @@ def _tt_matches(sc: SolverScratch, slot: int, players: int, word: np.uint64, gen
     return True
 
 
-@njit
-def _search(
-    sc: SolverScratch, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
-    leader: int, pos: int, led: int, hi: int, won_by: int, prev_petit: int, tricks_left: int,
-    alpha: int, beta: int, ply: int,
-) -> int:
-    """Value to the attack from a position where card ``pos`` of the trick is to be played."""
+@njit(inline="always")
+def _enter(
+    sc: SolverScratch, ply: int, players: int, attack: np.ndarray, values: np.ndarray, alpha: int, beta: int
+) -> tuple[bool, int]:
+    """Open the node of ``ply`` (its position fields set): (True, value) when the table
+    answers at once, else (False, 0) with its cards to try listed and ordered."""
+    node = sc.node[ply]
+    leader = node[F_LEADER]
+    pos = node[F_POS]
     seat = leader + pos
     if seat >= players:
         seat -= players
-    slot = -1
-    word = _ZERO
+    node[F_SEAT] = seat
+    node[F_SLOT] = -1
+    node[F_ALPHA0] = alpha
+    node[F_BETA0] = beta
     first = -1
-    alpha0 = alpha
-    beta0 = beta
-    generation = sc.stats[X_GENERATION]
     if pos == 0:
-        slot, word = _tt_slot(sc, players, leader | (won_by << 3) | ((prev_petit + 1) << 5))
-        if _tt_matches(sc, slot, players, word, generation):
+        flags = leader | (node[F_WON_BY] << 3) | ((node[F_PREV_PETIT] + 1) << 5)
+        slot, word = _tt_slot(sc, players, flags)
+        node[F_SLOT] = slot
+        node[F_FLAGS] = flags
+        if _tt_matches(sc, slot, players, word, sc.stats[X_GENERATION]):
             lower = sc.tt_data[slot, T_LOWER]
             upper = sc.tt_data[slot, T_UPPER]
             if lower >= beta or lower == upper:
-                return lower
+                return True, lower
             if upper <= alpha:
-                return upper
+                return True, upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
             first = sc.tt_data[slot, T_BEST]
+    node[F_ALPHA] = alpha
+    node[F_BETA] = beta
+    led = node[F_LED]
+    left = node[F_LEFT]
+    legal0, legal1 = legal_set(sc.hands[seat, 0], sc.hands[seat, 1], led, node[F_HI])
+    n = _gen_moves(sc, ply, players, seat, legal0, legal1, pos, left, values)
+    _order_moves(sc, ply, n, players, attack, seat, leader, pos, left, led, values, first)
+    node[F_N] = n
+    node[F_NEXT] = 0
+    node[F_BEST] = -INFINITE if attack[seat] == 1 else INFINITE
+    node[F_BEST_CARD] = -1
+    return False, 0
 
-    legal0, legal1 = legal_set(sc.hands[seat, 0], sc.hands[seat, 1], led, hi)
-    n = _gen_moves(sc, ply, players, seat, legal0, legal1, pos, tricks_left, values)
-    _order_moves(sc, ply, n, players, attack, seat, leader, pos, tricks_left, led, values, first)
-    maximise = attack[seat] == 1
-    best = -INFINITE if maximise else INFINITE
-    best_card = -1
-    for i in range(n):
-        card = sc.moves[ply, i]
-        value = _child_value(
-            sc, players, attack, values, petit_weight, leader, pos, led, hi, won_by, prev_petit,
-            tricks_left, alpha, beta, ply, seat, card,
-        )
-        if maximise:
-            if value > best:
-                best = value
-                best_card = card
-                if value > alpha:
-                    alpha = value
-        elif value < best:
-            best = value
-            best_card = card
-            if value < beta:
-                beta = value
-        if alpha >= beta:
-            break
 
+@njit(inline="always")
+def _leave(sc: SolverScratch, ply: int, players: int) -> int:
+    """Close the node of ``ply``: store its bounds in the table; returns its value."""
+    node = sc.node[ply]
+    best = node[F_BEST]
+    slot = node[F_SLOT]
     if slot >= 0:
         lower = -INFINITE
         upper = INFINITE
-        if best <= alpha0:
+        if best <= node[F_ALPHA0]:
             upper = best
-        elif best >= beta0:
+        elif best >= node[F_BETA0]:
             lower = best
         else:
             lower = best
@@ -349,46 +371,101 @@ def _search(
         for s in range(players):
             sc.tt_key[slot, 2 * s] = sc.hands[s, 0]
             sc.tt_key[slot, 2 * s + 1] = sc.hands[s, 1]
-        sc.tt_key[slot, 2 * MAX_SEATS] = word
-        sc.tt_data[slot, T_GENERATION] = generation
+        sc.tt_key[slot, 2 * MAX_SEATS] = np.uint64(node[F_FLAGS])
+        sc.tt_data[slot, T_GENERATION] = sc.stats[X_GENERATION]
         sc.tt_data[slot, T_LOWER] = lower
         sc.tt_data[slot, T_UPPER] = upper
-        sc.tt_data[slot, T_BEST] = best_card
+        sc.tt_data[slot, T_BEST] = node[F_BEST_CARD]
     return best
 
 
 @njit(inline="always")
-def _child_value(
-    sc: SolverScratch, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
-    leader: int, pos: int, led: int, hi: int, won_by: int, prev_petit: int, tricks_left: int,
-    alpha: int, beta: int, ply: int, seat: int, card: int,
-) -> int:
-    """Value to the attack once ``seat`` plays ``card`` as card ``pos`` of the trick."""
+def _back(sc: SolverScratch, ply: int, attack: np.ndarray, value: int) -> None:
+    """Take back the card tried at ``ply``, whose value to the attack is ``value``."""
+    node = sc.node[ply]
+    seat = node[F_SEAT]
+    card = node[F_CARD]
     bit0, bit1 = card_bit(card)
     sc.hands[seat, 0] ^= bit0
     sc.hands[seat, 1] ^= bit1
-    sc.trick[tricks_left, pos] = card
-    sc.stats[X_NODES] += 1
-    next_led, next_hi = trick_after(led, hi, card)
-    if pos + 1 < players:
-        value = _search(
-            sc, players, attack, values, petit_weight, leader, pos + 1, next_led, next_hi,
-            won_by, prev_petit, tricks_left, alpha, beta, ply + 1,
-        )
-    else:
-        gain, winner, petit_side = _score_trick(
-            sc, players, attack, values, petit_weight, leader, won_by, prev_petit, tricks_left
-        )
-        value = gain
-        if tricks_left > 1:
-            won = WON_BY_ATTACK if attack[winner] == 1 else WON_BY_DEFENCE
-            value += _search(
-                sc, players, attack, values, petit_weight, winner, 0, -1, 0, won_by | won,
-                petit_side, tricks_left - 1, alpha - gain, beta - gain, ply + 1,
-            )
-    sc.hands[seat, 0] ^= bit0
-    sc.hands[seat, 1] ^= bit1
-    return value
+    if attack[seat] == 1:
+        if value > node[F_BEST]:
+            node[F_BEST] = value
+            node[F_BEST_CARD] = card
+            if value > node[F_ALPHA]:
+                node[F_ALPHA] = value
+    elif value < node[F_BEST]:
+        node[F_BEST] = value
+        node[F_BEST_CARD] = card
+        if value < node[F_BETA]:
+            node[F_BETA] = value
+
+
+@njit(inline="always")
+def _set_node(
+    sc: SolverScratch, ply: int, leader: int, pos: int, led: int, hi: int, won_by: int, prev_petit: int, left: int
+) -> None:
+    node = sc.node[ply]
+    node[F_LEADER] = leader
+    node[F_POS] = pos
+    node[F_LED] = led
+    node[F_HI] = hi
+    node[F_WON_BY] = won_by
+    node[F_PREV_PETIT] = prev_petit
+    node[F_LEFT] = left
+
+
+@njit
+def _search(
+    sc: SolverScratch, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
+    base: int, alpha: int, beta: int,
+) -> int:
+    """Value to the attack of the position set at ply ``base`` (``_set_node``), by alpha-beta
+    on an explicit stack of plies (no recursion)."""
+    done, value = _enter(sc, base, players, attack, values, alpha, beta)
+    if done:
+        return value
+    ply = base
+    while True:
+        node = sc.node[ply]
+        if node[F_NEXT] < node[F_N] and node[F_ALPHA] < node[F_BETA]:
+            card = sc.moves[ply, node[F_NEXT]]
+            node[F_NEXT] += 1
+            node[F_CARD] = card
+            seat = node[F_SEAT]
+            bit0, bit1 = card_bit(card)
+            sc.hands[seat, 0] ^= bit0
+            sc.hands[seat, 1] ^= bit1
+            pos = node[F_POS]
+            left = node[F_LEFT]
+            sc.trick[left, pos] = card
+            sc.stats[X_NODES] += 1
+            led, hi = trick_after(node[F_LED], node[F_HI], card)
+            gain = 0
+            if pos + 1 < players:
+                _set_node(sc, ply + 1, node[F_LEADER], pos + 1, led, hi, node[F_WON_BY], node[F_PREV_PETIT], left)
+            else:
+                gain, winner, petit_side = _score_trick(
+                    sc, players, attack, values, petit_weight, node[F_LEADER], node[F_WON_BY],
+                    node[F_PREV_PETIT], left,
+                )
+                if left == 1:
+                    _back(sc, ply, attack, gain)
+                    continue
+                won = WON_BY_ATTACK if attack[winner] == 1 else WON_BY_DEFENCE
+                _set_node(sc, ply + 1, winner, 0, -1, 0, node[F_WON_BY] | won, petit_side, left - 1)
+            node[F_GAIN] = gain
+            done, value = _enter(sc, ply + 1, players, attack, values, node[F_ALPHA] - gain, node[F_BETA] - gain)
+            if done:
+                _back(sc, ply, attack, gain + value)
+            else:
+                ply += 1
+        else:
+            value = _leave(sc, ply, players)
+            if ply == base:
+                return value
+            ply -= 1
+            _back(sc, ply, attack, sc.node[ply, F_GAIN] + value)
 
 
 @njit
@@ -470,10 +547,8 @@ def solve(
     seat, led, hi, tricks_left = _start(sc, hands, players, leader, trick, trick_len)
     if tricks_left == 0:
         return won_half
-    return won_half + _search(
-        sc, players, attack, values, petit_weight, leader, trick_len, led, hi, won_by, prev_petit,
-        tricks_left, alpha - won_half, beta - won_half, 0,
-    )
+    _set_node(sc, 0, leader, trick_len, led, hi, won_by, prev_petit, tricks_left)
+    return won_half + _search(sc, players, attack, values, petit_weight, 0, alpha - won_half, beta - won_half)
 
 
 @njit
@@ -512,10 +587,26 @@ def card_values(
             out[card] = sc.head[card]  # the searched card standing for it, until the values come
             n_legal += 1
     for i in range(n):
-        sc.scores[0, i] = _child_value(
-            sc, players, attack, values, petit_weight, leader, trick_len, led, hi, won_by, prev_petit,
-            tricks_left, -INFINITE, INFINITE, 0, seat, sc.moves[0, i],
-        )
+        card = sc.moves[0, i]
+        bit0, bit1 = card_bit(card)
+        sc.hands[seat, 0] ^= bit0
+        sc.hands[seat, 1] ^= bit1
+        sc.trick[tricks_left, trick_len] = card
+        next_led, next_hi = trick_after(led, hi, card)
+        if trick_len + 1 < players:
+            _set_node(sc, 1, leader, trick_len + 1, next_led, next_hi, won_by, prev_petit, tricks_left)
+            value = _search(sc, players, attack, values, petit_weight, 1, -INFINITE, INFINITE)
+        else:
+            value, winner, petit_side = _score_trick(
+                sc, players, attack, values, petit_weight, leader, won_by, prev_petit, tricks_left
+            )
+            if tricks_left > 1:
+                won = WON_BY_ATTACK if attack[winner] == 1 else WON_BY_DEFENCE
+                _set_node(sc, 1, winner, 0, -1, 0, won_by | won, petit_side, tricks_left - 1)
+                value += _search(sc, players, attack, values, petit_weight, 1, -INFINITE, INFINITE)
+        sc.hands[seat, 0] ^= bit0
+        sc.hands[seat, 1] ^= bit1
+        sc.scores[0, i] = value
     for card in range(N_CARDS):
         if out[card] != NO_VALUE:
             for i in range(n):

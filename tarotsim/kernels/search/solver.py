@@ -24,7 +24,12 @@ The search is alpha-beta (fail-soft) with:
   wins, else the cheapest card; leading, the strongest card;
 - a transposition table at the start of each trick, keyed by the exact hands, the
   leader, which sides have won a trick and the petit of the previous trick, holding
-  bounds on the value from there.
+  bounds on the value from there;
+- bounds: from any position the value lies between ``-1 - petit_weight`` and the values
+  of the cards not yet won plus ``1 + petit_weight`` (``values`` must not be negative).
+
+The search runs on an explicit stack of plies rather than by recursion: Numba's on-disk
+cache does not reload recursive functions safely.
 
 Typical use: ``new_solver_scratch`` once, then ``solve`` (the value) or ``card_values``
 (the value of each legal card of the seat to play, what a PIMC player averages).
@@ -39,7 +44,7 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, N_CARDS, N_SUIT_CARDS, PETIT, SUIT_LEN
 from tarotsim.kernels.bits import lowest_bit, popcount
-from tarotsim.kernels.rules import card_bit, legal_set, trick_after, trick_winner, winning_key
+from tarotsim.kernels.rules import card_bit, legal_set, trick_after, winning_key
 from tarotsim.kernels.score import ATTACK, DEFENCE, SIDE_NONE
 from tarotsim.kernels.state import MAX_SEATS, MAX_TRICKS, WON_BY_ATTACK, WON_BY_DEFENCE
 
@@ -80,7 +85,8 @@ F_CARD = 16  # the card being tried
 F_GAIN = 17  # the value of the trick that card completed, 0 if none
 F_SLOT = 18  # table entry of the node, -1 inside a trick
 F_FLAGS = 19  # the leader and flags of its table key
-N_NODE_FIELDS = 20
+F_REST = 20  # the values of the cards in the hands and in the trick in progress
+N_NODE_FIELDS = 21
 
 X_NODES = 0  # cards tried since the scratch was made
 X_GENERATION = 1
@@ -128,16 +134,27 @@ def new_solver_scratch(tt_bits: int = TT_BITS) -> SolverScratch:
 def _score_trick(
     sc: SolverScratch, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
     leader: int, won_by: int, prev_petit: int, tricks_left: int,
-) -> tuple[int, int, int]:
-    """(value to the attack, winning seat, petit side for the next trick) of the full trick."""
-    trick = sc.trick[tricks_left]
+) -> tuple[int, int, int, int]:
+    """(value to the attack, winning seat, petit side for the next trick, values of its cards)
+    of the full trick."""
     last = tricks_left == 1
-    winner = (leader + trick_winner(trick, players)) % players
+    led = -1
+    for j in range(players):
+        card = sc.trick[tricks_left, j]
+        if card != EXCUSE:
+            led = card // SUIT_LEN if card < N_SUIT_CARDS else 4
+            break
+    best_key = -2
+    winner = leader
     card_sum = 0
     excuse_owner = -1
     has_petit = False
     for j in range(players):
-        card = trick[j]
+        card = sc.trick[tricks_left, j]
+        key = winning_key(card, led)
+        if key > best_key:
+            best_key = key
+            winner = leader + j if leader + j < players else leader + j - players
         if card == EXCUSE:
             excuse_owner = (leader + j) % players
         else:
@@ -171,7 +188,7 @@ def _score_trick(
             value += petit_weight
         elif petit_side == DEFENCE:
             value -= petit_weight
-    return value, winner, winner_side if has_petit else SIDE_NONE
+    return value, winner, winner_side if has_petit else SIDE_NONE, card_sum + values[EXCUSE] * (excuse_owner >= 0)
 
 
 @njit(inline="always")
@@ -308,26 +325,32 @@ def _tt_matches(sc: SolverScratch, slot: int, players: int, word: np.uint64, gen
 
 @njit(inline="always")
 def _enter(
-    sc: SolverScratch, ply: int, players: int, attack: np.ndarray, values: np.ndarray, alpha: int, beta: int
+    sc: SolverScratch, ply: int, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
+    alpha: int, beta: int,
 ) -> tuple[bool, int]:
     """Open the node of ``ply`` (its position fields set): (True, value) when the table
     answers at once, else (False, 0) with its cards to try listed and ordered."""
-    node = sc.node[ply]
-    leader = node[F_LEADER]
-    pos = node[F_POS]
+    leader = sc.node[ply, F_LEADER]
+    pos = sc.node[ply, F_POS]
     seat = leader + pos
     if seat >= players:
         seat -= players
-    node[F_SEAT] = seat
-    node[F_SLOT] = -1
-    node[F_ALPHA0] = alpha
-    node[F_BETA0] = beta
+    sc.node[ply, F_SEAT] = seat
+    sc.node[ply, F_SLOT] = -1
+    sc.node[ply, F_ALPHA0] = alpha
+    sc.node[ply, F_BETA0] = beta
+    upper = sc.node[ply, F_REST] + 1 + petit_weight
+    if upper <= alpha:
+        return True, upper
+    lower = -1 - petit_weight
+    if lower >= beta:
+        return True, lower
     first = -1
     if pos == 0:
-        flags = leader | (node[F_WON_BY] << 3) | ((node[F_PREV_PETIT] + 1) << 5)
+        flags = leader | (sc.node[ply, F_WON_BY] << 3) | ((sc.node[ply, F_PREV_PETIT] + 1) << 5)
         slot, word = _tt_slot(sc, players, flags)
-        node[F_SLOT] = slot
-        node[F_FLAGS] = flags
+        sc.node[ply, F_SLOT] = slot
+        sc.node[ply, F_FLAGS] = flags
         if _tt_matches(sc, slot, players, word, sc.stats[X_GENERATION]):
             lower = sc.tt_data[slot, T_LOWER]
             upper = sc.tt_data[slot, T_UPPER]
@@ -338,32 +361,31 @@ def _enter(
             alpha = max(alpha, lower)
             beta = min(beta, upper)
             first = sc.tt_data[slot, T_BEST]
-    node[F_ALPHA] = alpha
-    node[F_BETA] = beta
-    led = node[F_LED]
-    left = node[F_LEFT]
-    legal0, legal1 = legal_set(sc.hands[seat, 0], sc.hands[seat, 1], led, node[F_HI])
+    sc.node[ply, F_ALPHA] = alpha
+    sc.node[ply, F_BETA] = beta
+    led = sc.node[ply, F_LED]
+    left = sc.node[ply, F_LEFT]
+    legal0, legal1 = legal_set(sc.hands[seat, 0], sc.hands[seat, 1], led, sc.node[ply, F_HI])
     n = _gen_moves(sc, ply, players, seat, legal0, legal1, pos, left, values)
     _order_moves(sc, ply, n, players, attack, seat, leader, pos, left, led, values, first)
-    node[F_N] = n
-    node[F_NEXT] = 0
-    node[F_BEST] = -INFINITE if attack[seat] == 1 else INFINITE
-    node[F_BEST_CARD] = -1
+    sc.node[ply, F_N] = n
+    sc.node[ply, F_NEXT] = 0
+    sc.node[ply, F_BEST] = -INFINITE if attack[seat] == 1 else INFINITE
+    sc.node[ply, F_BEST_CARD] = -1
     return False, 0
 
 
 @njit(inline="always")
 def _leave(sc: SolverScratch, ply: int, players: int) -> int:
     """Close the node of ``ply``: store its bounds in the table; returns its value."""
-    node = sc.node[ply]
-    best = node[F_BEST]
-    slot = node[F_SLOT]
+    best = sc.node[ply, F_BEST]
+    slot = sc.node[ply, F_SLOT]
     if slot >= 0:
         lower = -INFINITE
         upper = INFINITE
-        if best <= node[F_ALPHA0]:
+        if best <= sc.node[ply, F_ALPHA0]:
             upper = best
-        elif best >= node[F_BETA0]:
+        elif best >= sc.node[ply, F_BETA0]:
             lower = best
         else:
             lower = best
@@ -371,48 +393,48 @@ def _leave(sc: SolverScratch, ply: int, players: int) -> int:
         for s in range(players):
             sc.tt_key[slot, 2 * s] = sc.hands[s, 0]
             sc.tt_key[slot, 2 * s + 1] = sc.hands[s, 1]
-        sc.tt_key[slot, 2 * MAX_SEATS] = np.uint64(node[F_FLAGS])
+        sc.tt_key[slot, 2 * MAX_SEATS] = np.uint64(sc.node[ply, F_FLAGS])
         sc.tt_data[slot, T_GENERATION] = sc.stats[X_GENERATION]
         sc.tt_data[slot, T_LOWER] = lower
         sc.tt_data[slot, T_UPPER] = upper
-        sc.tt_data[slot, T_BEST] = node[F_BEST_CARD]
+        sc.tt_data[slot, T_BEST] = sc.node[ply, F_BEST_CARD]
     return best
 
 
 @njit(inline="always")
 def _back(sc: SolverScratch, ply: int, attack: np.ndarray, value: int) -> None:
     """Take back the card tried at ``ply``, whose value to the attack is ``value``."""
-    node = sc.node[ply]
-    seat = node[F_SEAT]
-    card = node[F_CARD]
+    seat = sc.node[ply, F_SEAT]
+    card = sc.node[ply, F_CARD]
     bit0, bit1 = card_bit(card)
     sc.hands[seat, 0] ^= bit0
     sc.hands[seat, 1] ^= bit1
     if attack[seat] == 1:
-        if value > node[F_BEST]:
-            node[F_BEST] = value
-            node[F_BEST_CARD] = card
-            if value > node[F_ALPHA]:
-                node[F_ALPHA] = value
-    elif value < node[F_BEST]:
-        node[F_BEST] = value
-        node[F_BEST_CARD] = card
-        if value < node[F_BETA]:
-            node[F_BETA] = value
+        if value > sc.node[ply, F_BEST]:
+            sc.node[ply, F_BEST] = value
+            sc.node[ply, F_BEST_CARD] = card
+            if value > sc.node[ply, F_ALPHA]:
+                sc.node[ply, F_ALPHA] = value
+    elif value < sc.node[ply, F_BEST]:
+        sc.node[ply, F_BEST] = value
+        sc.node[ply, F_BEST_CARD] = card
+        if value < sc.node[ply, F_BETA]:
+            sc.node[ply, F_BETA] = value
 
 
 @njit(inline="always")
 def _set_node(
-    sc: SolverScratch, ply: int, leader: int, pos: int, led: int, hi: int, won_by: int, prev_petit: int, left: int
+    sc: SolverScratch, ply: int, leader: int, pos: int, led: int, hi: int, won_by: int, prev_petit: int, left: int,
+    rest: int,
 ) -> None:
-    node = sc.node[ply]
-    node[F_LEADER] = leader
-    node[F_POS] = pos
-    node[F_LED] = led
-    node[F_HI] = hi
-    node[F_WON_BY] = won_by
-    node[F_PREV_PETIT] = prev_petit
-    node[F_LEFT] = left
+    sc.node[ply, F_LEADER] = leader
+    sc.node[ply, F_POS] = pos
+    sc.node[ply, F_LED] = led
+    sc.node[ply, F_HI] = hi
+    sc.node[ply, F_WON_BY] = won_by
+    sc.node[ply, F_PREV_PETIT] = prev_petit
+    sc.node[ply, F_LEFT] = left
+    sc.node[ply, F_REST] = rest
 
 
 @njit
@@ -422,40 +444,48 @@ def _search(
 ) -> int:
     """Value to the attack of the position set at ply ``base`` (``_set_node``), by alpha-beta
     on an explicit stack of plies (no recursion)."""
-    done, value = _enter(sc, base, players, attack, values, alpha, beta)
+    done, value = _enter(sc, base, players, attack, values, petit_weight, alpha, beta)
     if done:
         return value
     ply = base
     while True:
-        node = sc.node[ply]
-        if node[F_NEXT] < node[F_N] and node[F_ALPHA] < node[F_BETA]:
-            card = sc.moves[ply, node[F_NEXT]]
-            node[F_NEXT] += 1
-            node[F_CARD] = card
-            seat = node[F_SEAT]
+        if sc.node[ply, F_NEXT] < sc.node[ply, F_N] and sc.node[ply, F_ALPHA] < sc.node[ply, F_BETA]:
+            card = sc.moves[ply, sc.node[ply, F_NEXT]]
+            sc.node[ply, F_NEXT] += 1
+            sc.node[ply, F_CARD] = card
+            seat = sc.node[ply, F_SEAT]
             bit0, bit1 = card_bit(card)
             sc.hands[seat, 0] ^= bit0
             sc.hands[seat, 1] ^= bit1
-            pos = node[F_POS]
-            left = node[F_LEFT]
+            pos = sc.node[ply, F_POS]
+            left = sc.node[ply, F_LEFT]
             sc.trick[left, pos] = card
             sc.stats[X_NODES] += 1
-            led, hi = trick_after(node[F_LED], node[F_HI], card)
+            led, hi = trick_after(sc.node[ply, F_LED], sc.node[ply, F_HI], card)
             gain = 0
             if pos + 1 < players:
-                _set_node(sc, ply + 1, node[F_LEADER], pos + 1, led, hi, node[F_WON_BY], node[F_PREV_PETIT], left)
+                _set_node(
+                    sc, ply + 1, sc.node[ply, F_LEADER], pos + 1, led, hi, sc.node[ply, F_WON_BY],
+                    sc.node[ply, F_PREV_PETIT], left, sc.node[ply, F_REST],
+                )
             else:
-                gain, winner, petit_side = _score_trick(
-                    sc, players, attack, values, petit_weight, node[F_LEADER], node[F_WON_BY],
-                    node[F_PREV_PETIT], left,
+                gain, winner, petit_side, spent = _score_trick(
+                    sc, players, attack, values, petit_weight, sc.node[ply, F_LEADER], sc.node[ply, F_WON_BY],
+                    sc.node[ply, F_PREV_PETIT], left,
                 )
                 if left == 1:
                     _back(sc, ply, attack, gain)
                     continue
                 won = WON_BY_ATTACK if attack[winner] == 1 else WON_BY_DEFENCE
-                _set_node(sc, ply + 1, winner, 0, -1, 0, node[F_WON_BY] | won, petit_side, left - 1)
-            node[F_GAIN] = gain
-            done, value = _enter(sc, ply + 1, players, attack, values, node[F_ALPHA] - gain, node[F_BETA] - gain)
+                _set_node(
+                    sc, ply + 1, winner, 0, -1, 0, sc.node[ply, F_WON_BY] | won, petit_side, left - 1,
+                    sc.node[ply, F_REST] - spent,
+                )
+            sc.node[ply, F_GAIN] = gain
+            done, value = _enter(
+                sc, ply + 1, players, attack, values, petit_weight, sc.node[ply, F_ALPHA] - gain,
+                sc.node[ply, F_BETA] - gain,
+            )
             if done:
                 _back(sc, ply, attack, gain + value)
             else:
@@ -470,9 +500,11 @@ def _search(
 
 @njit
 def _start(
-    sc: SolverScratch, hands: np.ndarray, players: int, leader: int, trick: np.ndarray, trick_len: int
-) -> tuple[int, int, int, int]:
-    """Copy the position into ``sc``; returns (seat to play, suit led, highest trump, tricks left)."""
+    sc: SolverScratch, hands: np.ndarray, players: int, leader: int, trick: np.ndarray, trick_len: int,
+    values: np.ndarray,
+) -> tuple[int, int, int, int, int]:
+    """Copy the position into ``sc``; returns (seat to play, suit led, highest trump, tricks
+    left, values of the cards in the hands and the trick)."""
     for seat in range(players):
         sc.hands[seat, 0] = hands[seat, 0]
         sc.hands[seat, 1] = hands[seat, 1]
@@ -483,8 +515,16 @@ def _start(
     for j in range(trick_len):
         sc.trick[tricks_left, j] = trick[j]
         led, hi = trick_after(led, hi, trick[j])
+    rest = 0
+    for card in range(N_CARDS):
+        bit0, bit1 = card_bit(card)
+        for other in range(players):
+            if (hands[other, 0] & bit0) or (hands[other, 1] & bit1):
+                rest += values[card]
+    for j in range(trick_len):
+        rest += values[trick[j]]
     sc.stats[X_GENERATION] += 1
-    return seat, led, hi, tricks_left
+    return seat, led, hi, tricks_left, rest
 
 
 @njit
@@ -530,7 +570,7 @@ def solve(
     won_half : int
         The attack's value won before (added to the result).
     values : int64[78]
-        Each card's value, in half points (``HALF_POINTS`` for card points).
+        Each card's value, in half points (``HALF_POINTS`` for card points), none negative.
     petit_weight : int
         Added for a petit au bout of the attack, taken off for one of the defence.
     sc : SolverScratch
@@ -544,10 +584,10 @@ def solve(
     int
         The value (half points with the default ``values``).
     """
-    seat, led, hi, tricks_left = _start(sc, hands, players, leader, trick, trick_len)
+    seat, led, hi, tricks_left, rest = _start(sc, hands, players, leader, trick, trick_len, values)
     if tricks_left == 0:
         return won_half
-    _set_node(sc, 0, leader, trick_len, led, hi, won_by, prev_petit, tricks_left)
+    _set_node(sc, 0, leader, trick_len, led, hi, won_by, prev_petit, tricks_left, rest)
     return won_half + _search(sc, players, attack, values, petit_weight, 0, alpha - won_half, beta - won_half)
 
 
@@ -573,7 +613,7 @@ def card_values(
     and both sides play perfectly after; ``NO_VALUE`` for every other card. Equivalent
     cards share one search. Returns the number of legal cards.
     """
-    seat, led, hi, tricks_left = _start(sc, hands, players, leader, trick, trick_len)
+    seat, led, hi, tricks_left, rest = _start(sc, hands, players, leader, trick, trick_len, values)
     for card in range(N_CARDS):
         out[card] = NO_VALUE
     if tricks_left == 0:
@@ -594,15 +634,15 @@ def card_values(
         sc.trick[tricks_left, trick_len] = card
         next_led, next_hi = trick_after(led, hi, card)
         if trick_len + 1 < players:
-            _set_node(sc, 1, leader, trick_len + 1, next_led, next_hi, won_by, prev_petit, tricks_left)
+            _set_node(sc, 1, leader, trick_len + 1, next_led, next_hi, won_by, prev_petit, tricks_left, rest)
             value = _search(sc, players, attack, values, petit_weight, 1, -INFINITE, INFINITE)
         else:
-            value, winner, petit_side = _score_trick(
+            value, winner, petit_side, spent = _score_trick(
                 sc, players, attack, values, petit_weight, leader, won_by, prev_petit, tricks_left
             )
             if tricks_left > 1:
                 won = WON_BY_ATTACK if attack[winner] == 1 else WON_BY_DEFENCE
-                _set_node(sc, 1, winner, 0, -1, 0, won_by | won, petit_side, tricks_left - 1)
+                _set_node(sc, 1, winner, 0, -1, 0, won_by | won, petit_side, tricks_left - 1, rest - spent)
                 value += _search(sc, players, attack, values, petit_weight, 1, -INFINITE, INFINITE)
         sc.hands[seat, 0] ^= bit0
         sc.hands[seat, 1] ^= bit1

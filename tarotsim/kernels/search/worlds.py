@@ -22,10 +22,19 @@ remaining capacities computes (``prepare_worlds``). ``draw_world`` then draws ea
 group's row with probability proportional to its multinomial times the completions it
 leaves, and shares the group's cards by a uniform random permutation: the product of
 the factors telescopes to ``1 / (number of deals)`` for every deal. Groups with a single
-possible holder are dealt to it outright, and the group that every holder with room may
-take is counted in closed form (a multinomial of the capacities left), so the programme
-only runs over the groups that voids and known cards constrain. Randomness comes from
-the deal's xoshiro stream (``kernels.rng``).
+possible holder are dealt to it outright. The group that every holder with room may take,
+and a chain of groups whose sets of holders are nested in one another (the hands but not
+the écart, the hands but one void seat, …), are counted in closed form: give each holder
+as many places as it has room, put each nested group into free places of its holders,
+the smallest set first, and the rest anywhere (``_tail_ways``); they are dealt the same
+way, each card into a uniformly drawn free place. The programme runs only over the other
+groups, so most positions need no programme at all. Randomness comes from the deal's
+xoshiro stream (``kernels.rng``).
+
+Cost, measured on positions of heuristic play: ``prepare_worlds`` takes a few
+microseconds at the median, 1 ms on average with 5 players and tens of milliseconds in
+the worst positions (three or more groups constrained by different voids); each
+``draw_world`` takes a few microseconds.
 
 Typical use: ``holder_allowed`` then ``prepare_worlds`` once per decision, then
 ``draw_world`` once per world, all on one ``WorldScratch`` made by ``new_world_scratch``.
@@ -56,7 +65,8 @@ W_HOLDERS = 0  # number of holders
 W_ACTIVE = 1  # bit mask of the holders with room left after the forced cards
 W_STAGES = 2  # number of constrained groups (steps of the programme)
 W_START = 3  # index of the capacity vector the programme starts from
-N_WORLD_SCALARS = 4
+W_CHAIN = 4  # number of nested groups counted in closed form after the programme
+N_WORLD_SCALARS = 5
 
 _TWO_53 = 1.0 / 9007199254740992.0
 
@@ -72,6 +82,8 @@ def _binomial_table() -> np.ndarray:
 
 BINOMIAL = _binomial_table()
 """``BINOMIAL[n, k]``: n choose k as float64, for 0 <= k <= n <= 78 (exact up to 2**53)."""
+FACTORIAL = np.cumprod(np.concatenate(([1.0], np.arange(1.0, N_CARDS + 1))))
+"""``FACTORIAL[n]``: n! as float64, for 0 <= n <= 78."""
 
 
 class WorldScratch(NamedTuple):
@@ -82,6 +94,7 @@ class WorldScratch(NamedTuple):
     group_size: np.ndarray  # int64[N_SIGNATURES]: cards per group, by signature
     group_cards: np.ndarray  # int64[N_SIGNATURES, N_CARDS]: the cards of each group
     stage_group: np.ndarray  # int64[N_SIGNATURES]: signature of the group of each step
+    chain_group: np.ndarray  # int64[N_SIGNATURES]: the nested groups, the smallest set of holders first
     capacity: np.ndarray  # int64[MAX_HOLDERS]: room left once the forced cards are dealt
     stride: np.ndarray  # int64[MAX_HOLDERS]: index of a capacity vector = sum stride * capacity
     stage_total: np.ndarray  # int64[N_SIGNATURES + 1]: capacity left at the start of each step
@@ -109,6 +122,7 @@ def new_world_scratch(max_states: int = MAX_STATES) -> WorldScratch:
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_SIGNATURES, dtype=np.int64),
         np.zeros((N_SIGNATURES, N_CARDS), dtype=np.int64),
+        np.zeros(N_SIGNATURES, dtype=np.int64),
         np.zeros(N_SIGNATURES, dtype=np.int64),
         np.zeros(MAX_HOLDERS, dtype=np.int64),
         np.zeros(MAX_HOLDERS, dtype=np.int64),
@@ -318,6 +332,40 @@ def _share_child(ws: WorldScratch, k: int, index: int) -> int:
     return index
 
 
+@njit(inline="always")
+def _chain_rank(ws: WorldScratch, signature: int) -> int:
+    """Preference for the next nested group: more holders, then more cards."""
+    return 100 * popcount(np.uint64(signature)) + ws.group_size[signature]
+
+
+@njit(inline="always")
+def _tail_ways(ws: WorldScratch) -> float:
+    """Completions of the capacity vector ``ws.vector`` by the nested groups and the group
+    every holder may take: give each holder as many numbered places as it has room, put
+    each nested group's cards, smallest set of holders first, into free places of its
+    holders, then the rest anywhere; divide by the orders of the places within each hand."""
+    free_total = 0
+    for h in range(MAX_HOLDERS):
+        free_total += ws.vector[h]
+    used = 0
+    ways = 1.0
+    for c in range(ws.scalars[W_CHAIN]):
+        signature = ws.chain_group[c]
+        n = ws.group_size[signature]
+        free = -used
+        for h in range(MAX_HOLDERS):
+            if (signature >> h) & 1:
+                free += ws.vector[h]
+        if free < n:
+            return 0.0
+        ways *= FACTORIAL[free] / FACTORIAL[free - n]
+        used += n
+    ways *= FACTORIAL[free_total - used]
+    for h in range(MAX_HOLDERS):
+        ways /= FACTORIAL[ws.vector[h]]
+    return ways
+
+
 @njit
 def prepare_worlds(
     allowed: np.ndarray, sizes: np.ndarray, n_holders: int, unseen: np.ndarray, ws: WorldScratch
@@ -374,11 +422,34 @@ def prepare_worlds(
         return -1.0
     ws.scalars[W_START] = start
 
-    # The constrained groups, those with fewer possible holders first.
+    # The constrained groups: a chain of nested sets of holders is counted in closed form
+    # (``_tail_ways``), picked greedily from the largest; the programme runs over the others,
+    # those with fewer possible holders first.
+    in_chain = 0
+    chain = 0
+    inside = active
+    while True:
+        pick = -1
+        for s in range(1, N_SIGNATURES):
+            if ws.group_size[s] > 0 and s != inside and popcount(np.uint64(s)) >= 2 and (s & ~inside) == 0:
+                if pick < 0 or _chain_rank(ws, s) > _chain_rank(ws, pick):
+                    pick = s
+        if pick < 0:
+            break
+        in_chain |= 1 << pick
+        inside = pick
+        ws.chain_group[chain] = pick
+        chain += 1
+    ws.scalars[W_CHAIN] = chain
+    for c in range(chain // 2):
+        ws.chain_group[c], ws.chain_group[chain - 1 - c] = ws.chain_group[chain - 1 - c], ws.chain_group[c]
     stages = 0
     for holders in range(2, MAX_HOLDERS + 1):
         for s in range(1, N_SIGNATURES):
-            if ws.group_size[s] > 0 and s != active and popcount(np.uint64(s)) == holders:
+            if (
+                ws.group_size[s] > 0 and s != active and popcount(np.uint64(s)) == holders
+                and not (in_chain >> s) & 1
+            ):
                 ws.stage_group[stages] = s
                 stages += 1
     ws.scalars[W_STAGES] = stages
@@ -414,12 +485,7 @@ def prepare_worlds(
     for r in range(ws.n_reach[stages]):
         index = reach[stages, r]
         _decode(ws, index, ws.stage_total[stages])
-        weight = 1.0
-        n = ws.stage_total[stages]
-        for h in range(MAX_HOLDERS):
-            weight *= BINOMIAL[n, ws.vector[h]]
-            n -= ws.vector[h]
-        ways[stages, index] = weight
+        ways[stages, index] = _tail_ways(ws)
     for g in range(stages - 1, -1, -1):
         signature = ws.stage_group[g]
         n = ws.group_size[signature]
@@ -505,6 +571,24 @@ def draw_world(rng: np.ndarray, ws: WorldScratch, out: np.ndarray) -> None:
     active = ws.scalars[W_ACTIVE]
     if popcount(np.uint64(active)) >= 2:
         _decode(ws, index, ws.stage_total[stages])
+        for c in range(ws.scalars[W_CHAIN]):
+            signature = ws.chain_group[c]
+            cards = ws.group_cards[signature]
+            for i in range(ws.group_size[signature]):
+                free = 0
+                for h in range(MAX_HOLDERS):
+                    if (signature >> h) & 1:
+                        free += ws.vector[h]
+                place = below(rng, free)
+                for h in range(MAX_HOLDERS):
+                    if (signature >> h) & 1:
+                        if place < ws.vector[h]:
+                            ws.vector[h] -= 1
+                            bit0, bit1 = card_bit(cards[i])
+                            out[h, 0] |= bit0
+                            out[h, 1] |= bit1
+                            break
+                        place -= ws.vector[h]
         k = _start_group(ws, active, ws.stage_total[stages])
         for j in range(k):
             ws.share[j] = ws.vector[ws.members[j]]

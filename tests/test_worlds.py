@@ -21,7 +21,7 @@ import pytest
 from tarotsim.cards import EXCUSE, FULL_WORD0, FULL_WORD1, N_SUIT_CARDS, SUIT_LEN, from_mask, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.search.view import seat_constraints
+from tarotsim.kernels.search.view import seat_constraints, world_hands
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     draw_world,
@@ -30,7 +30,7 @@ from tarotsim.kernels.search.worlds import (
     prepare_worlds,
     sample_world,
 )
-from tarotsim.kernels.state import I_CHIEN_SHOWN, I_TAKER
+from tarotsim.kernels.state import I_CALLED, I_CHIEN_SHOWN, I_PARTNER_KNOWN, I_TAKER
 from tests.test_no_peeking import copy_table, mid_deal_positions, redistribute
 
 WS = new_world_scratch()
@@ -285,6 +285,10 @@ def test_real_positions_admit_the_true_deal_and_every_draw_respects_the_constrai
             total0 |= int(word0)
             total1 |= int(word1)
         assert (total0, total1) == (int(unseen[0]), int(unseen[1]))
+        hands = np.zeros((players, 2), dtype=np.uint64)
+        attack = np.zeros(players, dtype=np.int64)
+        world_hands(tb, seat, np.array(truth, dtype=np.uint64), holder_seat, n, hands, attack)
+        assert np.array_equal(hands, tb.hands[:players]) and np.array_equal(attack, tb.attack[:players])
         assert prepare_worlds(allowed, sizes, n, unseen, WS) >= 1.0
         for _ in range(20):
             draw_world(state, WS, out)
@@ -296,6 +300,14 @@ def test_real_positions_admit_the_true_deal_and_every_draw_respects_the_constrai
                 got0 |= int(out[h, 0])
                 got1 |= int(out[h, 1])
             assert (got0, got1) == (int(unseen[0]), int(unseen[1]))
+            world_hands(tb, seat, out, holder_seat, n, hands, attack)
+            assert attack[tb.info[I_TAKER]] == 1 and attack[seat] == tb.attack[seat]
+            called = int(tb.info[I_CALLED])
+            if called >= 0 and not tb.info[I_PARTNER_KNOWN]:  # the partner is whoever holds the called card
+                holders = {s for s in range(players) if called in from_mask(*hands[s])}
+                assert set(np.flatnonzero(attack)) == {int(tb.info[I_TAKER])} | holders
+            else:
+                assert np.array_equal(attack, tb.attack[:players])
 
 
 @pytest.mark.parametrize("players", [4, 5])

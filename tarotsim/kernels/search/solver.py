@@ -44,7 +44,7 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, N_CARDS, N_SUIT_CARDS, PETIT, SUIT_LEN
 from tarotsim.kernels.bits import lowest_bit, popcount
-from tarotsim.kernels.rules import card_bit, legal_set, trick_after, winning_key
+from tarotsim.kernels.rules import card_bit, legal_set, suit_code, trick_after, winning_key
 from tarotsim.kernels.score import ATTACK, DEFENCE, SIDE_NONE
 from tarotsim.kernels.state import MAX_SEATS, MAX_TRICKS, WON_BY_ATTACK, WON_BY_DEFENCE
 
@@ -142,7 +142,7 @@ def _score_trick(
     for j in range(players):
         card = sc.trick[tricks_left, j]
         if card != EXCUSE:
-            led = card // SUIT_LEN if card < N_SUIT_CARDS else 4
+            led = suit_code(card)
             break
     best_key = -2
     winner = leader
@@ -276,10 +276,7 @@ def _order_moves(
         elif card == EXCUSE:
             score = 0
         else:
-            own_led = led
-            if own_led < 0:
-                own_led = card // SUIT_LEN if card < N_SUIT_CARDS else 4
-            key = winning_key(card, own_led)
+            key = winning_key(card, led if led >= 0 else suit_code(card))
             if pos == 0 or best_seat < 0:
                 score = key
             elif ally_wins:

@@ -18,6 +18,10 @@ hidden part of the écart. The constraints:
 - five players: the called card, while unseen and not from the chien, is not the taker's
   (``policies.call.called_card`` never calls a card of the taker's hand) nor in the écart.
 
+``world_hands`` turns a drawn deal back into every seat's hand and the sides it implies
+(with five players the partner is whoever holds the called card in that deal), the input
+of ``solver.solve`` and ``solver.card_values``.
+
 Sampling over these is uniform over the consistent deals: it does not weigh deals by how
 likely the bids and the cards played were under any policy, nor by the deal having had no
 petit sec.
@@ -36,6 +40,7 @@ from tarotsim.kernels.state import (
     I_CALLED,
     I_CHIEN_SHOWN,
     I_LEADER,
+    I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
     I_TRICK_LEN,
@@ -143,3 +148,49 @@ def seat_constraints(
             possible[n, 1] = FULL_WORD1
         n += 1
     return n
+
+
+@njit
+def world_hands(
+    tb: DealState, seat: int, world: np.ndarray, holder_seat: np.ndarray, n_holders: int,
+    hands: np.ndarray, attack: np.ndarray,
+) -> None:
+    """Every seat's hand and side in a deal drawn for ``seat``.
+
+    Parameters
+    ----------
+    tb : DealState
+    seat : int
+        The seat the deal was drawn for: its own hand is kept.
+    world : uint64[n_holders, 2]
+        The drawn deal (``worlds.draw_world``) of the holders of ``seat_constraints``.
+    holder_seat : int64[n_holders]
+        Each holder's seat, -1 for the chien or the écart (``seat_constraints``).
+    hands : uint64[players, 2]
+        Receives the hands.
+    attack : int64[players]
+        Receives the sides: ``tb.attack`` where ``seat`` knows them; with five players and
+        the partner still secret to ``seat`` (the taker and the defenders until the called
+        card is played), the taker and whoever holds the called card in this deal (or the
+        taker alone).
+    """
+    info = tb.info
+    players = info[I_PLAYERS]
+    hands[seat, 0] = tb.hands[seat, 0]
+    hands[seat, 1] = tb.hands[seat, 1]
+    for h in range(n_holders):
+        if holder_seat[h] >= 0:
+            hands[holder_seat[h], 0] = world[h, 0]
+            hands[holder_seat[h], 1] = world[h, 1]
+    called = info[I_CALLED]
+    taker = info[I_TAKER]
+    is_partner = tb.attack[seat] == 1 and seat != taker
+    secret = called >= 0 and info[I_PARTNER_KNOWN] == 0 and not is_partner
+    for other in range(players):
+        attack[other] = tb.attack[other] if other == seat or not secret else 0
+    if secret:
+        attack[taker] = 1
+        bit0, bit1 = card_bit(called)
+        for other in range(players):
+            if (hands[other, 0] & bit0) or (hands[other, 1] & bit1):
+                attack[other] = 1

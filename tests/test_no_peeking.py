@@ -51,10 +51,7 @@ from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,
-    C_PLAY_ATTACK,
-    C_PLAY_DEFENCE,
     C_PLAYERS,
-    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
     I_LEADER,
@@ -62,8 +59,12 @@ from tarotsim.kernels.state import (
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    P_PLAY_ATTACK,
+    P_PLAY_DEFENCE,
+    P_POIGNEE_POLICY,
     DealState,
     new_state,
+    seat_slot,
 )
 
 PLAYERS = 4
@@ -132,8 +133,9 @@ def play_to(
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
     and the defence playing ``policies``; return (seat to play, its legal cards)."""
     cfg = cfg.copy()
-    cfg[C_PLAY_ATTACK], cfg[C_PLAY_DEFENCE] = policies
     players = int(tb.info[I_PLAYERS])
+    for seat in range(players):
+        cfg[seat_slot(seat, P_PLAY_ATTACK)], cfg[seat_slot(seat, P_PLAY_DEFENCE)] = policies
     for t in range(int(cfg[C_HAND])):
         seat = int(tb.info[I_LEADER])
         for j in range(players):
@@ -367,10 +369,10 @@ def test_poignee_choice_does_not_peek(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked
-            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
             for _ in range(3):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

@@ -66,6 +66,7 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
+from tarotsim.labels import PLAY_POLICIES
 
 PLAYERS = 4
 SUIT_CODES = [int(suit_code(card)) for card in range(N_CARDS)]
@@ -346,6 +347,19 @@ def test_heuristic_card_does_not_peek() -> None:
 
 def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
     changed, tried = count_changed(heuristic, 120, seed=77, defender_view=True)
+    assert changed == 0
+
+
+@pytest.mark.parametrize("name", sorted(PLAY_POLICIES))
+def test_every_card_play_policy_does_not_peek(name: str) -> None:
+    """Every registered card-play policy: a new one runs through the harness once it is in
+    ``labels.PLAY_POLICIES``."""
+
+    def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
+        return int(choose_card(PLAY_POLICIES[name], seat, legal0, legal1, tb, HEURISTIC_CFG))
+
+    changed, tried = count_changed(decide, 150, seed=31)
+    assert tried == 150
     assert changed == 0
 
 

@@ -8,10 +8,14 @@ approximations over deals: ``mean ± z · sd / sqrt(n)`` of the per-deal values 
 100,000 deals of a typical duel, the t quantile differs from the normal one in the sixth
 digit). Thrown-in rows score 0 for every seat and count as such.
 
-The edge splits exactly into A's parts by the role A held (taker, partner at 5 players,
-defender, none when thrown in): the per-deal part of a role is A's scores in that role,
-summed over the deal's rows and divided by ``players``; the parts add up to the edge,
-deal by deal, and each has its own interval.
+The edge splits exactly into parts by the role A held (taker, partner at 5 players,
+defender, none when thrown in), each comparing A with B in the same seat of the same deal.
+On the row where A sits in seat s, A's **gain** is its score minus B's mean score in seat s
+over the deal's other rows. The scores being zero-sum, a deal's gains add up to
+``players² / (players − 1)`` times its edge; so the part of a role is the sum of A's gains
+on the deal's rows where A held that role, times ``(players − 1) / players²``. The parts
+add up to the edge deal by deal, each has its own interval, and every part is exactly 0
+when A = B.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ class _Rows(NamedTuple):
     """A duel's records as arrays, rows in (deal, a_seat) order; R rows, n seats."""
 
     scores: np.ndarray  # int64[R, n]
+    gain: np.ndarray  # float[R]: A's score minus B's mean score in A's seat over the deal's other rows
     is_a: np.ndarray  # bool[R, n]: the seat played A
     role: np.ndarray  # int64[R, n]: ROLES index of every seat
     taker: np.ndarray  # int64[R]
@@ -72,12 +77,23 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
     role = np.where(partner[:, None] == seat, _PARTNER, role)
     role = np.where(taker[:, None] == seat, _TAKER, role)
     contract = pd.Categorical(records["contract"], categories=list(CONTRACTS)).codes.astype(np.int64)
-    return _Rows(scores, seat == a_seat[:, None], role, taker, contract[order], records["made"].to_numpy(bool)[order])
+    by_rotation = scores.reshape(-1, players, players)  # [deal, rotation (A's seat), seat]
+    a_score = by_rotation[:, seat, seat]  # [deal, A's seat]
+    b_mean = (by_rotation.sum(axis=1) - a_score) / (players - 1)
+    gain = (a_score - b_mean).reshape(-1)
+    return _Rows(scores, gain, seat == a_seat[:, None], role, taker, contract[order],
+                 records["made"].to_numpy(bool)[order])
 
 
 def _per_deal(values: np.ndarray, players: int) -> np.ndarray:
     """float[D]: a per-row value (float[R]) summed over each deal's rows, divided by ``players``."""
     return values.reshape(-1, players).sum(axis=1) / players
+
+
+def _part(rows: _Rows, mask: np.ndarray, players: int, z: float) -> tuple[float, float, float]:
+    """The part of the edge from the rows of ``mask`` (bool[R]), with its interval."""
+    gains = _per_deal(np.where(mask, rows.gain, 0.0), players) * (players - 1) / players
+    return paired_interval(gains, z)
 
 
 def _mean(values: np.ndarray) -> float:
@@ -107,7 +123,7 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
         ``by_role``, one row per role of :data:`ROLES` (``partner`` at 5 players only):
         ``role``, ``a_n`` (rows where A held it), ``a_rate``, ``a_mean`` (A's mean score
         in it), ``b_rate``, ``b_mean`` (B's), ``edge``, ``edge_low``, ``edge_high`` (the
-        role's part of A's edge; the parts add up to the edge).
+        role's part of A's edge, against B in the same seats; the parts add up to the edge).
 
         ``by_contract``, one row per contract: ``contract``, ``a_n`` (rows where A took
         it), ``a_rate``, ``a_made`` (success rate), ``a_mean`` (A's mean score as its
@@ -134,7 +150,7 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
             continue
         in_role = rows.role == index
         a_mask, b_mask = rows.is_a & in_role, ~rows.is_a & in_role
-        part = paired_interval(_per_deal((rows.scores * a_mask).sum(axis=1).astype(float), players), z)
+        part = _part(rows, a_mask.any(axis=1), players, z)
         by_role.append({"role": role, "a_n": int(a_mask.sum()), "a_rate": a_mask.sum() / n_rows,
                         "a_mean": _mean(rows.scores[a_mask]), "b_rate": b_mask.sum() / b_seats,
                         "b_mean": _mean(rows.scores[b_mask]), "edge": part[0], "edge_low": part[1], "edge_high": part[2]})
@@ -146,7 +162,7 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
     for index, name in enumerate(CONTRACTS):
         this = rows.contract == index
         a_mask, b_mask = a_takes & this, b_takes & this
-        part = paired_interval(_per_deal(np.where(a_mask, a_score, 0).astype(float), players), z)
+        part = _part(rows, a_mask, players, z)
         by_contract.append({
             "contract": name, "a_n": int(a_mask.sum()), "a_rate": a_mask.sum() / n_rows,
             "a_made": _mean(rows.made[a_mask]), "a_mean": _mean(taker_score[a_mask]),

@@ -86,8 +86,9 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
     doc.paragraph(
         "Per role: how many rows (deal and rotation) A held it (", Code("a_n"), "), how often (", Code("a_rate"),
         ") and A's mean score in it (", Code("a_mean"), "), against how often a seat of B held it and B's mean "
-        "score there (", Code("b_rate"), ", ", Code("b_mean"), "); then the role's part of A's edge, in "
-        "points per deal with its interval (the parts add up to the edge)."
+        "score there (", Code("b_rate"), ", ", Code("b_mean"), "); then the role's part of A's edge: on the "
+        "rows where A held the role, A's score against B's in the same seat of the same deal, in points per "
+        "deal with its interval (the parts add up to the edge, and are all 0 when A and B are the same)."
     )
     doc.table(result.by_role, floatfmt=".3f")
     doc.heading(2, "By contract")

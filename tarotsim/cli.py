@@ -207,7 +207,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
     from tarotsim.analysis import to_markdown
     from tarotsim.duel import DuelResult, duel, duel_spec
-    from tarotsim.report.duel import write_duel_report
+    from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
 
     spec = duel_spec(args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
@@ -221,9 +221,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
         _execute(args, spec)
         result = DuelResult.from_run(args.out)
     print(f"{result.summary()}\n")
-    print(f"A's part of the edge by role (points per deal, 95% intervals), against B per seat:\n\n"
-          f"{to_markdown(result.by_role)}")
-    print(f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract)}")
+    print(f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
+          f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}")
+    print(f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}")
     if args.out is not None:
         folder = write_duel_report(result, Path(args.out) / "report")
         print(f"report: {folder / 'duel.md'} (and duel.html beside it)")

@@ -46,12 +46,10 @@ class DuelResult:
         interval (:data:`INTERVAL`). Positive: A scores more than B would in its seat.
     by_role : pandas.DataFrame
         A's count, rate and mean score as taker, as partner (5 players), as defender and
-        on thrown-in deals, against B's rate and mean score per seat, and each role's part
-        of the edge (A against B in the same seat of the same deal) with its interval
-        (:func:`~tarotsim.analysis.duel.duel_stats`).
+        on thrown-in deals, against B's rate and mean score per seat, and their difference,
+        with intervals (:func:`~tarotsim.analysis.duel.duel_stats`).
     by_contract : pandas.DataFrame
-        How often A and B take each contract, their success rates and mean taker scores,
-        and the part of the edge from the deals A took with it.
+        How often A and B take each contract, their success rates and mean taker scores.
     records : pandas.DataFrame
         One row per deal and rotation (``a_seat``: A's seat), the record columns of
         ``tarotsim.run.records``.

@@ -32,8 +32,9 @@ def test_a_strategy_against_itself_has_an_edge_of_exactly_zero_on_every_deal(pla
     assert result.n == 600 and len(result.records) == 600 * players
     assert (per_deal_edges(result) == 0).all()
     assert result.edge == result.low == result.high == 0.0
-    assert (result.by_role[["edge", "edge_low", "edge_high"]].to_numpy() == 0).all()
-    assert (result.by_contract[["edge", "edge_low", "edge_high"]].fillna(0).to_numpy() == 0).all()
+    roles = result.by_role.set_index("role")
+    assert (roles.a_mean == roles.b_mean).all() and (roles.a_rate == roles.b_rate).all()
+    assert np.abs(roles[["diff", "diff_low", "diff_high"]].to_numpy()).max() < 1e-9
     # every rotation is the same game: the same cards and the same random stream
     first = result.records[result.records.a_seat == 0].drop(columns=["a_seat"]).reset_index(drop=True)
     for seat in range(1, players):
@@ -54,22 +55,32 @@ def test_every_rotation_is_dealt_the_same_cards() -> None:
     assert (result.records.strategy_1.iloc[[0, 2, 3]] == "play=random").all()
 
 
-def test_the_edge_is_the_mean_of_the_per_deal_edges_and_splits_by_role() -> None:
+def test_the_edge_its_interval_and_the_breakdowns() -> None:
     result = duel(HEURISTIC, "play=random", 3000, seed=11, players=5)
     edges = per_deal_edges(result)
     assert result.edge == pytest.approx(edges.mean())
     half = 1.959963984540054 * edges.std(ddof=1) / np.sqrt(len(edges))
     assert (result.low, result.high) == pytest.approx((edges.mean() - half, edges.mean() + half))
-    assert list(result.by_role.role) == ["taker", "partner", "defender", "thrown_in"]
-    assert result.by_role.edge.sum() == pytest.approx(result.edge)
-    assert result.by_role.a_rate.sum() == pytest.approx(1.0) and result.by_role.b_rate.sum() == pytest.approx(1.0)
-    taker = result.by_role.set_index("role").loc["taker"]
-    assert result.by_contract.a_n.sum() == taker.a_n
-    assert result.by_contract.edge.sum() == pytest.approx(taker.edge)
-    assert result.by_role.set_index("role").loc["thrown_in", "a_mean"] == 0
-    # a good player beats random play, as taker and as defender
+    roles = result.by_role.set_index("role")
+    assert list(roles.index) == ["taker", "partner", "defender", "thrown_in"]
+    assert roles.a_rate.sum() == pytest.approx(1.0) and roles.b_rate.sum() == pytest.approx(1.0)
+    assert roles.a_n.sum() == 3000 * 5 and roles.b_n.sum() == 3000 * 5 * 4
+    records = result.records
+    a_takes = records[records.taker == records.a_seat]
+    assert roles.loc["taker", "a_n"] == len(a_takes)
+    assert roles.loc["taker", "a_mean"] == pytest.approx(a_takes.taker_score.mean())
+    b_takes = records[(records.taker >= 0) & (records.taker != records.a_seat)]
+    assert roles.loc["taker", "b_mean"] == pytest.approx(b_takes.taker_score.mean())
+    assert roles.loc["taker", "diff"] == pytest.approx(roles.loc["taker", "a_mean"] - roles.loc["taker", "b_mean"])
+    assert roles.loc["thrown_in", "a_mean"] == 0 == roles.loc["thrown_in", "b_mean"]
+    assert result.by_contract.a_n.sum() == roles.loc["taker", "a_n"]
+    assert result.by_contract.b_n.sum() == roles.loc["taker", "b_n"] == len(b_takes)
+    made = a_takes.groupby("contract", observed=True).made.mean()
+    assert result.by_contract.set_index("contract").a_made.loc[made.index].to_numpy() == pytest.approx(made.to_numpy())
+    # a good player beats random play: as taker it scores more than random takers against it
     assert result.low > 0
-    assert (result.by_role.set_index("role").loc[["taker", "defender"], "edge_low"] > 0).all()
+    assert roles.loc["taker", "diff_low"] > 0
+    assert roles.loc["taker", "a_low"] < roles.loc["taker", "a_mean"] < roles.loc["taker", "a_high"]
 
 
 def test_same_seed_same_result_with_one_and_two_threads() -> None:
@@ -183,16 +194,20 @@ def test_cli_duel_refuses_no_deals(capsys) -> None:
     assert "--deals: must be at least 1, got 0" in err and "Traceback" not in err
 
 
-def test_the_report_figure_shows_the_edge_and_its_parts_by_role(tmp_path) -> None:
+def test_the_report_figure_shows_the_edge_and_the_scores_by_role(tmp_path) -> None:
     from tarotsim.report.duel import edge_by_role_chart, write_duel_report
 
     result = duel(HEURISTIC, "play=greedy", 800, seed=1, players=5)
     drawn = edge_by_role_chart(result)
-    assert list(drawn.data.part) == ["edge", "taker", "partner", "defender"]
+    bars = ["A's edge, per deal", "A as taker", "B as taker", "A as partner", "B as partner", "A as defender",
+            "B as defender"]
+    assert list(drawn.data.bar) == bars
     assert drawn.data.points.iloc[0] == result.edge
+    defender = result.by_role.set_index("role").loc["defender"]
+    assert tuple(drawn.data.iloc[-1][["points", "low", "high"]]) == (defender.b_mean, defender.b_low, defender.b_high)
     ax = drawn.figure.axes[0]
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["A's edge (all deals)", "as taker", "as partner", "as defender"]
-    assert list(ax.get_yticks()) == [3, 2, 1, 0]  # the edge on top
-    assert "game points per deal" in ax.get_xlabel() and "800 deals" in drawn.caption
+    assert [t.get_text() for t in ax.get_yticklabels()] == bars
+    assert list(ax.get_yticks()) == list(range(6, -1, -1))  # the edge on top
+    assert ax.get_xlabel().startswith("game points") and "800 deals" in drawn.caption
     folder = write_duel_report(result, tmp_path / "report")
     assert (folder / "duel.html").read_text(encoding="utf-8").count("<table>") == 2

@@ -1,25 +1,28 @@
-"""A duel's statistics from its records: strategy A's edge over B, with intervals, by role and by contract.
+"""A duel's statistics from its records: strategy A's edge over B with its interval, by role and by contract.
 
-A duel's records hold ``players`` rows per deal: row ``k`` has strategy A in seat ``k``
+A duel's records hold ``players`` rows per deal: on row ``k`` strategy A sits in seat ``k``
 (``a_seat``) and B in the others, on the same cards. A's **edge** on a deal is A's mean
-score over its rows (game points per deal); the deal's luck cancels, for every seat held
-the same cards once with A and the others with B. Intervals are two-sided 95 % normal
-approximations over deals: ``mean ± z · sd / sqrt(n)`` of the per-deal values (with the
-100,000 deals of a typical duel, the t quantile differs from the normal one in the sixth
-digit). Thrown-in rows score 0 for every seat and count as such.
+score over its rows (game points per deal); the deal's luck cancels, for every seat's
+cards are played once by A and ``players − 1`` times by B. Thrown-in rows score 0 for
+every seat and count as such.
 
-The edge splits exactly into parts by the role A held (taker, partner at 5 players,
-defender, none when thrown in), each comparing A with B in the same seat of the same deal.
-On the row where A sits in seat s, A's **gain** is its score minus B's mean score in seat s
-over the deal's other rows. The scores being zero-sum, a deal's gains add up to
-``players² / (players − 1)`` times its edge; so the part of a role is the sum of A's gains
-on the deal's rows where A held that role, times ``(players − 1) / players²``. The parts
-add up to the edge deal by deal, each has its own interval, and every part is exactly 0
-when A = B.
+By role (taker, partner at 5 players, defender, thrown in): A's mean score over the rows
+where A held the role, against B's mean score over the (row, seat) pairs where a seat of B
+held it, and their difference. These describe where the edge shows; they do not split it
+into an attacking and a defending skill: when B takes, A is among the defenders, so B's
+scores as taker hold A's defence too (with the same bidding, every score of a deal follows
+from what A makes as taker and what B makes against a defence with A).
+
+Intervals are two-sided 95 % normal approximations over deals, the deal being the unit
+that is drawn: ``mean ± z · sd / sqrt(n)`` of the per-deal edges; for a mean over rows (a
+ratio of per-deal sums to per-deal counts, rows of one deal being correlated) the same
+with the ratio's delta-method deviations. With 100,000 deals the t quantile would differ
+from the normal one in the sixth digit.
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -30,7 +33,7 @@ from tarotsim.analysis.loading import require_columns
 from tarotsim.labels import CONTRACTS, ThrownIn
 
 ROLES = ("taker", "partner", "defender", "thrown_in")
-"""A's role on a row: taker, partner (5 players), defender, or none (the deal was thrown in)."""
+"""A seat's role on a row: taker, partner (5 players), defender, or none (the deal was thrown in)."""
 _TAKER, _PARTNER, _DEFENDER, _THROWN_IN = range(len(ROLES))
 
 
@@ -49,10 +52,8 @@ class _Rows(NamedTuple):
     """A duel's records as arrays, rows in (deal, a_seat) order; R rows, n seats."""
 
     scores: np.ndarray  # int64[R, n]
-    gain: np.ndarray  # float[R]: A's score minus B's mean score in A's seat over the deal's other rows
     is_a: np.ndarray  # bool[R, n]: the seat played A
     role: np.ndarray  # int64[R, n]: ROLES index of every seat
-    taker: np.ndarray  # int64[R]
     contract: np.ndarray  # int64[R]: index in CONTRACTS, -1 when thrown in
     made: np.ndarray  # bool[R]
 
@@ -68,7 +69,6 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
     deal, a_seat = deal[order], a_seat[order]
     if (a_seat.reshape(-1, players) != np.arange(players)).any() or (np.ptp(deal.reshape(-1, players), axis=1) != 0).any():
         raise ValueError(f"a duel's records hold each deal once with A in each of the {players} seats")
-    scores = records[seats].to_numpy(np.int64)[order]
     taker = records["taker"].to_numpy().astype(np.int64)[order]
     partner = records["partner"].to_numpy().astype(np.int64)[order] if "partner" in records else np.full(len(order), -1)
     played = (records["thrown_in"].astype(object) == ThrownIn.NONE.label).to_numpy()[order]
@@ -77,27 +77,45 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
     role = np.where(partner[:, None] == seat, _PARTNER, role)
     role = np.where(taker[:, None] == seat, _TAKER, role)
     contract = pd.Categorical(records["contract"], categories=list(CONTRACTS)).codes.astype(np.int64)
-    by_rotation = scores.reshape(-1, players, players)  # [deal, rotation (A's seat), seat]
-    a_score = by_rotation[:, seat, seat]  # [deal, A's seat]
-    b_mean = (by_rotation.sum(axis=1) - a_score) / (players - 1)
-    gain = (a_score - b_mean).reshape(-1)
-    return _Rows(scores, gain, seat == a_seat[:, None], role, taker, contract[order],
+    return _Rows(records[seats].to_numpy(np.int64)[order], seat == a_seat[:, None], role, contract[order],
                  records["made"].to_numpy(bool)[order])
 
 
-def _per_deal(values: np.ndarray, players: int) -> np.ndarray:
-    """float[D]: a per-row value (float[R]) summed over each deal's rows, divided by ``players``."""
-    return values.reshape(-1, players).sum(axis=1) / players
+def _by_deal(values: np.ndarray, players: int) -> np.ndarray:
+    """float[D]: a value per (row, seat) (float[R, n]) summed over each deal's rows and seats."""
+    return values.sum(axis=1).reshape(-1, players).sum(axis=1).astype(float)
 
 
-def _part(rows: _Rows, mask: np.ndarray, players: int, z: float) -> tuple[float, float, float]:
-    """The part of the edge from the rows of ``mask`` (bool[R]), with its interval."""
-    gains = _per_deal(np.where(mask, rows.gain, 0.0), players) * (players - 1) / players
-    return paired_interval(gains, z)
+def _deviations(sums: np.ndarray, counts: np.ndarray) -> tuple[float, np.ndarray]:
+    """The mean over rows of per-deal ``sums`` and ``counts`` (float[D]), and each deal's
+    delta-method deviation from it (float[D]; its mean is 0)."""
+    total = counts.sum()
+    if total == 0:
+        return math.nan, np.full(len(sums), math.nan)
+    mean = sums.sum() / total
+    return mean, (sums - mean * counts) / (total / len(sums))
 
 
-def _mean(values: np.ndarray) -> float:
-    return float(values.mean()) if len(values) else np.nan
+def _interval(mean: float, deviations: np.ndarray, z: float) -> tuple[float, float, float]:
+    """``mean`` with the interval of its per-deal ``deviations``."""
+    if math.isnan(mean) or len(deviations) < 2:
+        return mean, math.nan, math.nan
+    half = z * float(deviations.std(ddof=1)) / math.sqrt(len(deviations))
+    return mean, mean - half, mean + half
+
+
+def _compare(scores: np.ndarray, a_mask: np.ndarray, b_mask: np.ndarray, players: int, z: float) -> dict[str, float]:
+    """A's and B's mean scores over the (row, seat) pairs of their masks (bool[R, n]), their
+    difference, with intervals."""
+    out: dict[str, float] = {}
+    deviations = []
+    for side, mask in (("a", a_mask), ("b", b_mask)):
+        mean, dev = _deviations(_by_deal(np.where(mask, scores, 0), players), _by_deal(mask, players))
+        out[f"{side}_mean"], out[f"{side}_low"], out[f"{side}_high"] = _interval(mean, dev, z)
+        deviations.append(dev)
+    out["diff"], out["diff_low"], out["diff_high"] = _interval(out["a_mean"] - out["b_mean"],
+                                                              deviations[0] - deviations[1], z)
+    return out
 
 
 def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelStats:
@@ -117,19 +135,18 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
     -------
     DuelStats
         ``n`` (deals), ``edge``, ``low``, ``high`` (game points per deal); ``by_role`` and
-        ``by_contract`` (DataFrames, described below). Rates are fractions; ``a_*``
-        columns are per row (A holds one seat), ``b_*`` per B seat and row.
+        ``by_contract`` (DataFrames, described below). Rates are fractions: ``a_rate`` per
+        row (A holds one seat of a row), ``b_rate`` per seat of B and row.
 
         ``by_role``, one row per role of :data:`ROLES` (``partner`` at 5 players only):
         ``role``, ``a_n`` (rows where A held it), ``a_rate``, ``a_mean`` (A's mean score
-        in it), ``b_rate``, ``b_mean`` (B's), ``edge``, ``edge_low``, ``edge_high`` (the
-        role's part of A's edge, against B in the same seats; the parts add up to the edge).
+        in it, points), ``a_low``, ``a_high``, ``b_n``, ``b_rate``, ``b_mean``, ``b_low``,
+        ``b_high`` (the same for the seats of B), ``diff``, ``diff_low``, ``diff_high``
+        (``a_mean - b_mean``).
 
         ``by_contract``, one row per contract: ``contract``, ``a_n`` (rows where A took
         it), ``a_rate``, ``a_made`` (success rate), ``a_mean`` (A's mean score as its
-        taker), ``b_n``, ``b_rate``, ``b_made``, ``b_mean`` (the same for B's takers),
-        ``edge``, ``edge_low``, ``edge_high`` (the part of A's edge from the deals A took
-        with it).
+        taker), and ``b_n``, ``b_rate``, ``b_made``, ``b_mean`` for the takers of B.
 
     Raises
     ------
@@ -139,10 +156,10 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
     """
     check_z(z)
     rows = _rows(records, players)
-    n_rows = len(rows.taker)
-    a_score = rows.scores[rows.is_a]  # one per row: rows are in a_seat order within a deal
-    edge, low, high = paired_interval(_per_deal(a_score.astype(float), players), z)
-    b_seats = n_rows * (players - 1)
+    n_rows = len(rows.made)
+    b_pairs = n_rows * (players - 1)
+    a_score = rows.scores[rows.is_a]  # one per row, in row order
+    edge, low, high = paired_interval(a_score.reshape(-1, players).mean(axis=1), z)
 
     by_role = []
     for index, role in enumerate(ROLES):
@@ -150,24 +167,22 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
             continue
         in_role = rows.role == index
         a_mask, b_mask = rows.is_a & in_role, ~rows.is_a & in_role
-        part = _part(rows, a_mask.any(axis=1), players, z)
         by_role.append({"role": role, "a_n": int(a_mask.sum()), "a_rate": a_mask.sum() / n_rows,
-                        "a_mean": _mean(rows.scores[a_mask]), "b_rate": b_mask.sum() / b_seats,
-                        "b_mean": _mean(rows.scores[b_mask]), "edge": part[0], "edge_low": part[1], "edge_high": part[2]})
+                        "b_n": int(b_mask.sum()), "b_rate": b_mask.sum() / b_pairs,
+                        **_compare(rows.scores, a_mask, b_mask, players, z)})
+    columns = ["role", "a_n", "a_rate", "a_mean", "a_low", "a_high", "b_n", "b_rate", "b_mean", "b_low", "b_high",
+               "diff", "diff_low", "diff_high"]
 
-    a_takes = rows.role[np.arange(n_rows), rows.is_a.argmax(axis=1)] == _TAKER
-    b_takes = (rows.taker >= 0) & ~a_takes
-    taker_score = rows.scores[np.arange(n_rows), np.maximum(rows.taker, 0)]
+    takes = rows.role == _TAKER
+    a_takes, b_takes = takes & rows.is_a, takes & ~rows.is_a
     by_contract = []
     for index, name in enumerate(CONTRACTS):
-        this = rows.contract == index
-        a_mask, b_mask = a_takes & this, b_takes & this
-        part = _part(rows, a_mask, players, z)
-        by_contract.append({
-            "contract": name, "a_n": int(a_mask.sum()), "a_rate": a_mask.sum() / n_rows,
-            "a_made": _mean(rows.made[a_mask]), "a_mean": _mean(taker_score[a_mask]),
-            "b_n": int(b_mask.sum()), "b_rate": b_mask.sum() / b_seats,
-            "b_made": _mean(rows.made[b_mask]), "b_mean": _mean(taker_score[b_mask]),
-            "edge": part[0], "edge_low": part[1], "edge_high": part[2],
-        })
-    return DuelStats(n_rows // players, edge, low, high, pd.DataFrame(by_role), pd.DataFrame(by_contract))
+        this = (rows.contract == index)[:, None]
+        row: dict[str, object] = {"contract": name}
+        for side, mask, per in (("a", a_takes & this, n_rows), ("b", b_takes & this, b_pairs)):
+            taken = mask.any(axis=1)
+            row |= {f"{side}_n": int(mask.sum()), f"{side}_rate": mask.sum() / per,
+                    f"{side}_made": float(rows.made[taken].mean()) if taken.any() else math.nan,
+                    f"{side}_mean": float(rows.scores[mask].mean()) if taken.any() else math.nan}
+        by_contract.append(row)
+    return DuelStats(n_rows // players, edge, low, high, pd.DataFrame(by_role)[columns], pd.DataFrame(by_contract))

@@ -1,4 +1,4 @@
-"""A duel's small report: A's edge, its parts by role with intervals (a figure), and the tables.
+"""A duel's small report: A's edge and the scores by role with intervals (a figure), and the tables.
 
 :func:`write_duel_report` writes ``duel.md``, a standalone ``duel.html`` and the figure
 ``edge_by_role.png`` into a folder, from a :class:`~tarotsim.duel.DuelResult`, with the
@@ -23,40 +23,43 @@ if TYPE_CHECKING:
     from tarotsim.duel import DuelResult
 
 FIGURE_FILE = "edge_by_role.png"
-_ROLE_NAMES = {"taker": "as taker", "partner": "as partner", "defender": "as defender"}
-_EDGE = "#0072B2"
-_PART = "#56B4E9"
+_ROLES_SHOWN = ("taker", "partner", "defender")
+_COLOURS = {"edge": "#009E73", "A": "#0072B2", "B": "#E69F00"}  # Okabe-Ito
+TABLE_COLUMNS = {
+    "by_role": ["role", "a_n", "a_rate", "a_mean", "b_rate", "b_mean", "diff", "diff_low", "diff_high"],
+    "by_contract": ["contract", "a_n", "a_rate", "a_made", "a_mean", "b_n", "b_rate", "b_made", "b_mean"],
+}
+"""The columns of ``DuelResult.by_role`` and ``.by_contract`` that the report and the command line show."""
 
 
 def edge_by_role_chart(result: DuelResult) -> Drawn:
-    """A's edge and its parts by A's role (taker, partner at 5 players, defender), with 95 % intervals.
+    """A's edge, then A's and B's mean scores as taker, partner (5 players) and defender, with 95 % intervals.
 
     Returns
     -------
     Drawn
-        ``data``: one row per bar, ``part`` (``"edge"`` or the role), ``points`` (game
-        points per deal), ``low``, ``high``.
+        ``data``: one row per bar, ``bar`` (``"edge"`` or ``"<A|B> as <role>"``), ``who``
+        (``edge``, ``A`` or ``B``), ``points`` (game points: per deal for the edge, per
+        row held in the role otherwise), ``low``, ``high``.
     """
-    roles = result.by_role[result.by_role["role"].isin(list(_ROLE_NAMES))]
-    data = pd.DataFrame({
-        "part": ["edge", *roles["role"]],
-        "points": [result.edge, *roles["edge"]],
-        "low": [result.low, *roles["edge_low"]],
-        "high": [result.high, *roles["edge_high"]],
-    })
-    labels = ["A's edge (all deals)", *(_ROLE_NAMES[r] for r in roles["role"])]
-    fig = new_figure(6.4, 1.2 + 0.5 * len(data))
+    bars = [("A's edge, per deal", "edge", result.edge, result.low, result.high)]
+    for row in result.by_role.itertuples(index=False):
+        if row.role in _ROLES_SHOWN:
+            bars.append((f"A as {row.role}", "A", row.a_mean, row.a_low, row.a_high))
+            bars.append((f"B as {row.role}", "B", row.b_mean, row.b_low, row.b_high))
+    data = pd.DataFrame(bars, columns=["bar", "who", "points", "low", "high"])
+    fig = new_figure(6.4, 1.3 + 0.36 * len(data))
     ax = fig.add_subplot()
     y = np.arange(len(data))[::-1]
-    points = data["points"].to_numpy()
-    errors = np.vstack([points - data["low"].to_numpy(), data["high"].to_numpy() - points])
-    ax.barh(y, points, color=[_EDGE] + [_PART] * (len(data) - 1), height=0.6,
-            xerr=np.nan_to_num(errors), capsize=4, error_kw={"elinewidth": 1.2, "ecolor": "#333333"})
+    points = data["points"].to_numpy(float)
+    errors = np.vstack([points - data["low"].to_numpy(float), data["high"].to_numpy(float) - points])
+    ax.barh(y, np.nan_to_num(points), color=[_COLOURS[w] for w in data["who"]], height=0.7,
+            xerr=np.nan_to_num(errors), capsize=3, error_kw={"elinewidth": 1.1, "ecolor": "#333333"})
     ax.axvline(0.0, color="#555555", linewidth=0.8)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("game points per deal (A's mean score over the rotations)")
-    ax.set_title(f"{result.a.label} against {result.b.label}", fontsize=10)
-    caption = (f"A's edge and its parts by A's role, 95% intervals; {deals_text(result.n)}, "
+    ax.set_yticks(y, list(data["bar"]))
+    ax.set_xlabel("game points (mean score; the edge per deal, a role per deal held in it)")
+    ax.set_title(f"A: {result.a.label}   B: {result.b.label}", fontsize=9)
+    caption = (f"A's edge over B, and each one's mean score by role, 95% intervals; {deals_text(result.n)}, "
                f"{result.players} players, each deal played once with A in each seat.")
     write_caption(fig, caption)
     return Drawn(fig, data, caption)
@@ -81,23 +84,23 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
         f"({INTERVAL}). It is A's mean score over the rotations of a deal: positive when A scores more "
         "in its seat than B does in the same seats. Thrown-in deals count 0 for both."
     )
-    doc.figure(figure_file, caption, "A's edge by role")
+    doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")
     doc.paragraph(
         "Per role: how many rows (deal and rotation) A held it (", Code("a_n"), "), how often (", Code("a_rate"),
         ") and A's mean score in it (", Code("a_mean"), "), against how often a seat of B held it and B's mean "
-        "score there (", Code("b_rate"), ", ", Code("b_mean"), "); then the role's part of A's edge: on the "
-        "rows where A held the role, A's score against B's in the same seat of the same deal, in points per "
-        "deal with its interval (the parts add up to the edge, and are all 0 when A and B are the same)."
+        "score there (", Code("b_rate"), ", ", Code("b_mean"), "), and the difference with its interval (",
+        Code("diff"), "). They show where the edge appears, not an attacking and a defending skill apart: "
+        "when B takes, A is among the defenders."
     )
-    doc.table(result.by_role, floatfmt=".3f")
+    doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")
     doc.heading(2, "By contract")
     doc.paragraph(
         "How often A and a seat of B take each contract (", Code("a_rate"), ", ", Code("b_rate"),
-        "), how often they make it (", Code("a_made"), ", ", Code("b_made"), "), their mean score as its "
-        "taker, and the part of A's edge that comes from the deals A took with it."
+        "), how often they make it (", Code("a_made"), ", ", Code("b_made"), ") and their mean score as its "
+        "taker (", Code("a_mean"), ", ", Code("b_mean"), ")."
     )
-    doc.table(result.by_contract, floatfmt=".3f")
+    doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
     return doc
 
 

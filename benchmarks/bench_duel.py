@@ -4,7 +4,7 @@ Measures, on the same deals (one seed) for every duel:
 
 - heuristic card play against random card play (A = heuristic), both with the expert écart;
 - variants of the heuristic's tunable options (``tarotsim.strategy.TUNABLES``) against the
-  default heuristic, each edge with its 95 % interval, and A's and B's scores as taker and defender;
+  default heuristic, each edge with its 95 % interval, and A's and B's success and scores as taker;
 - the speed of a duel against ``simulate`` with the same strategies (A in seat 0, B in the
   others), one thread, measured interleaved (simulate, duel, simulate, duel …), best of
   ``--repeats``: a duel plays each deal 4 times, so it should take 4 simulations' time.
@@ -53,17 +53,17 @@ def made_rate(by_contract, side: str) -> float:
 
 
 def edge_row(label: str, result: DuelResult) -> str:
-    roles = result.by_role.set_index("role")
-    parts = " | ".join(f"{roles.loc[r, 'diff']:+.2f} [{roles.loc[r, 'diff_low']:+.2f}, {roles.loc[r, 'diff_high']:+.2f}]"
-                       for r in ("taker", "defender"))
-    return (f"| {label} | {result.edge:+.2f} | [{result.low:+.2f}, {result.high:+.2f}] | {parts} | "
-            f"{100 * made_rate(result.by_contract, 'a'):.1f} | {100 * made_rate(result.by_contract, 'b'):.1f} |")
+    taker = result.by_role.set_index("role").loc["taker"]
+    return (f"| {label} | {result.edge:+.2f} | [{result.low:+.2f}, {result.high:+.2f}] | {100 * taker.a_rate:.1f} | "
+            f"{100 * made_rate(result.by_contract, 'a'):.1f} | {100 * made_rate(result.by_contract, 'b'):.1f} | "
+            f"{taker.a_mean:+.1f} | {taker.b_mean:+.1f} |")
 
 
 def edges(deals: int, seed: int) -> list[str]:
     lines = [
-        "| A (B: the default heuristic unless named) | edge | 95% interval | A − B as taker | A − B as defender | A made % | B made % |",
-        "|---|---:|---|---|---|---:|---:|",
+        "| A (B: the default heuristic unless named) | edge | 95% interval | takes % | A made % | B made % "
+        "| A as taker | B as taker |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     runs = [("heuristic against random (B: `" + RANDOM + "`)", HEURISTIC, RANDOM)]
     runs += [(f"`{option}`", f"{HEURISTIC},{option}", HEURISTIC) for option, _ in VARIANTS]
@@ -143,10 +143,12 @@ def main() -> None:
         f"A duel plays every deal {PLAYERS} times on the same cards and with the same random stream:",
         f"strategy A in seat k, strategy B in the other seats, k = 0 … {PLAYERS - 1}. A's edge on a deal is",
         "its mean score over the rotations (game points per deal): what A wins or loses against B",
-        "with luck cancelled. Intervals are 95% normal approximations over deals. \"A − B as taker\"",
-        "is A's mean score per take minus that of B's takers (who play against a defence that holds A),",
-        "\"as defender\" the same per deal defended (`tarotsim.analysis.duel`); \"A made\" and \"B made\"",
-        "are the success rates of each strategy's takes.",
+        "with luck cancelled. Intervals are 95% normal approximations over deals. \"takes\" is how often",
+        "a seat takes (the same for A and B: they bid alike), \"A made\" and \"B made\" the success rates",
+        "of A's and B's takes, \"A as taker\" and \"B as taker\" their mean scores per take (B's takers",
+        "play against a defence that holds A). As A and B bid alike here, every score of a deal follows",
+        "from what A makes as taker and what B makes against a defence holding A, so the duel measures",
+        "their sum: it does not tell attacking skill from defending skill (`tarotsim.analysis.duel`).",
         "",
         f"## Edges, {PLAYERS} players, {args.deals:,} deals each (same deals for every row)",
         "",

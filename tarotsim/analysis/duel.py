@@ -49,11 +49,14 @@ class DuelStats(NamedTuple):
 
 
 class _Rows(NamedTuple):
-    """A duel's records as arrays, rows in (deal, a_seat) order; R rows, n seats."""
+    """A duel's records as arrays, rows in (deal, a_seat) order; R rows, n seats, D deals."""
 
-    scores: np.ndarray  # int64[R, n]
-    is_a: np.ndarray  # bool[R, n]: the seat played A
-    role: np.ndarray  # int64[R, n]: ROLES index of every seat
+    a_score: np.ndarray  # float[R]: A's score
+    a_role: np.ndarray  # int64[R]: ROLES index of A's seat
+    role_count: np.ndarray  # float[len(ROLES), R]: seats of the row in each role
+    role_sum: np.ndarray  # float[len(ROLES), R]: their scores summed
+    taker_score: np.ndarray  # float[R]: the taker's score, 0 when thrown in
+    b_takes: np.ndarray  # bool[R]: a seat of B took
     contract: np.ndarray  # int64[R]: index in CONTRACTS, -1 when thrown in
     made: np.ndarray  # bool[R]
 
@@ -65,25 +68,33 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
         raise ValueError(f"a duel's records hold {players} rows per deal, got {len(records)} rows")
     deal = records["deal"].to_numpy()
     a_seat = records["a_seat"].to_numpy().astype(np.int64)
-    order = np.lexsort((a_seat, deal))
+    in_order = bool((a_seat == np.arange(len(a_seat)) % players).all() and (np.diff(deal) >= 0).all())
+    order = slice(None) if in_order else np.lexsort((a_seat, deal))
     deal, a_seat = deal[order], a_seat[order]
     if (a_seat.reshape(-1, players) != np.arange(players)).any() or (np.ptp(deal.reshape(-1, players), axis=1) != 0).any():
         raise ValueError(f"a duel's records hold each deal once with A in each of the {players} seats")
+    scores = records[seats].to_numpy(np.float64)[order]
     taker = records["taker"].to_numpy().astype(np.int64)[order]
-    partner = records["partner"].to_numpy().astype(np.int64)[order] if "partner" in records else np.full(len(order), -1)
-    played = (records["thrown_in"].astype(object) == ThrownIn.NONE.label).to_numpy()[order]
-    seat = np.arange(players)
-    role = np.where(played[:, None], _DEFENDER, _THROWN_IN)
-    role = np.where(partner[:, None] == seat, _PARTNER, role)
-    role = np.where(taker[:, None] == seat, _TAKER, role)
-    contract = pd.Categorical(records["contract"], categories=list(CONTRACTS)).codes.astype(np.int64)
-    return _Rows(records[seats].to_numpy(np.int64)[order], seat == a_seat[:, None], role, contract[order],
-                 records["made"].to_numpy(bool)[order])
+    partner = records["partner"].to_numpy().astype(np.int64)[order] if "partner" in records else np.full(len(taker), -1)
+    played = (records["thrown_in"] == ThrownIn.NONE.label).to_numpy()[order]
+    rows = np.arange(len(taker))
+    a_role = np.where(taker == a_seat, _TAKER, np.where(partner == a_seat, _PARTNER,
+                                                          np.where(played, _DEFENDER, _THROWN_IN)))
+    taker_score = np.where(played, scores[rows, np.maximum(taker, 0)], 0.0)
+    has_partner = partner >= 0
+    partner_score = np.where(has_partner, scores[rows, np.maximum(partner, 0)], 0.0)
+    # every row: one taker, at most one partner, the other seats defend; scores are zero-sum
+    role_count = np.stack([played * 1.0, has_partner * 1.0, played * (players - 1.0 - has_partner),
+                           (~played) * float(players)])
+    role_sum = np.stack([taker_score, partner_score, -(taker_score + partner_score), np.zeros(len(rows))])
+    contract = pd.Categorical(records["contract"], categories=list(CONTRACTS)).codes.astype(np.int64)[order]
+    return _Rows(scores[rows, a_seat], a_role, role_count, role_sum, taker_score, played & (taker != a_seat),
+                 contract, records["made"].to_numpy(bool)[order])
 
 
 def _by_deal(values: np.ndarray, players: int) -> np.ndarray:
-    """float[D]: a value per (row, seat) (float[R, n]) summed over each deal's rows and seats."""
-    return values.sum(axis=1).reshape(-1, players).sum(axis=1).astype(float)
+    """float[D]: a value per row (float[R]) summed over each deal's rows."""
+    return values.reshape(-1, players) @ np.ones(players)
 
 
 def _deviations(sums: np.ndarray, counts: np.ndarray) -> tuple[float, np.ndarray]:
@@ -104,13 +115,13 @@ def _interval(mean: float, deviations: np.ndarray, z: float) -> tuple[float, flo
     return mean, mean - half, mean + half
 
 
-def _compare(scores: np.ndarray, a_mask: np.ndarray, b_mask: np.ndarray, players: int, z: float) -> dict[str, float]:
-    """A's and B's mean scores over the (row, seat) pairs of their masks (bool[R, n]), their
+def _compare(sides: dict[str, tuple[np.ndarray, np.ndarray]], players: int, z: float) -> dict[str, float]:
+    """A's and B's mean scores from per-row sums and counts (float[R] each), their
     difference, with intervals."""
     out: dict[str, float] = {}
     deviations = []
-    for side, mask in (("a", a_mask), ("b", b_mask)):
-        mean, dev = _deviations(_by_deal(np.where(mask, scores, 0), players), _by_deal(mask, players))
+    for side, (sums, counts) in sides.items():
+        mean, dev = _deviations(_by_deal(sums, players), _by_deal(counts, players))
         out[f"{side}_mean"], out[f"{side}_low"], out[f"{side}_high"] = _interval(mean, dev, z)
         deviations.append(dev)
     out["diff"], out["diff_low"], out["diff_high"] = _interval(out["a_mean"] - out["b_mean"],
@@ -158,31 +169,29 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
     rows = _rows(records, players)
     n_rows = len(rows.made)
     b_pairs = n_rows * (players - 1)
-    a_score = rows.scores[rows.is_a]  # one per row, in row order
-    edge, low, high = paired_interval(a_score.reshape(-1, players).mean(axis=1), z)
+    edge, low, high = paired_interval(rows.a_score.reshape(-1, players).mean(axis=1), z)
 
     by_role = []
     for index, role in enumerate(ROLES):
         if role == "partner" and players != 5:
             continue
-        in_role = rows.role == index
-        a_mask, b_mask = rows.is_a & in_role, ~rows.is_a & in_role
-        by_role.append({"role": role, "a_n": int(a_mask.sum()), "a_rate": a_mask.sum() / n_rows,
-                        "b_n": int(b_mask.sum()), "b_rate": b_mask.sum() / b_pairs,
-                        **_compare(rows.scores, a_mask, b_mask, players, z)})
+        a_count = (rows.a_role == index).astype(float)
+        a_sum = np.where(a_count > 0, rows.a_score, 0.0)
+        b_count, b_sum = rows.role_count[index] - a_count, rows.role_sum[index] - a_sum
+        by_role.append({"role": role, "a_n": int(a_count.sum()), "a_rate": a_count.sum() / n_rows,
+                        "b_n": int(b_count.sum()), "b_rate": b_count.sum() / b_pairs,
+                        **_compare({"a": (a_sum, a_count), "b": (b_sum, b_count)}, players, z)})
     columns = ["role", "a_n", "a_rate", "a_mean", "a_low", "a_high", "b_n", "b_rate", "b_mean", "b_low", "b_high",
                "diff", "diff_low", "diff_high"]
 
-    takes = rows.role == _TAKER
-    a_takes, b_takes = takes & rows.is_a, takes & ~rows.is_a
     by_contract = []
     for index, name in enumerate(CONTRACTS):
-        this = (rows.contract == index)[:, None]
+        this = rows.contract == index
         row: dict[str, object] = {"contract": name}
-        for side, mask, per in (("a", a_takes & this, n_rows), ("b", b_takes & this, b_pairs)):
-            taken = mask.any(axis=1)
-            row |= {f"{side}_n": int(mask.sum()), f"{side}_rate": mask.sum() / per,
-                    f"{side}_made": float(rows.made[taken].mean()) if taken.any() else math.nan,
-                    f"{side}_mean": float(rows.scores[mask].mean()) if taken.any() else math.nan}
+        for side, taken, per in (("a", (rows.a_role == _TAKER) & this, n_rows), ("b", rows.b_takes & this, b_pairs)):
+            count = int(taken.sum())
+            row |= {f"{side}_n": count, f"{side}_rate": count / per,
+                    f"{side}_made": float(rows.made[taken].mean()) if count else math.nan,
+                    f"{side}_mean": float(rows.taker_score[taken].mean()) if count else math.nan}
         by_contract.append(row)
     return DuelStats(n_rows // players, edge, low, high, pd.DataFrame(by_role)[columns], pd.DataFrame(by_contract))

@@ -122,6 +122,17 @@ def test_a_duel_chunk_made_by_a_dask_task_equals_the_local_one(tmp_path) -> None
     assert RunSpec.from_identity(spec.identity()) == spec
 
 
+def test_a_duel_on_a_local_dask_cluster_equals_the_local_duel(tmp_path) -> None:
+    pytest.importorskip("distributed")
+    local = duel("play=heuristic", "play=greedy", 900, seed=6, players=3, out=tmp_path / "local", chunk_deals=300)
+    dask = duel("play=heuristic", "play=greedy", 900, seed=6, players=3, out=tmp_path / "dask", chunk_deals=300,
+                workers=2, write_on="client")
+    pd.testing.assert_frame_equal(dask.records, local.records)
+    assert (dask.edge, dask.low, dask.high) == (local.edge, local.low, local.high)
+    with pytest.raises(ValueError, match="threads is for local duels"):
+        duel("play=heuristic", "play=greedy", 900, seed=6, out=tmp_path / "x", workers=2, threads=1)
+
+
 def test_bad_duels_are_explained() -> None:
     with pytest.raises(ValueError, match="deals must be at least 1, got 0"):
         duel("play=heuristic", "play=random", 0, seed=1)

@@ -59,7 +59,7 @@ class Column:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("deal", "int64", "deal", "deal number in the run, from 0; a sweep has one row per contract"),
+    Column("deal", "int64", "deal", "deal number in the run, from 0; a sweep has one row per contract, a duel one per seat of A"),
     Column("dealer", "int16", "seat", "seat that dealt; seats are numbered in playing order", S.R_DEALER),
     Column("thrown_in", _THROWN_IN, "label", f"why the deal was not played (`{ThrownIn.NONE.label}`: it was played)",
            S.R_THROWN_IN, first_code=ThrownIn.NONE),

@@ -29,6 +29,7 @@ import numpy as np
 
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -40,6 +41,7 @@ from tarotsim.labels import (
     POIGNEE_POLICIES,
     PUBLISHED_BANDS,
     TABLE_SIZES,
+    Side,
 )
 
 POLICIES: dict[str, dict[str, int]] = {
@@ -54,8 +56,8 @@ POLICIES: dict[str, dict[str, int]] = {
 POLICY_DEFAULTS: dict[str, str] = {"play": "random", "bid": "chavey", "ecart": "simple", "poignee": "always", "chelem": "never"}
 """The policies of ``Strategy()``, those of ``RunConfig()``."""
 
-ATTACK = "attack"
-DEFENCE = "defence"
+ATTACK = Side.ATTACK.label
+DEFENCE = Side.DEFENCE.label
 _SUIT_CARDS_OUT_MAX = 15  # more cards of a suit than can be out: never trust the foes to follow
 _TRICK_HALF_MAX = 46  # more half points than a trick can hold (5 cards of 9): never worth a trump
 
@@ -245,7 +247,7 @@ class Strategy:
 
     def _check_tunables_have_heuristic_play(self) -> None:
         for key, tunable in TUNABLES.items():
-            if getattr(self, key) != tunable.default and self.side_play(tunable.side) != "heuristic":
+            if getattr(self, key) != tunable.default and PLAY_POLICIES[self.side_play(tunable.side)] != PLAY_HEURISTIC:
                 raise ValueError(f"{key} tunes heuristic card play, but this strategy plays "
                                  f"{self.side_play(tunable.side)} on the {tunable.side}")
 

@@ -222,3 +222,14 @@ def test_the_report_figure_shows_the_edge_and_the_scores_by_role(tmp_path) -> No
     assert ax.get_xlabel().startswith("game points") and "800 deals" in drawn.caption
     folder = write_duel_report(result, tmp_path / "report")
     assert (folder / "duel.html").read_text(encoding="utf-8").count("<table>") == 2
+
+
+def test_the_worked_example_runs(capsys) -> None:
+    import runpy
+    from pathlib import Path
+
+    example = runpy.run_path(str(Path(__file__).resolve().parents[1] / "examples" / "greedy_duel.py"))
+    example["main"].__globals__["DEALS"] = 400
+    example["main"]()
+    printed = capsys.readouterr().out
+    assert "def greedy_card" in printed and printed.count("A's edge:") == 2 and "400 deals" in printed

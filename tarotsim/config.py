@@ -226,7 +226,8 @@ def make_config(
     options : mapping
         Instead of ``config``: fields of ``RunConfig`` by name.
     defaults : mapping, optional
-        Fields that ``options`` do not give, before ``RunConfig``'s own defaults.
+        Fields that ``options`` do not give, before ``RunConfig``'s own defaults (the
+        policies among them only when ``options`` give no ``strategies``).
 
     Raises
     ------
@@ -241,7 +242,10 @@ def make_config(
         if name not in names:
             raise TypeError(f"unknown option {name!r}; valid options: {', '.join(names)}")
     if config is None:
-        return RunConfig(**{**(defaults or {}), **options})
+        defaults = dict(defaults or {})
+        if options.get("strategies") is not None:  # the strategies replace the default policies
+            defaults = {name: value for name, value in defaults.items() if name not in _POLICY_FIELDS}
+        return RunConfig(**{**defaults, **options})
     if not isinstance(config, RunConfig):
         raise TypeError(f"config must be a RunConfig, got {config!r}")
     if options:

@@ -34,7 +34,7 @@ def test_a_strategy_against_itself_has_an_edge_of_exactly_zero_on_every_deal(pla
     assert result.edge == result.low == result.high == 0.0
     roles = result.by_role.set_index("role")
     assert (roles.a_mean == roles.b_mean).all() and (roles.a_rate == roles.b_rate).all()
-    assert np.abs(roles[["diff", "diff_low", "diff_high"]].to_numpy()).max() < 1e-9
+    assert np.abs(roles[["a_minus_b", "a_minus_b_low", "a_minus_b_high"]].to_numpy()).max() < 1e-9
     # every rotation is the same game: the same cards and the same random stream
     first = result.records[result.records.a_seat == 0].drop(columns=["a_seat"]).reset_index(drop=True)
     for seat in range(1, players):
@@ -71,7 +71,7 @@ def test_the_edge_its_interval_and_the_breakdowns() -> None:
     assert roles.loc["taker", "a_mean"] == pytest.approx(a_takes.taker_score.mean())
     b_takes = records[(records.taker >= 0) & (records.taker != records.a_seat)]
     assert roles.loc["taker", "b_mean"] == pytest.approx(b_takes.taker_score.mean())
-    assert roles.loc["taker", "diff"] == pytest.approx(roles.loc["taker", "a_mean"] - roles.loc["taker", "b_mean"])
+    assert roles.loc["taker", "a_minus_b"] == pytest.approx(roles.loc["taker", "a_mean"] - roles.loc["taker", "b_mean"])
     assert roles.loc["thrown_in", "a_mean"] == 0 == roles.loc["thrown_in", "b_mean"]
     assert result.by_contract.a_n.sum() == roles.loc["taker", "a_n"]
     assert result.by_contract.b_n.sum() == roles.loc["taker", "b_n"] == len(b_takes)
@@ -79,7 +79,7 @@ def test_the_edge_its_interval_and_the_breakdowns() -> None:
     assert result.by_contract.set_index("contract").a_made.loc[made.index].to_numpy() == pytest.approx(made.to_numpy())
     # a good player beats random play: as taker it scores more than random takers against it
     assert result.low > 0
-    assert roles.loc["taker", "diff_low"] > 0
+    assert roles.loc["taker", "a_minus_b_low"] > 0
     assert roles.loc["taker", "a_low"] < roles.loc["taker", "a_mean"] < roles.loc["taker", "a_high"]
 
 

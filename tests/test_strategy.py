@@ -173,6 +173,15 @@ def test_a_heuristic_option_changes_play_only_when_it_departs_from_its_default()
         assert 0.005 < changed < 0.9, option
 
 
+def test_a_sweep_takes_strategies_in_place_of_its_default_policies() -> None:
+    swept = tarotsim.sweep(300, seed=4, contracts="garde", strategies=["play=heuristic,ecart=expert", *["play=random"] * 3])
+    assert set(swept.strategy_0) == {"play=heuristic,ecart=expert"} and set(swept.strategy_3) == {"play=random"}
+    assert swept.attrs["config"]["policy"] == "random"  # the sweep's default policies gave way
+    heuristic_taker = tarotsim.sweep(300, seed=4, contracts="garde", policy="heuristic", ecart_policy="expert",
+                                     defence_policy="random")
+    pd.testing.assert_frame_equal(swept[heuristic_taker.columns], heuristic_taker)
+
+
 def test_traces_name_the_strategies_only_when_the_run_has_them() -> None:
     config = RunConfig(strategies=["play=heuristic", "play=random", "play=greedy", "play=random,name=R"])
     traces = trace_records(3, seed=2, config=config)

@@ -124,7 +124,7 @@ def _compare(sides: dict[str, tuple[np.ndarray, np.ndarray]], players: int, z: f
         mean, dev = _deviations(_by_deal(sums, players), _by_deal(counts, players))
         out[f"{side}_mean"], out[f"{side}_low"], out[f"{side}_high"] = _interval(mean, dev, z)
         deviations.append(dev)
-    out["diff"], out["diff_low"], out["diff_high"] = _interval(out["a_mean"] - out["b_mean"],
+    out["a_minus_b"], out["a_minus_b_low"], out["a_minus_b_high"] = _interval(out["a_mean"] - out["b_mean"],
                                                               deviations[0] - deviations[1], z)
     return out
 
@@ -152,7 +152,7 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
         ``by_role``, one row per role of :data:`ROLES` (``partner`` at 5 players only):
         ``role``, ``a_n`` (rows where A held it), ``a_rate``, ``a_mean`` (A's mean score
         in it, points), ``a_low``, ``a_high``, ``b_n``, ``b_rate``, ``b_mean``, ``b_low``,
-        ``b_high`` (the same for the seats of B), ``diff``, ``diff_low``, ``diff_high``
+        ``b_high`` (the same for the seats of B), ``a_minus_b``, ``a_minus_b_low``, ``a_minus_b_high``
         (``a_mean - b_mean``).
 
         ``by_contract``, one row per contract: ``contract``, ``a_n`` (rows where A took
@@ -182,7 +182,7 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
                         "b_n": int(b_count.sum()), "b_rate": b_count.sum() / b_pairs,
                         **_compare({"a": (a_sum, a_count), "b": (b_sum, b_count)}, players, z)})
     columns = ["role", "a_n", "a_rate", "a_mean", "a_low", "a_high", "b_n", "b_rate", "b_mean", "b_low", "b_high",
-               "diff", "diff_low", "diff_high"]
+               "a_minus_b", "a_minus_b_low", "a_minus_b_high"]
 
     by_contract = []
     for index, name in enumerate(CONTRACTS):

@@ -26,7 +26,7 @@ FIGURE_FILE = "edge_by_role.png"
 _ROLES_SHOWN = ("taker", "partner", "defender")
 _COLOURS = {"edge": "#009E73", "A": "#0072B2", "B": "#E69F00"}  # Okabe-Ito
 TABLE_COLUMNS = {
-    "by_role": ["role", "a_n", "a_rate", "a_mean", "b_rate", "b_mean", "diff", "diff_low", "diff_high"],
+    "by_role": ["role", "a_n", "a_rate", "a_mean", "b_rate", "b_mean", "a_minus_b", "a_minus_b_low", "a_minus_b_high"],
     "by_contract": ["contract", "a_n", "a_rate", "a_made", "a_mean", "b_n", "b_rate", "b_made", "b_mean"],
 }
 """The columns of ``DuelResult.by_role`` and ``.by_contract`` that the report and the command line show."""
@@ -90,7 +90,7 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
         "Per role: how many rows (deal and rotation) A held it (", Code("a_n"), "), how often (", Code("a_rate"),
         ") and A's mean score in it (", Code("a_mean"), "), against how often a seat of B held it and B's mean "
         "score there (", Code("b_rate"), ", ", Code("b_mean"), "), and the difference with its interval (",
-        Code("diff"), "). They show where the edge appears, not an attacking and a defending skill apart: "
+        Code("a_minus_b"), "). They show where the edge appears, not an attacking and a defending skill apart: "
         "when B takes, A is among the defenders."
     )
     doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")

@@ -53,6 +53,11 @@ POLICIES: dict[str, dict[str, int]] = {
 }
 """The five policies of a strategy and the names each may take (``labels.*_POLICIES``)."""
 
+POLICY_MEANINGS: dict[str, str] = {
+    "play": "card play", "bid": "bidding", "ecart": "écart", "poignee": "poignée", "chelem": "chelem announcement",
+}
+"""What each of the five policies decides, as the README's table says it."""
+
 POLICY_DEFAULTS: dict[str, str] = {"play": "random", "bid": "chavey", "ecart": "simple", "poignee": "always", "chelem": "never"}
 """The policies of ``Strategy()``, those of ``RunConfig()``."""
 
@@ -366,7 +371,7 @@ def options_markdown() -> str:
     lines = ["| key | values | default | meaning |", "| --- | --- | --- | --- |"]
     for key, table in POLICIES.items():
         names = ", ".join(f"`{n}`" for n in table)
-        lines.append(f"| `{key}` | {names} | `{getattr(defaults, key)}` | the {key} policy |")
+        lines.append(f"| `{key}` | {names} | `{getattr(defaults, key)}` | {POLICY_MEANINGS[key]} policy |")
     for key, (values, default, meaning) in OTHER_OPTIONS.items():
         lines.append(f"| `{key}` | {values} | {default} | {meaning} |")
     for key, tunable in TUNABLES.items():

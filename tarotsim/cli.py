@@ -202,6 +202,34 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_duel(args: argparse.Namespace) -> int:
+    """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
+    with ``--out``, a resumable run directory and a report in ``DIR/report``."""
+    from tarotsim.analysis import to_markdown
+    from tarotsim.duel import DuelResult, duel, duel_spec
+    from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
+
+    spec = duel_spec(args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
+    if args.out is None:
+        if args.scheduler is not None or args.workers is not None:
+            raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
+        if args.write_on is not None:
+            raise CliError("--write-on goes with --scheduler or --workers")
+        result = duel(*spec.duel, args.deals, seed=args.seed, players=args.players, threads=args.threads,
+                      progress=_progress(args))
+    else:
+        _execute(args, spec)
+        result = DuelResult.from_run(args.out)
+    print(f"{result.summary()}\n")
+    print(f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
+          f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}")
+    print(f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}")
+    if args.out is not None:
+        folder = write_duel_report(result, Path(args.out) / "report")
+        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
+    return 0
+
+
 def _emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = False) -> None:
     """Print a table as Markdown; with ``out``, also write it as CSV or Markdown (appended when asked)."""
     from tarotsim.analysis import to_markdown
@@ -362,6 +390,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})")
     _add_config_options(swp, SWEEP_DEFAULTS)
     swp.set_defaults(func=cmd_sweep)
+
+    duel_ = sub.add_parser("duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals")
+    duel_.add_argument("--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert")
+    duel_.add_argument("--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random")
+    duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
+    _add_run_options(duel_, out_required=False)
+    duel_.set_defaults(func=cmd_duel)
 
     table = sub.add_parser("table", help="success table of a run directory")
     table.add_argument("run", help="run directory")

@@ -54,7 +54,9 @@ def simulate(
     config
         The table and its policies (default ``RunConfig()``: 4 players, random card play).
     **options
-        Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``.
+        Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``,
+        or ``strategies=[s0, s1, s2, s3]``, one :class:`~tarotsim.strategy.Strategy` (or
+        spec) per seat, which adds each seat's ``strategy_<seat>`` label to the records.
     match_deals
         Group deals into matches of this many deals: adds ``match`` and each seat's
         running ``total_<seat>`` within its match.

@@ -108,14 +108,19 @@ def traced_block(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray) 
 
 
 def iter_traces(deals: int, key: np.ndarray, config: RunConfig) -> Iterator[dict[str, Any]]:
-    """Trace dicts of deals 0 … deals - 1 of the run with key ``key``."""
+    """Trace dicts of deals 0 … deals - 1 of the run with key ``key``; with a strategy per
+    seat (``config.strategies``), each names them (``strategies``: each seat's label)."""
     cfg = config.to_array()
     hand_size = int(cfg[C_HAND])
+    labels = None if config.strategies is None else [s.label for s in config.strategies]
     for start in range(0, deals, TRACE_BLOCK_DEALS):
         n = min(TRACE_BLOCK_DEALS, deals - start)
         out, logs, masks = traced_block(start, n, key, cfg)
         for i in range(n):
-            yield _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)
+            trace = _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)
+            if labels is not None:
+                trace["strategies"] = labels
+            yield trace
 
 
 def write_trace(stream: TextIO, deals: int, key: np.ndarray, config: RunConfig) -> int:

@@ -17,7 +17,6 @@ from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import legal_set, trick_after
 from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
 from tarotsim.kernels.state import (
-    C_POIGNEE_POLICY,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_CONTRACT,
@@ -30,9 +29,11 @@ from tarotsim.kernels.state import (
     I_TRICK,
     I_TRICK_LEN,
     I_TRICKS_WON_BY,
+    P_POIGNEE_POLICY,
     WON_BY_ATTACK,
     DealState,
     new_state,
+    seat_slot,
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -318,7 +319,7 @@ def test_expert_ecart_discards_trumps_only_when_forced() -> None:
 def _poignee(hand: str, *, seat: int, taker: int, contract: int) -> int:
     tb = position(hand=hand, seat=seat, taker=taker, leader=seat, trick_no=0, contract=contract)
     cfg = RunConfig(poignee_policy="smart").to_array()
-    return int(poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg))
+    return int(poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, tb, cfg))
 
 
 def test_smart_poignee() -> None:

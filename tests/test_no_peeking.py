@@ -51,10 +51,7 @@ from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,
-    C_PLAY_ATTACK,
-    C_PLAY_DEFENCE,
     C_PLAYERS,
-    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
     I_LEADER,
@@ -62,9 +59,14 @@ from tarotsim.kernels.state import (
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    P_PLAY_ATTACK,
+    P_PLAY_DEFENCE,
+    P_POIGNEE_POLICY,
     DealState,
     new_state,
+    seat_slot,
 )
+from tarotsim.labels import PLAY_POLICIES
 
 PLAYERS = 4
 SUIT_CODES = [int(suit_code(card)) for card in range(N_CARDS)]
@@ -132,8 +134,9 @@ def play_to(
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
     and the defence playing ``policies``; return (seat to play, its legal cards)."""
     cfg = cfg.copy()
-    cfg[C_PLAY_ATTACK], cfg[C_PLAY_DEFENCE] = policies
     players = int(tb.info[I_PLAYERS])
+    for seat in range(players):
+        cfg[seat_slot(seat, P_PLAY_ATTACK)], cfg[seat_slot(seat, P_PLAY_DEFENCE)] = policies
     for t in range(int(cfg[C_HAND])):
         seat = int(tb.info[I_LEADER])
         for j in range(players):
@@ -347,6 +350,19 @@ def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
     assert changed == 0
 
 
+@pytest.mark.parametrize("name", sorted(PLAY_POLICIES))
+def test_every_card_play_policy_does_not_peek(name: str) -> None:
+    """Every registered card-play policy: a new one runs through the harness once it is in
+    ``labels.PLAY_POLICIES``."""
+
+    def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
+        return int(choose_card(PLAY_POLICIES[name], seat, legal0, legal1, tb, HEURISTIC_CFG))
+
+    changed, tried = count_changed(decide, 150, seed=31)
+    assert tried == 150
+    assert changed == 0
+
+
 def test_harness_catches_a_policy_peeking_at_a_hand() -> None:
     changed, tried = count_changed(peek_next_hand, 150, seed=5)
     assert changed > tried // 10
@@ -367,10 +383,10 @@ def test_poignee_choice_does_not_peek(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked
-            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
             for _ in range(3):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

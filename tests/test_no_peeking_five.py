@@ -23,14 +23,15 @@ from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.state import (
-    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
     I_PARTNER,
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    P_POIGNEE_POLICY,
     DealState,
+    seat_slot,
 )
 from tests.test_no_peeking import (
     _lowest_or_highest,
@@ -240,13 +241,13 @@ def test_poignee_choice_does_not_peek_five(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked, moved
-            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
             for _ in range(2):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             for other in partner_changes(tb_now, seat, rng, 1):
                 moved += 1
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

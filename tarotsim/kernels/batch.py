@@ -140,3 +140,32 @@ def trace_deals(
         for w in range(2):
             masks[i, M_CHIEN + w] = tb.chien[w]
             masks[i, M_ECART + w] = tb.ecart[w]
+
+
+@njit(parallel=True)
+def run_duel(first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray) -> None:
+    """Play every deal once under each configuration of ``cfgs`` (int64[k, N_CFG]): a duel's rotations.
+
+    Row ``i * k + r`` of ``out`` (int32[n * k, N_REC]) gets deal ``first_deal + i`` under
+    ``cfgs[r]``. The deal's stream restarts for each rotation, so every rotation is dealt
+    the same cards and draws from the same random stream.
+    """
+    n_rotations = cfgs.shape[0]
+    n_deals = out.shape[0] // n_rotations
+    n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
+    for block in prange(n_blocks):
+        _duel_block(block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfgs, out)
+
+
+@njit
+def _duel_block(start: int, stop: int, first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray) -> None:
+    """Duel rows of deals first_deal + start … first_deal + stop - 1 on one table."""
+    n_rotations = cfgs.shape[0]
+    tb = new_state()
+    rec = np.zeros(N_REC, dtype=np.int64)
+    log = np.zeros(N_LOG, dtype=np.int64)
+    for i in range(start, stop):
+        for r in range(n_rotations):
+            play_deal(first_deal + i, key, cfgs[r], tb, rec, log)
+            for c in range(N_REC):
+                out[i * n_rotations + r, c] = rec[c]

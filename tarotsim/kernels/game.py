@@ -51,14 +51,10 @@ from tarotsim.kernels.score import (
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_DEALING,
-    C_ECART_POLICY,
     C_FORCED_CONTRACT,
     C_FORCED_TAKER,
     C_HAND,
-    C_PLAY_ATTACK,
-    C_PLAY_DEFENCE,
     C_PLAYERS,
-    C_POIGNEE_POLICY,
     DEALING_UNSHUFFLED,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
@@ -82,6 +78,10 @@ from tarotsim.kernels.state import (
     MAX_SEATS,
     N_INFO,
     N_REC,
+    P_ECART_POLICY,
+    P_PLAY_ATTACK,
+    P_PLAY_DEFENCE,
+    P_POIGNEE_POLICY,
     R_ATTACK_BOUTS,
     R_ATTACK_HALF,
     R_ATTACK_TRICKS,
@@ -112,6 +112,7 @@ from tarotsim.kernels.state import (
     THROWN_NONE,
     THROWN_PETIT_SEC,
     DealState,
+    seat_slot,
 )
 
 FIVE_PLAYERS = 5
@@ -166,7 +167,7 @@ def _bid(tb: DealState, cfg: np.ndarray, log: np.ndarray, players: int, dealer: 
         if forced > PASS:
             wish = forced if seat == cfg[C_FORCED_TAKER] else PASS
         else:
-            wish = wished_contract(tb.dealt[seat, 0], tb.dealt[seat, 1], cfg)
+            wish = wished_contract(tb.dealt[seat, 0], tb.dealt[seat, 1], cfg, seat)
         if wish > contract:
             contract = wish
             taker = seat
@@ -214,7 +215,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
         info[I_CHIEN_SHOWN] = 1
         with_chien0 = hands[taker, 0] | tb.chien[0]
         with_chien1 = hands[taker, 1] | tb.chien[1]
-        ecart0, ecart1 = choose_ecart(cfg[C_ECART_POLICY], with_chien0, with_chien1, cfg[C_CHIEN])
+        ecart0, ecart1 = choose_ecart(cfg[seat_slot(taker, P_ECART_POLICY)], with_chien0, with_chien1, cfg[C_CHIEN])
         tb.ecart[0] = ecart0
         tb.ecart[1] = ecart1
         hands[taker, 0] = with_chien0 & ~ecart0
@@ -224,7 +225,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
         start_count(tb.count, tb.pile, tb.chien[0], tb.chien[1])
     else:
         start_count(tb.count, tb.pile, ZERO, ZERO)
-    chelem_announced = announces_chelem(cfg, hands[taker, 0], hands[taker, 1])
+    chelem_announced = announces_chelem(cfg, taker, hands[taker, 0], hands[taker, 1])
     info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
     _start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
 
@@ -232,7 +233,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
 @njit(inline="always")
 def show_poignee(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     """Before its first card, ``seat`` shows the poignée its policy chooses; returns its size (0 none)."""
-    size = poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg)
+    size = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, tb, cfg)
     if size > 0:
         tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, cfg[C_PLAYERS])
     return size
@@ -269,9 +270,10 @@ def put_card(tb: DealState, seat: int, card: int) -> None:
 
 @njit(inline="always")
 def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
-    """One card of the game: ``seat``'s legal cards, its side's policy's choice, played; returns the card."""
+    """One card of the game: ``seat``'s legal cards, the choice of its policy for its side, played;
+    returns the card."""
     legal0, legal1 = legal_now(tb, seat)
-    policy = cfg[C_PLAY_ATTACK] if tb.attack[seat] else cfg[C_PLAY_DEFENCE]
+    policy = cfg[seat_slot(seat, P_PLAY_ATTACK if tb.attack[seat] else P_PLAY_DEFENCE)]
     card = choose_card(policy, seat, legal0, legal1, tb, cfg)
     put_card(tb, seat, card)
     return card

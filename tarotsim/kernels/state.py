@@ -2,7 +2,8 @@
 
 The flat int arrays and their slots, all defined here and nowhere else:
 
-- ``cfg`` (int64[N_CFG], slots ``C_*``): a run's table size and policies, filled by
+- ``cfg`` (int64[N_CFG], slots ``C_*``): a run's table, then each seat's policies and
+  their options (slots ``P_*`` of the seat's block, ``seat_slot``), filled by
   ``tarotsim.config``;
 - ``info`` (int64[N_INFO], slots ``I_*``): the scalars of the deal in play;
 - ``count`` (int64[N_COUNT], slots ``S_*``): the running count of ``kernels.count``;
@@ -31,25 +32,43 @@ from tarotsim.kernels.rng import STREAM_WORDS
 MAX_SEATS = 5
 MAX_TRICKS = 24
 
-# cfg[] slots: a run's table size and policies (int64[N_CFG]); tarotsim.config fills it
+# cfg[] slots: a run's table (int64[N_CFG]), then one block of N_SEAT_CFG slots per seat
+# holding that seat's strategy (``seat_slot``); tarotsim.config and tarotsim.strategy fill it
 C_PLAYERS = 0  # 3, 4 or 5
 C_HAND = 1  # cards per hand (24, 18, 15)
 C_CHIEN = 2  # cards in the chien (6, 6, 3)
-C_BID_POLICY = 3
-C_ECART_POLICY = 4
-C_POIGNEE_POLICY = 5
-C_CHELEM_POLICY = 6
-C_PLAY_ATTACK = 7  # card-play policy of the attack
-C_PLAY_DEFENCE = 8  # card-play policy of the defence
-C_BID_PRISE = 9  # bidding thresholds on Chavey's count
-C_BID_GARDE = 10
-C_BID_GARDE_SANS = 11
-C_BID_GARDE_CONTRE = 12
-C_CHELEM_THRESHOLD = 13  # Chavey count (with distribution) from which a chelem is announced
-C_FORCED_TAKER = 14  # sweeps: the seat that takes, -1 for normal bidding
-C_FORCED_CONTRACT = 15  # sweeps: the contract it takes (1-4), 0 for normal bidding
-C_DEALING = 16  # DEALING_SHUFFLED or DEALING_UNSHUFFLED
-N_CFG = 17
+C_FORCED_TAKER = 3  # sweeps: the seat that takes, -1 for normal bidding
+C_FORCED_CONTRACT = 4  # sweeps: the contract it takes (1-4), 0 for normal bidding
+C_DEALING = 5  # DEALING_SHUFFLED or DEALING_UNSHUFFLED
+C_SEATS = 6  # seat s's block starts at C_SEATS + s * N_SEAT_CFG
+
+# P_* slots of a seat's block: its policies and their options (tarotsim.strategy names them)
+P_PLAY_ATTACK = 0  # card-play policy while the seat plays for the attack
+P_PLAY_DEFENCE = 1  # card-play policy while it defends
+P_BID_POLICY = 2
+P_BID_PRISE = 3  # bidding thresholds on Chavey's count
+P_BID_GARDE = 4
+P_BID_GARDE_SANS = 5
+P_BID_GARDE_CONTRE = 6
+P_ECART_POLICY = 7
+P_POIGNEE_POLICY = 8
+P_CHELEM_POLICY = 9
+P_CHELEM_THRESHOLD = 10  # Chavey count (with distribution) from which a chelem is announced
+P_FOLLOW_MIN_ATTACK = 11  # heuristic: suit cards out from which the attack counts on foes following
+P_FOLLOW_MIN_DEFENCE = 12  # heuristic: the same for the defence
+P_WORTH_TRUMP_ATTACK = 13  # heuristic: half points of a trick worth a sure-winning trump, attack
+P_WORTH_TRUMP_DEFENCE = 14  # heuristic: the same for the defence
+P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the attack draws trumps
+P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
+N_SEAT_CFG = 17
+N_CFG = C_SEATS + MAX_SEATS * N_SEAT_CFG
+
+
+@njit(inline="always")
+def seat_slot(seat: int, slot: int) -> int:
+    """Index in ``cfg`` of slot ``P_*`` ``slot`` of ``seat``'s block."""
+    return C_SEATS + seat * N_SEAT_CFG + slot
+
 
 DEALING_SHUFFLED = 0
 DEALING_UNSHUFFLED = 1

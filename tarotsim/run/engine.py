@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from tarotsim.config import check_count
-from tarotsim.kernels.batch import run_deals, run_sweep
+from tarotsim.kernels.batch import run_deals, run_duel, run_sweep
 from tarotsim.kernels.state import N_REC
 
 PROGRESS_STEP_DEALS = 1 << 16
@@ -48,7 +48,9 @@ def show_progress(progress: bool | None, deals: int) -> bool:
 
 
 def _run(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray) -> None:
-    if contracts is None:
+    if cfg.ndim == 2:
+        run_duel(first_deal, key, cfg, out)
+    elif contracts is None:
         run_deals(first_deal, key, cfg, out)
     else:
         run_sweep(first_deal, key, cfg, contracts, out)
@@ -66,9 +68,10 @@ def play(
     """Records of deals first_deal … first_deal + deals - 1: int32[deals * k, N_REC].
 
     With ``contracts`` (int64 codes) every deal is played once per contract (a sweep,
-    k = len(contracts)); without, once under the run's bidding (k = 1).
+    k = len(contracts)); with ``cfg`` int64[k, N_CFG], once per configuration (a duel's
+    rotations); else once under the run's bidding (k = 1).
     """
-    per_deal = 1 if contracts is None else len(contracts)
+    per_deal = cfg.shape[0] if cfg.ndim == 2 else 1 if contracts is None else len(contracts)
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
     if not progress:
         _run(first_deal, key, cfg, contracts, out)

@@ -21,6 +21,8 @@ PER_SEAT = "<seat>"
 """Stands for the seat number in the name of a column that every seat has."""
 FIVE_PLAYERS = "5 players"
 MATCHES = "matches"
+STRATEGIES = "strategies"
+DUELS = "duels"
 
 _THROWN_IN = pd.CategoricalDtype(list(THROWN_IN_NAMES))
 _CONTRACT = pd.CategoricalDtype(list(CONTRACTS), ordered=True)
@@ -36,7 +38,9 @@ class Column:
     column's values are the kernels' codes, from ``first_code`` for its first category;
     lower codes are missing values. ``half_points`` columns hold half points in the
     record array. ``only`` says when the column is present: every frame (None), with 5
-    players (``FIVE_PLAYERS``), or in matches (``MATCHES``, ``simulate(match_deals=…)``).
+    players (``FIVE_PLAYERS``), in matches (``MATCHES``, ``simulate(match_deals=…)``), with
+    a strategy per seat (``STRATEGIES``: ``simulate(strategies=…)`` and duels), or in duels
+    (``DUELS``). A ``strategy_<seat>`` column's categories are the labels of the run's strategies.
     """
 
     name: str
@@ -55,7 +59,7 @@ class Column:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("deal", "int64", "deal", "deal number in the run, from 0; a sweep has one row per contract"),
+    Column("deal", "int64", "deal", "deal number in the run, from 0; a sweep has one row per contract, a duel one per seat of A"),
     Column("dealer", "int16", "seat", "seat that dealt; seats are numbered in playing order", S.R_DEALER),
     Column("thrown_in", _THROWN_IN, "label", f"why the deal was not played (`{ThrownIn.NONE.label}`: it was played)",
            S.R_THROWN_IN, first_code=ThrownIn.NONE),
@@ -89,14 +93,21 @@ COLUMNS: tuple[Column, ...] = (
            S.R_CALLED_CARD, only=FIVE_PLAYERS),
     Column("match", "int64", "match", "match number, from 0", only=MATCHES),
     Column(f"total_{PER_SEAT}", "int64", "points", "the seat's running score within its match", only=MATCHES),
+    Column(f"strategy_{PER_SEAT}", "category", "label", "label of the strategy the seat played (`Strategy.label`)",
+           only=STRATEGIES),
+    Column("a_seat", "int16", "seat", "the seat strategy A played on this row: a duel plays each deal once with A "
+           "in each seat, B in the others", only=DUELS),
 )
 
 
-def frame_columns(players: int, *, matches: bool = False) -> Iterator[tuple[str, Column, int]]:
+def frame_columns(
+    players: int, *, matches: bool = False, strategies: bool = False, duel: bool = False
+) -> Iterator[tuple[str, Column, int]]:
     """(name, column, seat) of every column of a record frame at ``players`` players, in
-    order; seat is 0 for a column that is not per seat."""
+    order; seat is 0 for a column that is not per seat. A duel's frame has strategies too."""
+    present = {None: True, FIVE_PLAYERS: players == 5, MATCHES: matches, STRATEGIES: strategies or duel, DUELS: duel}
     for column in COLUMNS:
-        if (column.only == FIVE_PLAYERS and players != 5) or (column.only == MATCHES and not matches):
+        if not present[column.only]:
             continue
         if column.per_seat:
             for seat in range(players):
@@ -145,6 +156,24 @@ def add_matches(frame: pd.DataFrame, match_deals: int, players: int) -> None:
         frame[f"total_{seat}"] = grouped[f"score_{seat}"].cumsum().astype(dtypes[f"total_{PER_SEAT}"])
 
 
+def add_strategies(frame: pd.DataFrame, labels: list[str], codes: np.ndarray) -> None:
+    """Add each seat's ``strategy_<seat>``, in place: row r, seat s played ``labels[codes[r, s]]``.
+
+    ``codes`` is an int array [rows, players] (a row of it broadcasts to every row).
+    """
+    codes = np.broadcast_to(codes, (len(frame), np.shape(codes)[-1]))
+    dtype = pd.CategoricalDtype(list(dict.fromkeys(labels)))
+    index = np.array([dtype.categories.get_loc(label) for label in labels], dtype=np.int8)
+    for seat in range(codes.shape[1]):
+        frame[f"strategy_{seat}"] = pd.Categorical.from_codes(index[codes[:, seat]], dtype=dtype)
+
+
+def add_duel_seats(frame: pd.DataFrame, players: int) -> None:
+    """Add ``a_seat``, in place, to a duel's records: row i of each deal's ``players`` rows has A in seat i."""
+    dtypes = {column.name: column.dtype for column in COLUMNS if column.only == DUELS}
+    frame["a_seat"] = (np.arange(len(frame)) % players).astype(dtypes["a_seat"])
+
+
 def _dtype_text(dtype: str | pd.CategoricalDtype) -> str:
     if isinstance(dtype, pd.CategoricalDtype):
         kind = "ordered category" if dtype.ordered else "category"
@@ -154,7 +183,8 @@ def _dtype_text(dtype: str | pd.CategoricalDtype) -> str:
 
 def columns_markdown() -> str:
     """The registry as a Markdown table: column, dtype, unit, meaning, when present."""
-    present = {None: "always", FIVE_PLAYERS: "5 players", MATCHES: "`simulate(..., match_deals=K)`"}
+    present = {None: "always", FIVE_PLAYERS: "5 players", MATCHES: "`simulate(..., match_deals=K)`",
+               STRATEGIES: "`simulate(..., strategies=...)`, duels", DUELS: "duels"}
     lines = ["| column | dtype | unit | meaning | present |", "| --- | --- | --- | --- | --- |"]
     for column in COLUMNS:
         lines.append(f"| `{column.name}` | {_dtype_text(column.dtype)} | {column.unit} | {column.meaning} "

@@ -17,12 +17,14 @@ import pandas as pd
 from tarotsim.config import RunConfig, check_count
 from tarotsim.labels import parse_contract
 from tarotsim.run.engine import play
-from tarotsim.run.records import to_frame
+from tarotsim.run.records import add_duel_seats, add_strategies, to_frame
 from tarotsim.run.seeding import run_key
+from tarotsim.strategy import Strategy, to_strategy
 
-KINDS = ("simulate", "sweep")
+KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
-per contract, taken by one seat."""
+per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
+in that seat and strategy B in the others."""
 FORMAT = 1
 """Version of the run identity (and of the run directory's layout)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
@@ -34,15 +36,19 @@ for a four-contract sweep), so a run's memory stays bounded whatever its length.
 class RunSpec:
     """What decides a run's records: kind, seed, deal count, chunking and configuration.
 
-    ``kind`` is ``"simulate"`` (each deal bid and played once) or ``"sweep"`` (each deal
-    played once per contract in ``contracts``, all taken by seat ``seat``).
+    ``kind`` is ``"simulate"`` (each deal bid and played once), ``"sweep"`` (each deal
+    played once per contract in ``contracts``, all taken by seat ``seat``) or ``"duel"``
+    (each deal played once per seat k, ``duel[0]`` (A) in seat k and ``duel[1]`` (B) in
+    the others; strategies may be given as specs).
 
     Raises
     ------
     ValueError, TypeError
-        For an unknown kind, a negative deal count, a chunk size under 1, or a sweep
+        For an unknown kind, a negative deal count, a chunk size under 1, a sweep
         without contracts, with a contract twice, an unknown contract, a taking seat off
-        the table, unshuffled dealing or a forced contract in its configuration.
+        the table, unshuffled dealing or a forced contract in its configuration, or a
+        duel without two strategies valid at its table, or whose configuration deals
+        unshuffled, forces a contract or sets policies itself.
     """
 
     kind: str
@@ -52,15 +58,18 @@ class RunSpec:
     chunk_deals: int = DEFAULT_CHUNK_DEALS
     contracts: tuple[str, ...] = ()
     seat: int = 0
+    duel: tuple[Strategy, ...] = ()
     key: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"a run is a 'simulate' or a 'sweep' run, got {self.kind!r}")
+            raise ValueError(f"a run is a 'simulate', a 'sweep' or a 'duel' run, got {self.kind!r}")
         check_count(self.deals, "deals")
         check_count(self.chunk_deals, "chunk size", minimum=1)
         if self.kind == "sweep":
             self._check_sweep()
+        if self.kind == "duel":
+            self._check_duel()
         object.__setattr__(self, "key", run_key(self.seed))
 
     def _check_sweep(self) -> None:
@@ -77,6 +86,31 @@ class RunSpec:
         seat = check_count(self.seat, "the taking seat")
         if seat >= self.config.players:
             raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {seat}")
+
+    def _check_duel(self) -> None:
+        if len(self.duel) != 2:
+            raise ValueError(f"a duel needs two strategies, A and B, got {len(self.duel)}")
+        a, b = (to_strategy(s) for s in self.duel)
+        object.__setattr__(self, "duel", (a, b))
+        config = self.config
+        if config.dealing != "shuffled":
+            raise ValueError("a duel replays each deal once per seat, so it needs shuffled dealing")
+        if config.forced_contract is not None:
+            raise ValueError("a duel's deals are bid by its strategies: leave forced_contract unset")
+        if config != RunConfig(players=config.players):
+            raise ValueError("a duel's strategies set every seat's policies: its configuration gives the table size alone")
+        for name, strategy in (("A", a), ("B", b)):
+            try:
+                strategy.check(config.players)
+            except ValueError as err:
+                raise ValueError(f"strategy {name} ({strategy}): {err}") from None
+        if a.label == b.label and a != b:
+            raise ValueError(f"strategies A and B differ but share the label {a.label!r}: give them different names")
+
+    def rotation(self, index: int) -> tuple[Strategy, ...]:
+        """A duel's seats on rotation ``index``: strategy A in seat ``index``, B in the others."""
+        a, b = self.duel
+        return tuple(a if seat == index else b for seat in range(self.config.players))
 
     @property
     def n_chunks(self) -> int:
@@ -99,7 +133,7 @@ class RunSpec:
             "config": self.config.as_dict(),
             "contracts": list(self.contracts),
             "seat": self.seat if self.kind == "sweep" else None,
-        }
+        } | ({"duel": [str(s) for s in self.duel]} if self.kind == "duel" else {})
 
     @staticmethod
     def from_identity(identity: dict[str, Any]) -> RunSpec:
@@ -112,9 +146,14 @@ class RunSpec:
             chunk_deals=identity["chunk_deals"],
             contracts=tuple(identity["contracts"]),
             seat=identity["seat"] or 0,
+            duel=tuple(identity.get("duel", ())),
         )
 
     def _cfg(self) -> np.ndarray:
+        if self.kind == "duel":
+            # one configuration per rotation: int64[players, N_CFG]
+            return np.stack([replace(self.config, strategies=self.rotation(k)).to_array()
+                             for k in range(self.config.players)])
         if self.kind == "sweep":
             # the sweep kernel sets the contract row by row; the taking seat is fixed here
             return replace(self.config, forced_taker=self.seat, forced_contract=self.contracts[0]).to_array()
@@ -130,5 +169,15 @@ class RunSpec:
         contracts = None
         if self.kind == "sweep":
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
-        rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
-        return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts))
+        players = self.config.players
+        cfg = self._cfg()
+        rec = play(first, count, self.key, cfg, contracts=contracts, progress=progress)
+        per_deal = players if self.kind == "duel" else 1 if contracts is None else len(contracts)
+        frame = to_frame(rec, first, players, per_deal=per_deal)
+        if self.kind == "duel":
+            add_duel_seats(frame, players)
+            codes = np.where(frame["a_seat"].to_numpy()[:, None] == np.arange(players), 0, 1)
+            add_strategies(frame, [s.label for s in self.duel], codes)
+        elif self.config.strategies is not None:
+            add_strategies(frame, [s.label for s in self.config.strategies], np.arange(players))
+        return frame

@@ -37,7 +37,12 @@ deal's random stream is never touched):
 
 "For sure" (``holds_against``) uses what the seat knows: unseen higher cards, shown
 voids, and per side how far a foe that has shown no void is trusted to follow a suit
-(``FOLLOW_MIN``): the taker trusts the defenders, the defence never trusts the taker.
+(``FOLLOW_MIN_*``): the taker trusts the defenders, the defence never trusts the taker.
+
+Tunable constants: ``FOLLOW_MIN_*``, ``WORTH_TRUMP_HALF_*``, ``DRAW_TRUMPS_MIN`` and
+``HUNT_PETIT_MIN`` below are the defaults; each seat plays with its own values, read from
+its block of ``cfg`` (``kernels.state.P_*``) into the ``View``, which
+``tarotsim.strategy`` exposes as named options.
 
 The Petit is kept out of every other choice: it is played when forced, by ``save_petit``,
 or on the last trick; once no foe can hold a trump it is master and waits for the last
@@ -84,9 +89,16 @@ from tarotsim.kernels.state import (
     I_TRICK,
     I_TRICK_LEN,
     I_TRICKS_WON_BY,
+    P_DRAW_TRUMPS_MIN,
+    P_FOLLOW_MIN_ATTACK,
+    P_FOLLOW_MIN_DEFENCE,
+    P_HUNT_PETIT_MIN,
+    P_WORTH_TRUMP_ATTACK,
+    P_WORTH_TRUMP_DEFENCE,
     WON_BY_ATTACK,
     WON_BY_DEFENCE,
     DealState,
+    seat_slot,
 )
 
 _NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
@@ -96,19 +108,24 @@ _SUIT_SHIFT = 8  # View.voids: one byte of seat bits per suit
 _SEATS = (1 << _SUIT_SHIFT) - 1
 
 # How many cards of a suit must be out (neither in the seat's hand nor played) for the
-# foes still to play to be taken to follow it rather than trump it, by side (row 0 the
-# attack, row 1 the defence) and by how many foes are to play. A foe that has shown a void
-# in the suit is always taken to trump it, one that has shown it holds no trump never.
-# Tuned on 100,000-deal runs (heuristic against heuristic and against random play): the
-# taker does best trusting the defenders to follow (row of zeros: cash masters freely);
-# the defence does best never trusting the taker to follow (15: more than can be out), so
-# it keeps its Kings until the taker has played or shown no trump.
-FOLLOW_MIN = np.array([[0, 0, 0, 0, 0], [0, 15, 15, 15, 15]], dtype=np.int64)
+# foes still to play to be taken to follow it rather than trump it, for the attack and for
+# the defence. A foe that has shown a void in the suit is always taken to trump it, one
+# that has shown it holds no trump never. Tuned on 100,000-deal runs (heuristic against
+# heuristic and against random play): the taker does best trusting the defenders to
+# follow (0: cash masters freely); the defence does best never trusting the taker to
+# follow (15: more than can be out), so it keeps its Kings until the taker has played or
+# shown no trump.
+FOLLOW_MIN_ATTACK = 0
+FOLLOW_MIN_DEFENCE = 15
 # A trick worth at least this many half points is worth a trump above every unseen trump
 # (one that wins for sure) to the attack and to the defence; cheaper tricks get the lowest
-# trump. Tuned like FOLLOW_MIN: the taker keeps its master trumps for a King or more.
+# trump. Tuned like FOLLOW_MIN_*: the taker keeps its master trumps for a King or more.
 WORTH_TRUMP_HALF_ATTACK = 12
 WORTH_TRUMP_HALF_DEFENCE = 4
+# Trumps besides the Petit from which the attack draws trumps (``draw_trumps``) and the
+# defence hunts the Petit (``hunt_petit``), each also needing as many as are still out.
+DRAW_TRUMPS_MIN = 4
+HUNT_PETIT_MIN = 2
 _DISCARD_VALUE = 64  # discard keys: weight of the card's value, above the rest of a key
 _DISCARD_GUARDED = 32  # discard keys, defence: a King with at most 2 guards keeps them
 _KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King first
@@ -146,6 +163,11 @@ class View(NamedTuple):
     petit_foe_in_trick: bool  # a foe played the Petit to this trick
     chelem: bool  # the seat's side plays an announced chelem and has won every trick so far
     cards_left: int
+    # the seat's options for its side (kernels.state.P_*; defaults FOLLOW_MIN_* and so on above)
+    follow_min: int
+    worth_trump: int
+    draw_trumps_min: int
+    hunt_petit_min: int
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,12 +230,6 @@ def may_trump(v: View, seats: int) -> int:
 
 
 @njit(inline="always")
-def n_seats(seats: int) -> int:
-    """Number of seats in a seat bitmask."""
-    return popcount(np.uint64(seats))
-
-
-@njit(inline="always")
 def is_ally(tb: DealState, seat: int, other: int) -> bool:
     """Whether ``seat`` knows ``other`` plays on its side (5 players: the partner is secret)."""
     if other == seat:
@@ -239,8 +255,8 @@ def note_trick_winners(tb: DealState) -> None:
 
 
 @njit(inline="always")
-def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> View:
-    """Gather what ``seat`` may know about the deal (see the module docstring)."""
+def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> View:
+    """Gather what ``seat`` may know about the deal (see the module docstring), and its options."""
     info = tb.info
     players = info[I_PLAYERS]
     taker = info[I_TAKER]
@@ -320,6 +336,10 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) ->
         petit_foe,
         chelem,
         popcount(hand0) + popcount(hand1),
+        cfg[seat_slot(seat, P_FOLLOW_MIN_ATTACK if attack else P_FOLLOW_MIN_DEFENCE)],
+        cfg[seat_slot(seat, P_WORTH_TRUMP_ATTACK if attack else P_WORTH_TRUMP_DEFENCE)],
+        cfg[seat_slot(seat, P_DRAW_TRUMPS_MIN)],
+        cfg[seat_slot(seat, P_HUNT_PETIT_MIN)],
     )
 
 
@@ -350,12 +370,10 @@ def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
 
     A foe void in the suit beats it when it may trump; a foe that may hold the suit beats
     it when a higher card is out (``higher_out``), or may be void and trump it unless
-    enough cards of the suit are out for it to follow (``FOLLOW_MIN``, by side and number
-    of foes).
+    enough cards of the suit are out for it to follow (``v.follow_min``).
     """
     if seats == 0:
         return True
-    side = 0 if v.attack else 1
     trumpers = may_trump(v, seats)
     void = seats & void_seats(v, suit)
     if void & trumpers:
@@ -364,7 +382,7 @@ def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
     if others:
         if higher_out:
             return False
-        if others & trumpers and popcount(v.unseen0 & suit_bits(suit)) < FOLLOW_MIN[side, n_seats(seats)]:
+        if others & trumpers and popcount(v.unseen0 & suit_bits(suit)) < v.follow_min:
             return False
     return True
 
@@ -540,15 +558,13 @@ def underplay(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 def win_trick(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest card that wins the trick for sure, when that is worth it; -1 otherwise.
 
-    A suit card always is; a trump when the trick holds ``WORTH_TRUMP_HALF_ATTACK`` or
-    ``WORTH_TRUMP_HALF_DEFENCE`` half points or more (else the cheapest trump is played
-    by ``underplay`` and may still win).
+    A suit card always is; a trump when the trick holds ``v.worth_trump`` half points or
+    more (else the cheapest trump is played by ``underplay`` and may still win).
     """
     card = sure_winner(v, legal0, legal1)
     if card < 0:
         return -1
-    worth = WORTH_TRUMP_HALF_ATTACK if v.attack else WORTH_TRUMP_HALF_DEFENCE
-    if card < N_SUIT_CARDS or v.trick_half >= worth:
+    if card < N_SUIT_CARDS or v.trick_half >= v.worth_trump:
         return card
     return -1
 
@@ -621,8 +637,8 @@ def cash_master(v: View) -> int:
 def draw_trumps(v: View) -> int:
     """Lead the master trump while foes may hold trumps and the seat is long in them.
 
-    "Long": at least four trumps besides the Petit, and as many as all the trumps still
-    out. The master trump wins and pulls a trump from each foe; drawing the trumps also
+    "Long": at least ``v.draw_trumps_min`` trumps besides the Petit (default four), and as
+    many as all the trumps still out. The master trump wins and pulls a trump from each foe; drawing the trumps also
     makes one's Petit safe and one's Kings good. Without the master trump nothing is led
     here: leading lower trumps lost more than it drew in the tuning runs.
     """
@@ -631,7 +647,7 @@ def draw_trumps(v: View) -> int:
     mine = v.legal1 & _NON_PETIT
     out = v.unseen1 & TRUMPS_MASK
     n_mine = popcount(mine)
-    if n_mine < 4 or n_mine < popcount(out):
+    if n_mine < v.draw_trumps_min or n_mine < popcount(out):
         return -1
     top = highest_bit(mine)
     if top > highest_bit(out):
@@ -660,14 +676,14 @@ def lead_taker_void(v: View) -> int:
 def hunt_petit(v: View) -> int:
     """Lead a trump to force out the Petit while it is out and the trumps out are few.
 
-    The seat holds at least two trumps and as many as remain out, so the taker is running
-    short; its highest trump is led.
+    The seat holds at least ``v.hunt_petit_min`` trumps besides the Petit (default two) and
+    as many as remain out, so the taker is running short; its highest trump is led.
     """
     if not (v.unseen1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
         return -1
     mine = v.legal1 & _NON_PETIT
     n_mine = popcount(mine)
-    if n_mine < 2 or n_mine < popcount(v.unseen1 & TRUMPS_MASK):
+    if n_mine < v.hunt_petit_min or n_mine < popcount(v.unseen1 & TRUMPS_MASK):
         return -1
     return trump_card(highest_bit(mine))
 
@@ -748,8 +764,8 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    """The card the heuristic plays for ``seat`` from its legal cards."""
+def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
+    """The card the heuristic plays for ``seat`` from its legal cards, with ``seat``'s options."""
     note_trick_winners(tb)
     n0 = popcount(legal0)
     n1 = popcount(legal1)
@@ -757,7 +773,7 @@ def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealStat
         return lowest_bit(legal0) if n0 else trump_card(lowest_bit(legal1))
     has_excuse = (legal1 & EXCUSE_BIT) != ZERO
     legal1 &= ~EXCUSE_BIT
-    v = make_view(seat, legal0, legal1, tb)
+    v = make_view(seat, legal0, legal1, tb, cfg)
     card = excuse_step(v, has_excuse)
     if card >= 0:
         return card

@@ -277,6 +277,8 @@ def cmd_study(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from tarotsim.simulate import simulate
 
     config = _config(args)
@@ -287,7 +289,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(header)
     for row in frame.itertuples(index=False):
         what = row.contract if row.thrown_in == ThrownIn.NONE.label else f"({row.thrown_in})"
-        taker = "" if row.taker < 0 else str(row.taker)
+        taker = "" if pd.isna(row.taker) else str(row.taker)
         totals = "".join(f"{getattr(row, f'total_{s}'):>9}" for s in seats)
         print(f"{row.deal:>4} {row.dealer:>6} {taker:>6} {what:<14}{totals}")
     final = [int(frame[f"total_{s}"].iloc[-1]) for s in seats]

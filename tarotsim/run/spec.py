@@ -23,8 +23,10 @@ from tarotsim.run.seeding import run_key
 KINDS = ("simulate", "sweep")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat."""
-FORMAT = 1
-"""Version of the run identity (and of the run directory's layout)."""
+FORMAT = 2
+"""Version of the records and of the run directory's layout, part of a run's identity: raised by any
+change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
+chunk checksums in the manifest)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
 """Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
 for a four-contract sweep), so a run's memory stays bounded whatever its length."""
@@ -131,4 +133,5 @@ class RunSpec:
         if self.kind == "sweep":
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
-        return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts))
+        return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts),
+                        hand_known=self.kind == "sweep" or self.config.forced_contract is not None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +39,41 @@ def using_threads(threads: int | None) -> Iterator[int]:
         yield count
     finally:
         numba.set_num_threads(before)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine can give now without swapping (Linux's MemAvailable, else
+    the free physical pages); None where neither is known."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def check_memory(rows: int, row_bytes: int) -> None:
+    """Refuse to hold ``rows`` records of ``row_bytes`` bytes each when memory cannot hold them.
+
+    Raises
+    ------
+    ValueError
+        If they need more memory than is available, with the way to bound it: a run
+        directory made chunk by chunk.
+    """
+    needed = rows * row_bytes
+    available = available_memory()
+    if available is not None and needed > available:
+        raise ValueError(
+            f"{rows:,} records need about {needed / 1e9:,.1f} GB of memory ({row_bytes} bytes each) and "
+            f"{available / 1e9:,.1f} GB are available: write the run to a directory, which holds one chunk "
+            "at a time (--out DIR, and a smaller --chunk-deals if need be; or tarotsim.run.store.execute)"
+        )
 
 
 def show_progress(progress: bool | None, deals: int) -> bool:

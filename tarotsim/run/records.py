@@ -184,6 +184,19 @@ def to_frame(rec: np.ndarray, first_deal: int, players: int, *, per_deal: int = 
     return pd.DataFrame(data, copy=False)
 
 
+def record_bytes(players: int) -> int:
+    """Bytes of memory one record row takes while a frame is made: its row in the kernels'
+    record array (int32[N_REC]) and its row in the frame, masks of nullable columns included."""
+    frame = 0
+    for _, column, _ in frame_columns(players):
+        dtype = pd.api.types.pandas_dtype(column.dtype)
+        if isinstance(dtype, pd.CategoricalDtype):
+            frame += 1  # int8 codes
+        else:
+            frame += np.dtype(getattr(dtype, "numpy_dtype", dtype)).itemsize + (column.missing is not None)
+    return S.N_REC * np.dtype(np.int32).itemsize + frame
+
+
 def add_matches(frame: pd.DataFrame, match_deals: int, players: int) -> None:
     """Add ``match`` and each seat's running score ``total_<seat>`` within its match, in place."""
     dtypes = {column.name: column.dtype for column in COLUMNS if column.only == MATCHES}

@@ -8,16 +8,18 @@ of the whole run made at once. Where the chunks go is :mod:`tarotsim.run.store`'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import os
+import shlex
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import RunConfig, check_count
-from tarotsim.labels import parse_contract
-from tarotsim.run.engine import play
-from tarotsim.run.records import to_frame
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
+from tarotsim.labels import CONTRACTS, parse_contract
+from tarotsim.run.engine import check_memory, play
+from tarotsim.run.records import record_bytes, to_frame
 from tarotsim.run.seeding import run_key
 
 KINDS = ("simulate", "sweep")
@@ -91,9 +93,13 @@ class RunSpec:
         return first, max(0, min(self.chunk_deals, self.deals - first))
 
     def identity(self) -> dict[str, Any]:
-        """The fields two runs must share to be the same run (JSON-ready)."""
+        """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
+        and the fields two runs must share to hold the same records."""
+        from tarotsim import __version__
+
         return {
             "format": FORMAT,
+            "tarotsim": __version__,
             "kind": self.kind,
             "seed": self.seed,
             "deals": self.deals,
@@ -105,16 +111,59 @@ class RunSpec:
 
     @staticmethod
     def from_identity(identity: dict[str, Any]) -> RunSpec:
-        """The spec whose ``identity()`` is ``identity``."""
-        return RunSpec(
-            kind=identity["kind"],
-            seed=identity["seed"],
-            deals=identity["deals"],
-            config=RunConfig(**identity["config"]),
-            chunk_deals=identity["chunk_deals"],
-            contracts=tuple(identity["contracts"]),
-            seat=identity["seat"] or 0,
-        )
+        """The spec whose ``identity()`` is ``identity``.
+
+        Raises
+        ------
+        ValueError
+            If ``identity`` is not a run's identity of this records format: the message
+            starts with "made by" for another format, else says what is wrong.
+        """
+        if not isinstance(identity, dict) or identity.get("kind") not in KINDS:
+            raise ValueError("no run of a known kind")
+        if "format" not in identity:
+            raise ValueError("no records format")
+        if identity["format"] != FORMAT:
+            raise ValueError(f"made by another tarotsim (records format {identity.get('format')!r}; this one "
+                             f"reads format {FORMAT}): make the run again with this version, in a new directory")
+        try:
+            return RunSpec(
+                kind=identity["kind"],
+                seed=identity["seed"],
+                deals=identity["deals"],
+                config=RunConfig(**identity["config"]),
+                chunk_deals=identity["chunk_deals"],
+                contracts=tuple(identity["contracts"]),
+                seat=identity["seat"] or 0,
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{type(err).__name__}: {err}") from None
+
+    def command(self, directory: str | os.PathLike[str]) -> str | None:
+        """The ``tarotsim`` command line that makes this run in ``directory``, or resumes it there.
+
+        None for a run that the command line cannot express (one with a forced contract).
+        """
+        if self.config.forced_contract is not None:
+            return None
+        sweeping = self.kind == "sweep"
+        defaults = RunConfig(**{**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players})
+        words = ["tarotsim", self.kind, "--out", str(directory), "--deals", str(self.deals), "--seed", str(self.seed)]
+        if self.chunk_deals != DEFAULT_CHUNK_DEALS:
+            words += ["--chunk-deals", str(self.chunk_deals)]
+        if sweeping and self.seat != 0:
+            words += ["--seat", str(self.seat)]
+        if sweeping and self.contracts != CONTRACTS:
+            words += ["--contracts", ",".join(self.contracts)]
+        if self.config.players != RunConfig().players:
+            words += ["--players", str(self.config.players)]
+        for option in fields(RunConfig):
+            value = getattr(self.config, option.name)
+            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(defaults, option.name):
+                continue
+            text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            words += [f"--{option.name.replace('_', '-')}={text}"]
+        return shlex.join(words)
 
     def _cfg(self) -> np.ndarray:
         if self.kind == "sweep":
@@ -127,11 +176,17 @@ class RunSpec:
 
         Runs on the threads Numba is set to use (``engine.using_threads``); ``progress``
         shows a progress bar of deals.
+
+        Raises
+        ------
+        ValueError
+            If the chunk's records would not fit in the memory available.
         """
         first, count = self.chunk_range(index)
         contracts = None
         if self.kind == "sweep":
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
+        check_memory(count * (1 if contracts is None else len(contracts)), record_bytes(self.config.players))
         rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
         return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts),
                         hand_known=self.kind == "sweep" or self.config.forced_contract is not None)

@@ -203,6 +203,7 @@ def execute_distributed(
     _check_options(scheduler, workers, write_on)
     check_count(threads_per_worker, "threads per worker", minimum=1)
     distributed = _import_distributed()
+    spec.check_memory()
     with Run(Path(directory).resolve(), spec, allow_version_change=allow_version_change) as run:
         todo = run.missing()
         if todo:

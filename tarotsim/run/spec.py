@@ -83,6 +83,21 @@ class RunSpec:
             raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {seat}")
 
     @property
+    def rows_per_deal(self) -> int:
+        """Record rows of one deal: one per contract in a sweep, else one."""
+        return len(self.contracts) if self.kind == "sweep" else 1
+
+    def check_memory(self) -> None:
+        """Refuse a run whose largest chunk's records would not fit in the memory available now.
+
+        Raises
+        ------
+        ValueError
+            Saying how much memory they need, and how to need less.
+        """
+        check_memory(min(self.deals, self.chunk_deals) * self.rows_per_deal, record_bytes(self.config.players))
+
+    @property
     def n_chunks(self) -> int:
         """Number of chunks (the last one may hold fewer deals)."""
         return -(-self.deals // self.chunk_deals)
@@ -186,7 +201,7 @@ class RunSpec:
         contracts = None
         if self.kind == "sweep":
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
-        check_memory(count * (1 if contracts is None else len(contracts)), record_bytes(self.config.players))
+        check_memory(count * self.rows_per_deal, record_bytes(self.config.players))
         rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
         return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts),
                         hand_known=self.kind == "sweep" or self.config.forced_contract is not None)

@@ -553,8 +553,10 @@ def execute(
     Raises
     ------
     ValueError
-        See :class:`Run`; also when a chunk cannot be written (a full disk).
+        See :class:`Run`; also when a chunk cannot be written (a full disk) or would not
+        fit in memory.
     """
+    spec.check_memory()
     with Run(directory, spec, allow_version_change=allow_version_change) as run:
         todo = run.missing()
         bar = None

@@ -141,6 +141,8 @@ def _config(args: argparse.Namespace) -> RunConfig:
 
 
 TABLE_FILES = (".csv", ".md")
+STUDY_REPORT = "report"
+"""The folder inside its run directory where ``study`` writes its report."""
 
 
 def _table_file(text: str) -> str:
@@ -317,7 +319,7 @@ def cmd_study(args: argparse.Namespace) -> int:
           f"({args.policy} play); re-running this command resumes an interrupted run.")
     started = time.perf_counter()
     _execute(args, spec)
-    folder = write_report(args.out, Path(args.out) / "report")
+    folder = write_report(args.out, Path(args.out) / STUDY_REPORT)
     print(f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
           f"{time.perf_counter() - started:.0f} s in all")
     return 0
@@ -344,10 +346,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     winners = [str(s) for s, total in zip(seats, final, strict=True) if total == best]
     print(f"\nfinal scores: {final}; winner: seat {' and '.join(winners)} with {best}")
     return 0
-
-
-STUDY_REPORT = "report"
-"""The folder inside its run directory where ``study`` writes its report."""
 
 
 def _check_report_folder(run: str, out: str, force: bool) -> None:

@@ -310,3 +310,24 @@ def test_the_repair_command_makes_the_same_run(run, tmp_path):
     out, parsed = repair_command(f"repeat `{run.command(tmp_path / 'a dir')}` to")
     assert out == str(tmp_path / "a dir") and parsed.identity() == run.identity()
     assert spec(config=RunConfig(forced_taker=1, forced_contract="garde")).command(tmp_path) is None
+
+
+def test_a_container_memory_limit_bounds_the_memory_available(tmp_path, monkeypatch):
+    from tarotsim.run import engine
+
+    (tmp_path / "max").write_text("1000000000\n")
+    (tmp_path / "current").write_text("400000000\n")
+    monkeypatch.setattr(engine, "_CGROUP_MEMORY", ((str(tmp_path / "max"), str(tmp_path / "current")),))
+    assert engine.available_memory() == 600_000_000
+    (tmp_path / "max").write_text("max\n")  # no limit: the machine's memory
+    assert engine.available_memory() > 0
+    monkeypatch.setattr(engine, "available_memory", lambda: 10**9)
+    engine.check_memory(1000, 10**6)
+    with pytest.raises(ValueError, match=r"3,000 records need about 3.0 GB of memory \(1000000 bytes each\)"):
+        engine.check_memory(3000, 10**6)
+    monkeypatch.setattr(engine, "available_memory", lambda: 10**5)
+    with pytest.raises(ValueError, match="--out DIR, and a smaller --chunk-deals"):
+        spec().check_memory()
+    with pytest.raises(ValueError, match="1,000 records need"):
+        execute(tmp_path / "run", spec())
+    assert not (tmp_path / "run").exists()

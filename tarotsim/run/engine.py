@@ -41,20 +41,46 @@ def using_threads(threads: int | None) -> Iterator[int]:
         numba.set_num_threads(before)
 
 
+_CGROUP_MEMORY = (
+    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),  # v1
+)
+"""(limit, usage) files of this process's memory cgroup: a container's limit, which the
+machine's free memory does not show."""
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, encoding="ascii") as stream:
+            return int(stream.read().strip())
+    except (OSError, ValueError):  # absent, or "max": no limit
+        return None
+
+
 def available_memory() -> int | None:
-    """Bytes of memory this machine can give now without swapping (Linux's MemAvailable, else
-    the free physical pages); None where neither is known."""
+    """Bytes of memory this process can have now without swapping: the machine's (Linux's
+    MemAvailable, else the free physical pages), less where a container's memory limit is
+    lower; None where nothing is known."""
+    machine = None
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
             for line in meminfo:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    machine = int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return None
+    if machine is None:
+        try:
+            machine = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, OSError, ValueError):
+            pass
+    for limit_file, usage_file in _CGROUP_MEMORY:
+        limit, usage = _read_int(limit_file), _read_int(usage_file)
+        if limit is not None and usage is not None:
+            left = max(0, limit - usage)
+            machine = left if machine is None else min(machine, left)
+            break
+    return machine
 
 
 def check_memory(rows: int, row_bytes: int) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 from tarotsim.labels import (
@@ -33,6 +34,38 @@ DEFAULT_SEED = 2024
 
 class CliError(Exception):
     """A problem with the user's input, reported as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``tarotsim simulate: error: …``) and exit status 2;
+    the usage is shown by ``--help`` only."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_NUMBER_LIST = re.compile(r"-?\d[\d_]*(,\s*-?\d[\d_]*)*")
+_NUMBER_LIST_OPTIONS = ("--bid-thresholds",)
+"""Options whose value is a list of numbers, which argparse takes for an option when it
+starts with a minus sign unless written ``--option=value``."""
+
+
+def _join_number_lists(argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``--bid-thresholds -5,10,20,30`` written ``--bid-thresholds=-5,10,20,30``."""
+    joined: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word in _NUMBER_LIST_OPTIONS:
+            value = next(words, None)
+            if value is not None and _NUMBER_LIST.fullmatch(value):
+                joined.append(f"{word}={value}")
+                continue
+            joined.append(word)
+            if value is not None:
+                joined.append(value)
+            continue
+        joined.append(word)
+    return joined
 
 
 def _positive_int(text: str) -> int:
@@ -60,7 +93,7 @@ _PUBLISHED_BANDS_TEXT = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
 
 def _thresholds(text: str) -> tuple[int, ...]:
     try:
-        values = tuple(int(part) for part in text.split(","))
+        values = tuple(int(part.replace("_", "")) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}") from None
     if len(values) != 4:
@@ -105,6 +138,18 @@ def _config(args: argparse.Namespace) -> RunConfig:
     """The run configuration of a command: every parsed option named as a ``RunConfig`` field."""
     given = vars(args)
     return RunConfig(**{f.name: given[f.name] for f in fields(RunConfig) if f.name in given})
+
+
+TABLE_FILES = (".csv", ".md")
+STUDY_REPORT = "report"
+"""The folder inside its run directory where ``study`` writes its report."""
+
+
+def _table_file(text: str) -> str:
+    """A table's ``--out`` file, checked before any work: it must end in .csv or .md."""
+    if Path(text).suffix not in TABLE_FILES:
+        raise argparse.ArgumentTypeError(f"must end in .csv or .md, got {text!r}")
+    return text
 
 
 def _writable(path: Path) -> None:
@@ -154,14 +199,18 @@ def _execute(args: argparse.Namespace, spec: RunSpec) -> None:
         from tarotsim.run.distributed import execute_distributed
 
         run = execute_distributed(args.out, spec, scheduler=args.scheduler, workers=args.workers,
-                                  write_on=args.write_on or "workers", progress=_progress(args))
+                                  write_on=args.write_on or "workers", progress=_progress(args),
+                                  allow_version_change=args.allow_version_change)
     else:
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
         from tarotsim.run.store import execute
 
-        run = execute(args.out, spec, threads=args.threads, progress=_progress(args))
+        run = execute(args.out, spec, threads=args.threads, progress=_progress(args),
+                      allow_version_change=args.allow_version_change)
     elapsed = time.perf_counter() - started
+    for index, problem in run.remade:
+        print(f"chunk {index} {problem}: made again")
     counts = run.manifest["counts"]
     print(
         f"{spec.kind} run in {run.directory}: {counts['deals']} deals ({counts['rows']} records), "
@@ -239,8 +288,6 @@ def _emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = Fa
     if out is None:
         return
     path = Path(out)
-    if path.suffix not in (".csv", ".md"):
-        raise CliError(f"--out must end in .csv or .md, got {out}")
     try:
         if path.suffix == ".csv":
             table.to_csv(path, index=False)
@@ -283,7 +330,9 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from tarotsim.analysis import compare
+    from tarotsim.run import store
 
+    store.check_paired(store.read_manifest(args.run_a), store.read_manifest(args.run_b))
     table = compare(args.run_a, args.run_b)
     _emit(table, args.out, f"{args.run_a} against {args.run_b} (paired, a - b, 95% intervals)")
     return 0
@@ -298,13 +347,15 @@ def cmd_study(args: argparse.Namespace) -> int:
           f"({args.policy} play); re-running this command resumes an interrupted run.")
     started = time.perf_counter()
     _execute(args, spec)
-    folder = write_report(args.out, Path(args.out) / "report")
+    folder = write_report(args.out, Path(args.out) / STUDY_REPORT)
     print(f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
           f"{time.perf_counter() - started:.0f} s in all")
     return 0
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from tarotsim.simulate import simulate
 
     config = _config(args)
@@ -315,7 +366,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(header)
     for row in frame.itertuples(index=False):
         what = row.contract if row.thrown_in == ThrownIn.NONE.label else f"({row.thrown_in})"
-        taker = "" if row.taker < 0 else str(row.taker)
+        taker = "" if pd.isna(row.taker) else str(row.taker)
         totals = "".join(f"{getattr(row, f'total_{s}'):>9}" for s in seats)
         print(f"{row.deal:>4} {row.dealer:>6} {taker:>6} {what:<14}{totals}")
     final = [int(frame[f"total_{s}"].iloc[-1]) for s in seats]
@@ -325,9 +376,24 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_report_folder(run: str, out: str, force: bool) -> None:
+    """Refuse a report folder inside the run directory (but its ``report`` folder), a file,
+    or a folder that holds files already, unless ``force``."""
+    run_dir, folder = Path(run).resolve(), Path(out).resolve()
+    if folder == run_dir or (run_dir in folder.parents and folder.relative_to(run_dir).parts[0] != STUDY_REPORT):
+        raise CliError(f"--out {out} is inside the run directory {run}: write the report elsewhere "
+                       f"(or into {Path(run) / STUDY_REPORT}, where study puts it)")
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"--out {out} is a file; the report needs a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise CliError(f"--out {out} already holds files (a report?): give --force to write over them, "
+                       "or choose another folder")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
 
+    _check_report_folder(args.run, args.out, args.force)
     folder = write_report(args.run, args.out, min_n=args.min_n)
     print(f"report written to {folder / 'report.html'} (and report.md beside it)")
     return 0
@@ -364,10 +430,12 @@ def _add_run_options(
     parser.add_argument("--write-on", choices=("workers", "client"), default=None,
                         help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
                              "--out must be a path they all share) or this process")
+    parser.add_argument("--allow-version-change", action="store_true",
+                        help="finish a run directory that another tarotsim version started (recorded in its manifest)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tarotsim",
         description="Monte Carlo simulator of French Tarot under the FFT rules.",
     )
@@ -402,20 +470,21 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("run", help="run directory")
     table.add_argument("--by", default="taker_bouts,taker_trumps", help="columns to group by (default taker_bouts,taker_trumps)")
     table.add_argument("--contract", default=None, help="only this contract")
-    table.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
+    table.add_argument("--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md")
     table.set_defaults(func=cmd_table)
 
     thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
     thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
     thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
     thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
-    thr.add_argument("--out", default=None, help="also write the tables to FILE.csv (one file per table) or FILE.md")
+    thr.add_argument("--out", type=_table_file, default=None,
+                     help="also write the tables to FILE.csv (one file per table) or FILE.md")
     thr.set_defaults(func=cmd_thresholds)
 
     cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
     cmp_.add_argument("run_a", help="run directory A")
     cmp_.add_argument("run_b", help="run directory B")
-    cmp_.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
+    cmp_.add_argument("--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md")
     cmp_.set_defaults(func=cmd_compare)
 
     match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
@@ -426,7 +495,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
-    rep.add_argument("--out", required=True, help="report folder to write (report.md, report.html, PNG figures)")
+    rep.add_argument("--out", required=True,
+                     help="report folder to write (report.md, report.html, PNG figures), outside the run directory")
+    rep.add_argument("--force", action="store_true", help="write over the files of an existing report folder")
     rep.add_argument("--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)")
     rep.set_defaults(func=cmd_report)
 
@@ -445,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_number_lists(sys.argv[1:] if argv is None else argv))
     if args.command is None:
         parser.print_help()
         return 2
@@ -453,6 +524,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except (CliError, ValueError, TypeError) as err:
         print(f"tarotsim: error: {err}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("tarotsim: error: out of memory; write the run to a directory in chunks (--out DIR)", file=sys.stderr)
+        return 2
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"tarotsim: error: {err.strerror or err}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tarotsim: interrupted; repeat the same command to resume a run directory", file=sys.stderr)

@@ -17,13 +17,18 @@ from tarotsim.kernels import state as C
 from tarotsim.labels import DEALINGS, DEFAULT_CHELEM_THRESHOLD, TABLE_SIZES, parse_contract
 from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
 
+MAX_COUNT = int(np.iinfo(np.int64).max)
+"""Largest count the kernels' ``cfg`` array (int64) holds."""
 
-def check_count(value: object, name: str, *, minimum: int = 0) -> int:
-    """``value`` as an int >= ``minimum``, or a ``TypeError``/``ValueError`` naming ``name``."""
+
+def check_count(value: object, name: str, *, minimum: int = 0, maximum: int = MAX_COUNT) -> int:
+    """``value`` as an int from ``minimum`` to ``maximum``, or a ``TypeError``/``ValueError`` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 
@@ -31,6 +36,8 @@ def _check_thresholds(thresholds: object) -> tuple[int, int, int, int]:
     message = f"bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, Garde contre), got {thresholds!r}"
     if isinstance(thresholds, str) or not isinstance(thresholds, Sequence) or len(thresholds) != 4:
         raise ValueError(message)
+    if any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) for t in thresholds):
+        raise ValueError(f"bid_thresholds must be whole numbers (Chavey counts), got {thresholds!r}")
     counts = tuple(check_count(t, "a bid threshold") for t in thresholds)
     if list(counts) != sorted(counts):
         raise ValueError(message)

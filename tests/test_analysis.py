@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from tarotsim import analysis, labels
+from tarotsim.config import RunConfig
+from tarotsim.run import store
+from tarotsim.run.spec import RunSpec
 
 CONTRACT_DTYPE = pd.CategoricalDtype(["prise", "garde", "garde_sans", "garde_contre"])
 
@@ -672,17 +672,17 @@ def test_compare_refuses_runs_of_different_deals() -> None:
 
 
 def write_run(root: Path, parts: list[pd.DataFrame]) -> Path:
-    (root / "chunks").mkdir(parents=True)
-    manifest = {"run": {"kind": "simulate", "seed": 7, "deals": 6}, "complete": True}
-    (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    # written out of order: reading must follow the file names
-    for i in reversed(range(len(parts))):
-        table = pa.Table.from_pandas(parts[i], preserve_index=False)
-        pq.write_table(table, root / "chunks" / f"chunk-{i:05d}.parquet")
+    deals = sum(map(len, parts))
+    spec = RunSpec(kind="simulate", seed=7, deals=deals, config=RunConfig(), chunk_deals=max(1, len(parts[0]) if parts else 1))
+    with store.Run(root, spec) as run:
+        # written out of order: reading must follow the chunks' order
+        for i in reversed(range(len(parts))):
+            run.save_chunk(i, parts[i], worker="test", seconds=0.0)
+        run.finish()
     return root
 
 
-def test_load_records_reads_chunks_in_name_order(tmp_path: Path) -> None:
+def test_load_records_reads_chunks_in_deal_order(tmp_path: Path) -> None:
     first = cell("prise", 3, 2, deal0=0)
     second = cell("garde", 3, 1, deal0=3)
     run = write_run(tmp_path / "run", [first, second])

@@ -14,6 +14,7 @@ import pytest
 
 from tarotsim.cards import parse_cards, to_mask
 from tarotsim.config import RunConfig
+from tarotsim.evaluate import evaluate_hand
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
@@ -107,3 +108,23 @@ def test_band_edges() -> None:
     cfg2 = RunConfig(bid_thresholds=(40, 45, 46, 47)).to_array()
     assert wished_contract(word0, word1, cfg2, 0) == GARDE_CONTRE
     assert list(cfg[seat_slot(0, P_BID_PRISE) : seat_slot(0, P_BID_GARDE_CONTRE) + 1]) == [40, 56, 71, 81]
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ("T21 T20", "holds 24 \\(3 players\\), 18 \\(4 players\\), 15 \\(5 players\\) cards, got 2"),
+        ("", "got 0"),
+        ("T21 T20 T19 T18 T17 T16 EX KS QS KH 2C 3C 4C 5C 6C 7D 8D 9D 10D", "got 19"),
+        ("T21 T21 T19 T18 T17 T16 EX KS QS KH 2C 3C 4C 5C 6C 7D 8D 9D", "appears twice"),
+        ("T21 T22 T19 T18 T17 T16 EX KS QS KH 2C 3C 4C 5C 6C 7D 8D 9D", "T22"),
+    ],
+)
+def test_a_hand_that_cannot_be_dealt_is_refused(hand: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        evaluate_hand(hand)
+
+
+def test_every_table_size_is_evaluated() -> None:
+    pack = [f"T{n}" for n in range(1, 22)] + ["EX"] + [f"{r}{s}" for s in "SHDC" for r in ("K", "Q", "C", "J")]
+    assert [evaluate_hand(pack[:size]) > 0 for size in (24, 18, 15)] == [True] * 3

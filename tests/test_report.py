@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import numpy as np
@@ -446,13 +447,14 @@ def test_not_a_run_raises(tmp_path):
 
 def test_run_without_played_deals_raises(sweep_dir, tmp_path):
     run = tmp_path / "run"
-    (run / "chunks").mkdir(parents=True)
-    (run / "manifest.json").write_text((sweep_dir / "manifest.json").read_text())
     frame = pd.read_parquet(sweep_dir / "chunks" / "chunk-00000.parquet")
     frame["thrown_in"] = pd.Categorical(
         ["all_pass"] * len(frame), categories=frame["thrown_in"].cat.categories
     )
-    frame.to_parquet(run / "chunks" / "chunk-00000.parquet", index=False)
+    spec = RunSpec.from_identity(store.read_manifest(sweep_dir)["run"])
+    with store.Run(run, replace(spec, deals=spec.chunk_deals)) as made:
+        made.save_chunk(0, frame, worker="test", seconds=0.0)
+        made.finish()
     with pytest.raises(ValueError, match="no played deals"):
         report.write_report(run, tmp_path / "out")
 

@@ -74,8 +74,8 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
     if (a_seat.reshape(-1, players) != np.arange(players)).any() or (np.ptp(deal.reshape(-1, players), axis=1) != 0).any():
         raise ValueError(f"a duel's records hold each deal once with A in each of the {players} seats")
     scores = records[seats].to_numpy(np.float64)[order]
-    taker = records["taker"].to_numpy().astype(np.int64)[order]
-    partner = records["partner"].to_numpy().astype(np.int64)[order] if "partner" in records else np.full(len(taker), -1)
+    taker = records["taker"].to_numpy(np.int64, na_value=-1)[order]
+    partner = records["partner"].to_numpy(np.int64, na_value=-1)[order] if "partner" in records else np.full(len(taker), -1)
     played = (records["thrown_in"] == ThrownIn.NONE.label).to_numpy()[order]
     rows = np.arange(len(taker))
     a_role = np.where(taker == a_seat, _TAKER, np.where(partner == a_seat, _PARTNER,
@@ -89,7 +89,7 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
     role_sum = np.stack([taker_score, partner_score, -(taker_score + partner_score), np.zeros(len(rows))])
     contract = pd.Categorical(records["contract"], categories=list(CONTRACTS)).codes.astype(np.int64)[order]
     return _Rows(scores[rows, a_seat], a_role, role_count, role_sum, taker_score, played & (taker != a_seat),
-                 contract, records["made"].to_numpy(bool)[order])
+                 contract, records["made"].to_numpy(bool, na_value=False)[order])
 
 
 def _by_deal(values: np.ndarray, players: int) -> np.ndarray:

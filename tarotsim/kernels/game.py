@@ -156,6 +156,15 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
 
 
 @njit(_nrt=False)
+def _record_hand(tb: DealState, rec: np.ndarray, seat: int) -> None:
+    """Record the features of ``seat``'s hand as dealt: trumps, bouts, Kings, Chavey count."""
+    rec[R_TAKER_TRUMPS] = popcount(tb.dealt[seat, 1] & TRUMPS_MASK)
+    rec[R_TAKER_BOUTS] = bouts(tb.dealt[seat, 1])
+    rec[R_TAKER_KINGS] = popcount(tb.dealt[seat, 0] & KINGS_MASK)
+    rec[R_HAND_POINTS] = hand_points(tb.dealt[seat, 0], tb.dealt[seat, 1])
+
+
+@njit(_nrt=False)
 def _bid(tb: DealState, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int) -> tuple[int, int]:
     """Each seat speaks once from (dealer + 1) % n; returns (taker, contract), (-1, PASS) if all pass."""
     first = (dealer + 1) % players
@@ -307,6 +316,8 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
         deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
+    if cfg[C_FORCED_CONTRACT] > PASS:  # a sweep knows its taking seat's hand even when the deal is thrown in
+        _record_hand(tb, rec, cfg[C_FORCED_TAKER])
 
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
@@ -319,10 +330,7 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
         return
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
-    rec[R_TAKER_TRUMPS] = popcount(tb.dealt[taker, 1] & TRUMPS_MASK)
-    rec[R_TAKER_BOUTS] = bouts(tb.dealt[taker, 1])
-    rec[R_TAKER_KINGS] = popcount(tb.dealt[taker, 0] & KINGS_MASK)
-    rec[R_HAND_POINTS] = hand_points(tb.dealt[taker, 0], tb.dealt[taker, 1])
+    _record_hand(tb, rec, taker)
     take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +39,67 @@ def using_threads(threads: int | None) -> Iterator[int]:
         yield count
     finally:
         numba.set_num_threads(before)
+
+
+_CGROUP_MEMORY = (
+    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),  # v1
+)
+"""(limit, usage) files of this process's memory cgroup: a container's limit, which the
+machine's free memory does not show."""
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, encoding="ascii") as stream:
+            return int(stream.read().strip())
+    except (OSError, ValueError):  # absent, or "max": no limit
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this process can have now without swapping: the machine's (Linux's
+    MemAvailable, else the free physical pages), less where a container's memory limit is
+    lower; None where nothing is known."""
+    machine = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    machine = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if machine is None:
+        try:
+            machine = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, OSError, ValueError):
+            pass
+    for limit_file, usage_file in _CGROUP_MEMORY:
+        limit, usage = _read_int(limit_file), _read_int(usage_file)
+        if limit is not None and usage is not None:
+            left = max(0, limit - usage)
+            machine = left if machine is None else min(machine, left)
+            break
+    return machine
+
+
+def check_memory(rows: int, row_bytes: int) -> None:
+    """Refuse to hold ``rows`` records of ``row_bytes`` bytes each when memory cannot hold them.
+
+    Raises
+    ------
+    ValueError
+        If they need more memory than is available, with the way to bound it: a run
+        directory made chunk by chunk.
+    """
+    needed = rows * row_bytes
+    available = available_memory()
+    if available is not None and needed > available:
+        raise ValueError(
+            f"{rows:,} records need about {needed / 1e9:,.1f} GB of memory ({row_bytes} bytes each) and "
+            f"{available / 1e9:,.1f} GB are available: write the run to a directory, which holds one chunk "
+            "at a time (--out DIR, and a smaller --chunk-deals if need be; or tarotsim.run.store.execute)"
+        )
 
 
 def show_progress(progress: bool | None, deals: int) -> bool:

@@ -8,16 +8,18 @@ of the whole run made at once. Where the chunks go is :mod:`tarotsim.run.store`'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import os
+import shlex
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import RunConfig, check_count
-from tarotsim.labels import parse_contract
-from tarotsim.run.engine import play
-from tarotsim.run.records import add_duel_seats, add_strategies, to_frame
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
+from tarotsim.labels import CONTRACTS, parse_contract
+from tarotsim.run.engine import check_memory, play
+from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy, to_strategy
 
@@ -25,8 +27,10 @@ KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
 in that seat and strategy B in the others."""
-FORMAT = 1
-"""Version of the run identity (and of the run directory's layout)."""
+FORMAT = 2
+"""Version of the records and of the run directory's layout, part of a run's identity: raised by any
+change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
+chunk checksums in the manifest)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
 """Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
 for a four-contract sweep), so a run's memory stays bounded whatever its length."""
@@ -113,6 +117,23 @@ class RunSpec:
         return tuple(a if seat == index else b for seat in range(self.config.players))
 
     @property
+    def rows_per_deal(self) -> int:
+        """Record rows of one deal: one per contract in a sweep, one per seat in a duel, else one."""
+        if self.kind == "duel":
+            return self.config.players
+        return len(self.contracts) if self.kind == "sweep" else 1
+
+    def check_memory(self) -> None:
+        """Refuse a run whose largest chunk's records would not fit in the memory available now.
+
+        Raises
+        ------
+        ValueError
+            Saying how much memory they need, and how to need less.
+        """
+        check_memory(min(self.deals, self.chunk_deals) * self.rows_per_deal, record_bytes(self.config.players))
+
+    @property
     def n_chunks(self) -> int:
         """Number of chunks (the last one may hold fewer deals)."""
         return -(-self.deals // self.chunk_deals)
@@ -123,9 +144,13 @@ class RunSpec:
         return first, max(0, min(self.chunk_deals, self.deals - first))
 
     def identity(self) -> dict[str, Any]:
-        """The fields two runs must share to be the same run (JSON-ready)."""
+        """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
+        and the fields two runs must share to hold the same records."""
+        from tarotsim import __version__
+
         return {
             "format": FORMAT,
+            "tarotsim": __version__,
             "kind": self.kind,
             "seed": self.seed,
             "deals": self.deals,
@@ -137,17 +162,66 @@ class RunSpec:
 
     @staticmethod
     def from_identity(identity: dict[str, Any]) -> RunSpec:
-        """The spec whose ``identity()`` is ``identity``."""
-        return RunSpec(
-            kind=identity["kind"],
-            seed=identity["seed"],
-            deals=identity["deals"],
-            config=RunConfig(**identity["config"]),
-            chunk_deals=identity["chunk_deals"],
-            contracts=tuple(identity["contracts"]),
-            seat=identity["seat"] or 0,
-            duel=tuple(identity.get("duel", ())),
-        )
+        """The spec whose ``identity()`` is ``identity``.
+
+        Raises
+        ------
+        ValueError
+            If ``identity`` is not a run's identity of this records format: the message
+            starts with "made by" for another format, else says what is wrong.
+        """
+        if not isinstance(identity, dict) or identity.get("kind") not in KINDS:
+            raise ValueError("no run of a known kind")
+        if "format" not in identity:
+            raise ValueError("no records format")
+        if identity["format"] != FORMAT:
+            raise ValueError(f"made by another tarotsim (records format {identity.get('format')!r}; this one "
+                             f"reads format {FORMAT}): make the run again with this version, in a new directory")
+        try:
+            return RunSpec(
+                kind=identity["kind"],
+                seed=identity["seed"],
+                deals=identity["deals"],
+                config=RunConfig(**identity["config"]),
+                chunk_deals=identity["chunk_deals"],
+                contracts=tuple(identity["contracts"]),
+                seat=identity["seat"] or 0,
+                duel=tuple(identity.get("duel", ())),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{type(err).__name__}: {err}") from None
+
+    def command(self, directory: str | os.PathLike[str]) -> str | None:
+        """The ``tarotsim`` command line that makes this run in ``directory``, or resumes it there.
+
+        None for a run that the command line cannot express (one with a forced contract).
+        """
+        if self.kind == "duel":
+            words = ["tarotsim", "duel", "--a", str(self.duel[0]), "--b", str(self.duel[1]), "--out", str(directory),
+                     "--deals", str(self.deals), "--seed", str(self.seed), "--players", str(self.config.players)]
+            if self.chunk_deals != DEFAULT_CHUNK_DEALS:
+                words += ["--chunk-deals", str(self.chunk_deals)]
+            return shlex.join(words)
+        if self.config.forced_contract is not None or self.config.strategies is not None:
+            return None
+        sweeping = self.kind == "sweep"
+        defaults = RunConfig(**{**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players})
+        words = ["tarotsim", self.kind, "--out", str(directory), "--deals", str(self.deals), "--seed", str(self.seed)]
+        if self.chunk_deals != DEFAULT_CHUNK_DEALS:
+            words += ["--chunk-deals", str(self.chunk_deals)]
+        if sweeping and self.seat != 0:
+            words += ["--seat", str(self.seat)]
+        if sweeping and self.contracts != CONTRACTS:
+            words += ["--contracts", ",".join(self.contracts)]
+        if self.config.players != RunConfig().players:
+            words += ["--players", str(self.config.players)]
+        for option in fields(RunConfig):
+            value = getattr(self.config, option.name)
+            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(defaults, option.name):
+                continue
+            text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            words += [f"--{option.name.replace('_', '-')}={text}"]
+        return shlex.join(words)
 
     def _cfg(self) -> np.ndarray:
         if self.kind == "duel":
@@ -164,16 +238,21 @@ class RunSpec:
 
         Runs on the threads Numba is set to use (``engine.using_threads``); ``progress``
         shows a progress bar of deals.
+
+        Raises
+        ------
+        ValueError
+            If the chunk's records would not fit in the memory available.
         """
         first, count = self.chunk_range(index)
         contracts = None
         if self.kind == "sweep":
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         players = self.config.players
-        cfg = self._cfg()
-        rec = play(first, count, self.key, cfg, contracts=contracts, progress=progress)
-        per_deal = players if self.kind == "duel" else 1 if contracts is None else len(contracts)
-        frame = to_frame(rec, first, players, per_deal=per_deal)
+        check_memory(count * self.rows_per_deal, record_bytes(players))
+        rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
+        frame = to_frame(rec, first, players, per_deal=self.rows_per_deal,
+                         hand_known=self.kind == "sweep" or self.config.forced_contract is not None)
         if self.kind == "duel":
             add_duel_seats(frame, players)
             codes = np.where(frame["a_seat"].to_numpy()[:, None] == np.arange(players), 0, 1)

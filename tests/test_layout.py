@@ -64,3 +64,15 @@ def test_contract_names_are_spelt_in_labels_only() -> None:
 def test_manifest_file_is_named_by_the_run_store_only() -> None:
     naming = {str(p.relative_to(PACKAGE)) for p in MODULES if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))}
     assert naming == {"run/store.py"}
+
+
+def test_readme_package_map_matches_the_tree() -> None:
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How it works", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `tarotsim/")]
+    named = {part.strip("`/ ") for row in rows for part in row.split("|")[1].split(",")}
+    for name in named:
+        path = name if name.startswith("tarotsim") else f"tarotsim/{name}"
+        assert (PACKAGE.parent / path).exists(), f"README's package map names {path}, which does not exist"
+    packages = {str(p.parent.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("__init__.py")} - {"tarotsim"}
+    assert packages <= {n.rstrip("/") for n in named}, "a package of tarotsim is missing from README's map"

@@ -80,6 +80,9 @@ def peak_memory_mb(deals: int) -> float:
     return int(done.stdout.split()[-1]) / 1024
 
 
+ENGINE = "engine, 4 players"
+HEADLINE_GOALS = {"simulate / random": "; goal ≥ 0.85", "heuristic / random": "; goal ≥ 0.5", "random / bare": ""}
+"""The headline ratios of the report, and the project's goal for each."""
 LABELS = {
     "random": "random play, engine",
     "heuristic": "heuristic play, engine",
@@ -103,7 +106,7 @@ def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Roun
         "chunk": chunk_write_work(deals, scratch),
     }
     rounds = interleave(works, repeats=repeats)
-    section = "engine, 4 players"
+    section = ENGINE
     rows = [Row(section, label, rounds.spread(name), "deals/s", 1) for name, label in LABELS.items()]
     rows += [Row(section, f"{a} / {b}", rounds.ratio(a, b), "ratio", 1) for a, b in HEADLINE_RATIOS]
     costs = "cost per deal, 4 players"
@@ -232,6 +235,9 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
         "The machine is shared, so compare ratios rather than absolute speeds. `tarotsim bench` measures the "
         "first section's headline figures the same way in under a minute (`--json` for one JSON object).",
         "",
+        "Headline, 4 players, 1 thread, from same-round pairs: "
+        + "; ".join(f"{name} {ratio_text(rows, name, goal)}" for name, goal in HEADLINE_GOALS.items()) + ".",
+        "",
         "| machine | |",
         "| --- | --- |",
         f"| cpu | {info['cpu']} |",
@@ -250,6 +256,12 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
                          f"| {'' if row.threads is None else row.threads} | {s.repeats} |")
     lines += ["", "![deals per second and ratios](benchmarks.png)", ""]
     (REPORTS / "benchmarks.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def ratio_text(rows: list[Row], measure: str, note: str = "") -> str:
+    """The engine section's ratio ``measure`` as "median (min–max``note``)"."""
+    s = next(row.spread for row in rows if row.section == ENGINE and row.measure == measure)
+    return f"**{s.median:.2f}** ({s.min:.2f}–{s.max:.2f}{note})"
 
 
 def draw(engine: Rounds, tables: Rounds) -> None:

@@ -11,7 +11,8 @@ Then cold and cached start-up and the peak memory of a one-million-deal run on d
 
     .venv/bin/python benchmarks/bench_engine.py [--deals 400000] [--repeats 9]
 
-About 3 minutes on an idle 2-core machine (half of it the cold compile).
+About 5 minutes of CPU time on a 2-core AMD EPYC, a third of it the cold compile; 12 minutes of wall
+time there while other work kept the load average at 5 to 7.
 """
 
 from __future__ import annotations
@@ -232,7 +233,8 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
         f"after one warm-up run each: {repeats} rounds of {deals:,} deals per engine figure ({deals // 2:,} for "
         "table sizes). Each figure is the median of its rounds, with the min–max beside it; a ratio or a cost "
         "difference is taken round by round, from figures timed moments apart, then summarised the same way. "
-        "The machine is shared, so compare ratios rather than absolute speeds. `tarotsim bench` measures the "
+        "The machine may be shared: a load average above its core count means other work competed for the "
+        "cores, and then absolute speeds and the thread scaling say little, same-thread ratios most. `tarotsim bench` measures the "
         "first section's headline figures the same way in under a minute (`--json` for one JSON object).",
         "",
         "Headline, 4 players, 1 thread, from same-round pairs: "

@@ -11,6 +11,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from tarotsim.bench import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 from tarotsim.labels import (
     BID_POLICIES,
@@ -400,14 +401,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from tarotsim.bench import headline, machine
+    import json
 
-    info = machine()
-    print(f"tarotsim {info['tarotsim']} on {info['cpu']} ({info['cores']} cores), numba {info['numba']}")
-    for figure in headline(deals=args.deals):
-        threads = f"{figure.threads} thread{'s' if figure.threads != 1 else ''}" if figure.threads else ""
-        value = f"{figure.value:,.0f}" if figure.unit == "deals/s" else f"{figure.value:.2f}"
-        print(f"  {figure.name:<34} {value:>12} {figure.unit:<9} {threads}")
+    from tarotsim.bench import headline
+
+    result = headline(deals=args.deals, repeats=args.repeats, threads=args.threads)
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.text())
     return 0
 
 
@@ -502,7 +501,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=cmd_report)
 
     bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
-    bench.add_argument("--deals", type=_positive_int, default=200_000, help="deals per measurement (default 200000)")
+    bench.add_argument("--deals", type=_positive_int, default=HEADLINE_DEALS,
+                       help=f"deals per timed run (default {HEADLINE_DEALS:,})")
+    bench.add_argument("--repeats", type=_positive_int, default=HEADLINE_REPEATS,
+                       help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})")
+    bench.add_argument("--threads", type=_positive_int, default=1, help="threads every figure runs on (default 1)")
+    bench.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     bench.set_defaults(func=cmd_bench)
 
     trace = sub.add_parser("trace", help="write every card of every deal as JSON Lines")

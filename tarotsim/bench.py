@@ -240,7 +240,7 @@ def machine() -> dict[str, Any]:
     return {
         "cpu": cpu_name(),
         "cores": os.cpu_count(),
-        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,  # type: ignore[attr-defined]
         "load_average": round(os.getloadavg()[0], 2),
         "versions": versions(),
     }

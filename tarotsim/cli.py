@@ -265,7 +265,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
-        result = duel(*spec.duel, args.deals, seed=args.seed, players=args.players, threads=args.threads,
+        result = duel(spec.duel[0], spec.duel[1], args.deals, seed=args.seed, players=args.players, threads=args.threads,
                       progress=_progress(args))
     else:
         _execute(args, spec)

@@ -185,7 +185,7 @@ class RunConfig:
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for manifests and comparisons (tuples become lists)."""
         out = asdict(self)
-        out["bid_thresholds"] = list(self.bid_thresholds)
+        out["bid_thresholds"] = list(self.bid_thresholds or ())
         del out["strategies"]
         if self.strategies is not None:  # absent otherwise, as in the manifests of runs before strategies
             out["strategies"] = [str(s) for s in self.strategies]

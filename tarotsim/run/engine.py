@@ -20,7 +20,7 @@ PROGRESS_STEP_DEALS = 1 << 16
 
 def check_threads(threads: int | None) -> int:
     """Number of threads to use: ``threads`` if valid, else every thread Numba may start."""
-    most = numba.config.NUMBA_NUM_THREADS
+    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is None:
         return most
     threads = check_count(threads, "threads", minimum=1)

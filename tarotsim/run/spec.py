@@ -205,7 +205,8 @@ class RunSpec:
         if self.config.forced_contract is not None or self.config.strategies is not None:
             return None
         sweeping = self.kind == "sweep"
-        defaults = RunConfig(**{**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players})
+        options: dict[str, Any] = {**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players}
+        defaults = RunConfig(**options)
         words = ["tarotsim", self.kind, "--out", str(directory), "--deals", str(self.deals), "--seed", str(self.seed)]
         if self.chunk_deals != DEFAULT_CHUNK_DEALS:
             words += ["--chunk-deals", str(self.chunk_deals)]

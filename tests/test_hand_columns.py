@@ -12,8 +12,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from tarotsim import RunConfig, Strategy, analysis, simulate, sweep
+from tarotsim import RunConfig, Strategy, analysis, report, simulate, sweep
+from tarotsim.labels import CONTRACTS
+from tarotsim.report import findings
 from tarotsim.run.records import BOUTS_HELD, COLUMNS
+from tarotsim.run.store import RunSpec, execute
 from tarotsim.trace import trace_records
 from tests import reference as ref
 
@@ -106,3 +109,27 @@ def test_analysis_groups_a_sweep_by_the_bouts_held() -> None:
     assert set(best["bouts_held"]) <= set(BOUTS_HELD) and len(best) > 5
     uncontested = analysis.best_contract(df[df["others_bid"] == "pass"], by=("taker_bouts",), min_n=20)
     assert len(uncontested) > 0
+
+
+def test_report_shows_the_uncontested_deals_and_each_turn_to_speak(tmp_path) -> None:
+    run = tmp_path / "run"
+    execute(run, RunSpec(kind="sweep", seed=SEED, deals=2000, config=RunConfig(), chunk_deals=1000,
+                         contracts=CONTRACTS, seat=0))
+    markdown = (report.write_report(run, tmp_path / "report", min_n=30) / "report.md").read_text(encoding="utf-8")
+    answers, _, details = markdown.partition("## Thresholds in trump length")
+    assert "When no other seat would bid, and by turn to speak" in answers and details
+    played = analysis.load_records(run).query("thrown_in == 'none'")
+    by_bid = analysis.success_table(played, by="others_bid")
+    table = findings.auction_table(by_bid, "others_bid")
+    uncontested = by_bid[(by_bid["others_bid"] == "pass") & (by_bid["contract"] == "prise")].iloc[0]
+    row = table.iloc[0]
+    assert row["others_bid"] == "pass" and row["deals"] == f"{uncontested['n']:,}"
+    assert row["prise"].startswith(f"{uncontested['mean_score']:.1f} (")
+    assert "| " + " | ".join(table.iloc[0].astype(str)) + " |" in markdown
+    first = played[played["contract"] == "prise"]
+    share = (first["others_bid"] == "pass").groupby(first["speaker_position"]).mean()
+    positions = findings.auction_table(analysis.success_table(played, by="speaker_position"), "speaker_position",
+                                       uncontested=share)
+    assert list(positions["speaker_position"]) == [0, 1, 2, 3]
+    assert list(positions["uncontested"]) == [f"{100 * s:.0f}%" for s in share]
+    assert "| " + " | ".join(positions.iloc[-1].astype(str)) + " |" in markdown

@@ -380,10 +380,12 @@ def test_report_answers_first_and_provenance_last(sweep_report):
     assert re.search(r"\| \d+\.\d \(\d+\.\d–\d+\.\d\) \|", summary)
     assert "prise = garde: 50% success" in summary
     # the comparison with the bands: prise's break-even against 40 on the same count, and
-    # garde sans / garde contre refused, their count (with the distribution bonus) missing
+    # garde sans / garde contre on the count with the distribution bonus, which the records hold
     assert "published 40 on the same count" in summary
     assert "Garde: its published 56 cannot be tested by this sweep" in summary
-    assert "the published 71 and 81 count the distribution bonus" in summary
+    assert "`hand_points_dist`" in summary and "count the distribution bonus" not in summary
+    for band in (71, 81):
+        assert f"against the published {band} on the same count" in summary
     assert "Why Prise is never best here" in summary and "players that adapt to the contract" in summary
     # the players are said, and their strength unmeasured when no report on it sits beside
     assert "card play `random` in attack and `random` in defence" in summary

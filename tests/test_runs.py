@@ -141,7 +141,9 @@ def test_sweep_takes_the_simulate_options():
     assert bold.chelem_announced.sum() > plain.chelem_announced.sum()
     assert bold.attrs["config"]["chelem_threshold"] == 70
     thresholds = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", bid_thresholds=(1, 2, 3, 4))
-    pd.testing.assert_frame_equal(thresholds, plain)  # the sweep sets the taker and the contract: no bidding
+    # the sweep sets the taker and the contract: the thresholds only say what the other seats would bid
+    pd.testing.assert_frame_equal(thresholds.drop(columns="others_bid"), plain.drop(columns="others_bid"))
+    assert (thresholds["others_bid"] == "garde_contre").all() and (plain["others_bid"] != "garde_contre").any()
 
 
 @pytest.mark.parametrize(

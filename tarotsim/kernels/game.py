@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import KINGS_MASK, N_CARDS, NO_SUIT, TRUMPS_MASK
+from tarotsim.cards import EXCUSE_BIT, KINGS_MASK, N_CARDS, NO_SUIT, PETIT_BIT, TRUMP_21_BIT, TRUMPS_MASK
 from tarotsim.kernels.bits import ZERO, popcount
-from tarotsim.kernels.chavey import hand_points
+from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
@@ -49,6 +49,9 @@ from tarotsim.kernels.score import (
     settle,
 )
 from tarotsim.kernels.state import (
+    BOUT_HELD_21,
+    BOUT_HELD_EXCUSE,
+    BOUT_HELD_PETIT,
     C_CHIEN,
     C_DEALING,
     C_FORCED_CONTRACT,
@@ -85,24 +88,29 @@ from tarotsim.kernels.state import (
     R_ATTACK_BOUTS,
     R_ATTACK_HALF,
     R_ATTACK_TRICKS,
+    R_BOUTS_HELD,
     R_CALLED_CARD,
     R_CHELEM,
     R_CHELEM_ANNOUNCED,
     R_CONTRACT,
     R_DEALER,
     R_HAND_POINTS,
+    R_HAND_POINTS_DIST,
     R_MADE,
     R_MARGIN,
     R_N_POIGNEES,
+    R_OTHERS_BID,
     R_PARTNER,
     R_PER_DEFENDER,
     R_PETIT_AU_BOUT,
     R_POIGNEE_POINTS,
     R_SCORE,
+    R_SPEAKER_POSITION,
     R_TAKER,
     R_TAKER_BOUTS,
     R_TAKER_KINGS,
     R_TAKER_TRUMPS,
+    R_TAKER_TRUMPS_EX,
     R_THROWN_IN,
     S_ATTACK_TRICKS,
     S_EXCHANGE,
@@ -156,12 +164,31 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
 
 
 @njit(_nrt=False)
-def _record_hand(tb: DealState, rec: np.ndarray, seat: int) -> None:
-    """Record the features of ``seat``'s hand as dealt: trumps, bouts, Kings, Chavey count."""
-    rec[R_TAKER_TRUMPS] = popcount(tb.dealt[seat, 1] & TRUMPS_MASK)
-    rec[R_TAKER_BOUTS] = bouts(tb.dealt[seat, 1])
-    rec[R_TAKER_KINGS] = popcount(tb.dealt[seat, 0] & KINGS_MASK)
-    rec[R_HAND_POINTS] = hand_points(tb.dealt[seat, 0], tb.dealt[seat, 1])
+def _record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int) -> None:
+    """Record the features of ``seat``'s hand as dealt (trumps, bouts, Kings, Chavey count)
+    and of its auction: its turn to speak, the highest contract the other seats wish to bid."""
+    word0 = tb.dealt[seat, 0]
+    word1 = tb.dealt[seat, 1]
+    rec[R_TAKER_TRUMPS] = popcount(word1 & TRUMPS_MASK)
+    rec[R_TAKER_BOUTS] = bouts(word1)
+    rec[R_TAKER_KINGS] = popcount(word0 & KINGS_MASK)
+    rec[R_HAND_POINTS] = hand_points(word0, word1)
+    rec[R_HAND_POINTS_DIST] = rec[R_HAND_POINTS] + distribution_points(word0)
+    has_excuse = 1 if word1 & EXCUSE_BIT else 0
+    held = BOUT_HELD_EXCUSE * has_excuse
+    if word1 & PETIT_BIT:
+        held |= BOUT_HELD_PETIT
+    if word1 & TRUMP_21_BIT:
+        held |= BOUT_HELD_21
+    rec[R_BOUTS_HELD] = held
+    rec[R_TAKER_TRUMPS_EX] = rec[R_TAKER_TRUMPS] + has_excuse
+    players = cfg[C_PLAYERS]
+    others = PASS
+    for other in range(players):
+        if other != seat:
+            others = max(others, wished_contract(tb.dealt[other, 0], tb.dealt[other, 1], cfg, other))
+    rec[R_OTHERS_BID] = others
+    rec[R_SPEAKER_POSITION] = (seat - tb.info[I_DEALER] - 1) % players
 
 
 @njit(_nrt=False)
@@ -317,7 +344,7 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if cfg[C_FORCED_CONTRACT] > PASS:  # a sweep knows its taking seat's hand even when the deal is thrown in
-        _record_hand(tb, rec, cfg[C_FORCED_TAKER])
+        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER])
 
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
@@ -330,7 +357,7 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
         return
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
-    _record_hand(tb, rec, taker)
+    _record_hand(tb, cfg, rec, taker)
     take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 

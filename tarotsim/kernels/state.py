@@ -133,7 +133,17 @@ R_PARTNER = 18
 R_CALLED_CARD = 19
 R_PER_DEFENDER = 20
 R_SCORE = 21  # R_SCORE + seat, for seats 0 … players-1
-N_REC = R_SCORE + MAX_SEATS
+R_HAND_POINTS_DIST = R_SCORE + MAX_SEATS  # Chavey's count plus the distribution bonus
+R_BOUTS_HELD = R_HAND_POINTS_DIST + 1  # bouts held as bits: BOUT_HELD_PETIT | BOUT_HELD_21 | BOUT_HELD_EXCUSE
+R_TAKER_TRUMPS_EX = R_BOUTS_HELD + 1  # trumps 1-21 plus the Excuse
+R_OTHERS_BID = R_TAKER_TRUMPS_EX + 1  # highest contract code (0 = pass) the other seats wish to bid
+R_SPEAKER_POSITION = R_OTHERS_BID + 1  # the taking seat's turn in the auction, 0 = speaks first
+N_REC = R_SPEAKER_POSITION + 1
+
+BOUT_HELD_PETIT = 1
+BOUT_HELD_21 = 2
+BOUT_HELD_EXCUSE = 4
+"""Bits of ``rec[R_BOUTS_HELD]``; the value 0-7 is the code of ``records.BOUTS_HELD``'s labels."""
 
 # log slots (int64)
 L_BIDS = 0  # one per seat, in speaking order from (dealer + 1) % n: contract code, 0 = pass

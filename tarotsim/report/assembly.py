@@ -25,6 +25,7 @@ import pandas as pd
 from tarotsim import analysis
 from tarotsim.analysis.hand_points import N_BOOT
 from tarotsim.analysis.loading import check_min_n, contracts_present, played_mask, played_rows
+from tarotsim.labels import Contract
 from tarotsim.report import findings
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import (
@@ -42,6 +43,7 @@ from tarotsim.run import store
 
 REPORT_COLUMNS = (
     "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points", "hand_points_dist",
+    "others_bid", "speaker_position",
     "attack_points", "attack_bouts", "made", "margin", "taker_score", "petit_au_bout", "chelem",
     "chelem_announced", "poignees", "poignee_points",
 )
@@ -242,6 +244,7 @@ def write_report(
         doc.bullets(*findings.best_by_shape(best, min_n))
         doc.heading(3, "Against Chavey's published bands")
         doc.bullets(*findings.band_findings(points, fitted_points, same, contracts))
+        _auction_tables(doc, played)
     if same:
         doc.paragraph(*findings.same_play_paragraph(same))
     doc.paragraph(*findings.players_paragraph(config, kind, out))
@@ -355,3 +358,27 @@ def _hand_point_tables(
             points[scale] = analysis.hand_points_thresholds(played, None, min_n, scale=scale)
             fitted[scale] = analysis.thresholds(played, 0.5, min_n, x=scale, by=())
     return points, fitted
+
+
+def _auction_tables(doc: Document, played: pd.DataFrame) -> None:
+    """A sweep's mean scores by the other seats' wishes and by the taking seat's turn to speak."""
+    if not {"others_bid", "speaker_position"} <= set(played.columns):
+        return
+    doc.heading(3, "When no other seat would bid, and by turn to speak")
+    doc.paragraph(
+        "The sweep's seat takes every deal, but in a real auction another seat could outbid it. ",
+        Code("others_bid"),
+        " is the highest contract any other seat would bid on its own hand under its bid policy "
+        "(before or after the taking seat); on the ", Code("pass"), " row nobody else would bid, so "
+        "the deal is the taking seat's to take whatever its turn. Mean taker score (pass = 0), 95% interval:",
+    )
+    doc.table(findings.auction_table(analysis.success_table(played, by="others_bid"), "others_bid"))
+    first = played[played["contract"] == played["contract"].iloc[0]]
+    uncontested = (first["others_bid"] == Contract.PASS.label).groupby(first["speaker_position"]).mean()
+    doc.paragraph(
+        "By the taking seat's turn to speak (", Code("speaker_position"), ": 0 speaks first and leads "
+        "the first trick unless a chelem is announced), all deals; ", Code("uncontested"), " is the share of them on which no other "
+        "seat would bid:",
+    )
+    doc.table(findings.auction_table(analysis.success_table(played, by="speaker_position"), "speaker_position",
+                                     uncontested=uncontested))

@@ -279,3 +279,33 @@ def _companion(out_dir: Path, name: str) -> str:
     if (out_dir.parent / name).is_file():
         return f"../{name}"
     return ""
+
+
+def auction_table(by_auction: pd.DataFrame, key: str, *, uncontested: pd.Series | None = None) -> pd.DataFrame:
+    """A sweep's mean taker score by a feature of the auction: a row per value of `key`, a
+    column per contract.
+
+    `by_auction` is :func:`tarotsim.analysis.success_table` grouped by `key`
+    (``others_bid``, shown by contract name, or ``speaker_position``). A cell reads
+    ``"31.2 (28.0–34.4)"``: the mean taker score and its 95% normal interval (from
+    ``score_se``). ``deals`` is the played deals of the row. `uncontested`, by value of `key`, is the share of those deals on which
+    no other seat would bid (an ``uncontested`` column, in percent), when given.
+    """
+    contracts = list(dict.fromkeys(by_auction["contract"]))
+    values = list(dict.fromkeys(by_auction.sort_values(key)[key]))
+    rows = []
+    for value in values:
+        mine = by_auction[by_auction[key] == value].set_index("contract")
+        shown = contract_name(value) if isinstance(value, str) else value
+        row: dict[str, object] = {key: shown, "deals": f"{int(mine['n'].max()):,}"}
+        if uncontested is not None:
+            row["uncontested"] = f"{100 * float(uncontested.get(value, 0.0)):.0f}%"
+        for con in contracts:
+            if con not in mine.index:
+                row[contract_name(con)] = ""
+                continue
+            r = mine.loc[con]
+            half = analysis.Z95 * r["score_se"]
+            row[contract_name(con)] = interval_text(r["mean_score"], r["mean_score"] - half, r["mean_score"] + half)
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from tarotsim.kernels import state as S
-from tarotsim.labels import CONTRACTS, SIDE_NAMES, THROWN_IN_NAMES, Contract, Side, ThrownIn
+from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, SIDE_NAMES, THROWN_IN_NAMES, Contract, Side, ThrownIn
 
 PER_SEAT = "<seat>"
 """Stands for the seat number in the name of a column that every seat has."""
@@ -42,8 +42,17 @@ MISSING_TEXT = {
 }
 """When a column is null, as the README's table says it."""
 
+BOUT_LABELS: tuple[tuple[int, str], ...] = ((S.BOUT_HELD_PETIT, "P"), (S.BOUT_HELD_21, "21"), (S.BOUT_HELD_EXCUSE, "EX"))
+"""Bit of each bout in the kernels' ``R_BOUTS_HELD`` code, and its label: the Petit, the 21, the Excuse."""
+BOUTS_HELD: tuple[str, ...] = tuple("+".join(label for bit, label in BOUT_LABELS if code & bit) for code in range(8))
+"""The categories of ``bouts_held``, indexed by the kernels' code (bits of ``BOUT_LABELS``):
+``""``, ``P``, ``21``, ``P+21``, ``EX``, ``P+EX``, ``21+EX``, ``P+21+EX``; a label names the
+bouts held in the order Petit, 21, Excuse."""
+
 _THROWN_IN = pd.CategoricalDtype(list(THROWN_IN_NAMES))
 _CONTRACT = pd.CategoricalDtype(list(CONTRACTS), ordered=True)
+_BID = pd.CategoricalDtype(list(CONTRACT_NAMES), ordered=True)
+_BOUTS_HELD = pd.CategoricalDtype(list(BOUTS_HELD))
 _SIDE = pd.CategoricalDtype(list(SIDE_NAMES))
 
 
@@ -97,6 +106,21 @@ COLUMNS: tuple[Column, ...] = (
            S.R_TAKER_KINGS, missing=HAND),
     Column("hand_points", "Int32", "Chavey points", "Chavey's count of the taker's hand as dealt (as for `taker_trumps`)",
            S.R_HAND_POINTS, missing=HAND),
+    Column("hand_points_dist", "Int32", "Chavey points",
+           "Chavey's count with the distribution bonus (each void 6, each singleton 3), the count the published "
+           "Garde sans and Garde contre bands use (as for `taker_trumps`)", S.R_HAND_POINTS_DIST, missing=HAND),
+    Column("bouts_held", _BOUTS_HELD, "label",
+           "which bouts the taker was dealt: P (Petit), 21, EX (Excuse), joined by + in that order; "
+           "empty: none (as for `taker_trumps`)", S.R_BOUTS_HELD, missing=HAND),
+    Column("taker_trumps_ex", "Int16", "cards", "trumps in the taker's hand as dealt, the Excuse counted "
+           "(as for `taker_trumps`)", S.R_TAKER_TRUMPS_EX, missing=HAND),
+    Column("others_bid", _BID, "label",
+           "highest contract another seat wishes to bid from its own hand under its strategy's bid policy, "
+           "whether it speaks before or after the taker (`pass`: none would bid); where seats bid, never "
+           "above `contract` (as for `taker_trumps`)", S.R_OTHERS_BID, first_code=Contract.PASS, missing=HAND),
+    Column("speaker_position", "Int16", "turn",
+           "the taker's turn in the auction: 0 speaks first (the seat after the dealer), players-1 last "
+           "(as for `taker_trumps`)", S.R_SPEAKER_POSITION, missing=HAND),
     Column("attack_points", "Float64", "points", "card points the attack ends with (half points allowed)",
            S.R_ATTACK_HALF, half_points=True, missing=THROWN),
     Column("attack_bouts", "Int16", "cards", "bouts the attack ends with", S.R_ATTACK_BOUTS, missing=THROWN),

@@ -36,8 +36,14 @@ PLAYERS = 4
 HEURISTIC = "play=heuristic,ecart=expert"
 RANDOM = "play=random,ecart=expert"
 VARIANTS = [
-    ("follow_min_attack=8", "the attack counts on a defender following a suit only while 8 or more of its cards are out"),
-    ("follow_min_defence=0", "the defence counts on the taker following, like the attack does on the defence"),
+    (
+        "follow_min_attack=8",
+        "the attack counts on a defender following a suit only while 8 or more of its cards are out",
+    ),
+    (
+        "follow_min_defence=0",
+        "the defence counts on the taker following, like the attack does on the defence",
+    ),
     ("worth_trump_attack=4", "the attack spends a trump that wins for sure on any trick of 2 points or more"),
     ("worth_trump_defence=12", "the defence keeps its sure trumps for tricks of 6 points or more"),
     ("draw_trumps_min=2", "the attack draws trumps from 2 trumps (as many as are out), not 4"),
@@ -56,9 +62,11 @@ def made_rate(by_contract, side: str) -> float:
 
 def edge_row(label: str, result: DuelResult) -> str:
     taker = result.by_role.set_index("role").loc["taker"]
-    return (f"| {label} | {result.edge:+.2f} | [{result.low:+.2f}, {result.high:+.2f}] | {100 * taker.a_rate:.1f} | "
-            f"{100 * made_rate(result.by_contract, 'a'):.1f} | {100 * made_rate(result.by_contract, 'b'):.1f} | "
-            f"{taker.a_mean:+.1f} | {taker.b_mean:+.1f} |")
+    return (
+        f"| {label} | {result.edge:+.2f} | [{result.low:+.2f}, {result.high:+.2f}] | {100 * taker.a_rate:.1f} | "
+        f"{100 * made_rate(result.by_contract, 'a'):.1f} | {100 * made_rate(result.by_contract, 'b'):.1f} | "
+        f"{taker.a_mean:+.1f} | {taker.b_mean:+.1f} |"
+    )
 
 
 def edges(deals: int, seed: int) -> list[str]:
@@ -97,8 +105,12 @@ def speed(deals: int, seed: int, repeats: int) -> list[str]:
         simulate_cfg, rotations = RunConfig(strategies=seats).to_array(), duel_cfg(a, b)
         calls = {
             "`simulate()` and `duel()`": (
-                lambda seats=seats: tarotsim.simulate(deals, seed=seed, strategies=seats, threads=1, progress=False),
-                lambda a=a, b=b: tarotsim.duel(a, b, deals, seed=seed, players=PLAYERS, threads=1, progress=False),
+                lambda seats=seats: tarotsim.simulate(
+                    deals, seed=seed, strategies=seats, threads=1, progress=False
+                ),
+                lambda a=a, b=b: tarotsim.duel(
+                    a, b, deals, seed=seed, players=PLAYERS, threads=1, progress=False
+                ),
             ),
             "kernels alone": (
                 lambda cfg=simulate_cfg: play(0, deals, key, cfg),
@@ -117,9 +129,11 @@ def speed(deals: int, seed: int, repeats: int) -> list[str]:
                         call()
                         cpu[name] = min(cpu[name], time.process_time() - started_cpu)
                         wall[name] = min(wall[name], time.perf_counter() - started)
-            lines.append(f"| `{a}` against `{b}` | {what} | {deals / cpu['simulate']:,.0f} | {deals / cpu['duel']:,.0f} | "
-                         f"{cpu['duel'] / (PLAYERS * cpu['simulate']):.3f} | "
-                         f"{wall['duel'] / (PLAYERS * wall['simulate']):.3f} |")
+            lines.append(
+                f"| `{a}` against `{b}` | {what} | {deals / cpu['simulate']:,.0f} | {deals / cpu['duel']:,.0f} | "
+                f"{cpu['duel'] / (PLAYERS * cpu['simulate']):.3f} | "
+                f"{wall['duel'] / (PLAYERS * wall['simulate']):.3f} |"
+            )
             print(lines[-1], flush=True)
     return lines
 
@@ -149,9 +163,9 @@ def main() -> None:
         f"A duel plays every deal {PLAYERS} times on the same cards and with the same random stream:",
         f"strategy A in seat k, strategy B in the other seats, k = 0 … {PLAYERS - 1}. A's edge on a deal is",
         "its mean score over the rotations (game points per deal): what A wins or loses against B",
-        "with luck cancelled. Intervals are 95% normal approximations over deals. \"takes\" is how often",
-        "a seat takes (the same for A and B: they bid alike), \"A made\" and \"B made\" the success rates",
-        "of A's and B's takes, \"A as taker\" and \"B as taker\" their mean scores per take (B's takers",
+        'with luck cancelled. Intervals are 95% normal approximations over deals. "takes" is how often',
+        'a seat takes (the same for A and B: they bid alike), "A made" and "B made" the success rates',
+        'of A\'s and B\'s takes, "A as taker" and "B as taker" their mean scores per take (B\'s takers',
         "play against a defence that holds A). As A and B bid alike here, every score of a deal follows",
         "from what A makes as taker and what B makes against a defence holding A, so the duel measures",
         "their sum: it does not tell attacking skill from defending skill (`tarotsim.analysis.duel`).",
@@ -161,7 +175,8 @@ def main() -> None:
         "Every strategy uses Chavey bidding (default bands) and the expert écart; the default",
         f"heuristic is `{HEURISTIC}`. A variant is the default heuristic with one option",
         "changed (`tarotsim.strategy.TUNABLES`; defaults "
-        + ", ".join(f"`{k}={t.default}`" for k, t in TUNABLES.items()) + "):",
+        + ", ".join(f"`{k}={t.default}`" for k, t in TUNABLES.items())
+        + "):",
         "",
         *(f"- `{option}`: {meaning};" for option, meaning in VARIANTS),
         "",

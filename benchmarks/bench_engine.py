@@ -74,15 +74,32 @@ def peak_memory_mb(deals: int) -> float:
     )
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
-            [sys.executable, "-c", code, "simulate", "--deals", str(deals), "--seed", "1",
-             "--out", str(Path(tmp) / "run"), "--quiet"],
-            check=True, capture_output=True, text=True,
+            [
+                sys.executable,
+                "-c",
+                code,
+                "simulate",
+                "--deals",
+                str(deals),
+                "--seed",
+                "1",
+                "--out",
+                str(Path(tmp) / "run"),
+                "--quiet",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
         )
     return int(done.stdout.split()[-1]) / 1024
 
 
 ENGINE = "engine, 4 players"
-HEADLINE_GOALS = {"simulate / random": "; goal ≥ 0.85", "heuristic / random": "; goal ≥ 0.5", "random / bare": ""}
+HEADLINE_GOALS = {
+    "simulate / random": "; goal ≥ 0.85",
+    "heuristic / random": "; goal ≥ 0.5",
+    "random / bare": "",
+}
 """The headline ratios of the report, and the project's goal for each."""
 LABELS = {
     "random": "random play, engine",
@@ -116,7 +133,11 @@ def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Roun
         ("bid (each seat's wished contract)", "bid", "deal"),
         ("bare play (72 random legal cards)", "bare", "deal"),
         ("full random deal", "random", None),
-        ("random deal beyond the bare loop (bid, chien, écart, rules, count, score, record)", "random", "bare"),
+        (
+            "random deal beyond the bare loop (bid, chien, écart, rules, count, score, record)",
+            "random",
+            "bare",
+        ),
         ("full heuristic deal (expert écart)", "heuristic", None),
         ("heuristic beyond random play", "heuristic", "random"),
         ("records → DataFrame (to_frame)", "records", None),
@@ -129,39 +150,69 @@ def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Roun
 
 def table_rows(deals: int, repeats: int) -> tuple[list[Row], Rounds]:
     """Random and heuristic play at every table size, one thread."""
-    works = {f"{policy} {players}": engine_work(deals, policy=policy, players=players)
-             for players in TABLE_SIZES for policy in ("random", "heuristic")}
+    works = {
+        f"{policy} {players}": engine_work(deals, policy=policy, players=players)
+        for players in TABLE_SIZES
+        for policy in ("random", "heuristic")
+    }
     rounds = interleave(works, repeats=repeats)
     section = "table sizes"
     rows = []
     for players in TABLE_SIZES:
         for policy in ("random", "heuristic"):
-            rows.append(Row(section, f"{policy} play, {players} players", rounds.spread(f"{policy} {players}"),
-                            "deals/s", 1))
-        rows.append(Row(section, f"heuristic / random, {players} players",
-                        rounds.ratio(f"heuristic {players}", f"random {players}"), "ratio", 1))
+            rows.append(
+                Row(
+                    section,
+                    f"{policy} play, {players} players",
+                    rounds.spread(f"{policy} {players}"),
+                    "deals/s",
+                    1,
+                )
+            )
+        rows.append(
+            Row(
+                section,
+                f"heuristic / random, {players} players",
+                rounds.ratio(f"heuristic {players}", f"random {players}"),
+                "ratio",
+                1,
+            )
+        )
     return rows, rounds
 
 
 def scaling_rows(deals: int, repeats: int, most: int) -> list[Row]:
     """Random and heuristic play on one thread and on ``most`` threads, 4 players."""
-    works = {f"{policy} {threads}": engine_work(deals, policy=policy, threads=threads)
-             for policy in ("random", "heuristic") for threads in (1, most)}
+    works = {
+        f"{policy} {threads}": engine_work(deals, policy=policy, threads=threads)
+        for policy in ("random", "heuristic")
+        for threads in (1, most)
+    }
     rounds = interleave(works, repeats=repeats)
     section = "thread scaling, 4 players"
     rows = []
     for policy in ("random", "heuristic"):
         for threads in (1, most):
-            rows.append(Row(section, f"{policy} play", rounds.spread(f"{policy} {threads}"), "deals/s", threads))
-        rows.append(Row(section, f"{policy} play, {most} threads / 1", rounds.ratio(f"{policy} {most}", f"{policy} 1"),
-                        "ratio", most))
+            rows.append(
+                Row(section, f"{policy} play", rounds.spread(f"{policy} {threads}"), "deals/s", threads)
+            )
+        rows.append(
+            Row(
+                section,
+                f"{policy} play, {most} threads / 1",
+                rounds.ratio(f"{policy} {most}", f"{policy} 1"),
+                "ratio",
+                most,
+            )
+        )
     return rows
 
 
 def reference_rows(deals: int, repeats: int) -> list[Row]:
     """The engine against the pure-Python rules of tests/reference.py, random play."""
-    rounds = interleave({"engine": engine_work(deals), "reference": reference_work(REFERENCE_DEALS)},
-                        repeats=repeats)
+    rounds = interleave(
+        {"engine": engine_work(deals), "reference": reference_work(REFERENCE_DEALS)}, repeats=repeats
+    )
     section = "pure-Python reference"
     return [
         Row(section, "pure-Python rules (tests/reference.py)", rounds.spread("reference"), "deals/s", 1),
@@ -172,8 +223,12 @@ def reference_rows(deals: int, repeats: int) -> list[Row]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=400_000, help="deals per timed engine run (default 400000)")
-    parser.add_argument("--repeats", type=int, default=9, help="interleaved rounds per comparison (default 9)")
+    parser.add_argument(
+        "--deals", type=int, default=400_000, help="deals per timed engine run (default 400000)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=9, help="interleaved rounds per comparison (default 9)"
+    )
     args = parser.parse_args()
     if args.deals < 1 or args.repeats < 1:
         parser.error("--deals and --repeats must be at least 1")
@@ -185,8 +240,11 @@ def main() -> None:
     def show(new: list[Row]) -> None:
         for row in new:
             threads = "" if row.threads is None else f"({row.threads} thr)"
-            print(f"{row.measure:<60} {fmt(row.spread.median, row.unit):>12} "
-                  f"({fmt(row.spread.min, row.unit)}–{fmt(row.spread.max, row.unit)}) {row.unit} {threads}", flush=True)
+            print(
+                f"{row.measure:<60} {fmt(row.spread.median, row.unit):>12} "
+                f"({fmt(row.spread.min, row.unit)}–{fmt(row.spread.max, row.unit)}) {row.unit} {threads}",
+                flush=True,
+            )
         rows.extend(new)
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -198,10 +256,22 @@ def main() -> None:
         show(scaling_rows(args.deals, args.repeats, most))
     show(reference_rows(args.deals, max(3, args.repeats // 2)))
     starts = startup_seconds(STARTS)
-    show([Row("start-up", "cold start to first deal (empty compile cache)", Spread.of(starts[:1]), "s"),
-          Row("start-up", "cached start to first deal", Spread.of(starts[1:]), "s")])
-    show([Row("memory", f"peak memory, {MEMORY_DEALS:,}-deal run to disk (all threads)",
-              Spread.of([peak_memory_mb(MEMORY_DEALS)]), "MB")])
+    show(
+        [
+            Row("start-up", "cold start to first deal (empty compile cache)", Spread.of(starts[:1]), "s"),
+            Row("start-up", "cached start to first deal", Spread.of(starts[1:]), "s"),
+        ]
+    )
+    show(
+        [
+            Row(
+                "memory",
+                f"peak memory, {MEMORY_DEALS:,}-deal run to disk (all threads)",
+                Spread.of([peak_memory_mb(MEMORY_DEALS)]),
+                "MB",
+            )
+        ]
+    )
     minutes = (time.perf_counter() - started) / 60
     write_reports(rows, info, args.deals, args.repeats, minutes)
     draw(engine_rounds, table_rounds)
@@ -221,8 +291,18 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
         writer.writerow(["section", "measure", "median", "min", "max", "repeats", "unit", "threads"])
         for row in rows:
             s = row.spread
-            writer.writerow([row.section, row.measure, f"{s.median:.4g}", f"{s.min:.4g}", f"{s.max:.4g}", s.repeats,
-                             row.unit, "" if row.threads is None else row.threads])
+            writer.writerow(
+                [
+                    row.section,
+                    row.measure,
+                    f"{s.median:.4g}",
+                    f"{s.min:.4g}",
+                    f"{s.max:.4g}",
+                    s.repeats,
+                    row.unit,
+                    "" if row.threads is None else row.threads,
+                ]
+            )
     lines = [
         "# tarotsim benchmarks",
         "",
@@ -238,7 +318,8 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
         "first section's headline figures the same way in under a minute (`--json` for one JSON object).",
         "",
         "Headline, 4 players, 1 thread, from same-round pairs: "
-        + "; ".join(f"{name} {ratio_text(rows, name, goal)}" for name, goal in HEADLINE_GOALS.items()) + ".",
+        + "; ".join(f"{name} {ratio_text(rows, name, goal)}" for name, goal in HEADLINE_GOALS.items())
+        + ".",
         "",
         "| machine | |",
         "| --- | --- |",
@@ -249,13 +330,20 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
         *[f"| {name} | {version} |" for name, version in info["versions"].items()],
     ]
     for section in dict.fromkeys(row.section for row in rows):
-        lines += ["", f"## {section}", "", "| measure | median | min–max | unit | threads | rounds |",
-                  "| --- | ---: | ---: | --- | ---: | ---: |"]
+        lines += [
+            "",
+            f"## {section}",
+            "",
+            "| measure | median | min–max | unit | threads | rounds |",
+            "| --- | ---: | ---: | --- | ---: | ---: |",
+        ]
         for row in (r for r in rows if r.section == section):
             s = row.spread
             spread = "" if s.repeats == 1 else f"{fmt(s.min, row.unit)}–{fmt(s.max, row.unit)}"
-            lines.append(f"| {row.measure} | {fmt(s.median, row.unit)} | {spread} | {row.unit} "
-                         f"| {'' if row.threads is None else row.threads} | {s.repeats} |")
+            lines.append(
+                f"| {row.measure} | {fmt(s.median, row.unit)} | {spread} | {row.unit} "
+                f"| {'' if row.threads is None else row.threads} | {s.repeats} |"
+            )
     lines += ["", "![deals per second and ratios](benchmarks.png)", ""]
     (REPORTS / "benchmarks.md").write_text("\n".join(lines), encoding="utf-8")
 
@@ -280,9 +368,15 @@ def draw(engine: Rounds, tables: Rounds) -> None:
         median = [s.median / 1000 for s in spreads]
         below = [(s.median - s.min) / 1000 for s in spreads]
         above = [(s.max - s.median) / 1000 for s in spreads]
-        speed.bar([x + shift for x in xs], median, width=0.4, yerr=[below, above], capsize=3, label=f"{policy} play")
-    speed.axhline(engine.spread("bare").median / 1000, color="grey", linestyle="--",
-                  label="bare playout loop, 4 players")
+        speed.bar(
+            [x + shift for x in xs], median, width=0.4, yerr=[below, above], capsize=3, label=f"{policy} play"
+        )
+    speed.axhline(
+        engine.spread("bare").median / 1000,
+        color="grey",
+        linestyle="--",
+        label="bare playout loop, 4 players",
+    )
     top = max([engine.spread("bare").median] + [tables.spread(name).max for name in tables.rates]) / 1000
     speed.set_ylim(0, top * 1.35)
     speed.set_xticks(list(xs), [f"{players} players" for players in TABLE_SIZES])
@@ -291,9 +385,13 @@ def draw(engine: Rounds, tables: Rounds) -> None:
     speed.legend(loc="upper left", fontsize="small")
     names = [f"{a}/{b}" for a, b in HEADLINE_RATIOS]
     spreads = [engine.ratio(a, b) for a, b in HEADLINE_RATIOS]
-    ratios.bar(names, [s.median for s in spreads],
-               yerr=[[s.median - s.min for s in spreads], [s.max - s.median for s in spreads]], capsize=3,
-               color="tab:green")
+    ratios.bar(
+        names,
+        [s.median for s in spreads],
+        yerr=[[s.median - s.min for s in spreads], [s.max - s.median for s in spreads]],
+        capsize=3,
+        color="tab:green",
+    )
     ratios.axhline(1, color="grey", linewidth=0.8)
     ratios.set_ylabel("ratio of deals per second, same-round pairs")
     ratios.set_title("ratios, 4 players, 1 thread")

@@ -40,8 +40,10 @@ def main() -> None:
         roles = result.by_role.set_index("role")
         for role in ("taker", "defender"):
             row = roles.loc[role]
-            print(f"  as {role}: A scores {row.a_mean:+.1f}, B {row.b_mean:+.1f} (A - B {row.a_minus_b:+.1f}, "
-                  f"95% interval [{row.a_minus_b_low:+.1f}, {row.a_minus_b_high:+.1f}])")
+            print(
+                f"  as {role}: A scores {row.a_mean:+.1f}, B {row.b_mean:+.1f} (A - B {row.a_minus_b:+.1f}, "
+                f"95% interval [{row.a_minus_b_low:+.1f}, {row.a_minus_b_high:+.1f}])"
+            )
         print()
 
 

@@ -60,7 +60,9 @@ def _install_locators() -> None:
     if impl is None or any(base is None for base in bases):
         return  # an unknown Numba layout: keep Numba's own per-file stamps
     if not any(k.__name__.startswith("Tarotsim") for k in impl._locator_classes):
-        impl._locator_classes = [_stamped(base) for base in bases if base is not None] + list(impl._locator_classes)
+        impl._locator_classes = [_stamped(base) for base in bases if base is not None] + list(
+            impl._locator_classes
+        )
 
 
 _install_locators()

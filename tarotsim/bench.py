@@ -44,7 +44,11 @@ HEADLINE_FIGURES: dict[str, str] = {
     "simulate": "simulate(), random play",
 }
 """The figures of ``tarotsim bench``: key of the JSON output → what it measures."""
-HEADLINE_RATIOS: tuple[tuple[str, str], ...] = (("heuristic", "random"), ("random", "bare"), ("simulate", "random"))
+HEADLINE_RATIOS: tuple[tuple[str, str], ...] = (
+    ("heuristic", "random"),
+    ("random", "bare"),
+    ("simulate", "random"),
+)
 """The ratios of ``tarotsim bench``, each from the pairs of one round."""
 SEED = 1
 """Seed of every measured run: each figure plays the same deals in every round."""
@@ -260,8 +264,14 @@ class Headline:
         """One JSON-ready object: deals/s of each of ``HEADLINE_FIGURES`` as
         ``{"median", "min", "max", "repeats"}``, the ``HEADLINE_RATIOS`` from the pairs,
         the CPU, thread count, load average at the start, deals per run and versions."""
-        out: dict[str, Any] = {"cpu": self.machine["cpu"], "cores": self.machine["cores"], "threads": self.threads,
-                               "load_average": self.machine["load_average"], "deals": self.deals, "unit": "deals/s"}
+        out: dict[str, Any] = {
+            "cpu": self.machine["cpu"],
+            "cores": self.machine["cores"],
+            "threads": self.threads,
+            "load_average": self.machine["load_average"],
+            "deals": self.deals,
+            "unit": "deals/s",
+        }
         for name in HEADLINE_FIGURES:
             out[name] = self.rounds.spread(name).as_dict()
         out["ratios"] = {f"{a}/{b}": self.rounds.ratio(a, b).as_dict() for a, b in HEADLINE_RATIOS}
@@ -283,7 +293,9 @@ class Headline:
             lines.append(f"  {label:<26} {s.median:>11,.0f} deals/s  ({s.min:,.0f}–{s.max:,.0f})")
         for a, b in HEADLINE_RATIOS:
             s = self.rounds.ratio(a, b)
-            lines.append(f"  {a + ' / ' + b:<26} {s.median:>11.2f}          ({s.min:.2f}–{s.max:.2f}, same-round pairs)")
+            lines.append(
+                f"  {a + ' / ' + b:<26} {s.median:>11.2f}          ({s.min:.2f}–{s.max:.2f}, same-round pairs)"
+            )
         return "\n".join(lines)
 
 

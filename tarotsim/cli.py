@@ -96,9 +96,13 @@ def _thresholds(text: str) -> tuple[int, ...]:
     try:
         values = tuple(int(part.replace("_", "")) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}"
+        ) from None
     if len(values) != 4:
-        raise argparse.ArgumentTypeError(f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}"
+        )
     return values
 
 
@@ -110,29 +114,66 @@ def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, 
     def names(table: Mapping[str, int]) -> str:
         return ", ".join(table)
 
-    parser.add_argument("--players", type=int, default=default["players"],
-                        help=f"players at the table: 3, 4 or 5 (default {default['players']})")
-    parser.add_argument("--policy", default=default["policy"],
-                        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})")
-    parser.add_argument("--attack-policy", default=default["attack_policy"],
-                        help="card-play policy of the attack (default --policy)")
-    parser.add_argument("--defence-policy", default=default["defence_policy"],
-                        help="card-play policy of the defence (default --policy)")
-    parser.add_argument("--bid-policy", default=default["bid_policy"],
-                        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})")
-    parser.add_argument("--ecart-policy", default=default["ecart_policy"],
-                        help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})")
-    parser.add_argument("--poignee-policy", default=default["poignee_policy"],
-                        help=f"poignée policy: {names(POIGNEE_POLICIES)} (default {default['poignee_policy']})")
-    parser.add_argument("--chelem-policy", default=default["chelem_policy"],
-                        help=f"chelem announcement policy: {names(CHELEM_POLICIES)} (default {default['chelem_policy']})")
-    parser.add_argument("--dealing", default=default["dealing"],
-                        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})")
-    parser.add_argument("--bid-thresholds", type=_thresholds, default=default["bid_thresholds"], metavar="P,G,GS,GC",
-                        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
-                             "at 4 players, scaled by hand size)")
-    parser.add_argument("--chelem-threshold", type=int, default=default["chelem_threshold"],
-                        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=default["players"],
+        help=f"players at the table: 3, 4 or 5 (default {default['players']})",
+    )
+    parser.add_argument(
+        "--policy",
+        default=default["policy"],
+        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})",
+    )
+    parser.add_argument(
+        "--attack-policy",
+        default=default["attack_policy"],
+        help="card-play policy of the attack (default --policy)",
+    )
+    parser.add_argument(
+        "--defence-policy",
+        default=default["defence_policy"],
+        help="card-play policy of the defence (default --policy)",
+    )
+    parser.add_argument(
+        "--bid-policy",
+        default=default["bid_policy"],
+        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})",
+    )
+    parser.add_argument(
+        "--ecart-policy",
+        default=default["ecart_policy"],
+        help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})",
+    )
+    parser.add_argument(
+        "--poignee-policy",
+        default=default["poignee_policy"],
+        help=f"poignée policy: {names(POIGNEE_POLICIES)} (default {default['poignee_policy']})",
+    )
+    parser.add_argument(
+        "--chelem-policy",
+        default=default["chelem_policy"],
+        help=f"chelem announcement policy: {names(CHELEM_POLICIES)} (default {default['chelem_policy']})",
+    )
+    parser.add_argument(
+        "--dealing",
+        default=default["dealing"],
+        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})",
+    )
+    parser.add_argument(
+        "--bid-thresholds",
+        type=_thresholds,
+        default=default["bid_thresholds"],
+        metavar="P,G,GS,GC",
+        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
+        "at 4 players, scaled by hand size)",
+    )
+    parser.add_argument(
+        "--chelem-threshold",
+        type=int,
+        default=default["chelem_threshold"],
+        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})",
+    )
 
 
 def _config(args: argparse.Namespace) -> RunConfig:
@@ -182,8 +223,11 @@ def summary_table(frame: pd.DataFrame | str) -> str:
     table = success_table(frame, by=("taker_bouts",))
     shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
     thrown = table.attrs.get("thrown_in_by_reason", {})
-    reasons = ", ".join(f"{reason.label.replace('_', ' ')} {int(thrown.get(reason.label, 0))}"
-                        for reason in ThrownIn if reason != ThrownIn.NONE)
+    reasons = ", ".join(
+        f"{reason.label.replace('_', ' ')} {int(thrown.get(reason.label, 0))}"
+        for reason in ThrownIn
+        if reason != ThrownIn.NONE
+    )
     lines = [to_markdown(shown), "", f"played deals: {int(table['n'].sum())}; thrown in: {reasons}"]
     return "\n".join(lines)
 
@@ -196,19 +240,32 @@ def _execute(args: argparse.Namespace, spec: RunSpec) -> None:
     started = time.perf_counter()
     if args.scheduler is not None or args.workers is not None:
         if args.threads is not None:
-            raise CliError("--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)")
+            raise CliError(
+                "--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)"
+            )
         from tarotsim.run.distributed import execute_distributed
 
-        run = execute_distributed(args.out, spec, scheduler=args.scheduler, workers=args.workers,
-                                  write_on=args.write_on or "workers", progress=_progress(args),
-                                  allow_version_change=args.allow_version_change)
+        run = execute_distributed(
+            args.out,
+            spec,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            write_on=args.write_on or "workers",
+            progress=_progress(args),
+            allow_version_change=args.allow_version_change,
+        )
     else:
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
         from tarotsim.run.store import execute
 
-        run = execute(args.out, spec, threads=args.threads, progress=_progress(args),
-                      allow_version_change=args.allow_version_change)
+        run = execute(
+            args.out,
+            spec,
+            threads=args.threads,
+            progress=_progress(args),
+            allow_version_change=args.allow_version_change,
+        )
     elapsed = time.perf_counter() - started
     for index, problem in run.remade:
         print(f"chunk {index} {problem}: made again")
@@ -221,7 +278,9 @@ def _execute(args: argparse.Namespace, spec: RunSpec) -> None:
 
 def _run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
     """The run a command makes in its run directory (``--out``)."""
-    return RunSpec(kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep)
+    return RunSpec(
+        kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep
+    )
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -236,12 +295,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tarotsim.simulate import simulate
 
     started = time.perf_counter()
-    frame = simulate(args.deals, seed=args.seed, config=config, threads=args.threads, progress=_progress(args))
+    frame = simulate(
+        args.deals, seed=args.seed, config=config, threads=args.threads, progress=_progress(args)
+    )
     elapsed = time.perf_counter() - started
-    print(f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
-          f"card play {config.policy}; {elapsed:.1f} s\n")
-    print("Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
-          "mean taker score in points):\n")
+    print(
+        f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
+        f"card play {config.policy}; {elapsed:.1f} s\n"
+    )
+    print(
+        "Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
+        "mean taker score in points):\n"
+    )
     print(summary_table(frame))
     return 0
 
@@ -259,21 +324,34 @@ def cmd_duel(args: argparse.Namespace) -> int:
     from tarotsim.duel import DuelResult, duel, duel_spec
     from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
 
-    spec = duel_spec(args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
+    spec = duel_spec(
+        args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals
+    )
     if args.out is None:
         if args.scheduler is not None or args.workers is not None:
             raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
-        result = duel(spec.duel[0], spec.duel[1], args.deals, seed=args.seed, players=args.players, threads=args.threads,
-                      progress=_progress(args))
+        result = duel(
+            spec.duel[0],
+            spec.duel[1],
+            args.deals,
+            seed=args.seed,
+            players=args.players,
+            threads=args.threads,
+            progress=_progress(args),
+        )
     else:
         _execute(args, spec)
         result = DuelResult.from_run(args.out)
     print(f"{result.summary()}\n")
-    print(f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
-          f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}")
-    print(f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}")
+    print(
+        f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
+        f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}"
+    )
+    print(
+        f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}"
+    )
     if args.out is not None:
         folder = write_duel_report(result, Path(args.out) / "report")
         print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
@@ -312,13 +390,19 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
     from tarotsim.analysis import best_contract, hand_points_thresholds, thresholds
 
     outputs = [
-        (thresholds(args.run, min_rate=args.min_rate, min_n=args.min_n),
-         f"Smallest trump length whose success rate reaches {args.min_rate:g}, by bouts"),
+        (
+            thresholds(args.run, min_rate=args.min_rate, min_n=args.min_n),
+            f"Smallest trump length whose success rate reaches {args.min_rate:g}, by bouts",
+        ),
     ]
     try:
         outputs.append((best_contract(args.run, min_n=args.min_n), "Best contract by bouts and trump length"))
-        outputs.append((hand_points_thresholds(args.run, min_n=args.min_n),
-                        "Chavey count where each contract pays, against the published bands"))
+        outputs.append(
+            (
+                hand_points_thresholds(args.run, min_n=args.min_n),
+                "Chavey count where each contract pays, against the published bands",
+            )
+        )
     except ValueError as err:
         print(f"(best contract and hand-point thresholds need a sweep run: {err})\n")
     for index, (table, title) in enumerate(outputs):
@@ -344,13 +428,17 @@ def cmd_study(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
 
     spec = _run_spec(args, _config(args), "sweep", contracts=CONTRACTS, seat=0)
-    print(f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
-          f"({args.policy} play); re-running this command resumes an interrupted run.")
+    print(
+        f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
+        f"({args.policy} play); re-running this command resumes an interrupted run."
+    )
     started = time.perf_counter()
     _execute(args, spec)
     folder = write_report(args.out, Path(args.out) / STUDY_REPORT)
-    print(f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
-          f"{time.perf_counter() - started:.0f} s in all")
+    print(
+        f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
+        f"{time.perf_counter() - started:.0f} s in all"
+    )
     return 0
 
 
@@ -362,7 +450,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     config = _config(args)
     frame = simulate(args.deals, seed=args.seed, config=config, match_deals=args.deals, progress=False)
     seats = range(config.players)
-    print(f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n")
+    print(
+        f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n"
+    )
     header = "deal dealer  taker contract      " + "".join(f"{'seat ' + str(s):>9}" for s in seats)
     print(header)
     for row in frame.itertuples(index=False):
@@ -381,14 +471,20 @@ def _check_report_folder(run: str, out: str, force: bool) -> None:
     """Refuse a report folder inside the run directory (but its ``report`` folder), a file,
     or a folder that holds files already, unless ``force``."""
     run_dir, folder = Path(run).resolve(), Path(out).resolve()
-    if folder == run_dir or (run_dir in folder.parents and folder.relative_to(run_dir).parts[0] != STUDY_REPORT):
-        raise CliError(f"--out {out} is inside the run directory {run}: write the report elsewhere "
-                       f"(or into {Path(run) / STUDY_REPORT}, where study puts it)")
+    if folder == run_dir or (
+        run_dir in folder.parents and folder.relative_to(run_dir).parts[0] != STUDY_REPORT
+    ):
+        raise CliError(
+            f"--out {out} is inside the run directory {run}: write the report elsewhere "
+            f"(or into {Path(run) / STUDY_REPORT}, where study puts it)"
+        )
     if folder.exists() and not folder.is_dir():
         raise CliError(f"--out {out} is a file; the report needs a folder")
     if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise CliError(f"--out {out} already holds files (a report?): give --force to write over them, "
-                       "or choose another folder")
+        raise CliError(
+            f"--out {out} already holds files (a report?): give --force to write over them, "
+            "or choose another folder"
+        )
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -413,24 +509,52 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _add_run_options(
     parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
 ) -> None:
-    parser.add_argument("--deals", type=_positive_int, default=deals, help=f"deals to play (default {deals:,})")
-    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    parser.add_argument(
+        "--deals", type=_positive_int, default=deals, help=f"deals to play (default {deals:,})"
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
     where = f" (default {out})" if out else ""
-    parser.add_argument("--out", required=out_required, default=out,
-                        help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume")
+    parser.add_argument(
+        "--out",
+        required=out_required,
+        default=out,
+        help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume",
+    )
     parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--chunk-deals", type=_positive_int, default=DEFAULT_CHUNK_DEALS,
-                        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})")
+    parser.add_argument(
+        "--chunk-deals",
+        type=_positive_int,
+        default=DEFAULT_CHUNK_DEALS,
+        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')")
-    parser.add_argument("--workers", type=_positive_int, default=None, metavar="N",
-                        help="make the chunks on a local Dask cluster of N worker processes, one thread each")
-    parser.add_argument("--write-on", choices=("workers", "client"), default=None,
-                        help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
-                             "--out must be a path they all share) or this process")
-    parser.add_argument("--allow-version-change", action="store_true",
-                        help="finish a run directory that another tarotsim version started (recorded in its manifest)")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="make the chunks on a local Dask cluster of N worker processes, one thread each",
+    )
+    parser.add_argument(
+        "--write-on",
+        choices=("workers", "client"),
+        default=None,
+        help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
+        "--out must be a path they all share) or this process",
+    )
+    parser.add_argument(
+        "--allow-version-change",
+        action="store_true",
+        help="finish a run directory that another tarotsim version started (recorded in its manifest)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -453,13 +577,20 @@ def build_parser() -> argparse.ArgumentParser:
     swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
     _add_run_options(swp, out_required=True)
     swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
-    swp.add_argument("--contracts", default=",".join(CONTRACTS),
-                     help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})")
+    swp.add_argument(
+        "--contracts",
+        default=",".join(CONTRACTS),
+        help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
+    )
     _add_config_options(swp, SWEEP_DEFAULTS)
     swp.set_defaults(func=cmd_sweep)
 
-    duel_ = sub.add_parser("duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals")
-    duel_.add_argument("--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert")
+    duel_ = sub.add_parser(
+        "duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals"
+    )
+    duel_.add_argument(
+        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert"
+    )
     duel_.add_argument("--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random")
     duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
     _add_run_options(duel_, out_required=False)
@@ -467,45 +598,74 @@ def build_parser() -> argparse.ArgumentParser:
 
     table = sub.add_parser("table", help="success table of a run directory")
     table.add_argument("run", help="run directory")
-    table.add_argument("--by", default="taker_bouts,taker_trumps", help="columns to group by (default taker_bouts,taker_trumps)")
+    table.add_argument(
+        "--by",
+        default="taker_bouts,taker_trumps",
+        help="columns to group by (default taker_bouts,taker_trumps)",
+    )
     table.add_argument("--contract", default=None, help="only this contract")
-    table.add_argument("--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md")
+    table.add_argument(
+        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
+    )
     table.set_defaults(func=cmd_table)
 
     thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
     thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
     thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
     thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
-    thr.add_argument("--out", type=_table_file, default=None,
-                     help="also write the tables to FILE.csv (one file per table) or FILE.md")
+    thr.add_argument(
+        "--out",
+        type=_table_file,
+        default=None,
+        help="also write the tables to FILE.csv (one file per table) or FILE.md",
+    )
     thr.set_defaults(func=cmd_thresholds)
 
     cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
     cmp_.add_argument("run_a", help="run directory A")
     cmp_.add_argument("run_b", help="run directory B")
-    cmp_.add_argument("--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md")
+    cmp_.add_argument(
+        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
+    )
     cmp_.set_defaults(func=cmd_compare)
 
     match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
     match.add_argument("--deals", type=_positive_int, default=8, help="deals in the match (default 8)")
-    match.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    match.add_argument(
+        "--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
     _add_config_options(match)
     match.set_defaults(func=cmd_match)
 
     rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
-    rep.add_argument("--out", required=True,
-                     help="report folder to write (report.md, report.html, PNG figures), outside the run directory")
+    rep.add_argument(
+        "--out",
+        required=True,
+        help="report folder to write (report.md, report.html, PNG figures), outside the run directory",
+    )
     rep.add_argument("--force", action="store_true", help="write over the files of an existing report folder")
-    rep.add_argument("--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)")
+    rep.add_argument(
+        "--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)"
+    )
     rep.set_defaults(func=cmd_report)
 
     bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
-    bench.add_argument("--deals", type=_positive_int, default=HEADLINE_DEALS,
-                       help=f"deals per timed run (default {HEADLINE_DEALS:,})")
-    bench.add_argument("--repeats", type=_positive_int, default=HEADLINE_REPEATS,
-                       help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})")
-    bench.add_argument("--threads", type=_positive_int, default=1, help="threads every figure runs on (default 1)")
+    bench.add_argument(
+        "--deals",
+        type=_positive_int,
+        default=HEADLINE_DEALS,
+        help=f"deals per timed run (default {HEADLINE_DEALS:,})",
+    )
+    bench.add_argument(
+        "--repeats",
+        type=_positive_int,
+        default=HEADLINE_REPEATS,
+        help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})",
+    )
+    bench.add_argument(
+        "--threads", type=_positive_int, default=1, help="threads every figure runs on (default 1)"
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     bench.set_defaults(func=cmd_bench)
 
@@ -530,7 +690,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tarotsim: error: {err}", file=sys.stderr)
         return 2
     except MemoryError:
-        print("tarotsim: error: out of memory; write the run to a directory in chunks (--out DIR)", file=sys.stderr)
+        print(
+            "tarotsim: error: out of memory; write the run to a directory in chunks (--out DIR)",
+            file=sys.stderr,
+        )
         return 2
     except OSError as err:
         where = f" ({err.filename})" if err.filename else ""

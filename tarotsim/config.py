@@ -137,9 +137,13 @@ class RunConfig:
         if isinstance(strategies, (str, Strategy)) or not isinstance(strategies, Sequence):
             raise TypeError(f"strategies must be a list of one strategy per seat, got {strategies!r}")
         if len(strategies) != self.players:
-            raise ValueError(f"strategies must give one strategy per seat ({self.players} at {self.players} players), "
-                             f"got {len(strategies)}")
-        given = [f.name for f in fields(self) if f.name in _POLICY_FIELDS and getattr(self, f.name) != f.default]
+            raise ValueError(
+                f"strategies must give one strategy per seat ({self.players} at {self.players} players), "
+                f"got {len(strategies)}"
+            )
+        given = [
+            f.name for f in fields(self) if f.name in _POLICY_FIELDS and getattr(self, f.name) != f.default
+        ]
         if self.bid_thresholds != default_bid_thresholds(self.players):
             given.append("bid_thresholds")
         if self.chelem_threshold != DEFAULT_CHELEM_THRESHOLD:
@@ -156,9 +160,15 @@ class RunConfig:
         if self.strategies is not None:
             return self.strategies
         same = Strategy(
-            play=self.policy, bid=self.bid_policy, ecart=self.ecart_policy, poignee=self.poignee_policy,
-            chelem=self.chelem_policy, attack_play=self.attack_policy, defence_play=self.defence_policy,
-            bid_thresholds=self.bid_thresholds, chelem_threshold=self.chelem_threshold,
+            play=self.policy,
+            bid=self.bid_policy,
+            ecart=self.ecart_policy,
+            poignee=self.poignee_policy,
+            chelem=self.chelem_policy,
+            attack_play=self.attack_policy,
+            defence_play=self.defence_policy,
+            bid_thresholds=self.bid_thresholds,
+            chelem_threshold=self.chelem_threshold,
         )
         return (same,) * self.players
 
@@ -212,8 +222,15 @@ class RunOptions(TypedDict, total=False):
     strategies: Sequence[Strategy | str] | None
 
 
-_POLICY_FIELDS = ("policy", "attack_policy", "defence_policy", "bid_policy", "ecart_policy", "poignee_policy",
-                  "chelem_policy")
+_POLICY_FIELDS = (
+    "policy",
+    "attack_policy",
+    "defence_policy",
+    "bid_policy",
+    "ecart_policy",
+    "poignee_policy",
+    "chelem_policy",
+)
 """The policy fields that ``strategies`` replace (besides the thresholds)."""
 
 SWEEP_DEFAULTS: RunOptions = {"policy": "heuristic", "ecart_policy": "expert"}

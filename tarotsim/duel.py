@@ -68,11 +68,24 @@ class DuelResult:
     records: pd.DataFrame
 
     @staticmethod
-    def from_records(records: pd.DataFrame, a: Strategy | str, b: Strategy | str, *, players: int, seed: int) -> DuelResult:
+    def from_records(
+        records: pd.DataFrame, a: Strategy | str, b: Strategy | str, *, players: int, seed: int
+    ) -> DuelResult:
         """The result of a duel whose records are ``records``."""
         stats = duel_stats(records, players)
-        return DuelResult(to_strategy(a), to_strategy(b), players, seed, stats.n, stats.edge, stats.low, stats.high,
-                          stats.by_role, stats.by_contract, records)
+        return DuelResult(
+            to_strategy(a),
+            to_strategy(b),
+            players,
+            seed,
+            stats.n,
+            stats.edge,
+            stats.low,
+            stats.high,
+            stats.by_role,
+            stats.by_contract,
+            records,
+        )
 
     @staticmethod
     def from_run(directory: str | os.PathLike[str]) -> DuelResult:
@@ -90,7 +103,9 @@ class DuelResult:
             raise ValueError(f"{str(directory)!r} holds a {run['kind']} run, not a duel")
         spec = RunSpec.from_identity(run)
         a, b = spec.duel
-        return DuelResult.from_records(store.load_records(directory), a, b, players=spec.config.players, seed=spec.seed)
+        return DuelResult.from_records(
+            store.load_records(directory), a, b, players=spec.config.players, seed=spec.seed
+        )
 
     def summary(self) -> str:
         """A few lines: the strategies, the table, and A's edge with its interval."""
@@ -104,7 +119,12 @@ class DuelResult:
 
 
 def duel_spec(
-    a: Strategy | str, b: Strategy | str, deals: int, *, seed: int, players: int = 4,
+    a: Strategy | str,
+    b: Strategy | str,
+    deals: int,
+    *,
+    seed: int,
+    players: int = 4,
     chunk_deals: int = DEFAULT_CHUNK_DEALS,
 ) -> RunSpec:
     """The run of a duel of ``deals`` deals (chunks of ``chunk_deals`` deals on disk).
@@ -123,8 +143,14 @@ def duel_spec(
             pair.append(to_strategy(strategy))
         except ValueError as err:
             raise ValueError(f"strategy {name}: {err}") from None
-    return RunSpec(kind="duel", seed=seed, deals=deals, config=RunConfig(players=players), chunk_deals=chunk_deals,
-                   duel=tuple(pair))
+    return RunSpec(
+        kind="duel",
+        seed=seed,
+        deals=deals,
+        config=RunConfig(players=players),
+        chunk_deals=chunk_deals,
+        duel=tuple(pair),
+    )
 
 
 def duel(
@@ -182,12 +208,15 @@ def duel(
     """
     deals = check_count(deals, "deals", minimum=1)
     in_memory = out is None
-    spec = duel_spec(a, b, deals, seed=resolve_seed(seed), players=players,
-                     chunk_deals=deals if in_memory else chunk_deals)
+    spec = duel_spec(
+        a, b, deals, seed=resolve_seed(seed), players=players, chunk_deals=deals if in_memory else chunk_deals
+    )
     a, b = spec.duel
     distributed = scheduler is not None or workers is not None
     if distributed and out is None:
-        raise ValueError("a duel on Dask (scheduler or workers) needs out, the run directory its chunks go to")
+        raise ValueError(
+            "a duel on Dask (scheduler or workers) needs out, the run directory its chunks go to"
+        )
     if distributed and threads is not None:
         raise ValueError("threads is for local duels; a Dask worker runs one chunk per thread")
     if out is None:
@@ -197,8 +226,9 @@ def duel(
     if distributed:
         from tarotsim.run.distributed import execute_distributed
 
-        execute_distributed(out, spec, scheduler=scheduler, workers=workers, write_on=write_on,
-                            progress=bool(progress))
+        execute_distributed(
+            out, spec, scheduler=scheduler, workers=workers, write_on=write_on, progress=bool(progress)
+        )
     else:
         from tarotsim.run.store import execute
 

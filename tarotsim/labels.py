@@ -99,6 +99,7 @@ def parse_contract(label: str | Contract) -> Contract:
         raise ValueError(f"unknown contract {label!r}; valid: {', '.join(CONTRACTS)}")
     return Contract.parse(label)
 
+
 MULTIPLIERS: dict[str, int] = {c.label: int(K.MULTIPLIER[c]) for c in Contract if c != Contract.PASS}
 """Contract multiplier M of RULES.md §8, by contract label."""
 

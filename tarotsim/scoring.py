@@ -56,23 +56,29 @@ def _check_possible(half: int, bouts: int, contract: Contract, chelem: Side, pla
     that won no trick holds at most the Excuse and, by the contract, the chien or the écart."""
     low, high = BOUT_HALF_POINTS * bouts, FULL_HALF_POINTS - BOUT_HALF_POINTS * (3 - bouts)
     if not low <= half <= high:
-        raise ValueError(f"with {bouts} bouts (4.5 points each) the attack ends with {low / 2:g} to "
-                         f"{high / 2:g} points, got {half / 2:g}")
+        raise ValueError(
+            f"with {bouts} bouts (4.5 points each) the attack ends with {low / 2:g} to "
+            f"{high / 2:g} points, got {half / 2:g}"
+        )
     chien = TABLE_SIZES[players][1]
     if chelem == Side.ATTACK:
         cards = 1 + (chien if contract == Contract.GARDE_CONTRE else 0)
         least = FULL_HALF_POINTS - MAX_CARD_HALF_POINTS * cards
         if half < least:
-            raise ValueError(f"after a chelem by the attack the defence holds at most {cards} card(s) (the Excuse"
-                             f"{', the chien' if cards > 1 else ''}), so the attack ends with at least "
-                             f"{least / 2:g} points, got {half / 2:g}")
+            raise ValueError(
+                f"after a chelem by the attack the defence holds at most {cards} card(s) (the Excuse"
+                f"{', the chien' if cards > 1 else ''}), so the attack ends with at least "
+                f"{least / 2:g} points, got {half / 2:g}"
+            )
     elif chelem == Side.DEFENCE:
         cards = 1 + (0 if contract == Contract.GARDE_CONTRE else chien)
         most = MAX_CARD_HALF_POINTS * cards
         if half > most:
-            raise ValueError(f"after a chelem by the defence the attack holds at most {cards} card(s) (the Excuse"
-                             f"{', the chien or the écart' if cards > 1 else ''}), so it ends with at most "
-                             f"{most / 2:g} points, got {half / 2:g}")
+            raise ValueError(
+                f"after a chelem by the defence the attack holds at most {cards} card(s) (the Excuse"
+                f"{', the chien or the écart' if cards > 1 else ''}), so it ends with at most "
+                f"{most / 2:g} points, got {half / 2:g}"
+            )
 
 
 def score_deal(
@@ -124,7 +130,9 @@ def score_deal(
     """
     players = check_players(players)
     played = parse_contract(contract)
-    if isinstance(attack_points, bool) or not isinstance(attack_points, (int, float, np.integer, np.floating)):
+    if isinstance(attack_points, bool) or not isinstance(
+        attack_points, (int, float, np.integer, np.floating)
+    ):
         raise TypeError(f"attack_points must be a number of points, got {attack_points!r}")
     half = float(attack_points) * 2
     if not (0 <= half <= 182 and half == int(half)):
@@ -132,7 +140,9 @@ def score_deal(
     if isinstance(attack_bouts, bool) or attack_bouts not in (0, 1, 2, 3):
         raise ValueError(f"attack_bouts must be 0, 1, 2 or 3, got {attack_bouts!r}")
     if isinstance(poignees, str):
-        raise TypeError(f"poignees must be a sequence of sizes such as [{POIGNEE_NAMES[0]!r}], not a single string")
+        raise TypeError(
+            f"poignees must be a sequence of sizes such as [{POIGNEE_NAMES[0]!r}], not a single string"
+        )
     bonus = 0
     for size in poignees:
         if size not in POIGNEE_BONUS:

@@ -54,11 +54,21 @@ POLICIES: dict[str, dict[str, int]] = {
 """The five policies of a strategy and the names each may take (``labels.*_POLICIES``)."""
 
 POLICY_MEANINGS: dict[str, str] = {
-    "play": "card play", "bid": "bidding", "ecart": "écart", "poignee": "poignée", "chelem": "chelem announcement",
+    "play": "card play",
+    "bid": "bidding",
+    "ecart": "écart",
+    "poignee": "poignée",
+    "chelem": "chelem announcement",
 }
 """What each of the five policies decides, as the README's table says it."""
 
-POLICY_DEFAULTS: dict[str, str] = {"play": "random", "bid": "chavey", "ecart": "simple", "poignee": "always", "chelem": "never"}
+POLICY_DEFAULTS: dict[str, str] = {
+    "play": "random",
+    "bid": "chavey",
+    "ecart": "simple",
+    "poignee": "always",
+    "chelem": "never",
+}
 """The policies of ``Strategy()``, those of ``RunConfig()``."""
 
 ATTACK = Side.ATTACK.label
@@ -83,27 +93,47 @@ class Tunable(NamedTuple):
 
 TUNABLES: dict[str, Tunable] = {
     "follow_min_attack": Tunable(
-        S.P_FOLLOW_MIN_ATTACK, H.FOLLOW_MIN_ATTACK, _SUIT_CARDS_OUT_MAX, ATTACK,
+        S.P_FOLLOW_MIN_ATTACK,
+        H.FOLLOW_MIN_ATTACK,
+        _SUIT_CARDS_OUT_MAX,
+        ATTACK,
         "cards of a suit still out from which the attack counts on a foe to follow it rather than "
-        "trump it (0: always, 15: never)"),
+        "trump it (0: always, 15: never)",
+    ),
     "follow_min_defence": Tunable(
-        S.P_FOLLOW_MIN_DEFENCE, H.FOLLOW_MIN_DEFENCE, _SUIT_CARDS_OUT_MAX, DEFENCE,
-        "the same for the defence"),
+        S.P_FOLLOW_MIN_DEFENCE, H.FOLLOW_MIN_DEFENCE, _SUIT_CARDS_OUT_MAX, DEFENCE, "the same for the defence"
+    ),
     "worth_trump_attack": Tunable(
-        S.P_WORTH_TRUMP_ATTACK, H.WORTH_TRUMP_HALF_ATTACK, _TRICK_HALF_MAX, ATTACK,
+        S.P_WORTH_TRUMP_ATTACK,
+        H.WORTH_TRUMP_HALF_ATTACK,
+        _TRICK_HALF_MAX,
+        ATTACK,
         "half points a trick must hold for the attack to take it with a trump that wins for sure "
-        "(a cheaper trick gets its lowest trump; 46: never)"),
+        "(a cheaper trick gets its lowest trump; 46: never)",
+    ),
     "worth_trump_defence": Tunable(
-        S.P_WORTH_TRUMP_DEFENCE, H.WORTH_TRUMP_HALF_DEFENCE, _TRICK_HALF_MAX, DEFENCE,
-        "the same for the defence"),
+        S.P_WORTH_TRUMP_DEFENCE,
+        H.WORTH_TRUMP_HALF_DEFENCE,
+        _TRICK_HALF_MAX,
+        DEFENCE,
+        "the same for the defence",
+    ),
     "draw_trumps_min": Tunable(
-        S.P_DRAW_TRUMPS_MIN, H.DRAW_TRUMPS_MIN, None, ATTACK,
+        S.P_DRAW_TRUMPS_MIN,
+        H.DRAW_TRUMPS_MIN,
+        None,
+        ATTACK,
         "trumps besides the Petit from which the attack leads its master trump to draw the foes' "
-        "trumps (it also needs as many as are still out)"),
+        "trumps (it also needs as many as are still out)",
+    ),
     "hunt_petit_min": Tunable(
-        S.P_HUNT_PETIT_MIN, H.HUNT_PETIT_MIN, None, DEFENCE,
+        S.P_HUNT_PETIT_MIN,
+        H.HUNT_PETIT_MIN,
+        None,
+        DEFENCE,
         "trumps besides the Petit from which the defence leads its highest trump to hunt the "
-        "Petit (it also needs as many as are still out)"),
+        "Petit (it also needs as many as are still out)",
+    ),
 }
 """The heuristic's tunable constants: name → slot, default (today's constant), range, side, meaning.
 
@@ -114,10 +144,16 @@ refused at that table size."""
 OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
     "attack_play": ("a `play` name", "`play`", "card play while the seat plays for the attack"),
     "defence_play": ("a `play` name", "`play`", "card play while the seat defends"),
-    "bid_thresholds": ("four increasing counts, `40/56/71/81`", "the published bands, scaled by the cards in a hand",
-                       "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre"),
-    "chelem_threshold": ("0 or more", str(DEFAULT_CHELEM_THRESHOLD),
-                         "count with the distribution bonus from which `chelem=overwhelming` announces"),
+    "bid_thresholds": (
+        "four increasing counts, `40/56/71/81`",
+        "the published bands, scaled by the cards in a hand",
+        "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre",
+    ),
+    "chelem_threshold": (
+        "0 or more",
+        str(DEFAULT_CHELEM_THRESHOLD),
+        "count with the distribution bonus from which `chelem=overwhelming` announces",
+    ),
     "name": ("text without `,` or `=`", "the spec", "a short label for records and reports"),
 }
 """The options besides the heuristic's: name → (values, default, meaning), as the README shows them."""
@@ -229,7 +265,13 @@ class Strategy:
         for key in options:
             if key not in KEYS:
                 raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
-        values: dict[str, Any] = {"play": play, "bid": bid, "ecart": ecart, "poignee": poignee, "chelem": chelem}
+        values: dict[str, Any] = {
+            "play": play,
+            "bid": bid,
+            "ecart": ecart,
+            "poignee": poignee,
+            "chelem": chelem,
+        }
         for key in POLICIES:
             values[key] = _policy(key, values[key])
         for key in ("attack_play", "defence_play"):
@@ -237,7 +279,9 @@ class Strategy:
             values[key] = None if given is None or _policy(key, given) == values["play"] else given
         thresholds = options.get("bid_thresholds")
         values["bid_thresholds"] = None if thresholds is None else _thresholds(thresholds)
-        values["chelem_threshold"] = _whole("chelem_threshold", options.get("chelem_threshold", DEFAULT_CHELEM_THRESHOLD))
+        values["chelem_threshold"] = _whole(
+            "chelem_threshold", options.get("chelem_threshold", DEFAULT_CHELEM_THRESHOLD)
+        )
         values["name"] = None if options.get("name") is None else _name(options["name"])
         for key, tunable in TUNABLES.items():
             values[key] = _whole(key, options.get(key, tunable.default), tunable.high)
@@ -252,9 +296,14 @@ class Strategy:
 
     def _check_tunables_have_heuristic_play(self) -> None:
         for key, tunable in TUNABLES.items():
-            if getattr(self, key) != tunable.default and PLAY_POLICIES[self.side_play(tunable.side)] != PLAY_HEURISTIC:
-                raise ValueError(f"{key} tunes heuristic card play, but this strategy plays "
-                                 f"{self.side_play(tunable.side)} on the {tunable.side}")
+            if (
+                getattr(self, key) != tunable.default
+                and PLAY_POLICIES[self.side_play(tunable.side)] != PLAY_HEURISTIC
+            ):
+                raise ValueError(
+                    f"{key} tunes heuristic card play, but this strategy plays "
+                    f"{self.side_play(tunable.side)} on the {tunable.side}"
+                )
 
     @staticmethod
     def parse(spec: str) -> Strategy:
@@ -278,7 +327,9 @@ class Strategy:
                 continue
             key, sep, text = (s.strip() for s in part.partition("="))
             if not sep or not key or not text:
-                raise ValueError(f"a strategy spec is key=value pairs separated by commas, got {part!r} in {spec!r}")
+                raise ValueError(
+                    f"a strategy spec is key=value pairs separated by commas, got {part!r} in {spec!r}"
+                )
             if key in options:
                 raise ValueError(f"{key} is given twice in {spec!r}")
             if key not in KEYS:
@@ -312,8 +363,10 @@ class Strategy:
         for key, tunable in TUNABLES.items():
             value = getattr(self, key)
             if tunable.high is None and value > hand:
-                raise ValueError(f"{key}={value} cannot be met at {players} players ({hand} cards in a hand); "
-                                 f"use 0 to {hand}")
+                raise ValueError(
+                    f"{key}={value} cannot be met at {players} players ({hand} cards in a hand); "
+                    f"use 0 to {hand}"
+                )
 
     def block(self, players: int) -> np.ndarray:
         """The seat's block of the kernels' ``cfg`` at ``players`` players: int64[N_SEAT_CFG],
@@ -349,7 +402,9 @@ def _parse_value(key: str, text: str) -> Any:
         try:
             return tuple(int(p) for p in parts)
         except ValueError:
-            raise ValueError(f"bid_thresholds must be four increasing counts such as 40/56/71/81, got {text!r}") from None
+            raise ValueError(
+                f"bid_thresholds must be four increasing counts such as 40/56/71/81, got {text!r}"
+            ) from None
     try:
         return int(text)
     except ValueError:

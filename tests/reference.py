@@ -1006,7 +1006,6 @@ def check_trace(record: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-
 def suit_lengths(hand: Iterable[str]) -> dict[str, int]:
     """Cards of each of the four suits in ``hand`` (0 for a void)."""
     lengths = dict.fromkeys(SUITS, 0)
@@ -1058,7 +1057,9 @@ def bouts_held(hand: Iterable[str]) -> str:
     """The bouts in ``hand`` as a label: ``P`` (Petit), ``21``, ``EX`` (Excuse) joined by ``+``
     in that order, ``""`` for none."""
     cards = set(hand)
-    return "+".join(label for card, label in ((PETIT, "P"), (TRUMP_21, "21"), (EXCUSE, "EX")) if card in cards)
+    return "+".join(
+        label for card, label in ((PETIT, "P"), (TRUMP_21, "21"), (EXCUSE, "EX")) if card in cards
+    )
 
 
 def trumps_with_excuse(hand: Iterable[str]) -> int:

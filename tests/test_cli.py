@@ -64,18 +64,42 @@ def test_every_command_builds_the_configuration_of_its_options(command):
     from tarotsim.cli import _config, build_parser
     from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 
-    required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(command, [])
+    required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
+        command, []
+    )
     args = build_parser().parse_args([command, *required])
     defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
     assert _config(args) == RunConfig(**defaults)
-    args = build_parser().parse_args([command, *required, "--players", "5", "--chelem-threshold", "90",
-                                      "--bid-thresholds", "30,45,60,70", "--defence-policy", "random"])
-    assert _config(args) == RunConfig(**{**defaults, "players": 5, "chelem_threshold": 90,
-                                         "bid_thresholds": (30, 45, 60, 70), "defence_policy": "random"})
+    args = build_parser().parse_args(
+        [
+            command,
+            *required,
+            "--players",
+            "5",
+            "--chelem-threshold",
+            "90",
+            "--bid-thresholds",
+            "30,45,60,70",
+            "--defence-policy",
+            "random",
+        ]
+    )
+    assert _config(args) == RunConfig(
+        **{
+            **defaults,
+            "players": 5,
+            "chelem_threshold": 90,
+            "bid_thresholds": (30, 45, 60, 70),
+            "defence_policy": "random",
+        }
+    )
 
 
 def test_sweep_refuses_unshuffled_dealing_in_one_line(capsys, tmp_path):
-    assert main(["sweep", "--deals", "10", "--out", str(tmp_path / "s"), "--dealing", "unshuffled", "--quiet"]) == 2
+    assert (
+        main(["sweep", "--deals", "10", "--out", str(tmp_path / "s"), "--dealing", "unshuffled", "--quiet"])
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs shuffled dealing" in err
 
@@ -95,7 +119,23 @@ def run_cli(argv, capsys):
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("cli") / "run"
-    assert main(["simulate", "--deals", "2000", "--chunk-deals", "1000", "--seed", "3", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--deals",
+                "2000",
+                "--chunk-deals",
+                "1000",
+                "--seed",
+                "3",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     return out
 
 
@@ -115,11 +155,17 @@ def test_negative_bid_thresholds_read_the_same_with_or_without_equals(capsys):
     assert without[0] == 2 and "a bid threshold must be at least 0, got -5" in without[1]
     from tarotsim.cli import _join_number_lists
 
-    assert _join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == ["--bid-thresholds=-1,2", "--seed", "-3"]
+    assert _join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
+        "--bid-thresholds=-1,2",
+        "--seed",
+        "-3",
+    ]
 
 
 def test_a_huge_bid_threshold_is_refused_not_overflowed(capsys):
-    code, err = run_cli(["simulate", "--deals", "10", "--bid-thresholds", "1,2,3,99999999999999999999"], capsys)
+    code, err = run_cli(
+        ["simulate", "--deals", "10", "--bid-thresholds", "1,2,3,99999999999999999999"], capsys
+    )
     assert code == 2 and "a bid threshold must be at most 9223372036854775807" in err
 
 
@@ -130,10 +176,25 @@ def test_deals_beyond_memory_without_out_are_refused_from_the_record_size(capsys
     monkeypatch.setattr(engine, "available_memory", lambda: 10**6)
     code, err = run_cli(["simulate", "--deals", "100000", "--quiet"], capsys)
     assert code == 2
-    assert f"100,000 records need about {100_000 * record_bytes(4) / 1e9:.1f} GB of memory ({record_bytes(4)} bytes each)" in err
+    assert (
+        f"100,000 records need about {100_000 * record_bytes(4) / 1e9:.1f} GB of memory ({record_bytes(4)} bytes each)"
+        in err
+    )
     assert "--out DIR" in err
-    code, err = run_cli(["sweep", "--deals", "100000", "--chunk-deals", "100000", "--players", "5",
-                         "--out", str(tmp_path / "sweep")], capsys)
+    code, err = run_cli(
+        [
+            "sweep",
+            "--deals",
+            "100000",
+            "--chunk-deals",
+            "100000",
+            "--players",
+            "5",
+            "--out",
+            str(tmp_path / "sweep"),
+        ],
+        capsys,
+    )
     assert code == 2 and "400,000 records need about" in err and f"({record_bytes(5)} bytes each)" in err
     assert not (tmp_path / "sweep").exists()  # refused before the run directory is made
 
@@ -170,8 +231,21 @@ def test_resuming_on_a_read_only_file_system_is_one_line(capsys, small_run, monk
 
     with monkeypatch.context() as patch:
         patch.setattr(lock.os, "open", read_only)
-        code, err = run_cli(["simulate", "--deals", "2000", "--chunk-deals", "1000", "--seed", "3",
-                             "--out", str(small_run), "--quiet"], capsys)
+        code, err = run_cli(
+            [
+                "simulate",
+                "--deals",
+                "2000",
+                "--chunk-deals",
+                "1000",
+                "--seed",
+                "3",
+                "--out",
+                str(small_run),
+                "--quiet",
+            ],
+            capsys,
+        )
     assert code == 2 and "Read-only file system" in err
 
 
@@ -185,7 +259,9 @@ def test_a_corrupt_chunk_is_one_line_naming_it(capsys, small_run, tmp_path):
     data[len(data) // 2] ^= 0xFF
     chunk.write_bytes(bytes(data))
     code, err = run_cli(["table", str(run)], capsys)
-    assert code == 2 and "chunk chunks/chunk-00001.parquet of run" in err and "repeat `tarotsim simulate" in err
+    assert (
+        code == 2 and "chunk chunks/chunk-00001.parquet of run" in err and "repeat `tarotsim simulate" in err
+    )
 
 
 @pytest.mark.parametrize("content", ["{}", "[]"])
@@ -198,16 +274,36 @@ def test_table_and_thresholds_refuse_an_empty_manifest(capsys, tmp_path, content
 
 
 def test_table_out_extensions_are_checked_before_the_work(capsys, tmp_path):
-    for command in (["table", str(tmp_path / "missing")], ["thresholds", str(tmp_path / "missing")],
-                    ["compare", str(tmp_path / "a"), str(tmp_path / "b")]):
+    for command in (
+        ["table", str(tmp_path / "missing")],
+        ["thresholds", str(tmp_path / "missing")],
+        ["compare", str(tmp_path / "a"), str(tmp_path / "b")],
+    ):
         code, err = run_cli([*command, "--out", "table.txt"], capsys)
         assert code == 2 and "argument --out: must end in .csv or .md, got 'table.txt'" in err
 
 
 def test_compare_refuses_runs_of_other_deals(capsys, small_run, tmp_path):
     three = tmp_path / "three"
-    assert main(["simulate", "--deals", "2000", "--chunk-deals", "1000", "--seed", "3", "--players", "3",
-                 "--out", str(three), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--deals",
+                "2000",
+                "--chunk-deals",
+                "1000",
+                "--seed",
+                "3",
+                "--players",
+                "3",
+                "--out",
+                str(three),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     code, err = run_cli(["compare", str(small_run), str(three)], capsys)
     assert code == 2 and "not of the same deals (players 4 against 3)" in err
@@ -232,7 +328,18 @@ def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_p
 
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
-    argv = ["simulate", "--deals", "2000", "--chunk-deals", "1000", "--seed", "3", "--out", str(run), "--quiet"]
+    argv = [
+        "simulate",
+        "--deals",
+        "2000",
+        "--chunk-deals",
+        "1000",
+        "--seed",
+        "3",
+        "--out",
+        str(run),
+        "--quiet",
+    ]
     monkeypatch.setattr(tarotsim, "__version__", "0.0.9")
     code, err = run_cli(argv, capsys)
     assert code == 2 and "--allow-version-change" in err

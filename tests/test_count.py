@@ -46,7 +46,9 @@ def reference_count(played, attack_seats, chien, contract, ecart):
 
 
 def assert_same_count(tricks, first_leader, taker, chien, contract, ecart=()):
-    start = list(ecart) if contract in ("prise", "garde") else (list(chien) if contract == "garde_sans" else [])
+    start = (
+        list(ecart) if contract in ("prise", "garde") else (list(chien) if contract == "garde_sans" else [])
+    )
     got, played = kernel_count(tricks, first_leader, [taker], start)
     want = reference_count(played, [taker], chien, contract, list(ecart))
     assert got == {

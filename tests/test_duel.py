@@ -26,8 +26,13 @@ def per_deal_edges(result: DuelResult) -> np.ndarray:
     return a_score.reshape(-1, result.players).mean(axis=1)
 
 
-@pytest.mark.parametrize(("players", "strategy"), [(3, HEURISTIC), (4, "play=random"), (5, "play=greedy,bid_thresholds=30/45/60/70")])
-def test_a_strategy_against_itself_has_an_edge_of_exactly_zero_on_every_deal(players: int, strategy: str) -> None:
+@pytest.mark.parametrize(
+    ("players", "strategy"),
+    [(3, HEURISTIC), (4, "play=random"), (5, "play=greedy,bid_thresholds=30/45/60/70")],
+)
+def test_a_strategy_against_itself_has_an_edge_of_exactly_zero_on_every_deal(
+    players: int, strategy: str
+) -> None:
     result = duel(strategy, strategy, 600, seed=players, players=players)
     assert result.n == 600 and len(result.records) == 600 * players
     assert (per_deal_edges(result) == 0).all()
@@ -71,12 +76,16 @@ def test_the_edge_its_interval_and_the_breakdowns() -> None:
     assert roles.loc["taker", "a_mean"] == pytest.approx(a_takes.taker_score.mean())
     b_takes = records[(records.taker >= 0) & (records.taker != records.a_seat)]
     assert roles.loc["taker", "b_mean"] == pytest.approx(b_takes.taker_score.mean())
-    assert roles.loc["taker", "a_minus_b"] == pytest.approx(roles.loc["taker", "a_mean"] - roles.loc["taker", "b_mean"])
+    assert roles.loc["taker", "a_minus_b"] == pytest.approx(
+        roles.loc["taker", "a_mean"] - roles.loc["taker", "b_mean"]
+    )
     assert roles.loc["thrown_in", "a_mean"] == 0 == roles.loc["thrown_in", "b_mean"]
     assert result.by_contract.a_n.sum() == roles.loc["taker", "a_n"]
     assert result.by_contract.b_n.sum() == roles.loc["taker", "b_n"] == len(b_takes)
     made = a_takes.groupby("contract", observed=True).made.mean()
-    assert result.by_contract.set_index("contract").a_made.loc[made.index].to_numpy() == pytest.approx(made.to_numpy())
+    assert result.by_contract.set_index("contract").a_made.loc[made.index].to_numpy() == pytest.approx(
+        made.to_numpy()
+    )
     # a good player beats random play: as taker it scores more than random takers against it
     assert result.low > 0
     assert roles.loc["taker", "a_minus_b_low"] > 0
@@ -124,9 +133,20 @@ def test_a_duel_chunk_made_by_a_dask_task_equals_the_local_one(tmp_path) -> None
 
 def test_a_duel_on_a_local_dask_cluster_equals_the_local_duel(tmp_path) -> None:
     pytest.importorskip("distributed")
-    local = duel("play=heuristic", "play=greedy", 900, seed=6, players=3, out=tmp_path / "local", chunk_deals=300)
-    dask = duel("play=heuristic", "play=greedy", 900, seed=6, players=3, out=tmp_path / "dask", chunk_deals=300,
-                workers=2, write_on="client")
+    local = duel(
+        "play=heuristic", "play=greedy", 900, seed=6, players=3, out=tmp_path / "local", chunk_deals=300
+    )
+    dask = duel(
+        "play=heuristic",
+        "play=greedy",
+        900,
+        seed=6,
+        players=3,
+        out=tmp_path / "dask",
+        chunk_deals=300,
+        workers=2,
+        write_on="client",
+    )
     pd.testing.assert_frame_equal(dask.records, local.records)
     assert (dask.edge, dask.low, dask.high) == (local.edge, local.low, local.high)
     with pytest.raises(ValueError, match="threads is for local duels"):
@@ -147,9 +167,17 @@ def test_bad_duels_are_explained() -> None:
     with pytest.raises(ValueError, match="needs out"):
         duel("play=heuristic", "play=random", 10, seed=1, workers=2)
     with pytest.raises(ValueError, match="needs shuffled dealing"):
-        RunSpec(kind="duel", seed=1, deals=10, config=RunConfig(dealing="unshuffled"), duel=(Strategy(), Strategy()))
+        RunSpec(
+            kind="duel",
+            seed=1,
+            deals=10,
+            config=RunConfig(dealing="unshuffled"),
+            duel=(Strategy(), Strategy()),
+        )
     with pytest.raises(ValueError, match="gives the table size alone"):
-        RunSpec(kind="duel", seed=1, deals=10, config=RunConfig(policy="heuristic"), duel=(Strategy(), Strategy()))
+        RunSpec(
+            kind="duel", seed=1, deals=10, config=RunConfig(policy="heuristic"), duel=(Strategy(), Strategy())
+        )
     with pytest.raises(ValueError, match="two strategies"):
         RunSpec(kind="duel", seed=1, deals=10, config=RunConfig(), duel=(Strategy(),))
 
@@ -170,7 +198,10 @@ def test_cli_duel_prints_the_edge_and_writes_a_run_and_its_report(tmp_path, caps
     assert main(argv) == 0
     printed = capsys.readouterr().out
     expected = duel(HEURISTIC, "play=random", 1500, seed=3)
-    assert f"A's edge: {expected.edge:+.2f} points per deal, 95% interval [{expected.low:+.2f}, {expected.high:+.2f}]" in printed
+    assert (
+        f"A's edge: {expected.edge:+.2f} points per deal, 95% interval [{expected.low:+.2f}, {expected.high:+.2f}]"
+        in printed
+    )
     assert "| taker |" in printed and "| garde |" in printed
     out = tmp_path / "run"
     assert main([*argv, "--out", str(out), "--chunk-deals", "500"]) == 0
@@ -178,15 +209,26 @@ def test_cli_duel_prints_the_edge_and_writes_a_run_and_its_report(tmp_path, caps
     pd.testing.assert_frame_equal(load_records(out), expected.records)
     report = (out / "report" / "duel.md").read_text(encoding="utf-8")
     assert f"{expected.edge:+.2f} game points per deal" in report and "edge_by_role.png" in report
-    assert (out / "report" / "edge_by_role.png").stat().st_size > 0 and (out / "report" / "duel.html").exists()
+    assert (out / "report" / "edge_by_role.png").stat().st_size > 0 and (
+        out / "report" / "duel.html"
+    ).exists()
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--a", "play=heuristic", "--b", "play=clever"], "strategy B: unknown play policy 'clever'; valid names"),
-        (["--a", "play=heuristic,depth=3", "--b", "play=random"], "unknown strategy option 'depth'; valid keys"),
-        (["--a", "play=heuristic,draw_trumps_min=16", "--b", "play=random", "--players", "5"], "cannot be met at 5 players"),
+        (
+            ["--a", "play=heuristic", "--b", "play=clever"],
+            "strategy B: unknown play policy 'clever'; valid names",
+        ),
+        (
+            ["--a", "play=heuristic,depth=3", "--b", "play=random"],
+            "unknown strategy option 'depth'; valid keys",
+        ),
+        (
+            ["--a", "play=heuristic,draw_trumps_min=16", "--b", "play=random", "--players", "5"],
+            "cannot be met at 5 players",
+        ),
         (["--a", "play=heuristic", "--b", "play=random", "--players", "6"], "players must be 3, 4 or 5"),
         (["--a", "play=heuristic", "--b", "play=random", "--workers", "2"], "need --out"),
     ],
@@ -210,12 +252,23 @@ def test_the_report_figure_shows_the_edge_and_the_scores_by_role(tmp_path) -> No
 
     result = duel(HEURISTIC, "play=greedy", 800, seed=1, players=5)
     drawn = edge_by_role_chart(result)
-    bars = ["A's edge, per deal", "A as taker", "B as taker", "A as partner", "B as partner", "A as defender",
-            "B as defender"]
+    bars = [
+        "A's edge, per deal",
+        "A as taker",
+        "B as taker",
+        "A as partner",
+        "B as partner",
+        "A as defender",
+        "B as defender",
+    ]
     assert list(drawn.data.bar) == bars
     assert drawn.data.points.iloc[0] == result.edge
     defender = result.by_role.set_index("role").loc["defender"]
-    assert tuple(drawn.data.iloc[-1][["points", "low", "high"]]) == (defender.b_mean, defender.b_low, defender.b_high)
+    assert tuple(drawn.data.iloc[-1][["points", "low", "high"]]) == (
+        defender.b_mean,
+        defender.b_low,
+        defender.b_high,
+    )
     ax = drawn.figure.axes[0]
     assert [t.get_text() for t in ax.get_yticklabels()] == bars
     assert list(ax.get_yticks()) == list(range(6, -1, -1))  # the edge on top

@@ -126,5 +126,7 @@ def test_a_hand_that_cannot_be_dealt_is_refused(hand: str, message: str) -> None
 
 
 def test_every_table_size_is_evaluated() -> None:
-    pack = [f"T{n}" for n in range(1, 22)] + ["EX"] + [f"{r}{s}" for s in "SHDC" for r in ("K", "Q", "C", "J")]
+    pack = (
+        [f"T{n}" for n in range(1, 22)] + ["EX"] + [f"{r}{s}" for s in "SHDC" for r in ("K", "Q", "C", "J")]
+    )
     assert [evaluate_hand(pack[:size]) > 0 for size in (24, 18, 15)] == [True] * 3

@@ -72,7 +72,9 @@ def test_each_other_seat_wishes_with_its_own_thresholds() -> None:
     config = RunConfig(strategies=[Strategy(bid_thresholds=t) for t in spread])
     df = simulate(deals, seed=SEED + 1, config=config, threads=1, progress=False)
     traces = trace_records(deals, SEED + 1, config)
-    shared = [ref.others_wish(t["hands"], t["taker"], [spread[1]] * 4) for t in traces if t["taker"] is not None]
+    shared = [
+        ref.others_wish(t["hands"], t["taker"], [spread[1]] * 4) for t in traces if t["taker"] is not None
+    ]
     own = []
     for trace, (_, row) in zip(traces, df.iterrows(), strict=True):
         if trace["taker"] is not None:
@@ -86,8 +88,15 @@ def test_sweep_records_the_taking_seats_hand_and_auction_on_every_row(players: i
     deals = 1200
     config = RunConfig(players=players)
     thresholds = [config.bid_thresholds] * players
-    df = sweep(deals, seed=SEED, seat=seat, contracts=("prise", "garde_contre"), config=config,
-               threads=1, progress=False)
+    df = sweep(
+        deals,
+        seed=SEED,
+        seat=seat,
+        contracts=("prise", "garde_contre"),
+        config=config,
+        threads=1,
+        progress=False,
+    )
     traces = trace_records(deals, SEED, config)
     rows = df.groupby("deal", sort=True)
     thrown = 0
@@ -113,9 +122,21 @@ def test_analysis_groups_a_sweep_by_the_bouts_held() -> None:
 
 def test_report_shows_the_uncontested_deals_and_each_turn_to_speak(tmp_path) -> None:
     run = tmp_path / "run"
-    execute(run, RunSpec(kind="sweep", seed=SEED, deals=2000, config=RunConfig(), chunk_deals=1000,
-                         contracts=CONTRACTS, seat=0))
-    markdown = (report.write_report(run, tmp_path / "report", min_n=30) / "report.md").read_text(encoding="utf-8")
+    execute(
+        run,
+        RunSpec(
+            kind="sweep",
+            seed=SEED,
+            deals=2000,
+            config=RunConfig(),
+            chunk_deals=1000,
+            contracts=CONTRACTS,
+            seat=0,
+        ),
+    )
+    markdown = (report.write_report(run, tmp_path / "report", min_n=30) / "report.md").read_text(
+        encoding="utf-8"
+    )
     answers, _, details = markdown.partition("## Thresholds in trump length")
     assert "When no other seat would bid, and by turn to speak" in answers and details
     played = analysis.load_records(run).query("thrown_in == 'none'")
@@ -128,8 +149,9 @@ def test_report_shows_the_uncontested_deals_and_each_turn_to_speak(tmp_path) -> 
     assert "| " + " | ".join(table.iloc[0].astype(str)) + " |" in markdown
     first = played[played["contract"] == "prise"]
     share = (first["others_bid"] == "pass").groupby(first["speaker_position"]).mean()
-    positions = findings.auction_table(analysis.success_table(played, by="speaker_position"), "speaker_position",
-                                       uncontested=share)
+    positions = findings.auction_table(
+        analysis.success_table(played, by="speaker_position"), "speaker_position", uncontested=share
+    )
     assert list(positions["speaker_position"]) == [0, 1, 2, 3]
     assert list(positions["uncontested"]) == [f"{100 * s:.0f}%" for s in share]
     assert "| " + " | ".join(positions.iloc[-1].astype(str)) + " |" in markdown

@@ -292,7 +292,9 @@ def _expert_ecart(cards: str) -> set[str]:
     e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6)
     ecart = {format_card(c) for c in from_mask(e0, e1)}
     assert len(ecart) == 6
-    assert reference.ecart_is_legal(reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4)
+    assert reference.ecart_is_legal(
+        reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4
+    )
     return ecart
 
 

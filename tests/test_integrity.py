@@ -69,7 +69,10 @@ def test_a_deleted_chunk_is_named_with_the_command_that_repairs_it(clean, tmp_pa
     root = copy_run(clean, tmp_path)
     chunk_path(root, 1).unlink()
     for verify in ("sha256", "size"):
-        with pytest.raises(ValueError, match=r"chunk chunks/chunk-00001.parquet of run .* is missing; repeat `tarotsim simulate") as info:
+        with pytest.raises(
+            ValueError,
+            match=r"chunk chunks/chunk-00001.parquet of run .* is missing; repeat `tarotsim simulate",
+        ) as info:
             load_records(root, verify=verify)
         assert "\n" not in str(info.value)
     out, repaired = repair_command(str(info.value))
@@ -95,7 +98,9 @@ def test_a_flipped_bit_anywhere_is_found_and_resume_makes_the_chunk_again(clean,
     data = bytearray(path.read_bytes())
     data[offset] ^= 0x10
     path.write_bytes(bytes(data))
-    with pytest.raises(ValueError, match="chunk-00000.parquet .* does not match its checksum in the manifest"):
+    with pytest.raises(
+        ValueError, match="chunk-00000.parquet .* does not match its checksum in the manifest"
+    ):
         load_records(root)
     run = execute(root, spec())
     assert run.remade == [(0, "does not match its checksum in the manifest (altered)")]
@@ -143,8 +148,21 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_run(tmp_path):
 
 def test_two_processes_writing_one_run_do_not_collide(tmp_path):
     root = tmp_path / "run"
-    argv = [sys.executable, "-m", "tarotsim", "simulate", "--deals", "60000", "--chunk-deals", "2000", "--seed", "5",
-            "--out", str(root), "--quiet"]
+    argv = [
+        sys.executable,
+        "-m",
+        "tarotsim",
+        "simulate",
+        "--deals",
+        "60000",
+        "--chunk-deals",
+        "2000",
+        "--seed",
+        "5",
+        "--out",
+        str(root),
+        "--quiet",
+    ]
     first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     second = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     results = [proc.communicate(timeout=300) + (proc.returncode,) for proc in (first, second)]
@@ -160,8 +178,12 @@ def test_two_processes_writing_one_run_do_not_collide(tmp_path):
 def test_a_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
     root = tmp_path / "run"
     root.mkdir()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    (root / LOCK).write_text(json.dumps({"pid": int(dead.stdout), "host": socket.gethostname(), "token": "x"}))
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    (root / LOCK).write_text(
+        json.dumps({"pid": int(dead.stdout), "host": socket.gethostname(), "token": "x"})
+    )
     assert execute(root, spec()).manifest["complete"]
     assert not (root / LOCK).exists()
 
@@ -210,7 +232,9 @@ def test_resuming_with_another_version_is_refused_unless_allowed(tmp_path, monke
     with Run(root, spec()) as run:
         run.save_chunk(0, spec().compute_chunk(0), worker="test", seconds=0.0)
     monkeypatch.setattr(tarotsim, "__version__", "9.9.9")
-    with pytest.raises(ValueError, match=r"made by tarotsim 0\.1\.0 and this is tarotsim 9\.9\.9.*--allow-version-change"):
+    with pytest.raises(
+        ValueError, match=r"made by tarotsim 0\.1\.0 and this is tarotsim 9\.9\.9.*--allow-version-change"
+    ):
         execute(root, spec())
     run = execute(root, spec(), allow_version_change=True)
     assert run.manifest["version_changes"] == [{"from": "0.1.0", "to": "9.9.9", "chunks_done": 1}]
@@ -231,7 +255,9 @@ def test_a_run_of_an_older_records_format_is_refused(clean, tmp_path):
     manifest = json.loads((root / "manifest.json").read_text())
     manifest["run"]["format"] = 1
     (root / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ValueError, match="made by another tarotsim \\(records format 1; this one reads format 2\\)"):
+    with pytest.raises(
+        ValueError, match="made by another tarotsim \\(records format 1; this one reads format 2\\)"
+    ):
         load_records(root)
     with pytest.raises(ValueError, match="records format 1"):
         execute(root, spec())
@@ -255,7 +281,9 @@ def test_a_full_disk_is_a_clean_error_and_leaves_no_temporary_file(tmp_path, mon
     root = tmp_path / "run"
     with monkeypatch.context() as patch:
         patch.setattr(pd.DataFrame, "to_parquet", full)
-        with pytest.raises(ValueError, match="cannot write chunk 0 of run .*: No space left on device; free some"):
+        with pytest.raises(
+            ValueError, match="cannot write chunk 0 of run .*: No space left on device; free some"
+        ):
             execute(root, spec())
     assert sorted(p.name for p in (root / "chunks").iterdir()) == []
     assert not (root / LOCK).exists()
@@ -280,7 +308,10 @@ def test_a_read_only_run_directory_is_a_clean_error(clean, tmp_path, monkeypatch
     [
         (dict(seed=6), "seed 5 against 6"),
         (dict(config=RunConfig(players=3)), "players 4 against 3"),
-        (dict(deals=2000, config=RunConfig(dealing="unshuffled")), "deals 3000 against 2000; dealing shuffled against unshuffled"),
+        (
+            dict(deals=2000, config=RunConfig(dealing="unshuffled")),
+            "deals 3000 against 2000; dealing shuffled against unshuffled",
+        ),
     ],
 )
 def test_paired_runs_must_hold_the_same_deals(tmp_path, other, differences):
@@ -300,10 +331,23 @@ def test_paired_runs_must_hold_the_same_deals(tmp_path, other, differences):
     "run",
     [
         spec(),
-        spec(config=RunConfig(players=5, policy="heuristic", bid_thresholds=(30, 45, 60, 70), chelem_threshold=90)),
-        spec(kind="sweep", contracts=("garde", "prise"), seat=2, config=RunConfig(policy="random", attack_policy="heuristic")),
-        spec(kind="sweep", contracts=("prise", "garde", "garde_sans", "garde_contre"),
-             config=RunConfig(policy="heuristic", ecart_policy="expert", players=3), chunk_deals=1 << 18),
+        spec(
+            config=RunConfig(
+                players=5, policy="heuristic", bid_thresholds=(30, 45, 60, 70), chelem_threshold=90
+            )
+        ),
+        spec(
+            kind="sweep",
+            contracts=("garde", "prise"),
+            seat=2,
+            config=RunConfig(policy="random", attack_policy="heuristic"),
+        ),
+        spec(
+            kind="sweep",
+            contracts=("prise", "garde", "garde_sans", "garde_contre"),
+            config=RunConfig(policy="heuristic", ecart_policy="expert", players=3),
+            chunk_deals=1 << 18,
+        ),
     ],
 )
 def test_the_repair_command_makes_the_same_run(run, tmp_path):

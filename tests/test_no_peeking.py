@@ -308,7 +308,9 @@ def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = Fal
             chelem_threshold=rng.choice([110, 60]),
         ).to_array()
         tb = new_deal(rng, cfg)
-        policies = rng.choice([(PLAY_RANDOM, PLAY_RANDOM), (PLAY_HEURISTIC, PLAY_HEURISTIC), (PLAY_HEURISTIC, PLAY_RANDOM)])
+        policies = rng.choice(
+            [(PLAY_RANDOM, PLAY_RANDOM), (PLAY_HEURISTIC, PLAY_HEURISTIC), (PLAY_HEURISTIC, PLAY_RANDOM)]
+        )
         stop_trick = rng.randrange(int(cfg[C_HAND]) - 1)
         stop_card = rng.randrange(players)
         seat, legal0, legal1 = play_to(tb, cfg, stop_trick, stop_card, policies)
@@ -321,12 +323,20 @@ def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = Fal
 
 
 def count_changed(
-    decide, n_positions: int, seed: int, *, redeals: int = 4, defender_view: bool = False, players: int = PLAYERS
+    decide,
+    n_positions: int,
+    seed: int,
+    *,
+    redeals: int = 4,
+    defender_view: bool = False,
+    players: int = PLAYERS,
 ) -> tuple[int, int]:
     """(positions where a redistribution changed the decision, positions tried)."""
     rng = random.Random(seed + 1)
     changed = tried = 0
-    for tb, seat, legal0, legal1 in mid_deal_positions(n_positions, seed, defender_view=defender_view, players=players):
+    for tb, seat, legal0, legal1 in mid_deal_positions(
+        n_positions, seed, defender_view=defender_view, players=players
+    ):
         rng_state = tb.rng.copy()
         first = decide(seat, legal0, legal1, copy_table(tb))
         tried += 1

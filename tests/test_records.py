@@ -15,9 +15,12 @@ RUNS = {
     "random-3p": lambda: simulate(1500, seed=11, players=3),
     "random-4p": lambda: simulate(3000, seed=11),
     "heuristic-5p": lambda: simulate(1500, seed=11, players=5, policy="heuristic"),
-    "sweep-4p": lambda: sweep(2500, seed=11, contracts="prise,garde_contre", policy="random", ecart_policy="simple"),
-    "sweep-5p": lambda: sweep(2500, seed=11, players=5, seat=3, contracts="garde", policy="random",
-                              ecart_policy="simple"),
+    "sweep-4p": lambda: sweep(
+        2500, seed=11, contracts="prise,garde_contre", policy="random", ecart_policy="simple"
+    ),
+    "sweep-5p": lambda: sweep(
+        2500, seed=11, players=5, seat=3, contracts="garde", policy="random", ecart_policy="simple"
+    ),
     "forced-4p": lambda: simulate(2500, seed=11, forced_taker=1, forced_contract="garde"),
 }
 _frames: dict[str, pd.DataFrame] = {}
@@ -72,7 +75,9 @@ def test_thrown_in_deals_leave_no_zero_in_the_hand_and_result_columns(name):
     df = records(name)
     played = df[df["thrown_in"] == "none"]
     by_hand = df.groupby("taker_bouts")["made"].mean()  # what a user would write first
-    assert np.allclose(by_hand.to_numpy(dtype=float), played.groupby("taker_bouts")["made"].mean().to_numpy(dtype=float))
+    assert np.allclose(
+        by_hand.to_numpy(dtype=float), played.groupby("taker_bouts")["made"].mean().to_numpy(dtype=float)
+    )
     assert df["taker_score"].mean() == pytest.approx(played["taker_score"].astype(float).mean())
     for seat in range(df.attrs["config"]["players"]):  # a thrown-in deal scores nothing: a real zero
         assert (df.loc[df["thrown_in"] != "none", f"score_{seat}"] == 0).all()
@@ -93,7 +98,10 @@ def test_a_sweep_records_the_dealt_hand_of_its_seat_on_thrown_in_deals(name, sea
     df = records(name)
     thrown = df[df["thrown_in"] != "none"]
     assert len(thrown) and (thrown["thrown_in"] == "petit_sec").all()
-    traces = {t["deal"]: t for t in iter_traces(int(thrown["deal"].max()) + 1, run_key(11), RunConfig(players=players))}
+    traces = {
+        t["deal"]: t
+        for t in iter_traces(int(thrown["deal"].max()) + 1, run_key(11), RunConfig(players=players))
+    }
     for row in thrown.itertuples():
         hand = parse_cards(traces[row.deal]["hands"][seat])
         assert row.taker_trumps == sum(is_trump(c) for c in hand)
@@ -106,5 +114,7 @@ def test_simulate_and_run_directory_records_keep_the_nulls(tmp_path):
     from tarotsim.run.spec import RunSpec
     from tarotsim.run.store import execute
 
-    execute(tmp_path / "run", RunSpec(kind="simulate", seed=11, deals=3000, config=RunConfig(), chunk_deals=1000))
+    execute(
+        tmp_path / "run", RunSpec(kind="simulate", seed=11, deals=3000, config=RunConfig(), chunk_deals=1000)
+    )
     pd.testing.assert_frame_equal(load_records(tmp_path / "run"), records("random-4p"), check_like=False)

@@ -259,7 +259,7 @@ def _markdown_cells(markdown: str) -> list[list[str]]:
 def _mixed_frame() -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "contract": ["prise", "garde|x", "<b>&\"bold\"</b>"],
+            "contract": ["prise", "garde|x", '<b>&"bold"</b>'],
             "n": [3, 40, 7],
             "rate": [0.5, 0.123456, np.nan],
             "threshold": [7.0, np.nan, 9.0],
@@ -294,7 +294,7 @@ def test_a_table_has_the_same_cells_in_markdown_and_html():
 
 def test_the_html_escapes_text_and_the_markdown_keeps_it():
     doc = report.Document("<title> & co")
-    doc.heading(1, "Seed <1> & \"2\"")
+    doc.heading(1, 'Seed <1> & "2"')
     doc.paragraph("a < b & ", report.Code("<script>"), " done")
     doc.table(_mixed_frame())
     doc.figure('fig "1".png', "caption <i>", "title & <alt>")
@@ -316,13 +316,20 @@ def test_figures_are_numbered_in_order_and_headings_checked():
     doc.figure("a.png", "first", "A")
     doc.paragraph("between")
     doc.figure("b.png", "second", "B")
-    assert doc.markdown() == "![A](a.png)\n\n*Figure 1. first*\n\nbetween\n\n![B](b.png)\n\n*Figure 2. second*\n"
+    assert (
+        doc.markdown() == "![A](a.png)\n\n*Figure 1. first*\n\nbetween\n\n![B](b.png)\n\n*Figure 2. second*\n"
+    )
     with pytest.raises(ValueError, match="heading level"):
         doc.heading(7, "too deep")
 
 
 def test_contract_names_and_colours_come_from_the_labels():
-    assert set(report.CONTRACT_LABELS) == set(report.CONTRACT_COLOURS) == set(report.SHORT_LABELS) == set(Contract)
+    assert (
+        set(report.CONTRACT_LABELS)
+        == set(report.CONTRACT_COLOURS)
+        == set(report.SHORT_LABELS)
+        == set(Contract)
+    )
     assert report.CONTRACT_LABELS[Contract.GARDE_CONTRE] == "garde contre"
     assert report.CONTRACT_LABELS[Contract.PASS] == "pass"
     assert len(set(report.CONTRACT_COLOURS.values())) == len(Contract)
@@ -374,7 +381,11 @@ def test_report_answers_first_and_provenance_last(sweep_report):
     level_two = [text for hashes, text in headings if hashes == "##"]
     assert level_two[0] == "What this run says" and level_two[-1] == "Provenance"
     summary = md[md.index("## What this run says") : md.index("## Thresholds in trump length")]
-    for section in ("When each contract pays", "Best choice by hand shape", "Against Chavey's published bands"):
+    for section in (
+        "When each contract pays",
+        "Best choice by hand shape",
+        "Against Chavey's published bands",
+    ):
         assert f"### {section}" in summary
     # thresholds with intervals, e.g. "8.4 (8.3–8.5)"
     assert re.search(r"\| \d+\.\d \(\d+\.\d–\d+\.\d\) \|", summary)
@@ -394,7 +405,12 @@ def test_report_answers_first_and_provenance_last(sweep_report):
 
 
 def test_the_players_reports_are_linked_when_they_exist(tmp_path):
-    config = {"policy": "heuristic", "ecart_policy": "expert", "poignee_policy": "always", "chelem_policy": "never"}
+    config = {
+        "policy": "heuristic",
+        "ecart_policy": "expert",
+        "poignee_policy": "always",
+        "chelem_policy": "never",
+    }
     out = tmp_path / "sweep"
     out.mkdir()
     doc = report.Document("t")
@@ -472,7 +488,9 @@ def test_findings_compare_each_band_on_its_own_count():
     df = noisy_hand_points_sweep()
     same = analysis.same_play_as(analysis.loading.played_rows(df, what="test"))
     assert same == {}
-    points = {s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")}
+    points = {
+        s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")
+    }
     fitted = {s: analysis.thresholds(df, x=s, by=()) for s in points}
     doc = report.Document("t")
     doc.bullets(*findings.band_findings(points, fitted, same, ["prise", "garde_sans"]))

@@ -24,7 +24,11 @@ def random_position(rng: random.Random) -> tuple[list[str], list[str]]:
     pack = ALL[:]
     rng.shuffle(pack)
     if rng.random() < 0.5:  # trump-heavy positions: overtrump and undertrump cases
-        pack.sort(key=lambda c: (c not in TRUMPS and c != "EX", rng.random()) if rng.random() < 0.6 else (True, rng.random()))
+        pack.sort(
+            key=lambda c: (
+                (c not in TRUMPS and c != "EX", rng.random()) if rng.random() < 0.6 else (True, rng.random())
+            )
+        )
     trick_len = rng.randint(0, 4)
     trick = pack[:trick_len]
     rest = pack[trick_len:]
@@ -207,5 +211,7 @@ def test_cards_above_is_the_winning_key_order():
         leds = range(TRUMP_SUIT + 1) if win >= N_SUIT_CARDS else [K.suit_code(win)]
         above = set(from_mask(*K.cards_above(win)))
         for led in leds:
-            beaten_by = {card for card in range(N_CARDS) if K.winning_key(card, led) > K.winning_key(win, led)}
+            beaten_by = {
+                card for card in range(N_CARDS) if K.winning_key(card, led) > K.winning_key(win, led)
+            }
             assert above == beaten_by, (win, led)

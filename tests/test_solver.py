@@ -73,7 +73,9 @@ def brute_value(hands, attack, leader, trick, won_by, prev_petit, values, petit_
     def value(hands, leader, trick, won_by, prev_petit):
         if len(trick) == players:
             last = not any(hands)
-            gain, winner, flag, petit = trick_gain(trick, leader, attack, won_by, prev_petit, last, values, petit_weight)
+            gain, winner, flag, petit = trick_gain(
+                trick, leader, attack, won_by, prev_petit, last, values, petit_weight
+            )
             if last:
                 return gain
             return gain + value(hands, winner, (), won_by | flag, petit)
@@ -105,10 +107,19 @@ def test_brute_force_counts_like_the_reference() -> None:
             won_by |= flag
             petit = petit_next
         contract = trace["contract"]
-        extra = trace["ecart"] if contract in ("prise", "garde") else trace["chien"] if contract == "garde_sans" else []
+        extra = (
+            trace["ecart"]
+            if contract in ("prise", "garde")
+            else trace["chien"]
+            if contract == "garde_sans"
+            else []
+        )
         count = ref.count_deal(
-            [(trick["leader"], trick["cards"]) for trick in tricks], attack, trace["chien"],
-            {"garde_sans": ref.ATTACK, "garde_contre": ref.DEFENCE}.get(contract), trace["ecart"],
+            [(trick["leader"], trick["cards"]) for trick in tricks],
+            attack,
+            trace["chien"],
+            {"garde_sans": ref.ATTACK, "garde_contre": ref.DEFENCE}.get(contract),
+            trace["ecart"],
         )
         petit_bonus = {ref.ATTACK: 20, ref.DEFENCE: -20, None: 0}[count.petit_au_bout]
         assert total + sum(CARD_POINTS[c] for c in extra) == count.attack_half_points + petit_bonus
@@ -154,16 +165,34 @@ class Endgame:
     def solve(self, alpha: int | None = None, beta: int | None = None) -> int:
         hands, attack, trick, values = self.arrays()
         args = (
-            hands, self.players, attack, self.leader, trick, len(self.trick), self.won_by,
-            SIDE_CODES[self.prev_petit], 7, values, self.petit_weight, SC,
+            hands,
+            self.players,
+            attack,
+            self.leader,
+            trick,
+            len(self.trick),
+            self.won_by,
+            SIDE_CODES[self.prev_petit],
+            7,
+            values,
+            self.petit_weight,
+            SC,
         )
         if alpha is None:
             return int(solve(*args)) - 7
         return int(solve(*args, alpha + 7, beta + 7)) - 7
 
     def brute(self) -> int:
-        return brute_value(self.hands, self.attack, self.leader, self.trick, self.won_by, self.prev_petit,
-                           self.values, self.petit_weight)
+        return brute_value(
+            self.hands,
+            self.attack,
+            self.leader,
+            self.trick,
+            self.won_by,
+            self.prev_petit,
+            self.values,
+            self.petit_weight,
+        )
 
 
 def universe_for(rng: random.Random) -> list[str]:
@@ -175,7 +204,20 @@ def universe_for(rng: random.Random) -> list[str]:
     return cards
 
 
-CASES = [(3, 1, 100), (3, 2, 100), (3, 3, 100), (3, 4, 60), (4, 1, 100), (4, 2, 100), (4, 3, 100), (4, 4, 30), (5, 1, 100), (5, 2, 100), (5, 3, 60), (5, 4, 8)]
+CASES = [
+    (3, 1, 100),
+    (3, 2, 100),
+    (3, 3, 100),
+    (3, 4, 60),
+    (4, 1, 100),
+    (4, 2, 100),
+    (4, 3, 100),
+    (4, 4, 30),
+    (5, 1, 100),
+    (5, 2, 100),
+    (5, 3, 60),
+    (5, 4, 8),
+]
 
 
 @pytest.mark.parametrize(("players", "tricks", "count"), CASES)
@@ -194,8 +236,18 @@ def test_card_values_match_brute_force_for_every_legal_card(players: int) -> Non
         endgame = Endgame(rng, players, rng.choice([1, 2, 2]), universe_for(rng))
         hands, attack, trick, values = endgame.arrays()
         n_legal = card_values(
-            hands, players, attack, endgame.leader, trick, len(endgame.trick), endgame.won_by,
-            SIDE_CODES[endgame.prev_petit], values, endgame.petit_weight, SC, out,
+            hands,
+            players,
+            attack,
+            endgame.leader,
+            trick,
+            len(endgame.trick),
+            endgame.won_by,
+            SIDE_CODES[endgame.prev_petit],
+            values,
+            endgame.petit_weight,
+            SC,
+            out,
         )
         seat = (endgame.leader + len(endgame.trick)) % players
         legal = ref.legal_cards(endgame.hands[seat], endgame.trick)
@@ -207,8 +259,16 @@ def test_card_values_match_brute_force_for_every_legal_card(players: int) -> Non
                 continue
             after = [set(h) for h in endgame.hands]
             after[seat].discard(name)
-            want = brute_value(after, endgame.attack, endgame.leader, endgame.trick + [name], endgame.won_by,
-                               endgame.prev_petit, endgame.values, endgame.petit_weight)
+            want = brute_value(
+                after,
+                endgame.attack,
+                endgame.leader,
+                endgame.trick + [name],
+                endgame.won_by,
+                endgame.prev_petit,
+                endgame.values,
+                endgame.petit_weight,
+            )
             assert out[card] == want, (name, vars(endgame))
         best = max if seat in endgame.attack else min
         assert best(out[c] for c in range(78) if out[c] != NO_VALUE) == endgame.solve()
@@ -236,7 +296,9 @@ def test_a_window_gives_bounds_that_hold() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def solve_names(hands, attack, leader, trick=(), won_by=ATTACK_WON | DEFENCE_WON, prev_petit=SIDE_NONE, petit_weight=0):
+def solve_names(
+    hands, attack, leader, trick=(), won_by=ATTACK_WON | DEFENCE_WON, prev_petit=SIDE_NONE, petit_weight=0
+):
     players = len(hands)
     words = np.zeros((players, 2), dtype=np.uint64)
     for seat, hand in enumerate(hands):
@@ -244,8 +306,22 @@ def solve_names(hands, attack, leader, trick=(), won_by=ATTACK_WON | DEFENCE_WON
     sides = np.array([1 if s in attack else 0 for s in range(players)], dtype=np.int64)
     cards = np.zeros(5, dtype=np.int64)
     cards[: len(trick)] = parse_cards(list(trick))
-    return int(solve(words, players, sides, leader, cards, len(trick), won_by, prev_petit, 0, HALF_POINTS,
-                     petit_weight, SC))
+    return int(
+        solve(
+            words,
+            players,
+            sides,
+            leader,
+            cards,
+            len(trick),
+            won_by,
+            prev_petit,
+            0,
+            HALF_POINTS,
+            petit_weight,
+            SC,
+        )
+    )
 
 
 def test_the_excuse_on_the_last_trick_changes_sides() -> None:
@@ -275,5 +351,13 @@ def test_the_petit_au_bout_and_its_exception() -> None:
     # the taker wins the last trick with the Petit in it
     assert solve_names(["T2", "T1", "1S"], {0}, leader=1, petit_weight=20) == 1 + 9 + 1 + 20
     # the chelem exception looks at the previous trick instead (won by the attack, with the Petit)
-    assert solve_names(["EX", "1S", "2S"], {0}, leader=0, won_by=ATTACK_WON, prev_petit=ATTACK, petit_weight=20) == 9 + 1 + 1 + 20
-    assert solve_names(["EX", "T1", "2S"], {0}, leader=0, won_by=ATTACK_WON, prev_petit=SIDE_NONE, petit_weight=20) == 9 + 9 + 1
+    assert (
+        solve_names(["EX", "1S", "2S"], {0}, leader=0, won_by=ATTACK_WON, prev_petit=ATTACK, petit_weight=20)
+        == 9 + 1 + 1 + 20
+    )
+    assert (
+        solve_names(
+            ["EX", "T1", "2S"], {0}, leader=0, won_by=ATTACK_WON, prev_petit=SIDE_NONE, petit_weight=20
+        )
+        == 9 + 9 + 1
+    )

@@ -57,23 +57,50 @@ def test_label_is_the_name_or_the_spec() -> None:
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda: Strategy.parse("play=heuristic,speed=fast"), ValueError, "unknown strategy option 'speed'; valid keys: play, bid"),
+        (
+            lambda: Strategy.parse("play=heuristic,speed=fast"),
+            ValueError,
+            "unknown strategy option 'speed'; valid keys: play, bid",
+        ),
         (lambda: Strategy(play="heuristic", speed=3), ValueError, "valid keys: play, bid, ecart"),
-        (lambda: Strategy.parse("play=clever"), ValueError, "unknown play policy 'clever'; valid names: greedy, heuristic, random"),
+        (
+            lambda: Strategy.parse("play=clever"),
+            ValueError,
+            "unknown play policy 'clever'; valid names: greedy, heuristic, random",
+        ),
         (lambda: Strategy.parse("ecart=lazy"), ValueError, "valid names: expert, simple"),
-        (lambda: Strategy.parse("play=random,defence_play=smart"), ValueError, "unknown defence_play policy 'smart'"),
+        (
+            lambda: Strategy.parse("play=random,defence_play=smart"),
+            ValueError,
+            "unknown defence_play policy 'smart'",
+        ),
         (lambda: Strategy.parse("play=heuristic,play=random"), ValueError, "play is given twice"),
         (lambda: Strategy.parse("heuristic"), ValueError, "key=value pairs"),
         (lambda: Strategy.parse("play="), ValueError, "key=value pairs"),
         (lambda: Strategy.parse("bid_thresholds=40/56/71"), ValueError, "four increasing counts"),
         (lambda: Strategy.parse("bid_thresholds=56/40/71/81"), ValueError, "four increasing counts"),
         (lambda: Strategy.parse("bid_thresholds=a/b/c/d"), ValueError, "four increasing counts"),
-        (lambda: Strategy.parse("chelem_threshold=lots"), ValueError, "chelem_threshold must be a whole number"),
-        (lambda: Strategy.parse("play=heuristic,follow_min_defence=16"), ValueError, "follow_min_defence must be 0 to 15, got 16"),
+        (
+            lambda: Strategy.parse("chelem_threshold=lots"),
+            ValueError,
+            "chelem_threshold must be a whole number",
+        ),
+        (
+            lambda: Strategy.parse("play=heuristic,follow_min_defence=16"),
+            ValueError,
+            "follow_min_defence must be 0 to 15, got 16",
+        ),
         (lambda: Strategy.parse("play=heuristic,worth_trump_attack=-1"), ValueError, "must be 0 to 46"),
-        (lambda: Strategy.parse("play=random,follow_min_defence=3"), ValueError,
-         "follow_min_defence tunes heuristic card play, but this strategy plays random on the defence"),
-        (lambda: Strategy.parse("play=heuristic,defence_play=random,hunt_petit_min=4"), ValueError, "plays random on the defence"),
+        (
+            lambda: Strategy.parse("play=random,follow_min_defence=3"),
+            ValueError,
+            "follow_min_defence tunes heuristic card play, but this strategy plays random on the defence",
+        ),
+        (
+            lambda: Strategy.parse("play=heuristic,defence_play=random,hunt_petit_min=4"),
+            ValueError,
+            "plays random on the defence",
+        ),
         (lambda: Strategy.parse("name=a,b"), ValueError, "key=value pairs"),
         (lambda: Strategy(name=" "), ValueError, "non-empty text"),
         (lambda: Strategy(play=1), TypeError, "must be a name"),
@@ -87,13 +114,30 @@ def test_bad_strategies_are_explained(make, error, message) -> None:
 
 
 def test_tunables_have_todays_constants_as_defaults_and_reach_the_seat_block() -> None:
-    defaults = {"follow_min_attack": H.FOLLOW_MIN_ATTACK, "follow_min_defence": H.FOLLOW_MIN_DEFENCE,
-                "worth_trump_attack": H.WORTH_TRUMP_HALF_ATTACK, "worth_trump_defence": H.WORTH_TRUMP_HALF_DEFENCE,
-                "draw_trumps_min": H.DRAW_TRUMPS_MIN, "hunt_petit_min": H.HUNT_PETIT_MIN}
+    defaults = {
+        "follow_min_attack": H.FOLLOW_MIN_ATTACK,
+        "follow_min_defence": H.FOLLOW_MIN_DEFENCE,
+        "worth_trump_attack": H.WORTH_TRUMP_HALF_ATTACK,
+        "worth_trump_defence": H.WORTH_TRUMP_HALF_DEFENCE,
+        "draw_trumps_min": H.DRAW_TRUMPS_MIN,
+        "hunt_petit_min": H.HUNT_PETIT_MIN,
+    }
     assert {key: t.default for key, t in TUNABLES.items()} == defaults
-    assert (H.FOLLOW_MIN_ATTACK, H.FOLLOW_MIN_DEFENCE, H.WORTH_TRUMP_HALF_ATTACK, H.WORTH_TRUMP_HALF_DEFENCE) == (0, 15, 12, 4)
-    tuned = Strategy(play="heuristic", follow_min_attack=3, follow_min_defence=4, worth_trump_attack=5,
-                     worth_trump_defence=6, draw_trumps_min=7, hunt_petit_min=8)
+    assert (
+        H.FOLLOW_MIN_ATTACK,
+        H.FOLLOW_MIN_DEFENCE,
+        H.WORTH_TRUMP_HALF_ATTACK,
+        H.WORTH_TRUMP_HALF_DEFENCE,
+    ) == (0, 15, 12, 4)
+    tuned = Strategy(
+        play="heuristic",
+        follow_min_attack=3,
+        follow_min_defence=4,
+        worth_trump_attack=5,
+        worth_trump_defence=6,
+        draw_trumps_min=7,
+        hunt_petit_min=8,
+    )
     block = tuned.block(4)
     assert [block[t.slot] for t in TUNABLES.values()] == [3, 4, 5, 6, 7, 8]
 
@@ -102,18 +146,34 @@ def test_a_strategy_can_be_invalid_at_one_table_size_only() -> None:
     long_hand = Strategy(play="heuristic", draw_trumps_min=16)
     long_hand.check(3)
     long_hand.check(4)
-    with pytest.raises(ValueError, match=r"draw_trumps_min=16 cannot be met at 5 players \(15 cards in a hand\)"):
+    with pytest.raises(
+        ValueError, match=r"draw_trumps_min=16 cannot be met at 5 players \(15 cards in a hand\)"
+    ):
         long_hand.check(5)
     with pytest.raises(ValueError, match="cannot be met at 5 players"):
         RunConfig(players=5, strategies=[long_hand] * 5)
 
 
 def test_the_per_side_options_fill_every_seat_block_as_their_strategy_does() -> None:
-    config = RunConfig(players=5, policy="heuristic", defence_policy="random", ecart_policy="expert",
-                       poignee_policy="smart", chelem_policy="overwhelming", chelem_threshold=95,
-                       bid_thresholds=(30, 40, 50, 60))
-    same = Strategy(play="heuristic", defence_play="random", ecart="expert", poignee="smart",
-                    chelem="overwhelming", chelem_threshold=95, bid_thresholds=(30, 40, 50, 60))
+    config = RunConfig(
+        players=5,
+        policy="heuristic",
+        defence_policy="random",
+        ecart_policy="expert",
+        poignee_policy="smart",
+        chelem_policy="overwhelming",
+        chelem_threshold=95,
+        bid_thresholds=(30, 40, 50, 60),
+    )
+    same = Strategy(
+        play="heuristic",
+        defence_play="random",
+        ecart="expert",
+        poignee="smart",
+        chelem="overwhelming",
+        chelem_threshold=95,
+        bid_thresholds=(30, 40, 50, 60),
+    )
     assert config.seat_strategies() == (same,) * 5
     cfg = config.to_array()
     assert cfg.shape == (S.N_CFG,)
@@ -125,8 +185,14 @@ def test_the_per_side_options_fill_every_seat_block_as_their_strategy_does() -> 
 
 
 def test_strategies_in_a_configuration() -> None:
-    config = RunConfig(players=3, strategies=["play=heuristic", Strategy(play="greedy"), "play=random,ecart=expert"])
-    assert config.strategies == (Strategy(play="heuristic"), Strategy(play="greedy"), Strategy(ecart="expert"))
+    config = RunConfig(
+        players=3, strategies=["play=heuristic", Strategy(play="greedy"), "play=random,ecart=expert"]
+    )
+    assert config.strategies == (
+        Strategy(play="heuristic"),
+        Strategy(play="greedy"),
+        Strategy(ecart="expert"),
+    )
     assert config.as_dict()["strategies"] == ["play=heuristic", "play=greedy", "play=random,ecart=expert"]
     assert RunConfig(**config.as_dict()) == config
     assert "strategies" not in RunConfig().as_dict()
@@ -165,7 +231,9 @@ def test_each_seat_plays_its_own_strategy() -> None:
 
 def test_a_heuristic_option_changes_play_only_when_it_departs_from_its_default() -> None:
     base = tarotsim.simulate(2000, seed=9, strategies=["play=heuristic"] * 4)
-    explicit = tarotsim.simulate(2000, seed=9, strategies=["play=heuristic,follow_min_defence=15,draw_trumps_min=4"] * 4)
+    explicit = tarotsim.simulate(
+        2000, seed=9, strategies=["play=heuristic,follow_min_defence=15,draw_trumps_min=4"] * 4
+    )
     pd.testing.assert_frame_equal(base, explicit)
     for option in ("follow_min_defence=0", "worth_trump_attack=0", "draw_trumps_min=0", "hunt_petit_min=0"):
         tuned = tarotsim.simulate(2000, seed=9, strategies=[f"play=heuristic,{option}"] * 4)
@@ -175,11 +243,16 @@ def test_a_heuristic_option_changes_play_only_when_it_departs_from_its_default()
 
 
 def test_a_sweep_takes_strategies_in_place_of_its_default_policies() -> None:
-    swept = tarotsim.sweep(300, seed=4, contracts="garde", strategies=["play=heuristic,ecart=expert", *["play=random"] * 3])
-    assert set(swept.strategy_0) == {"play=heuristic,ecart=expert"} and set(swept.strategy_3) == {"play=random"}
+    swept = tarotsim.sweep(
+        300, seed=4, contracts="garde", strategies=["play=heuristic,ecart=expert", *["play=random"] * 3]
+    )
+    assert set(swept.strategy_0) == {"play=heuristic,ecart=expert"} and set(swept.strategy_3) == {
+        "play=random"
+    }
     assert swept.attrs["config"]["policy"] == "random"  # the sweep's default policies gave way
-    heuristic_taker = tarotsim.sweep(300, seed=4, contracts="garde", policy="heuristic", ecart_policy="expert",
-                                     defence_policy="random")
+    heuristic_taker = tarotsim.sweep(
+        300, seed=4, contracts="garde", policy="heuristic", ecart_policy="expert", defence_policy="random"
+    )
     pd.testing.assert_frame_equal(swept[heuristic_taker.columns], heuristic_taker)
 
 

@@ -165,8 +165,10 @@ def naive_deal(position: Position, rng: random.Random) -> tuple[frozenset, ...]:
         for card in position.cards:
             bit = to_mask([card])
             options = [
-                h for h in range(position.n)
-                if room[h] and (int(position.allowed[h, 0]) & int(bit[0]) or int(position.allowed[h, 1]) & int(bit[1]))
+                h
+                for h in range(position.n)
+                if room[h]
+                and (int(position.allowed[h, 0]) & int(bit[0]) or int(position.allowed[h, 1]) & int(bit[1]))
             ]
             if not options:
                 break
@@ -322,6 +324,8 @@ def test_what_a_seat_knows_does_not_depend_on_the_cards_it_cannot_see(players: i
             moved += n_moved
             again = constraints(other, cfg, seat)
             assert again[0] == n
-            for mine, theirs in zip((unseen, sizes, allowed, holder_seat) + raw, again[1:5] + again[5], strict=True):
+            for mine, theirs in zip(
+                (unseen, sizes, allowed, holder_seat) + raw, again[1:5] + again[5], strict=True
+            ):
                 assert np.array_equal(mine[: len(theirs)], theirs), (seat, int(tb.info[I_TAKER]))
     assert moved > 0

@@ -87,7 +87,9 @@ class DealGrid:
         int64[n_deals]: played records of each deal.
     """
 
-    def __init__(self, played: pd.DataFrame, cols: list[str], present: list[str], *, plays: bool = True) -> None:
+    def __init__(
+        self, played: pd.DataFrame, cols: list[str], present: list[str], *, plays: bool = True
+    ) -> None:
         deal_i, deals = pd.factorize(played["deal"])
         con_i = contract_codes(played, present)
         n_deals = len(deals)
@@ -108,7 +110,9 @@ class DealGrid:
         self.rows_per_deal = np.bincount(deal_i, minlength=n_deals)
         slot = deal_i * len(present) + con_i
         if np.bincount(slot, minlength=n_deals * len(present)).max(initial=0) > 1:
-            raise ValueError("a deal is recorded twice under the same contract; each (deal, contract) must appear once")
+            raise ValueError(
+                "a deal is recorded twice under the same contract; each (deal, contract) must appear once"
+            )
         self.scores = np.full((n_deals, 1 + len(present)), np.nan)
         self.scores[:, 0] = 0.0
         self.scores[deal_i, 1 + con_i] = played["taker_score"].to_numpy(dtype=float)

@@ -64,9 +64,7 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95) -> pd.DataFrame:
             df = df[df["thrown_in"].astype(object) == ThrownIn.NONE.label]
         dup = df.duplicated(keys)
         if dup.any():
-            raise ValueError(
-                f"{name} repeats {int(dup.sum())} key(s) {tuple(keys)}; each must appear once"
-            )
+            raise ValueError(f"{name} repeats {int(dup.sum())} key(s) {tuple(keys)}; each must appear once")
         part = df[keys].copy()
         part["made"] = df["made"].astype(bool).astype(np.int64)
         part["taker_score"] = df["taker_score"].astype(float)

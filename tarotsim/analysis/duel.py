@@ -63,7 +63,9 @@ class _Rows(NamedTuple):
 
 def _rows(records: pd.DataFrame, players: int) -> _Rows:
     seats = [f"score_{s}" for s in range(players)]
-    require_columns(records, ["deal", "a_seat", "thrown_in", "taker", "contract", "made", *seats], what="a duel")
+    require_columns(
+        records, ["deal", "a_seat", "thrown_in", "taker", "contract", "made", *seats], what="a duel"
+    )
     if len(records) % players:
         raise ValueError(f"a duel's records hold {players} rows per deal, got {len(records)} rows")
     deal = records["deal"].to_numpy()
@@ -71,25 +73,43 @@ def _rows(records: pd.DataFrame, players: int) -> _Rows:
     in_order = bool((a_seat == np.arange(len(a_seat)) % players).all() and (np.diff(deal) >= 0).all())
     order = slice(None) if in_order else np.lexsort((a_seat, deal))
     deal, a_seat = deal[order], a_seat[order]
-    if (a_seat.reshape(-1, players) != np.arange(players)).any() or (np.ptp(deal.reshape(-1, players), axis=1) != 0).any():
+    if (a_seat.reshape(-1, players) != np.arange(players)).any() or (
+        np.ptp(deal.reshape(-1, players), axis=1) != 0
+    ).any():
         raise ValueError(f"a duel's records hold each deal once with A in each of the {players} seats")
     scores = records[seats].to_numpy(np.float64)[order]
     taker = records["taker"].to_numpy(np.int64, na_value=-1)[order]
-    partner = records["partner"].to_numpy(np.int64, na_value=-1)[order] if "partner" in records else np.full(len(taker), -1)
+    partner = (
+        records["partner"].to_numpy(np.int64, na_value=-1)[order]
+        if "partner" in records
+        else np.full(len(taker), -1)
+    )
     played = (records["thrown_in"] == ThrownIn.NONE.label).to_numpy()[order]
     rows = np.arange(len(taker))
-    a_role = np.where(taker == a_seat, _TAKER, np.where(partner == a_seat, _PARTNER,
-                                                          np.where(played, _DEFENDER, _THROWN_IN)))
+    a_role = np.where(
+        taker == a_seat,
+        _TAKER,
+        np.where(partner == a_seat, _PARTNER, np.where(played, _DEFENDER, _THROWN_IN)),
+    )
     taker_score = np.where(played, scores[rows, np.maximum(taker, 0)], 0.0)
     has_partner = partner >= 0
     partner_score = np.where(has_partner, scores[rows, np.maximum(partner, 0)], 0.0)
     # every row: one taker, at most one partner, the other seats defend; scores are zero-sum
-    role_count = np.stack([played * 1.0, has_partner * 1.0, played * (players - 1.0 - has_partner),
-                           (~played) * float(players)])
+    role_count = np.stack(
+        [played * 1.0, has_partner * 1.0, played * (players - 1.0 - has_partner), (~played) * float(players)]
+    )
     role_sum = np.stack([taker_score, partner_score, -(taker_score + partner_score), np.zeros(len(rows))])
     contract = pd.Categorical(records["contract"], categories=list(CONTRACTS)).codes.astype(np.int64)[order]
-    return _Rows(scores[rows, a_seat], a_role, role_count, role_sum, taker_score, played & (taker != a_seat),
-                 contract, records["made"].to_numpy(bool, na_value=False)[order])
+    return _Rows(
+        scores[rows, a_seat],
+        a_role,
+        role_count,
+        role_sum,
+        taker_score,
+        played & (taker != a_seat),
+        contract,
+        records["made"].to_numpy(bool, na_value=False)[order],
+    )
 
 
 def _by_deal(values: np.ndarray, players: int) -> np.ndarray:
@@ -124,8 +144,9 @@ def _compare(sides: dict[str, tuple[np.ndarray, np.ndarray]], players: int, z: f
         mean, dev = _deviations(_by_deal(sums, players), _by_deal(counts, players))
         out[f"{side}_mean"], out[f"{side}_low"], out[f"{side}_high"] = _interval(mean, dev, z)
         deviations.append(dev)
-    out["a_minus_b"], out["a_minus_b_low"], out["a_minus_b_high"] = _interval(out["a_mean"] - out["b_mean"],
-                                                              deviations[0] - deviations[1], z)
+    out["a_minus_b"], out["a_minus_b_low"], out["a_minus_b_high"] = _interval(
+        out["a_mean"] - out["b_mean"], deviations[0] - deviations[1], z
+    )
     return out
 
 
@@ -178,20 +199,49 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
         a_count = (rows.a_role == index).astype(float)
         a_sum = np.where(a_count > 0, rows.a_score, 0.0)
         b_count, b_sum = rows.role_count[index] - a_count, rows.role_sum[index] - a_sum
-        by_role.append({"role": role, "a_n": int(a_count.sum()), "a_rate": a_count.sum() / n_rows,
-                        "b_n": int(b_count.sum()), "b_rate": b_count.sum() / b_pairs,
-                        **_compare({"a": (a_sum, a_count), "b": (b_sum, b_count)}, players, z)})
-    columns = ["role", "a_n", "a_rate", "a_mean", "a_low", "a_high", "b_n", "b_rate", "b_mean", "b_low", "b_high",
-               "a_minus_b", "a_minus_b_low", "a_minus_b_high"]
+        by_role.append(
+            {
+                "role": role,
+                "a_n": int(a_count.sum()),
+                "a_rate": a_count.sum() / n_rows,
+                "b_n": int(b_count.sum()),
+                "b_rate": b_count.sum() / b_pairs,
+                **_compare({"a": (a_sum, a_count), "b": (b_sum, b_count)}, players, z),
+            }
+        )
+    columns = [
+        "role",
+        "a_n",
+        "a_rate",
+        "a_mean",
+        "a_low",
+        "a_high",
+        "b_n",
+        "b_rate",
+        "b_mean",
+        "b_low",
+        "b_high",
+        "a_minus_b",
+        "a_minus_b_low",
+        "a_minus_b_high",
+    ]
 
     by_contract = []
     for index, name in enumerate(CONTRACTS):
         this = rows.contract == index
         row: dict[str, object] = {"contract": name}
-        for side, taken, per in (("a", (rows.a_role == _TAKER) & this, n_rows), ("b", rows.b_takes & this, b_pairs)):
+        for side, taken, per in (
+            ("a", (rows.a_role == _TAKER) & this, n_rows),
+            ("b", rows.b_takes & this, b_pairs),
+        ):
             count = int(taken.sum())
-            row |= {f"{side}_n": count, f"{side}_rate": count / per,
-                    f"{side}_made": float(rows.made[taken].mean()) if count else math.nan,
-                    f"{side}_mean": float(rows.taker_score[taken].mean()) if count else math.nan}
+            row |= {
+                f"{side}_n": count,
+                f"{side}_rate": count / per,
+                f"{side}_made": float(rows.made[taken].mean()) if count else math.nan,
+                f"{side}_mean": float(rows.taker_score[taken].mean()) if count else math.nan,
+            }
         by_contract.append(row)
-    return DuelStats(n_rows // players, edge, low, high, pd.DataFrame(by_role)[columns], pd.DataFrame(by_contract))
+    return DuelStats(
+        n_rows // players, edge, low, high, pd.DataFrame(by_role)[columns], pd.DataFrame(by_contract)
+    )

@@ -235,7 +235,9 @@ def hand_points_thresholds(
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
         raise ValueError(f"n_boot must be a whole number of resamples, 0 or more, got {n_boot!r}")
     df = load_records(data, columns=[*RECORD_COLUMNS, scale])
-    require_columns(df, ["deal", "contract", scale, "taker_score"], what=f"hand_points_thresholds on scale {scale!r}")
+    require_columns(
+        df, ["deal", "contract", scale, "taker_score"], what=f"hand_points_thresholds on scale {scale!r}"
+    )
     played = played_rows(df, what="hand_points_thresholds")
     table = hand_points_table(played, bins, min_n, scale=scale)
     present = contracts_present(played)
@@ -258,7 +260,10 @@ def hand_points_thresholds(
             values = np.where(np.isnan(boot[name]), np.inf, boot[name])
             low, high = np.quantile(values, [tail, 1.0 - tail], axis=0, method="inverted_cdf")
             known = ~np.isnan(point[name][0])
-            bounds[name] = (np.where(known & np.isfinite(low), low, np.nan), np.where(known & np.isfinite(high), high, np.nan))
+            bounds[name] = (
+                np.where(known & np.isfinite(low), low, np.nan),
+                np.where(known & np.isfinite(high), high, np.nan),
+            )
 
     same = same_play_as(played) if "made" in played.columns else {}
     rows = []
@@ -380,7 +385,9 @@ def _crossings(means: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> dict[s
         bad = means[:, mine, c] <= 0
         last_bad = np.where(bad.any(axis=1), len(mine) - 1 - np.argmax(bad[:, ::-1], axis=1), -1)
         after = last_bad + 1
-        out["positive_from"][:, c] = np.where(after < len(mine), lows[mine][np.minimum(after, len(mine) - 1)], np.nan)
+        out["positive_from"][:, c] = np.where(
+            after < len(mine), lows[mine][np.minimum(after, len(mine) - 1)], np.nan
+        )
     choices = np.concatenate([np.zeros((n_rep, n_bins, 1)), means], axis=2)
     best = np.argmax(np.where(np.isnan(choices), -np.inf, choices), axis=2) - 1
     for c in range(n_contracts):

@@ -62,8 +62,7 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
         return data
     if not isinstance(data, (str, os.PathLike)):
         raise TypeError(
-            "data must be a records DataFrame or the path of a run directory, "
-            f"got {type(data).__name__}"
+            f"data must be a records DataFrame or the path of a run directory, got {type(data).__name__}"
         )
     return store.load_records(data, columns)
 
@@ -117,8 +116,7 @@ def played_rows(df: pd.DataFrame, *, what: str) -> pd.DataFrame:
     unknown = sorted(map(str, set(out["contract"].unique()) - set(CONTRACTS)))
     if unknown:
         raise ValueError(
-            f"unknown contract value(s) {', '.join(map(repr, unknown))}; "
-            f"expected {', '.join(CONTRACTS)}"
+            f"unknown contract value(s) {', '.join(map(repr, unknown))}; expected {', '.join(CONTRACTS)}"
         )
     out.attrs[PLAYED_ONLY] = True
     return out

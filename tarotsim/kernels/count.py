@@ -31,8 +31,14 @@ def start_count(state: np.ndarray, pile: np.ndarray, start0: np.uint64, start1: 
 
 @njit(_nrt=False)
 def close_trick(
-    cards: np.ndarray, players: int, leader: int, attack: np.ndarray, t: int, n_tricks: int,
-    state: np.ndarray, pile: np.ndarray,
+    cards: np.ndarray,
+    players: int,
+    leader: int,
+    attack: np.ndarray,
+    t: int,
+    n_tricks: int,
+    state: np.ndarray,
+    pile: np.ndarray,
 ) -> int:
     """Count trick number ``t`` (cards in play order from ``leader``); returns the winning seat.
 

@@ -251,7 +251,9 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
         info[I_CHIEN_SHOWN] = 1
         with_chien0 = hands[taker, 0] | tb.chien[0]
         with_chien1 = hands[taker, 1] | tb.chien[1]
-        ecart0, ecart1 = choose_ecart(cfg[seat_slot(taker, P_ECART_POLICY)], with_chien0, with_chien1, cfg[C_CHIEN])
+        ecart0, ecart1 = choose_ecart(
+            cfg[seat_slot(taker, P_ECART_POLICY)], with_chien0, with_chien1, cfg[C_CHIEN]
+        )
         tb.ecart[0] = ecart0
         tb.ecart[1] = ecart1
         hands[taker, 0] = with_chien0 & ~ecart0
@@ -321,13 +323,17 @@ def end_trick(tb: DealState, cfg: np.ndarray) -> int:
     winner; returns the winner."""
     info = tb.info
     t = info[I_TRICK]
-    winner = close_trick(tb.trick, cfg[C_PLAYERS], info[I_LEADER], tb.attack, t, cfg[C_HAND], tb.count, tb.pile)
+    winner = close_trick(
+        tb.trick, cfg[C_PLAYERS], info[I_LEADER], tb.attack, t, cfg[C_HAND], tb.count, tb.pile
+    )
     _start_trick(info, winner, t + 1)
     return winner
 
 
 @njit(_nrt=False)
-def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray) -> None:
+def play_deal(
+    deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
@@ -337,7 +343,9 @@ def play_deal(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
     seed_stream(tb.rng, key, deal)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED and deal % SEQUENCE_DEALS != 0:
         cut_pack(tb.rng, tb.pack)
-        deal_packets(tb.rng, tb.pack, tb.dealt, tb.chien, players, hand_size, cfg[C_CHIEN], (dealer + 1) % players)
+        deal_packets(
+            tb.rng, tb.pack, tb.dealt, tb.chien, players, hand_size, cfg[C_CHIEN], (dealer + 1) % players
+        )
     else:
         shuffle_pack(tb.rng, tb.pack)
         deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)

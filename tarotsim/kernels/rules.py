@@ -98,9 +98,7 @@ def trick_after(led: int, hi_trump: int, card: int) -> tuple[int, int]:
 
 
 @njit(inline="always")
-def legal_set(
-    hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int
-) -> tuple[np.uint64, np.uint64]:
+def legal_set(hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int) -> tuple[np.uint64, np.uint64]:
     """The cards of a hand that may be played to a trick (RULES.md §6).
 
     Follow the suit led; else trump, above ``hi_trump`` when able; on a trump lead

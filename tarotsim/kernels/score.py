@@ -34,9 +34,7 @@ POIGNEE_SIMPLE = 1
 POIGNEE_DOUBLE = 2
 POIGNEE_TRIPLE = 3
 
-POIGNEE_THRESHOLDS = np.array(
-    [[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64
-)
+POIGNEE_THRESHOLDS = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64)
 """Cards shown for a simple, double, triple poignée; row = players - 3."""
 
 
@@ -80,9 +78,7 @@ def per_defender(
 
 
 @njit(inline="always")
-def settle(
-    scores: np.ndarray, players: int, taker: int, partner: int, d: int
-) -> None:
+def settle(scores: np.ndarray, players: int, taker: int, partner: int, d: int) -> None:
     """Write each seat's score into ``scores[:players]`` (zero-sum).
 
     Each defender scores -D. 4 players: the taker +3D; 3 players: +2D; 5 players: the

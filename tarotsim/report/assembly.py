@@ -42,10 +42,25 @@ from tarotsim.report.style import DPI, contract_name, deals_text
 from tarotsim.run import store
 
 REPORT_COLUMNS = (
-    "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points", "hand_points_dist",
-    "others_bid", "speaker_position",
-    "attack_points", "attack_bouts", "made", "margin", "taker_score", "petit_au_bout", "chelem",
-    "chelem_announced", "poignees", "poignee_points",
+    "deal",
+    "contract",
+    "thrown_in",
+    "taker_trumps",
+    "taker_bouts",
+    "hand_points",
+    "hand_points_dist",
+    "others_bid",
+    "speaker_position",
+    "attack_points",
+    "attack_bouts",
+    "made",
+    "margin",
+    "taker_score",
+    "petit_au_bout",
+    "chelem",
+    "chelem_announced",
+    "poignees",
+    "poignee_points",
 )
 """The record columns a report reads when the run has them (the rest are not loaded)."""
 
@@ -191,7 +206,9 @@ def write_report(
     same = analysis.same_play_as(played)
     groups = findings.plays(contracts, same)
 
-    doc = Document(f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}")
+    doc = Document(
+        f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}"
+    )
     doc.heading(1, doc.title)
     policy = Code(f"{config.get('policy')}")
     if sweep:
@@ -271,22 +288,38 @@ def write_report(
     doc.heading(2, "Success rate by bouts and trump length")
     doc.paragraph(f"Cells with fewer than {min_n} played deals are hatched grey and marked n<{min_n}.")
     for group in groups:
-        _add_figure(doc, success_heatmap(played, group[0], min_n=min_n, name=_play_name(group)), out,
-                    f"heatmap_{group[0]}.png")
+        _add_figure(
+            doc,
+            success_heatmap(played, group[0], min_n=min_n, name=_play_name(group)),
+            out,
+            f"heatmap_{group[0]}.png",
+        )
     doc.heading(2, "Success rate against trump length")
     for group in groups:
-        _add_figure(doc, success_lines(played, group[0], min_n=min_n, name=_play_name(group)), out,
-                    f"success_{group[0]}.png")
+        _add_figure(
+            doc,
+            success_lines(played, group[0], min_n=min_n, name=_play_name(group)),
+            out,
+            f"success_{group[0]}.png",
+        )
 
     doc.heading(2, "Best contract")
     if best is not None:
         drawn = best_contract_map(played, min_n=min_n)
         _add_figure(doc, drawn, out, "best_contract.png")
         doc.paragraph(
-            "Per cell: ", Code("diff"), " is the mean of best − runner-up over the cell's deals (the same "
-            "deals under both), ", Code("diff_low"), "–", Code("diff_high"), " its 95% normal interval; ",
-            Code("decided"), f" when that interval lies above 0, the cell holds at least {min_n} deals "
-            "and the two are not the same play (", Code("same_play"), ").",
+            "Per cell: ",
+            Code("diff"),
+            " is the mean of best − runner-up over the cell's deals (the same deals under both), ",
+            Code("diff_low"),
+            "–",
+            Code("diff_high"),
+            " its 95% normal interval; ",
+            Code("decided"),
+            f" when that interval lies above 0, the cell holds at least {min_n} deals "
+            "and the two are not the same play (",
+            Code("same_play"),
+            ").",
         )
         doc.table(drawn.data, floatfmt=".1f")
     else:
@@ -369,16 +402,23 @@ def _auction_tables(doc: Document, played: pd.DataFrame) -> None:
         "The sweep's seat takes every deal, but in a real auction another seat could outbid it. ",
         Code("others_bid"),
         " is the highest contract any other seat would bid on its own hand under its bid policy "
-        "(before or after the taking seat); on the ", Code("pass"), " row nobody else would bid, so "
+        "(before or after the taking seat); on the ",
+        Code("pass"),
+        " row nobody else would bid, so "
         "the deal is the taking seat's to take whatever its turn. Mean taker score (pass = 0), 95% interval:",
     )
     doc.table(findings.auction_table(analysis.success_table(played, by="others_bid"), "others_bid"))
     first = played[played["contract"] == played["contract"].iloc[0]]
     uncontested = (first["others_bid"] == Contract.PASS.label).groupby(first["speaker_position"]).mean()
     doc.paragraph(
-        "By the taking seat's turn to speak (", Code("speaker_position"), ": 0 speaks first and leads "
-        "the first trick unless a chelem is announced), all deals; ", Code("uncontested"), " is the share of them on which no other "
-        "seat would bid:",
+        "By the taking seat's turn to speak (",
+        Code("speaker_position"),
+        ": 0 speaks first and leads the first trick unless a chelem is announced), all deals; ",
+        Code("uncontested"),
+        " is the share of them on which no other seat would bid:",
     )
-    doc.table(findings.auction_table(analysis.success_table(played, by="speaker_position"), "speaker_position",
-                                     uncontested=uncontested))
+    doc.table(
+        findings.auction_table(
+            analysis.success_table(played, by="speaker_position"), "speaker_position", uncontested=uncontested
+        )
+    )

@@ -26,7 +26,17 @@ FIGURE_FILE = "edge_by_role.png"
 _ROLES_SHOWN = ("taker", "partner", "defender")
 _COLOURS = {"edge": "#009E73", "A": "#0072B2", "B": "#E69F00"}  # Okabe-Ito
 TABLE_COLUMNS = {
-    "by_role": ["role", "a_n", "a_rate", "a_mean", "b_rate", "b_mean", "a_minus_b", "a_minus_b_low", "a_minus_b_high"],
+    "by_role": [
+        "role",
+        "a_n",
+        "a_rate",
+        "a_mean",
+        "b_rate",
+        "b_mean",
+        "a_minus_b",
+        "a_minus_b_low",
+        "a_minus_b_high",
+    ],
     "by_contract": ["contract", "a_n", "a_rate", "a_made", "a_mean", "b_n", "b_rate", "b_made", "b_mean"],
 }
 """The columns of ``DuelResult.by_role`` and ``.by_contract`` that the report and the command line show."""
@@ -53,14 +63,23 @@ def edge_by_role_chart(result: DuelResult) -> Drawn:
     y = np.arange(len(data))[::-1]
     points = data["points"].to_numpy(float)
     errors = np.vstack([points - data["low"].to_numpy(float), data["high"].to_numpy(float) - points])
-    ax.barh(y, np.nan_to_num(points), color=[_COLOURS[w] for w in data["who"]], height=0.7,
-            xerr=np.nan_to_num(errors), capsize=3, error_kw={"elinewidth": 1.1, "ecolor": "#333333"})
+    ax.barh(
+        y,
+        np.nan_to_num(points),
+        color=[_COLOURS[w] for w in data["who"]],
+        height=0.7,
+        xerr=np.nan_to_num(errors),
+        capsize=3,
+        error_kw={"elinewidth": 1.1, "ecolor": "#333333"},
+    )
     ax.axvline(0.0, color="#555555", linewidth=0.8)
     ax.set_yticks(y, list(data["bar"]))
     ax.set_xlabel("game points (mean score; the edge per deal, a role per deal held in it)")
     ax.set_title(f"A: {result.a.label}   B: {result.b.label}", fontsize=9)
-    caption = (f"A's edge over B, and each one's mean score by role, 95% intervals; {deals_text(result.n)}, "
-               f"{result.players} players, each deal played once with A in each seat.")
+    caption = (
+        f"A's edge over B, and each one's mean score by role, 95% intervals; {deals_text(result.n)}, "
+        f"{result.players} players, each deal played once with A in each seat."
+    )
     write_caption(fig, caption)
     return Drawn(fig, data, caption)
 
@@ -87,18 +106,37 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
     doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")
     doc.paragraph(
-        "Per role: how many rows (deal and rotation) A held it (", Code("a_n"), "), how often (", Code("a_rate"),
-        ") and A's mean score in it (", Code("a_mean"), "), against how often a seat of B held it and B's mean "
-        "score there (", Code("b_rate"), ", ", Code("b_mean"), "), and the difference with its interval (",
-        Code("a_minus_b"), "). They show where the edge appears, not an attacking and a defending skill apart: "
-        "when B takes, A is among the defenders."
+        "Per role: how many rows (deal and rotation) A held it (",
+        Code("a_n"),
+        "), how often (",
+        Code("a_rate"),
+        ") and A's mean score in it (",
+        Code("a_mean"),
+        "), against how often a seat of B held it and B's mean score there (",
+        Code("b_rate"),
+        ", ",
+        Code("b_mean"),
+        "), and the difference with its interval (",
+        Code("a_minus_b"),
+        "). They show where the edge appears, not an attacking and a defending skill apart: "
+        "when B takes, A is among the defenders.",
     )
     doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")
     doc.heading(2, "By contract")
     doc.paragraph(
-        "How often A and a seat of B take each contract (", Code("a_rate"), ", ", Code("b_rate"),
-        "), how often they make it (", Code("a_made"), ", ", Code("b_made"), ") and their mean score as its "
-        "taker (", Code("a_mean"), ", ", Code("b_mean"), ")."
+        "How often A and a seat of B take each contract (",
+        Code("a_rate"),
+        ", ",
+        Code("b_rate"),
+        "), how often they make it (",
+        Code("a_made"),
+        ", ",
+        Code("b_made"),
+        ") and their mean score as its taker (",
+        Code("a_mean"),
+        ", ",
+        Code("b_mean"),
+        ").",
     )
     doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
     return doc

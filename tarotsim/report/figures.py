@@ -276,7 +276,9 @@ def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
         ax.text(
             x,
             y,
-            best_cell_label(row.best, row.runner_up, decided=bool(row.decided), same_play=bool(row.same_play)),
+            best_cell_label(
+                row.best, row.runner_up, decided=bool(row.decided), same_play=bool(row.same_play)
+            ),
             ha="center",
             va="center",
             fontsize=7.5 if row.decided else 6.5,
@@ -611,5 +613,3 @@ def events_chart(data: analysis.Data) -> Drawn:
     )
     write_caption(fig, caption)
     return Drawn(fig, table, caption)
-
-

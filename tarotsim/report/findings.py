@@ -87,7 +87,9 @@ def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: flo
         names = " = ".join(contract_name(c) for c in group)
         rows.append({"threshold": f"{names}: {rate:.0%} success", **cells(group[0], "threshold", "success")})
         for con in group:
-            rows.append({"threshold": f"{contract_name(con)}: break-even", **cells(con, "break_even", "break-even")})
+            rows.append(
+                {"threshold": f"{contract_name(con)}: break-even", **cells(con, "break_even", "break-even")}
+            )
     return pd.DataFrame(rows, columns=["threshold", *(_bouts_header(b) for b in bouts)])
 
 
@@ -209,7 +211,9 @@ def _binned(row: pd.Series, name: str) -> tuple[str, str]:
 
 def same_play_paragraph(same_play: dict[str, str]) -> tuple[Inline, ...]:
     """Why a lower contract is never best when a higher one is the same play, and what would change it."""
-    pairs = ", ".join(f"{contract_name(h).capitalize()} as {contract_name(lo).capitalize()}" for h, lo in same_play.items())
+    pairs = ", ".join(
+        f"{contract_name(h).capitalize()} as {contract_name(lo).capitalize()}" for h, lo in same_play.items()
+    )
     low, high = next((lo, h) for h, lo in same_play.items())
     return (
         f"Why {contract_name(low).capitalize()} is never best here: in this sweep the players play "
@@ -281,7 +285,9 @@ def _companion(out_dir: Path, name: str) -> str:
     return ""
 
 
-def auction_table(by_auction: pd.DataFrame, key: str, *, uncontested: pd.Series | None = None) -> pd.DataFrame:
+def auction_table(
+    by_auction: pd.DataFrame, key: str, *, uncontested: pd.Series | None = None
+) -> pd.DataFrame:
     """A sweep's mean taker score by a feature of the auction: a row per value of `key`, a
     column per contract.
 
@@ -306,6 +312,8 @@ def auction_table(by_auction: pd.DataFrame, key: str, *, uncontested: pd.Series 
                 continue
             r = mine.loc[con]
             half = analysis.Z95 * r["score_se"]
-            row[contract_name(con)] = interval_text(r["mean_score"], r["mean_score"] - half, r["mean_score"] + half)
+            row[contract_name(con)] = interval_text(
+                r["mean_score"], r["mean_score"] - half, r["mean_score"] + half
+            )
         rows.append(row)
     return pd.DataFrame(rows)

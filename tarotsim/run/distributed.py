@@ -65,7 +65,9 @@ def _check_options(scheduler: str | None, workers: int | None, write_on: str) ->
     if scheduler is None and workers is None:
         raise ValueError("a distributed run needs a scheduler address or a number of local workers")
     if scheduler is not None and workers is not None:
-        raise ValueError("give either a scheduler address (--scheduler) or local workers (--workers), not both")
+        raise ValueError(
+            "give either a scheduler address (--scheduler) or local workers (--workers), not both"
+        )
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise ValueError(f"the scheduler address must be like tcp://host:8786, got {scheduler!r}")
     if workers is not None:
@@ -112,8 +114,13 @@ def make_chunk(identity: dict[str, Any], index: int, directory: str | None) -> d
     if directory is not None:
         written = write_chunk(directory, index, frame)
         frame = frame[["thrown_in"]]  # all that Run.record_chunk reads, besides the row count
-    return {"index": index, "frame": frame, "written": written, "worker": _worker_address(),
-            "seconds": time.perf_counter() - started}
+    return {
+        "index": index,
+        "frame": frame,
+        "written": written,
+        "worker": _worker_address(),
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def _warm_up_sync(identity: dict[str, Any], directory: str | None) -> dict[str, Any]:
@@ -141,14 +148,21 @@ def _check_workers(reports: dict[str, dict[str, Any]], directory: str | None) ->
     ours = versions()
     for address, report in sorted(reports.items()):
         theirs = report["versions"]
-        differ = [f"{name} {theirs.get(name)} there, {ours[name]} here"
-                  for name in _SAME_VERSIONS if theirs.get(name) != ours[name]]
+        differ = [
+            f"{name} {theirs.get(name)} there, {ours[name]} here"
+            for name in _SAME_VERSIONS
+            if theirs.get(name) != ours[name]
+        ]
         if differ:
-            raise ValueError(f"worker {address} runs other versions ({'; '.join(differ)}); "
-                             "install the same tarotsim, numba and numpy everywhere")
+            raise ValueError(
+                f"worker {address} runs other versions ({'; '.join(differ)}); "
+                "install the same tarotsim, numba and numpy everywhere"
+            )
         if not report["sees_run"]:
-            raise ValueError(f"worker {address} cannot write the run directory {directory}: give --out a path "
-                             "every worker shares (the same mount point), or use --write-on client")
+            raise ValueError(
+                f"worker {address} cannot write the run directory {directory}: give --out a path "
+                "every worker shares (the same mount point), or use --write-on client"
+            )
 
 
 def execute_distributed(
@@ -211,8 +225,12 @@ def execute_distributed(
                 # compile here first: the workers, on this machine, then load the kernels from the
                 # on-disk cache instead of each compiling them at once when the sources have changed
                 _warm_up_sync(spec.identity(), None)
-                with distributed.LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker,
-                                              processes=True, dashboard_address=":0") as cluster:  # any free port
+                with distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=threads_per_worker,
+                    processes=True,
+                    dashboard_address=":0",
+                ) as cluster:  # any free port
                     with distributed.Client(cluster) as client:
                         _submit_all(client, distributed, run, todo, write_on, progress)
             else:
@@ -226,14 +244,18 @@ def execute_distributed(
     return run
 
 
-def _submit_all(client: Any, distributed: Any, run: Run, todo: list[int], write_on: str, progress: bool) -> None:
+def _submit_all(
+    client: Any, distributed: Any, run: Run, todo: list[int], write_on: str, progress: bool
+) -> None:
     spec = run.spec
     identity = spec.identity()
     target = str(run.directory) if write_on == "workers" else None
     _check_workers(client.run(warm_up, identity, target), target)
     token = _run_token(spec, run.directory, write_on)
     futures = {
-        client.submit(make_chunk, identity, index, target, key=task_key(spec, index, token), retries=RETRIES): index
+        client.submit(
+            make_chunk, identity, index, target, key=task_key(spec, index, token), retries=RETRIES
+        ): index
         for index in todo
     }
     bar = None
@@ -250,8 +272,13 @@ def _submit_all(client: Any, distributed: Any, run: Run, todo: list[int], write_
             if write_on == "client":
                 run.save_chunk(index, result["frame"], worker=result["worker"], seconds=result["seconds"])
             else:
-                run.record_chunk(index, result["frame"], result["written"], worker=result["worker"],
-                                 seconds=result["seconds"])
+                run.record_chunk(
+                    index,
+                    result["frame"],
+                    result["written"],
+                    worker=result["worker"],
+                    seconds=result["seconds"],
+                )
             if bar is not None:
                 bar.update(spec.chunk_range(index)[1])
     finally:

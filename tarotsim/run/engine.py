@@ -109,7 +109,9 @@ def show_progress(progress: bool | None, deals: int) -> bool:
     return bool(progress)
 
 
-def _run(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray) -> None:
+def _run(
+    first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray
+) -> None:
     if cfg.ndim == 2:
         run_duel(first_deal, key, cfg, out)
     elif contracts is None:

@@ -100,8 +100,10 @@ class WriterLock:
                 _take_over(self.path, other)
                 continue
             except OSError as err:
-                raise ValueError(f"cannot write in the run directory {self.path.parent}: {err.strerror or err}; "
-                                 "a run directory must be writable to make or finish its run") from None
+                raise ValueError(
+                    f"cannot write in the run directory {self.path.parent}: {err.strerror or err}; "
+                    "a run directory must be writable to make or finish its run"
+                ) from None
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
                 json.dump(holder, stream)
             return
@@ -115,7 +117,12 @@ class WriterLock:
 
 
 def _busy(path: Path, holder: dict[str, Any] | None) -> str:
-    who = "a writer that is starting" if holder is None else (
-        f"pid {holder['pid']} on {holder.get('host', '?')} since {holder.get('since', '?')}")
-    return (f"run directory {path.parent} is being written by another tarotsim ({who}); wait for it to "
-            f"finish, or if that process is gone, delete {path} and repeat the command")
+    who = (
+        "a writer that is starting"
+        if holder is None
+        else (f"pid {holder['pid']} on {holder.get('host', '?')} since {holder.get('since', '?')}")
+    )
+    return (
+        f"run directory {path.parent} is being written by another tarotsim ({who}); wait for it to "
+        f"finish, or if that process is gone, delete {path} and repeat the command"
+    )

@@ -42,9 +42,15 @@ MISSING_TEXT = {
 }
 """When a column is null, as the README's table says it."""
 
-BOUT_LABELS: tuple[tuple[int, str], ...] = ((S.BOUT_HELD_PETIT, "P"), (S.BOUT_HELD_21, "21"), (S.BOUT_HELD_EXCUSE, "EX"))
+BOUT_LABELS: tuple[tuple[int, str], ...] = (
+    (S.BOUT_HELD_PETIT, "P"),
+    (S.BOUT_HELD_21, "21"),
+    (S.BOUT_HELD_EXCUSE, "EX"),
+)
 """Bit of each bout in the kernels' ``R_BOUTS_HELD`` code, and its label: the Petit, the 21, the Excuse."""
-BOUTS_HELD: tuple[str, ...] = tuple("+".join(label for bit, label in BOUT_LABELS if code & bit) for code in range(8))
+BOUTS_HELD: tuple[str, ...] = tuple(
+    "+".join(label for bit, label in BOUT_LABELS if code & bit) for code in range(8)
+)
 """The categories of ``bouts_held``, indexed by the kernels' code (bits of ``BOUT_LABELS``):
 ``""``, ``P``, ``21``, ``P+21``, ``EX``, ``P+EX``, ``21+EX``, ``P+21+EX``; a label names the
 bouts held in the order Petit, 21, Excuse."""
@@ -91,69 +97,224 @@ class Column:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("deal", "int64", "deal", "deal number in the run, from 0; a sweep has one row per contract, a duel one per seat of A"),
+    Column(
+        "deal",
+        "int64",
+        "deal",
+        "deal number in the run, from 0; a sweep has one row per contract, a duel one per seat of A",
+    ),
     Column("dealer", "int16", "seat", "seat that dealt; seats are numbered in playing order", S.R_DEALER),
-    Column("thrown_in", _THROWN_IN, "label", f"why the deal was not played (`{ThrownIn.NONE.label}`: it was played)",
-           S.R_THROWN_IN, first_code=ThrownIn.NONE),
+    Column(
+        "thrown_in",
+        _THROWN_IN,
+        "label",
+        f"why the deal was not played (`{ThrownIn.NONE.label}`: it was played)",
+        S.R_THROWN_IN,
+        first_code=ThrownIn.NONE,
+    ),
     Column("taker", "Int16", "seat", "seat of the taker", S.R_TAKER, missing=THROWN),
-    Column("contract", _CONTRACT, "label", "contract played", S.R_CONTRACT, first_code=Contract.PRISE, missing=THROWN),
-    Column("taker_trumps", "Int16", "cards",
-           "trumps 1-21 in the taker's hand as dealt, before the chien (the Excuse is not a trump); "
-           "in a sweep, the taking seat's hand, thrown-in deals included", S.R_TAKER_TRUMPS, missing=HAND),
-    Column("taker_bouts", "Int16", "cards", "bouts in the taker's hand as dealt (as for `taker_trumps`)",
-           S.R_TAKER_BOUTS, missing=HAND),
-    Column("taker_kings", "Int16", "cards", "Kings in the taker's hand as dealt (as for `taker_trumps`)",
-           S.R_TAKER_KINGS, missing=HAND),
-    Column("hand_points", "Int32", "Chavey points", "Chavey's count of the taker's hand as dealt (as for `taker_trumps`)",
-           S.R_HAND_POINTS, missing=HAND),
-    Column("hand_points_dist", "Int32", "Chavey points",
-           "Chavey's count with the distribution bonus (each void 6, each singleton 3), the count the published "
-           "Garde sans and Garde contre bands use (as for `taker_trumps`)", S.R_HAND_POINTS_DIST, missing=HAND),
-    Column("bouts_held", _BOUTS_HELD, "label",
-           "which bouts the taker was dealt: P (Petit), 21, EX (Excuse), joined by + in that order; "
-           "empty: none (as for `taker_trumps`)", S.R_BOUTS_HELD, missing=HAND),
-    Column("taker_trumps_ex", "Int16", "cards", "trumps in the taker's hand as dealt, the Excuse counted "
-           "(as for `taker_trumps`)", S.R_TAKER_TRUMPS_EX, missing=HAND),
-    Column("others_bid", _BID, "label",
-           "highest contract another seat wishes to bid from its own hand under its strategy's bid policy, "
-           "whether it speaks before or after the taker (`pass`: none would bid); where seats bid, never "
-           "above `contract` (as for `taker_trumps`)", S.R_OTHERS_BID, first_code=Contract.PASS, missing=HAND),
-    Column("speaker_position", "Int16", "turn",
-           "the taker's turn in the auction: 0 speaks first (the seat after the dealer), players-1 last "
-           "(as for `taker_trumps`)", S.R_SPEAKER_POSITION, missing=HAND),
-    Column("attack_points", "Float64", "points", "card points the attack ends with (half points allowed)",
-           S.R_ATTACK_HALF, half_points=True, missing=THROWN),
+    Column(
+        "contract",
+        _CONTRACT,
+        "label",
+        "contract played",
+        S.R_CONTRACT,
+        first_code=Contract.PRISE,
+        missing=THROWN,
+    ),
+    Column(
+        "taker_trumps",
+        "Int16",
+        "cards",
+        "trumps 1-21 in the taker's hand as dealt, before the chien (the Excuse is not a trump); "
+        "in a sweep, the taking seat's hand, thrown-in deals included",
+        S.R_TAKER_TRUMPS,
+        missing=HAND,
+    ),
+    Column(
+        "taker_bouts",
+        "Int16",
+        "cards",
+        "bouts in the taker's hand as dealt (as for `taker_trumps`)",
+        S.R_TAKER_BOUTS,
+        missing=HAND,
+    ),
+    Column(
+        "taker_kings",
+        "Int16",
+        "cards",
+        "Kings in the taker's hand as dealt (as for `taker_trumps`)",
+        S.R_TAKER_KINGS,
+        missing=HAND,
+    ),
+    Column(
+        "hand_points",
+        "Int32",
+        "Chavey points",
+        "Chavey's count of the taker's hand as dealt (as for `taker_trumps`)",
+        S.R_HAND_POINTS,
+        missing=HAND,
+    ),
+    Column(
+        "hand_points_dist",
+        "Int32",
+        "Chavey points",
+        "Chavey's count with the distribution bonus (each void 6, each singleton 3), the count the published "
+        "Garde sans and Garde contre bands use (as for `taker_trumps`)",
+        S.R_HAND_POINTS_DIST,
+        missing=HAND,
+    ),
+    Column(
+        "bouts_held",
+        _BOUTS_HELD,
+        "label",
+        "which bouts the taker was dealt: P (Petit), 21, EX (Excuse), joined by + in that order; "
+        "empty: none (as for `taker_trumps`)",
+        S.R_BOUTS_HELD,
+        missing=HAND,
+    ),
+    Column(
+        "taker_trumps_ex",
+        "Int16",
+        "cards",
+        "trumps in the taker's hand as dealt, the Excuse counted (as for `taker_trumps`)",
+        S.R_TAKER_TRUMPS_EX,
+        missing=HAND,
+    ),
+    Column(
+        "others_bid",
+        _BID,
+        "label",
+        "highest contract another seat wishes to bid from its own hand under its strategy's bid policy, "
+        "whether it speaks before or after the taker (`pass`: none would bid); where seats bid, never "
+        "above `contract` (as for `taker_trumps`)",
+        S.R_OTHERS_BID,
+        first_code=Contract.PASS,
+        missing=HAND,
+    ),
+    Column(
+        "speaker_position",
+        "Int16",
+        "turn",
+        "the taker's turn in the auction: 0 speaks first (the seat after the dealer), players-1 last "
+        "(as for `taker_trumps`)",
+        S.R_SPEAKER_POSITION,
+        missing=HAND,
+    ),
+    Column(
+        "attack_points",
+        "Float64",
+        "points",
+        "card points the attack ends with (half points allowed)",
+        S.R_ATTACK_HALF,
+        half_points=True,
+        missing=THROWN,
+    ),
     Column("attack_bouts", "Int16", "cards", "bouts the attack ends with", S.R_ATTACK_BOUTS, missing=THROWN),
     Column("made", "boolean", "yes/no", "the attack reached its target", S.R_MADE, missing=THROWN),
-    Column("margin", "Int32", "points", "distance of the attack's points from its target, rounded up",
-           S.R_MARGIN, missing=THROWN),
-    Column("petit_au_bout", _SIDE, "side", "side that scored the petit au bout",
-           S.R_PETIT_AU_BOUT, first_code=Side.ATTACK, missing=NO_SIDE),
-    Column("chelem", _SIDE, "side", "side that won every trick", S.R_CHELEM, first_code=Side.ATTACK, missing=NO_SIDE),
-    Column("chelem_announced", "boolean", "yes/no", "the taker announced a chelem", S.R_CHELEM_ANNOUNCED,
-           missing=THROWN),
-    Column("poignee_points", "Int32", "points", "sum of the poignée bonuses shown, by either side",
-           S.R_POIGNEE_POINTS, missing=THROWN),
+    Column(
+        "margin",
+        "Int32",
+        "points",
+        "distance of the attack's points from its target, rounded up",
+        S.R_MARGIN,
+        missing=THROWN,
+    ),
+    Column(
+        "petit_au_bout",
+        _SIDE,
+        "side",
+        "side that scored the petit au bout",
+        S.R_PETIT_AU_BOUT,
+        first_code=Side.ATTACK,
+        missing=NO_SIDE,
+    ),
+    Column(
+        "chelem",
+        _SIDE,
+        "side",
+        "side that won every trick",
+        S.R_CHELEM,
+        first_code=Side.ATTACK,
+        missing=NO_SIDE,
+    ),
+    Column(
+        "chelem_announced",
+        "boolean",
+        "yes/no",
+        "the taker announced a chelem",
+        S.R_CHELEM_ANNOUNCED,
+        missing=THROWN,
+    ),
+    Column(
+        "poignee_points",
+        "Int32",
+        "points",
+        "sum of the poignée bonuses shown, by either side",
+        S.R_POIGNEE_POINTS,
+        missing=THROWN,
+    ),
     Column("poignees", "Int16", "count", "poignées shown", S.R_N_POIGNEES, missing=THROWN),
     Column("attack_tricks", "Int16", "tricks", "tricks won by the attack", S.R_ATTACK_TRICKS, missing=THROWN),
-    Column("per_defender", "Int32", "points", "D of RULES.md §8: what each defender pays the attack",
-           S.R_PER_DEFENDER, missing=THROWN),
-    Column(f"score_{PER_SEAT}", "int32", "points",
-           "the seat's score for the deal (zero-sum; 0 on a thrown-in deal, which scores nothing)", S.R_SCORE),
+    Column(
+        "per_defender",
+        "Int32",
+        "points",
+        "D of RULES.md §8: what each defender pays the attack",
+        S.R_PER_DEFENDER,
+        missing=THROWN,
+    ),
+    Column(
+        f"score_{PER_SEAT}",
+        "int32",
+        "points",
+        "the seat's score for the deal (zero-sum; 0 on a thrown-in deal, which scores nothing)",
+        S.R_SCORE,
+    ),
     Column("taker_score", "Int32", "points", "the taker's score for the deal", missing=THROWN),
-    Column("partner", "Int16", "seat", "the taker's partner (holder of the called card)",
-           S.R_PARTNER, missing=NO_PARTNER, only=FIVE_PLAYERS),
-    Column("taker_alone", "boolean", "yes/no",
-           "the called card is in the taker's hand or the chien: the taker plays alone against four",
-           missing=THROWN, only=FIVE_PLAYERS),
-    Column("called_card", "Int16", "card id", "the card the taker called (ids of `tarotsim.cards`)",
-           S.R_CALLED_CARD, missing=THROWN, only=FIVE_PLAYERS),
+    Column(
+        "partner",
+        "Int16",
+        "seat",
+        "the taker's partner (holder of the called card)",
+        S.R_PARTNER,
+        missing=NO_PARTNER,
+        only=FIVE_PLAYERS,
+    ),
+    Column(
+        "taker_alone",
+        "boolean",
+        "yes/no",
+        "the called card is in the taker's hand or the chien: the taker plays alone against four",
+        missing=THROWN,
+        only=FIVE_PLAYERS,
+    ),
+    Column(
+        "called_card",
+        "Int16",
+        "card id",
+        "the card the taker called (ids of `tarotsim.cards`)",
+        S.R_CALLED_CARD,
+        missing=THROWN,
+        only=FIVE_PLAYERS,
+    ),
     Column("match", "int64", "match", "match number, from 0", only=MATCHES),
     Column(f"total_{PER_SEAT}", "int64", "points", "the seat's running score within its match", only=MATCHES),
-    Column(f"strategy_{PER_SEAT}", "category", "label", "label of the strategy the seat played (`Strategy.label`)",
-           only=STRATEGIES),
-    Column("a_seat", "int16", "seat", "the seat strategy A played on this row: a duel plays each deal once with A "
-           "in each seat, B in the others", only=DUELS),
+    Column(
+        f"strategy_{PER_SEAT}",
+        "category",
+        "label",
+        "label of the strategy the seat played (`Strategy.label`)",
+        only=STRATEGIES,
+    ),
+    Column(
+        "a_seat",
+        "int16",
+        "seat",
+        "the seat strategy A played on this row: a duel plays each deal once with A "
+        "in each seat, B in the others",
+        only=DUELS,
+    ),
 )
 
 
@@ -162,7 +323,13 @@ def frame_columns(
 ) -> Iterator[tuple[str, Column, int]]:
     """(name, column, seat) of every column of a record frame at ``players`` players, in
     order; seat is 0 for a column that is not per seat. A duel's frame has strategies too."""
-    present = {None: True, FIVE_PLAYERS: players == 5, MATCHES: matches, STRATEGIES: strategies or duel, DUELS: duel}
+    present = {
+        None: True,
+        FIVE_PLAYERS: players == 5,
+        MATCHES: matches,
+        STRATEGIES: strategies or duel,
+        DUELS: duel,
+    }
     for column in COLUMNS:
         if not present[column.only]:
             continue
@@ -189,7 +356,9 @@ def _convert(values: np.ndarray, column: Column, missing: np.ndarray | None) -> 
     return dtype.construct_array_type()(numbers.astype(dtype.numpy_dtype), mask)
 
 
-def to_frame(rec: np.ndarray, first_deal: int, players: int, *, per_deal: int = 1, hand_known: bool = False) -> pd.DataFrame:
+def to_frame(
+    rec: np.ndarray, first_deal: int, players: int, *, per_deal: int = 1, hand_known: bool = False
+) -> pd.DataFrame:
     """DataFrame of a record array ``rec`` (int32[n, N_REC]) for deals from ``first_deal`` on.
 
     ``per_deal`` rows belong to each deal (a sweep plays every deal once per contract).
@@ -268,10 +437,20 @@ def _dtype_text(dtype: str | pd.CategoricalDtype) -> str:
 
 def columns_markdown() -> str:
     """The registry as a Markdown table: column, dtype, unit, meaning, when null, when present."""
-    present = {None: "always", FIVE_PLAYERS: "5 players", MATCHES: "`simulate(..., match_deals=K)`",
-               STRATEGIES: "`simulate(..., strategies=...)`, duels", DUELS: "duels"}
-    lines = ["| column | dtype | unit | meaning | null when | present |", "| --- | --- | --- | --- | --- | --- |"]
+    present = {
+        None: "always",
+        FIVE_PLAYERS: "5 players",
+        MATCHES: "`simulate(..., match_deals=K)`",
+        STRATEGIES: "`simulate(..., strategies=...)`, duels",
+        DUELS: "duels",
+    }
+    lines = [
+        "| column | dtype | unit | meaning | null when | present |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for column in COLUMNS:
-        lines.append(f"| `{column.name}` | {_dtype_text(column.dtype)} | {column.unit} | {column.meaning} "
-                     f"| {MISSING_TEXT[column.missing]} | {present[column.only]} |")
+        lines.append(
+            f"| `{column.name}` | {_dtype_text(column.dtype)} | {column.unit} | {column.meaning} "
+            f"| {MISSING_TEXT[column.missing]} | {present[column.only]} |"
+        )
     return "\n".join(lines) + "\n"

@@ -86,7 +86,9 @@ class RunSpec:
         if self.config.dealing != "shuffled":
             raise ValueError("a sweep replays each deal once per contract, so it needs shuffled dealing")
         if self.config.forced_contract is not None:
-            raise ValueError("a sweep sets the taker and the contract itself (seat, contracts): leave forced_contract unset")
+            raise ValueError(
+                "a sweep sets the taker and the contract itself (seat, contracts): leave forced_contract unset"
+            )
         seat = check_count(self.seat, "the taking seat")
         if seat >= self.config.players:
             raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {seat}")
@@ -102,14 +104,18 @@ class RunSpec:
         if config.forced_contract is not None:
             raise ValueError("a duel's deals are bid by its strategies: leave forced_contract unset")
         if config != RunConfig(players=config.players):
-            raise ValueError("a duel's strategies set every seat's policies: its configuration gives the table size alone")
+            raise ValueError(
+                "a duel's strategies set every seat's policies: its configuration gives the table size alone"
+            )
         for name, strategy in (("A", a), ("B", b)):
             try:
                 strategy.check(config.players)
             except ValueError as err:
                 raise ValueError(f"strategy {name} ({strategy}): {err}") from None
         if a.label == b.label and a != b:
-            raise ValueError(f"strategies A and B differ but share the label {a.label!r}: give them different names")
+            raise ValueError(
+                f"strategies A and B differ but share the label {a.label!r}: give them different names"
+            )
 
     def rotation(self, index: int) -> tuple[Strategy, ...]:
         """A duel's seats on rotation ``index``: strategy A in seat ``index``, B in the others."""
@@ -131,7 +137,9 @@ class RunSpec:
         ValueError
             Saying how much memory they need, and how to need less.
         """
-        check_memory(min(self.deals, self.chunk_deals) * self.rows_per_deal, record_bytes(self.config.players))
+        check_memory(
+            min(self.deals, self.chunk_deals) * self.rows_per_deal, record_bytes(self.config.players)
+        )
 
     @property
     def n_chunks(self) -> int:
@@ -175,8 +183,10 @@ class RunSpec:
         if "format" not in identity:
             raise ValueError("no records format")
         if identity["format"] != FORMAT:
-            raise ValueError(f"made by another tarotsim (records format {identity.get('format')!r}; this one "
-                             f"reads format {FORMAT}): make the run again with this version, in a new directory")
+            raise ValueError(
+                f"made by another tarotsim (records format {identity.get('format')!r}; this one "
+                f"reads format {FORMAT}): make the run again with this version, in a new directory"
+            )
         try:
             return RunSpec(
                 kind=identity["kind"],
@@ -197,8 +207,22 @@ class RunSpec:
         None for a run that the command line cannot express (one with a forced contract).
         """
         if self.kind == "duel":
-            words = ["tarotsim", "duel", "--a", str(self.duel[0]), "--b", str(self.duel[1]), "--out", str(directory),
-                     "--deals", str(self.deals), "--seed", str(self.seed), "--players", str(self.config.players)]
+            words = [
+                "tarotsim",
+                "duel",
+                "--a",
+                str(self.duel[0]),
+                "--b",
+                str(self.duel[1]),
+                "--out",
+                str(directory),
+                "--deals",
+                str(self.deals),
+                "--seed",
+                str(self.seed),
+                "--players",
+                str(self.config.players),
+            ]
             if self.chunk_deals != DEFAULT_CHUNK_DEALS:
                 words += ["--chunk-deals", str(self.chunk_deals)]
             return shlex.join(words)
@@ -207,7 +231,16 @@ class RunSpec:
         sweeping = self.kind == "sweep"
         options: dict[str, Any] = {**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players}
         defaults = RunConfig(**options)
-        words = ["tarotsim", self.kind, "--out", str(directory), "--deals", str(self.deals), "--seed", str(self.seed)]
+        words = [
+            "tarotsim",
+            self.kind,
+            "--out",
+            str(directory),
+            "--deals",
+            str(self.deals),
+            "--seed",
+            str(self.seed),
+        ]
         if self.chunk_deals != DEFAULT_CHUNK_DEALS:
             words += ["--chunk-deals", str(self.chunk_deals)]
         if sweeping and self.seat != 0:
@@ -218,7 +251,9 @@ class RunSpec:
             words += ["--players", str(self.config.players)]
         for option in fields(RunConfig):
             value = getattr(self.config, option.name)
-            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(defaults, option.name):
+            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(
+                defaults, option.name
+            ):
                 continue
             text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
             words += [f"--{option.name.replace('_', '-')}={text}"]
@@ -227,8 +262,12 @@ class RunSpec:
     def _cfg(self) -> np.ndarray:
         if self.kind == "duel":
             # one configuration per rotation: int64[players, N_CFG]
-            return np.stack([replace(self.config, strategies=self.rotation(k)).to_array()
-                             for k in range(self.config.players)])
+            return np.stack(
+                [
+                    replace(self.config, strategies=self.rotation(k)).to_array()
+                    for k in range(self.config.players)
+                ]
+            )
         if self.kind == "sweep":
             # the sweep kernel sets the contract row by row; the taking seat is fixed here
             return replace(self.config, forced_taker=self.seat, forced_contract=self.contracts[0]).to_array()
@@ -252,8 +291,13 @@ class RunSpec:
         players = self.config.players
         check_memory(count * self.rows_per_deal, record_bytes(players))
         rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
-        frame = to_frame(rec, first, players, per_deal=self.rows_per_deal,
-                         hand_known=self.kind == "sweep" or self.config.forced_contract is not None)
+        frame = to_frame(
+            rec,
+            first,
+            players,
+            per_deal=self.rows_per_deal,
+            hand_known=self.kind == "sweep" or self.config.forced_contract is not None,
+        )
         if self.kind == "duel":
             add_duel_seats(frame, players)
             codes = np.where(frame["a_seat"].to_numpy()[:, None] == np.arange(players), 0, 1)

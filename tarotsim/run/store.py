@@ -159,7 +159,9 @@ def _check_chunk_entries(chunks: Any, spec: RunSpec) -> str | None:
     for key, entry in chunks.items():
         if not (isinstance(key, str) and key.isdigit() and int(key) < spec.n_chunks):
             return f"it lists a chunk {key!r} that the run does not have (chunks 0 to {spec.n_chunks - 1})"
-        if not isinstance(entry, dict) or any(not isinstance(entry.get(f), t) for f, t in _CHUNK_FIELDS.items()):
+        if not isinstance(entry, dict) or any(
+            not isinstance(entry.get(f), t) for f, t in _CHUNK_FIELDS.items()
+        ):
             return f"its entry of chunk {key} lacks {', '.join(_CHUNK_FIELDS)}"
         if entry["file"] != f"{CHUNKS}/{chunk_name(int(key))}":
             return f"its entry of chunk {key} names the file {entry['file']!r}"
@@ -185,7 +187,9 @@ def _read_manifest_file(path: Path) -> dict[str, Any]:
     if problem is None and not isinstance(manifest.get("complete"), bool):
         problem = "it does not say whether the run is complete"
     if problem is not None:
-        raise ValueError(f"{str(path)!r} is damaged: {problem}; delete the run directory and make the run again")
+        raise ValueError(
+            f"{str(path)!r} is damaged: {problem}; delete the run directory and make the run again"
+        )
     return manifest
 
 
@@ -249,7 +253,9 @@ def _check_verify(verify: str) -> None:
         raise ValueError(f"verify must be one of {', '.join(VERIFY)}, got {verify!r}")
 
 
-def chunk_paths(directory: str | os.PathLike[str], manifest: dict[str, Any], *, verify: str = "sha256") -> list[Path]:
+def chunk_paths(
+    directory: str | os.PathLike[str], manifest: dict[str, Any], *, verify: str = "sha256"
+) -> list[Path]:
     """Paths of the chunks of a complete run, in deal order, each checked against the manifest.
 
     Parameters
@@ -280,15 +286,19 @@ def chunk_paths(directory: str | os.PathLike[str], manifest: dict[str, Any], *, 
     listed = {chunk_name(i) for i in range(n_chunks)}
     for path in sorted((root / CHUNKS).glob("chunk-*.parquet")):
         if path.name not in listed:
-            raise ValueError(f"{path} is not one of the {n_chunks} chunks the manifest of run {str(root)!r} "
-                             f"lists (copied from another run?): remove it (rm {path})")
+            raise ValueError(
+                f"{path} is not one of the {n_chunks} chunks the manifest of run {str(root)!r} "
+                f"lists (copied from another run?): remove it (rm {path})"
+            )
     paths = []
     for index in range(n_chunks):
         entry = chunks.get(str(index))
         problem = "is not in the manifest" if entry is None else chunk_problem(root, index, entry, verify)
         if problem is not None:
-            raise ValueError(f"chunk {CHUNKS}/{chunk_name(index)} of run {str(root)!r} {problem}; "
-                             f"{_repair(root, manifest)}")
+            raise ValueError(
+                f"chunk {CHUNKS}/{chunk_name(index)} of run {str(root)!r} {problem}; "
+                f"{_repair(root, manifest)}"
+            )
         paths.append(chunk_path(root, index))
     return paths
 
@@ -321,8 +331,10 @@ def load_records(
         try:
             frames.append(pd.read_parquet(path, columns=columns))
         except Exception as err:  # a chunk damaged past what ``verify="size"`` sees
-            raise ValueError(f"chunk {path} cannot be read ({type(err).__name__}: {err}); "
-                             f"{_repair(Path(directory), manifest)}") from None
+            raise ValueError(
+                f"chunk {path} cannot be read ({type(err).__name__}: {err}); "
+                f"{_repair(Path(directory), manifest)}"
+            ) from None
     if len(frames) == 1:
         return frames[0].reset_index(drop=True)
     return pd.concat(frames, ignore_index=True)
@@ -339,18 +351,26 @@ def check_paired(manifest_a: dict[str, Any], manifest_b: dict[str, Any]) -> None
     ValueError
         Naming every field in which the runs differ.
     """
+
     def fields(manifest: dict[str, Any]) -> dict[str, Any]:
         run = manifest.get("run") if isinstance(manifest, dict) else None
         if not isinstance(run, dict) or not isinstance(run.get("config"), dict):
             raise ValueError("a paired comparison needs the manifests of two runs")
-        return {"seed": run.get("seed"), "deals": run.get("deals"), "players": run["config"].get("players"),
-                "dealing": run["config"].get("dealing"), "taking seat": run.get("seat")}
+        return {
+            "seed": run.get("seed"),
+            "deals": run.get("deals"),
+            "players": run["config"].get("players"),
+            "dealing": run["config"].get("dealing"),
+            "taking seat": run.get("seat"),
+        }
 
     a, b = fields(manifest_a), fields(manifest_b)
     differ = [f"{name} {a[name]} against {b[name]}" for name in a if a[name] != b[name]]
     if differ:
-        raise ValueError(f"the runs are not of the same deals ({'; '.join(differ)}): a paired comparison needs "
-                         "the same seed, deal count, table size, dealing and taking seat")
+        raise ValueError(
+            f"the runs are not of the same deals ({'; '.join(differ)}): a paired comparison needs "
+            "the same seed, deal count, table size, dealing and taking seat"
+        )
 
 
 def _blank(root: Path) -> bool:
@@ -385,7 +405,9 @@ class Run:
         written, another writer holds it, or it was made by another tarotsim version.
     """
 
-    def __init__(self, directory: str | os.PathLike[str], spec: RunSpec, *, allow_version_change: bool = False) -> None:
+    def __init__(
+        self, directory: str | os.PathLike[str], spec: RunSpec, *, allow_version_change: bool = False
+    ) -> None:
         self.directory = Path(directory)
         self.spec = spec
         self.remade: list[tuple[int, str]] = []
@@ -400,7 +422,9 @@ class Run:
             raise ValueError(f"cannot create run directory {root}: {err.strerror or err}") from None
         self._lock: WriterLock | None = WriterLock(root)
         try:
-            self.manifest = self._resume(allow_version_change) if (root / MANIFEST).exists() else self._create()
+            self.manifest = (
+                self._resume(allow_version_change) if (root / MANIFEST).exists() else self._create()
+            )
             (root / CHUNKS).mkdir(exist_ok=True)
             for leftover in [*root.glob(f"{MANIFEST}.tmp-*"), *(root / CHUNKS).glob("*.tmp-*")]:
                 leftover.unlink(missing_ok=True)  # of a writer killed mid-write
@@ -425,7 +449,9 @@ class Run:
 
     def _create(self) -> dict[str, Any]:
         if not _blank(self.directory):
-            raise ValueError(f"{self.directory} exists and is not a tarotsim run; choose an empty or new directory")
+            raise ValueError(
+                f"{self.directory} exists and is not a tarotsim run; choose an empty or new directory"
+            )
         manifest = {
             "run": self.spec.identity(),
             "versions": versions(),
@@ -454,7 +480,8 @@ class Run:
                     "(allow_version_change=True) to finish it with this version, which its manifest then records"
                 )
             manifest.setdefault("version_changes", []).append(
-                {"from": made_by, "to": ours["tarotsim"], "chunks_done": len(manifest["chunks"])})
+                {"from": made_by, "to": ours["tarotsim"], "chunks_done": len(manifest["chunks"])}
+            )
             manifest["versions"] = versions()
             changed = True
         for key, entry in sorted(manifest["chunks"].items(), key=lambda item: int(item[0])):
@@ -508,16 +535,17 @@ class Run:
         self.manifest["counts"] = {
             "deals": sum(c["deals"] for c in chunks),
             "rows": sum(c["rows"] for c in chunks),
-            "thrown_in": {
-                name: sum(c["thrown_in"][name] for c in chunks) for name in THROWN_IN_NAMES
-            },
+            "thrown_in": {name: sum(c["thrown_in"][name] for c in chunks) for name in THROWN_IN_NAMES},
         }
         _write_json_atomic(self.directory / MANIFEST, self.manifest)
 
 
 def _difference(theirs: dict[str, Any], ours: dict[str, Any]) -> str:
-    diffs = [f"{k}: {theirs.get(k)!r} there, {v!r} here" for k, v in ours.items()
-             if k != "tarotsim" and theirs.get(k) != v]
+    diffs = [
+        f"{k}: {theirs.get(k)!r} there, {v!r} here"
+        for k, v in ours.items()
+        if k != "tarotsim" and theirs.get(k) != v
+    ]
     return "; ".join(diffs) or "a different configuration"
 
 
@@ -570,8 +598,9 @@ def execute(
                 for index in todo:
                     started = time.perf_counter()
                     frame = spec.compute_chunk(index)
-                    run.save_chunk(index, frame, worker=f"local:{count}-threads",
-                                   seconds=time.perf_counter() - started)
+                    run.save_chunk(
+                        index, frame, worker=f"local:{count}-threads", seconds=time.perf_counter() - started
+                    )
                     if bar is not None:
                         bar.update(spec.chunk_range(index)[1])
         finally:

@@ -45,7 +45,9 @@ def cheapest_card(word0: np.uint64, word1: np.uint64) -> int:
 def greedy_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """The card the ``greedy`` policy plays for ``seat`` from its legal cards."""
     if legal1 & EXCUSE_BIT:
-        if popcount(tb.hands[seat, 0]) + popcount(tb.hands[seat, 1]) <= 2 or (legal0 == ZERO and legal1 == EXCUSE_BIT):
+        if popcount(tb.hands[seat, 0]) + popcount(tb.hands[seat, 1]) <= 2 or (
+            legal0 == ZERO and legal1 == EXCUSE_BIT
+        ):
             return EXCUSE
         legal1 &= ~EXCUSE_BIT
     led = tb.info[I_LED]

@@ -39,7 +39,9 @@ def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def choose_card(policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
+def choose_card(
+    policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray
+) -> int:
     """The card ``seat`` plays from its legal cards ``(legal0, legal1)`` under ``policy``."""
     if policy == PLAY_HEURISTIC:
         return heuristic_card(seat, legal0, legal1, tb, cfg)

@@ -132,8 +132,15 @@ def new_solver_scratch(tt_bits: int = TT_BITS) -> SolverScratch:
 
 @njit(inline="always")
 def _score_trick(
-    sc: SolverScratch, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
-    leader: int, won_by: int, prev_petit: int, tricks_left: int,
+    sc: SolverScratch,
+    players: int,
+    attack: np.ndarray,
+    values: np.ndarray,
+    petit_weight: int,
+    leader: int,
+    won_by: int,
+    prev_petit: int,
+    tricks_left: int,
 ) -> tuple[int, int, int, int]:
     """(value to the attack, winning seat, petit side for the next trick, values of its cards)
     of the full trick."""
@@ -188,13 +195,24 @@ def _score_trick(
             value += petit_weight
         elif petit_side == DEFENCE:
             value -= petit_weight
-    return value, winner, winner_side if has_petit else SIDE_NONE, card_sum + values[EXCUSE] * (excuse_owner >= 0)
+    return (
+        value,
+        winner,
+        winner_side if has_petit else SIDE_NONE,
+        card_sum + values[EXCUSE] * (excuse_owner >= 0),
+    )
 
 
 @njit(inline="always")
 def _add_run_heads(
-    sc: SolverScratch, ply: int, n: int, legal: np.uint64, own: np.uint64, live: np.uint64,
-    base: int, values: np.ndarray,
+    sc: SolverScratch,
+    ply: int,
+    n: int,
+    legal: np.uint64,
+    own: np.uint64,
+    live: np.uint64,
+    base: int,
+    values: np.ndarray,
 ) -> int:
     """Append to ``sc.moves[ply]`` the lowest legal card of each run of equivalent cards of
     one word (``base``: card id of bit 0); returns the new number of moves."""
@@ -225,8 +243,15 @@ def _add_run_heads(
 
 @njit(inline="always")
 def _gen_moves(
-    sc: SolverScratch, ply: int, players: int, seat: int, legal0: np.uint64, legal1: np.uint64,
-    pos: int, tricks_left: int, values: np.ndarray,
+    sc: SolverScratch,
+    ply: int,
+    players: int,
+    seat: int,
+    legal0: np.uint64,
+    legal1: np.uint64,
+    pos: int,
+    tricks_left: int,
+    values: np.ndarray,
 ) -> int:
     """The legal cards of ``seat`` to search, one per run of equivalent cards, unordered."""
     live0 = _ZERO
@@ -257,8 +282,18 @@ def _gen_moves(
 
 @njit(inline="always")
 def _order_moves(
-    sc: SolverScratch, ply: int, n: int, players: int, attack: np.ndarray, seat: int, leader: int,
-    pos: int, tricks_left: int, led: int, values: np.ndarray, first: int,
+    sc: SolverScratch,
+    ply: int,
+    n: int,
+    players: int,
+    attack: np.ndarray,
+    seat: int,
+    leader: int,
+    pos: int,
+    tricks_left: int,
+    led: int,
+    values: np.ndarray,
+    first: int,
 ) -> None:
     """Sort ``sc.moves[ply, :n]`` by the ordering of the module docstring, ``first`` first."""
     best_key = -1
@@ -315,15 +350,24 @@ def _tt_matches(sc: SolverScratch, slot: int, players: int, word: np.uint64, gen
     if sc.tt_data[slot, T_GENERATION] != generation or sc.tt_key[slot, 2 * MAX_SEATS] != word:
         return False
     for seat in range(players):
-        if sc.tt_key[slot, 2 * seat] != sc.hands[seat, 0] or sc.tt_key[slot, 2 * seat + 1] != sc.hands[seat, 1]:
+        if (
+            sc.tt_key[slot, 2 * seat] != sc.hands[seat, 0]
+            or sc.tt_key[slot, 2 * seat + 1] != sc.hands[seat, 1]
+        ):
             return False
     return True
 
 
 @njit(inline="always")
 def _enter(
-    sc: SolverScratch, ply: int, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
-    alpha: int, beta: int,
+    sc: SolverScratch,
+    ply: int,
+    players: int,
+    attack: np.ndarray,
+    values: np.ndarray,
+    petit_weight: int,
+    alpha: int,
+    beta: int,
 ) -> tuple[bool, int]:
     """Open the node of ``ply`` (its position fields set): (True, value) when the table
     answers at once, else (False, 0) with its cards to try listed and ordered."""
@@ -421,7 +465,15 @@ def _back(sc: SolverScratch, ply: int, attack: np.ndarray, value: int) -> None:
 
 @njit(inline="always")
 def _set_node(
-    sc: SolverScratch, ply: int, leader: int, pos: int, led: int, hi: int, won_by: int, prev_petit: int, left: int,
+    sc: SolverScratch,
+    ply: int,
+    leader: int,
+    pos: int,
+    led: int,
+    hi: int,
+    won_by: int,
+    prev_petit: int,
+    left: int,
     rest: int,
 ) -> None:
     sc.node[ply, F_LEADER] = leader
@@ -436,8 +488,14 @@ def _set_node(
 
 @njit
 def _search(
-    sc: SolverScratch, players: int, attack: np.ndarray, values: np.ndarray, petit_weight: int,
-    base: int, alpha: int, beta: int,
+    sc: SolverScratch,
+    players: int,
+    attack: np.ndarray,
+    values: np.ndarray,
+    petit_weight: int,
+    base: int,
+    alpha: int,
+    beta: int,
 ) -> int:
     """Value to the attack of the position set at ply ``base`` (``_set_node``), by alpha-beta
     on an explicit stack of plies (no recursion)."""
@@ -462,25 +520,54 @@ def _search(
             gain = 0
             if pos + 1 < players:
                 _set_node(
-                    sc, ply + 1, sc.node[ply, F_LEADER], pos + 1, led, hi, sc.node[ply, F_WON_BY],
-                    sc.node[ply, F_PREV_PETIT], left, sc.node[ply, F_REST],
+                    sc,
+                    ply + 1,
+                    sc.node[ply, F_LEADER],
+                    pos + 1,
+                    led,
+                    hi,
+                    sc.node[ply, F_WON_BY],
+                    sc.node[ply, F_PREV_PETIT],
+                    left,
+                    sc.node[ply, F_REST],
                 )
             else:
                 gain, winner, petit_side, spent = _score_trick(
-                    sc, players, attack, values, petit_weight, sc.node[ply, F_LEADER], sc.node[ply, F_WON_BY],
-                    sc.node[ply, F_PREV_PETIT], left,
+                    sc,
+                    players,
+                    attack,
+                    values,
+                    petit_weight,
+                    sc.node[ply, F_LEADER],
+                    sc.node[ply, F_WON_BY],
+                    sc.node[ply, F_PREV_PETIT],
+                    left,
                 )
                 if left == 1:
                     _back(sc, ply, attack, gain)
                     continue
                 won = WON_BY_ATTACK if attack[winner] == 1 else WON_BY_DEFENCE
                 _set_node(
-                    sc, ply + 1, winner, 0, -1, 0, sc.node[ply, F_WON_BY] | won, petit_side, left - 1,
+                    sc,
+                    ply + 1,
+                    winner,
+                    0,
+                    -1,
+                    0,
+                    sc.node[ply, F_WON_BY] | won,
+                    petit_side,
+                    left - 1,
                     sc.node[ply, F_REST] - spent,
                 )
             sc.node[ply, F_GAIN] = gain
             done, value = _enter(
-                sc, ply + 1, players, attack, values, petit_weight, sc.node[ply, F_ALPHA] - gain,
+                sc,
+                ply + 1,
+                players,
+                attack,
+                values,
+                petit_weight,
+                sc.node[ply, F_ALPHA] - gain,
                 sc.node[ply, F_BETA] - gain,
             )
             if done:
@@ -497,7 +584,12 @@ def _search(
 
 @njit
 def _start(
-    sc: SolverScratch, hands: np.ndarray, players: int, leader: int, trick: np.ndarray, trick_len: int,
+    sc: SolverScratch,
+    hands: np.ndarray,
+    players: int,
+    leader: int,
+    trick: np.ndarray,
+    trick_len: int,
     values: np.ndarray,
 ) -> tuple[int, int, int, int, int]:
     """Copy the position into ``sc``; returns (seat to play, suit led, highest trump, tricks

@@ -152,8 +152,13 @@ def seat_constraints(
 
 @njit
 def world_hands(
-    tb: DealState, seat: int, world: np.ndarray, holder_seat: np.ndarray, n_holders: int,
-    hands: np.ndarray, attack: np.ndarray,
+    tb: DealState,
+    seat: int,
+    world: np.ndarray,
+    holder_seat: np.ndarray,
+    n_holders: int,
+    hands: np.ndarray,
+    attack: np.ndarray,
 ) -> None:
     """Every seat's hand and side in a deal drawn for ``seat``.
 

@@ -196,7 +196,6 @@ def _card_signature(allowed: np.ndarray, sizes: np.ndarray, n_holders: int, card
     return signature
 
 
-
 @njit
 def _deal_forced(ws: WorldScratch, n_holders: int, sizes: np.ndarray, unseen: np.ndarray) -> bool:
     """Deal the groups that have one possible holder, again while a holder that fills up
@@ -447,7 +446,9 @@ def prepare_worlds(
     for holders in range(2, MAX_HOLDERS + 1):
         for s in range(1, N_SIGNATURES):
             if (
-                ws.group_size[s] > 0 and s != active and popcount(np.uint64(s)) == holders
+                ws.group_size[s] > 0
+                and s != active
+                and popcount(np.uint64(s)) == holders
                 and not (in_chain >> s) & 1
             ):
                 ws.stage_group[stages] = s

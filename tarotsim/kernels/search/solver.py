@@ -195,12 +195,8 @@ def _score_trick(
             value += petit_weight
         elif petit_side == DEFENCE:
             value -= petit_weight
-    return (
-        value,
-        winner,
-        winner_side if has_petit else SIDE_NONE,
-        card_sum + values[EXCUSE] * (excuse_owner >= 0),
-    )
+    spent = card_sum + values[EXCUSE] * (excuse_owner >= 0)
+    return value, winner, winner_side if has_petit else SIDE_NONE, spent
 
 
 @njit(inline="always")

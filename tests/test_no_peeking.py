@@ -46,7 +46,7 @@ from tarotsim.kernels.game import end_trick, legal_now, play_card, reset_table, 
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import choose_card
-from tarotsim.kernels.rules import card_bit, suit_code
+from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.state import (
     C_CHIEN,
@@ -62,6 +62,7 @@ from tarotsim.kernels.state import (
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    I_VOIDS,
     DealState,
     new_state,
 )
@@ -82,6 +83,11 @@ def mask_of(cards: set[int]) -> tuple[np.uint64, np.uint64]:
 def words(pair: tuple[int, int]) -> tuple[np.uint64, np.uint64]:
     """A card set returned by a kernel (Python ints) as two uint64 words."""
     return np.uint64(pair[0]), np.uint64(pair[1])
+
+
+def shown_void(tb: DealState, seat: int, suit: int) -> bool:
+    """Whether ``seat`` has shown in play that it holds no card of ``suit`` (4: no trump)."""
+    return bool(void_seats(int(tb.info[I_VOIDS]), suit) >> seat & 1)
 
 
 def copy_table(tb: DealState) -> DealState:
@@ -212,7 +218,7 @@ def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[Deal
             return suit < TRUMP_SUIT and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
         if slot == "chien":
             return True
-        return suit == EXCUSE_SUIT or not (int(tb.voids[slot]) >> suit) & 1
+        return suit == EXCUSE_SUIT or not shown_void(tb, slot, suit)
 
     for _attempt in range(200):
         left = dict(capacity)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import KINGS_MASK, N_CARDS, NO_SUIT, TRUMPS_MASK
+from tarotsim.cards import EXCUSE, HALF_POINTS, KINGS_MASK, N_CARDS, NO_SUIT, PETIT, TRUMPS_MASK
 from tarotsim.kernels.bits import ZERO, popcount
 from tarotsim.kernels.chavey import hand_points
 from tarotsim.kernels.count import close_trick, start_count
@@ -35,7 +35,16 @@ from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_play, reveal_voids, trick_after
+from tarotsim.kernels.rules import (
+    NEVER_WINS,
+    bouts,
+    card_bit,
+    half_points,
+    legal_play,
+    reveal_voids,
+    trick_after,
+    winning_key,
+)
 from tarotsim.kernels.score import (
     ATTACK,
     DEFENCE,
@@ -70,10 +79,15 @@ from tarotsim.kernels.state import (
     I_LED,
     I_PARTNER,
     I_PARTNER_KNOWN,
+    I_PETIT_SEAT,
     I_PLAYERS,
     I_TAKER,
     I_TRICK,
+    I_TRICK_HALF,
     I_TRICK_LEN,
+    I_VOIDS,
+    I_WIN_CARD,
+    I_WIN_SEAT,
     L_BIDS,
     L_LEADERS,
     L_PLAYS,
@@ -142,7 +156,6 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
     tb.info[I_PLAYERS] = players
     for seat in range(MAX_SEATS):
         tb.attack[seat] = 0
-        tb.voids[seat] = 0
         tb.shown[seat, 0] = ZERO
         tb.shown[seat, 1] = ZERO
         tb.hands[seat, 0] = tb.dealt[seat, 0]
@@ -189,12 +202,17 @@ def _call_partner(tb: DealState, players: int, taker: int) -> None:
 
 
 @njit(inline="always")
-def _start_trick(info: np.ndarray, leader: int, t: int) -> None:
+def start_trick(info: np.ndarray, leader: int, t: int) -> None:
+    """Trick number ``t``, led by ``leader``, begins: nothing played to it yet."""
     info[I_LEADER] = leader
     info[I_TRICK] = t
     info[I_TRICK_LEN] = 0
     info[I_LED] = NO_SUIT
     info[I_HI_TRUMP] = 0
+    info[I_WIN_SEAT] = -1
+    info[I_WIN_CARD] = NEVER_WINS
+    info[I_TRICK_HALF] = 0
+    info[I_PETIT_SEAT] = -1
 
 
 @njit(_nrt=False)
@@ -226,7 +244,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
         start_count(tb.count, tb.pile, ZERO, ZERO)
     chelem_announced = announces_chelem(cfg, hands[taker, 0], hands[taker, 1])
     info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
-    _start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
+    start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
 
 
 @njit(inline="always")
@@ -251,20 +269,28 @@ def legal_now(tb: DealState, seat: int) -> tuple[np.uint64, np.uint64]:
 @njit(inline="always")
 def put_card(tb: DealState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` to the trick: out of its hand, into the cards played and the
-    trick, the voids it reveals recorded, the partner known once the called card is down."""
+    trick, and what it shows recorded (``state``: the voids, the trick's winner, worth and
+    Petit, the partner once the called card is down)."""
     info = tb.info
-    led = info[I_LED]
     bit0, bit1 = card_bit(card)
     tb.hands[seat, 0] ^= bit0
     tb.hands[seat, 1] ^= bit1
     tb.played[0] |= bit0
     tb.played[1] |= bit1
-    reveal_voids(tb.voids, seat, led, card)
+    info[I_VOIDS] = reveal_voids(info[I_VOIDS], seat, info[I_LED], card)
     tb.trick[info[I_TRICK_LEN]] = card
     info[I_TRICK_LEN] += 1
     if card == info[I_CALLED]:
         info[I_PARTNER_KNOWN] = 1
-    info[I_LED], info[I_HI_TRUMP] = trick_after(led, info[I_HI_TRUMP], card)
+    led, info[I_HI_TRUMP] = trick_after(info[I_LED], info[I_HI_TRUMP], card)
+    info[I_LED] = led
+    if winning_key(card, led) > info[I_WIN_CARD]:  # the suit led is set once a card can win
+        info[I_WIN_CARD] = card
+        info[I_WIN_SEAT] = seat
+    if card != EXCUSE:
+        info[I_TRICK_HALF] += HALF_POINTS[card]
+    if card == PETIT:
+        info[I_PETIT_SEAT] = seat
 
 
 @njit(inline="always")
@@ -284,7 +310,7 @@ def end_trick(tb: DealState, cfg: np.ndarray) -> int:
     info = tb.info
     t = info[I_TRICK]
     winner = close_trick(tb.trick, cfg[C_PLAYERS], info[I_LEADER], tb.attack, t, cfg[C_HAND], tb.count, tb.pile)
-    _start_trick(info, winner, t + 1)
+    start_trick(info, winner, t + 1)
     return winner
 
 

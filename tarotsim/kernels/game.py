@@ -305,11 +305,13 @@ def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
 
 @njit(inline="always")
 def end_trick(tb: DealState, cfg: np.ndarray) -> int:
-    """Count the trick just completed (``count.close_trick``) and start the next, led by its
-    winner; returns the winner."""
+    """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner)
+    and start the next, led by the seat that takes it; returns that seat."""
     info = tb.info
     t = info[I_TRICK]
-    winner = close_trick(tb.trick, cfg[C_PLAYERS], info[I_LEADER], tb.attack, t, cfg[C_HAND], tb.count, tb.pile)
+    winner = close_trick(
+        tb.trick, cfg[C_PLAYERS], info[I_LEADER], info[I_WIN_SEAT], tb.attack, t, cfg[C_HAND], tb.count, tb.pile
+    )
     start_trick(info, winner, t + 1)
     return winner
 

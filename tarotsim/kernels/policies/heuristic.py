@@ -368,7 +368,7 @@ def holds_against(v: View, card: int) -> bool:
     return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != ZERO)
 
 
-@njit(inline="always")
+@njit
 def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest legal card (the Petit left out) that wins the trick and keeps it; -1 if none."""
     beat0, beat1 = beating_cards(v)
@@ -403,7 +403,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def excuse_step(v: View, has_excuse: bool) -> int:
     """The Excuse, when it should be played now; -1 otherwise.
 
@@ -550,7 +550,7 @@ def follow_chelem(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     return underplay(v, legal0, legal1)
 
 
-@njit
+@njit(inline="always")
 def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """Following in a trick that a card already wins."""
     if v.chelem:
@@ -704,7 +704,7 @@ def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     return lowest_card(legal0, legal1)
 
 
-@njit
+@njit(inline="always")
 def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """Leading a trick (or playing after a lone Excuse)."""
     if v.chelem:

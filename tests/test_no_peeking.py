@@ -4,11 +4,12 @@ Deals are played part way by the game's own steps (``kernels.game``: ``take_cont
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
-again among the other hands (and the unseen chien, and the defenders' view of the écart), keeping every
-constraint the player knows: hand sizes, voids shown in play, the poignée cards shown, the
-écart's shown trumps, the chien cards once it was shown (they went to the taker), the écart
-holding no King, bout or hidden trump. The decision must not change. The same harness
-catches toy policies that peek at another hand or at the écart, so it can fail.
+again among the other hands (and the unseen chien, and the defenders' view of the écart),
+keeping every constraint the player knows: hand sizes, voids shown in play, the poignée
+cards shown, the écart's shown trumps, the chien cards once it was shown (they went to the
+taker), the écart holding no King, bout or hidden trump. The decision must not change.
+The same harness catches toy policies that peek at another hand or at the écart, so it
+can fail.
 
 The driver also plays 5-player deals (the king call, the secret partner, the first-lead
 rule); ``tests/test_no_peeking_five.py`` holds those tests. The écart policies need no such

@@ -15,8 +15,8 @@ the same loop as the simulator:
   trick so far);
 - ``end_trick``: the count of the trick (``count.close_trick``); its winner leads the next.
 
-The trick in play lives in ``info`` (``I_LEADER``, ``I_TRICK``, ``I_TRICK_LEN``, ``I_LED``,
-``I_HI_TRUMP``) and ``tb.trick``.
+The trick in play, and what the play has shown so far, live in ``tb.trick`` and ``info``
+(``kernels.state``), kept by ``put_card`` and ``end_trick``.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ from tarotsim.kernels.state import (
     C_PLAYERS,
     C_POIGNEE_POLICY,
     DEALING_UNSHUFFLED,
+    FIVE_PLAYERS,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -127,9 +128,6 @@ from tarotsim.kernels.state import (
     THROWN_PETIT_SEC,
     DealState,
 )
-
-FIVE_PLAYERS = 5
-"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
 
 
 @njit(inline="always")
@@ -284,7 +282,7 @@ def put_card(tb: DealState, seat: int, card: int) -> None:
         info[I_PARTNER_KNOWN] = 1
     led, info[I_HI_TRUMP] = trick_after(info[I_LED], info[I_HI_TRUMP], card)
     info[I_LED] = led
-    if winning_key(card, led) > info[I_WIN_CARD]:  # the suit led is set once a card can win
+    if winning_key(card, led) > info[I_WIN_CARD]:  # a card's key is its id (rules.winning_key)
         info[I_WIN_CARD] = card
         info[I_WIN_SEAT] = seat
     if card != EXCUSE:

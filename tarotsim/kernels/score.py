@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.kernels.state import FIVE_PLAYERS
 
 SIDE_NONE = -1
 ATTACK = 0
@@ -90,7 +91,7 @@ def settle(
     """
     for seat in range(players):
         scores[seat] = -d
-    if players == 5 and partner >= 0 and partner != taker:
+    if players == FIVE_PLAYERS and partner >= 0 and partner != taker:
         scores[taker] = 2 * d
         scores[partner] = d
     else:

@@ -43,6 +43,8 @@ from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
+FIVE_PLAYERS = 5
+"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
 
 # cfg[] slots: a run's table size and policies (int64[N_CFG]); tarotsim.config fills it
 C_PLAYERS = 0  # 3, 4 or 5

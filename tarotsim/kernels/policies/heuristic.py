@@ -82,6 +82,7 @@ from tarotsim.kernels.rules import (
     winning_key,
 )
 from tarotsim.kernels.state import (
+    FIVE_PLAYERS,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_HI_TRUMP,
@@ -104,7 +105,6 @@ from tarotsim.kernels.state import (
 )
 
 _NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
-_FIVE_PLAYERS = 5  # the table size with a secret partner
 _NO_KEY = 1 << 30  # above every key of a search for the lowest: nothing found yet
 
 # How many cards of a suit must be out (neither in the seat's hand nor played) for the
@@ -228,7 +228,7 @@ def foes_of(tb: DealState, seat: int) -> int:
     taker = info[I_TAKER]
     others = ((1 << players) - 1) & ~(1 << seat)
     own_attack = tb.attack[seat] == 1
-    if players == _FIVE_PLAYERS and not info[I_PARTNER_KNOWN]:
+    if players == FIVE_PLAYERS and not info[I_PARTNER_KNOWN]:
         if own_attack and seat != taker:
             return others & ~(1 << taker)
         return others

@@ -4,11 +4,12 @@ Deals are played part way by the game's own steps (``kernels.game``: ``take_cont
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
-again among the other hands (and the unseen chien, and the defenders' view of the écart), keeping every
-constraint the player knows: hand sizes, voids shown in play, the poignée cards shown, the
-écart's shown trumps, the chien cards once it was shown (they went to the taker), the écart
-holding no King, bout or hidden trump. The decision must not change. The same harness
-catches toy policies that peek at another hand or at the écart, so it can fail.
+again among the other hands (and the unseen chien, and the defenders' view of the écart),
+keeping every constraint the player knows: hand sizes, voids shown in play, the poignée
+cards shown, the écart's shown trumps, the chien cards once it was shown (they went to the
+taker), the écart holding no King, bout or hidden trump. The decision must not change.
+The same harness catches toy policies that peek at another hand or at the écart, so it
+can fail.
 
 The driver also plays 5-player deals (the king call, the secret partner, the first-lead
 rule); ``tests/test_no_peeking_five.py`` holds those tests. The écart policies need no such
@@ -46,7 +47,7 @@ from tarotsim.kernels.game import end_trick, legal_now, play_card, reset_table, 
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import choose_card
-from tarotsim.kernels.rules import card_bit, suit_code
+from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.state import (
     C_CHIEN,
@@ -59,6 +60,7 @@ from tarotsim.kernels.state import (
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    I_VOIDS,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
@@ -84,6 +86,11 @@ def mask_of(cards: set[int]) -> tuple[np.uint64, np.uint64]:
 def words(pair: tuple[int, int]) -> tuple[np.uint64, np.uint64]:
     """A card set returned by a kernel (Python ints) as two uint64 words."""
     return np.uint64(pair[0]), np.uint64(pair[1])
+
+
+def shown_void(tb: DealState, seat: int, suit: int) -> bool:
+    """Whether ``seat`` has shown in play that it holds no card of ``suit`` (4: no trump)."""
+    return bool(void_seats(int(tb.info[I_VOIDS]), suit) >> seat & 1)
 
 
 def copy_table(tb: DealState) -> DealState:
@@ -215,7 +222,7 @@ def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[Deal
             return suit < TRUMP_SUIT and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
         if slot == "chien":
             return True
-        return suit == EXCUSE_SUIT or not (int(tb.voids[slot]) >> suit) & 1
+        return suit == EXCUSE_SUIT or not shown_void(tb, slot, suit)
 
     for _attempt in range(200):
         left = dict(capacity)

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
+from tarotsim.cards import EXCUSE_SUIT
 from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
@@ -45,6 +46,7 @@ from tests.test_no_peeking import (
     play_to,
     redistribute,
     set_partner,
+    shown_void,
     suit_index,
 )
 
@@ -90,7 +92,9 @@ def move_called_card(tb: DealState, observer: int, rng: random.Random) -> DealSt
     called = int(tb.info[I_CALLED])
 
     def may_hold(slot: object, card: int) -> bool:
-        return slot == "chien" or suit_index(card) == 5 or not (int(tb.voids[slot]) >> suit_index(card)) & 1
+        return (
+            slot == "chien" or suit_index(card) == EXCUSE_SUIT or not shown_void(tb, slot, suit_index(card))
+        )
 
     targets: list[object] = [
         s for s in range(players) if s not in (observer, taker, source) and may_hold(s, called)

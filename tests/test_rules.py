@@ -3,7 +3,6 @@ trick order and winner) against the plain-Python reference."""
 
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -188,9 +187,9 @@ def test_bad_first_leads_are_refused(called, trick, message):
 
 def kernel_revealed_voids(trick: list[str], card: str) -> set[str]:
     led, _hi = trick_state(parse_cards(trick, what="trick"))
-    voids = np.zeros(1, dtype=np.int64)
-    K.reveal_voids(voids, 0, led, parse_card(card))
-    return {SUIT_NAMES[suit] for suit in range(TRUMP_SUIT + 1) if int(voids[0]) >> suit & 1}
+    seat = len(trick)
+    voids = K.reveal_voids(0, seat, led, parse_card(card))
+    return {SUIT_NAMES[suit] for suit in range(TRUMP_SUIT + 1) if K.void_seats(voids, suit) == 1 << seat}
 
 
 def test_revealed_voids_agree_with_reference_and_are_true():

@@ -15,8 +15,8 @@ the same loop as the simulator:
   trick so far);
 - ``end_trick``: the count of the trick (``count.close_trick``); its winner leads the next.
 
-The trick in play lives in ``info`` (``I_LEADER``, ``I_TRICK``, ``I_TRICK_LEN``, ``I_LED``,
-``I_HI_TRUMP``) and ``tb.trick``.
+The trick in play, and what the play has shown so far, live in ``tb.trick`` and ``info``
+(``kernels.state``), kept by ``put_card`` and ``end_trick``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,18 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_BIT, KINGS_MASK, N_CARDS, NO_SUIT, PETIT_BIT, TRUMP_21_BIT, TRUMPS_MASK
+from tarotsim.cards import (
+    EXCUSE,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    KINGS_MASK,
+    N_CARDS,
+    NO_SUIT,
+    PETIT,
+    PETIT_BIT,
+    TRUMP_21_BIT,
+    TRUMPS_MASK,
+)
 from tarotsim.kernels.bits import ZERO, popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.count import close_trick, start_count
@@ -35,7 +46,16 @@ from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.rules import bouts, card_bit, half_points, legal_play, reveal_voids, trick_after
+from tarotsim.kernels.rules import (
+    NEVER_WINS,
+    bouts,
+    card_bit,
+    half_points,
+    legal_play,
+    reveal_voids,
+    trick_after,
+    winning_key,
+)
 from tarotsim.kernels.score import (
     ATTACK,
     DEFENCE,
@@ -59,6 +79,7 @@ from tarotsim.kernels.state import (
     C_HAND,
     C_PLAYERS,
     DEALING_UNSHUFFLED,
+    FIVE_PLAYERS,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -69,10 +90,15 @@ from tarotsim.kernels.state import (
     I_LED,
     I_PARTNER,
     I_PARTNER_KNOWN,
+    I_PETIT_SEAT,
     I_PLAYERS,
     I_TAKER,
     I_TRICK,
+    I_TRICK_HALF,
     I_TRICK_LEN,
+    I_VOIDS,
+    I_WIN_CARD,
+    I_WIN_SEAT,
     L_BIDS,
     L_LEADERS,
     L_PLAYS,
@@ -123,9 +149,6 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 
-FIVE_PLAYERS = 5
-"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
-
 
 @njit(inline="always")
 def _reset_record(rec: np.ndarray, dealer: int) -> None:
@@ -151,7 +174,6 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
     tb.info[I_PLAYERS] = players
     for seat in range(MAX_SEATS):
         tb.attack[seat] = 0
-        tb.voids[seat] = 0
         tb.shown[seat, 0] = ZERO
         tb.shown[seat, 1] = ZERO
         tb.hands[seat, 0] = tb.dealt[seat, 0]
@@ -226,12 +248,17 @@ def _call_partner(tb: DealState, players: int, taker: int) -> None:
 
 
 @njit(inline="always")
-def _start_trick(info: np.ndarray, leader: int, t: int) -> None:
+def start_trick(info: np.ndarray, leader: int, t: int) -> None:
+    """Trick number ``t``, led by ``leader``, begins: nothing played to it yet."""
     info[I_LEADER] = leader
     info[I_TRICK] = t
     info[I_TRICK_LEN] = 0
     info[I_LED] = NO_SUIT
     info[I_HI_TRUMP] = 0
+    info[I_WIN_SEAT] = -1
+    info[I_WIN_CARD] = NEVER_WINS
+    info[I_TRICK_HALF] = 0
+    info[I_PETIT_SEAT] = -1
 
 
 @njit(_nrt=False)
@@ -265,7 +292,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
         start_count(tb.count, tb.pile, ZERO, ZERO)
     chelem_announced = announces_chelem(cfg, taker, hands[taker, 0], hands[taker, 1])
     info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
-    _start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
+    start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
 
 
 @njit(inline="always")
@@ -290,20 +317,28 @@ def legal_now(tb: DealState, seat: int) -> tuple[np.uint64, np.uint64]:
 @njit(inline="always")
 def put_card(tb: DealState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` to the trick: out of its hand, into the cards played and the
-    trick, the voids it reveals recorded, the partner known once the called card is down."""
+    trick, and what it shows recorded (``state``: the voids, the trick's winner, worth and
+    Petit, the partner once the called card is down)."""
     info = tb.info
-    led = info[I_LED]
     bit0, bit1 = card_bit(card)
     tb.hands[seat, 0] ^= bit0
     tb.hands[seat, 1] ^= bit1
     tb.played[0] |= bit0
     tb.played[1] |= bit1
-    reveal_voids(tb.voids, seat, led, card)
+    info[I_VOIDS] = reveal_voids(info[I_VOIDS], seat, info[I_LED], card)
     tb.trick[info[I_TRICK_LEN]] = card
     info[I_TRICK_LEN] += 1
     if card == info[I_CALLED]:
         info[I_PARTNER_KNOWN] = 1
-    info[I_LED], info[I_HI_TRUMP] = trick_after(led, info[I_HI_TRUMP], card)
+    led, info[I_HI_TRUMP] = trick_after(info[I_LED], info[I_HI_TRUMP], card)
+    info[I_LED] = led
+    if winning_key(card, led) > info[I_WIN_CARD]:  # a card's key is its id (rules.winning_key)
+        info[I_WIN_CARD] = card
+        info[I_WIN_SEAT] = seat
+    if card != EXCUSE:
+        info[I_TRICK_HALF] += HALF_POINTS[card]
+    if card == PETIT:
+        info[I_PETIT_SEAT] = seat
 
 
 @njit(inline="always")
@@ -319,14 +354,22 @@ def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
 
 @njit(inline="always")
 def end_trick(tb: DealState, cfg: np.ndarray) -> int:
-    """Count the trick just completed (``count.close_trick``) and start the next, led by its
-    winner; returns the winner."""
+    """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner)
+    and start the next, led by the seat that takes it; returns that seat."""
     info = tb.info
     t = info[I_TRICK]
     winner = close_trick(
-        tb.trick, cfg[C_PLAYERS], info[I_LEADER], tb.attack, t, cfg[C_HAND], tb.count, tb.pile
+        tb.trick,
+        cfg[C_PLAYERS],
+        info[I_LEADER],
+        info[I_WIN_SEAT],
+        tb.attack,
+        t,
+        cfg[C_HAND],
+        tb.count,
+        tb.pile,
     )
-    _start_trick(info, winner, t + 1)
+    start_trick(info, winner, t + 1)
     return winner
 
 

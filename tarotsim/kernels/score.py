@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.kernels.state import FIVE_PLAYERS
 
 SIDE_NONE = -1
 ATTACK = 0
@@ -86,7 +87,7 @@ def settle(scores: np.ndarray, players: int, taker: int, partner: int, d: int) -
     """
     for seat in range(players):
         scores[seat] = -d
-    if players == 5 and partner >= 0 and partner != taker:
+    if players == FIVE_PLAYERS and partner >= 0 and partner != taker:
         scores[taker] = 2 * d
         scores[partner] = d
     else:

@@ -17,6 +17,19 @@ deal allocates nothing. Card-play policies receive the table and the seat to pla
 what a seat may know is spelt out field by field below ("public": every seat knows
 it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking.py``
 checks that decisions do not change when the unseen cards are dealt differently.
+
+What the play has shown so far is kept up to date card by card by the game's one step
+(``kernels.game.put_card``, ``end_trick``), so that a policy reads it instead of working
+it out again at every decision; all of it is public, built from the cards on the table:
+
+- ``played`` (every card played) and the trick in play: ``trick``, ``I_LEADER``,
+  ``I_TRICK``, ``I_TRICK_LEN``, ``I_LED``, ``I_HI_TRUMP``;
+- who wins the trick so far and with what: ``I_WIN_SEAT``, ``I_WIN_CARD`` (the card's
+  ``rules.winning_key``, which is its id); what the trick is worth: ``I_TRICK_HALF``;
+  who played the Petit to it: ``I_PETIT_SEAT``;
+- the voids shown in play, ``I_VOIDS``: bit ``VOID_SHIFT * suit + seat`` is set once
+  ``seat`` has shown it holds no card of ``suit`` (0-3; 4: no trump), so that a suit's
+  void seats are one byte (``rules.void_seats``).
 """
 
 from __future__ import annotations
@@ -31,6 +44,8 @@ from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
+FIVE_PLAYERS = 5
+"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
 
 # cfg[] slots: a run's table (int64[N_CFG]), then one block of N_SEAT_CFG slots per seat
 # holding that seat's strategy (``seat_slot``); tarotsim.config and tarotsim.strategy fill it
@@ -92,7 +107,16 @@ I_CHELEM_ANNOUNCED = 11
 I_PLAYERS = 12
 I_PARTNER_KNOWN = 13  # 1 once the called card has been played
 I_TRICKS_WON_BY = 14  # bit 0: the attack has won a trick, bit 1: the defence has (kept by the heuristic)
-N_INFO = 16
+# what the play has shown (module docstring), kept by the game's steps
+I_VOIDS = 15  # voids shown: bit VOID_SHIFT * suit + seat
+I_WIN_SEAT = 16  # seat winning the trick so far, -1 none (no card yet, or the Excuse alone)
+I_WIN_CARD = 17  # card winning the trick so far, -1 none
+I_TRICK_HALF = 18  # half points of the cards in the trick, the Excuse left out
+I_PETIT_SEAT = 19  # seat that played the Petit to the trick, -1 none
+N_INFO = 20
+
+VOID_SHIFT = 8
+"""``info[I_VOIDS]``: one byte of seat bits per suit."""
 
 WON_BY_ATTACK = 1
 WON_BY_DEFENCE = 2
@@ -173,7 +197,6 @@ class DealState(NamedTuple):
     attack: np.ndarray  # int64[5], 1 for the taker (and partner), 0 for defenders
     trick: np.ndarray  # int64[5], cards of the current trick in play order (public)
     played: np.ndarray  # uint64[2], every card played so far, current trick included (public)
-    voids: np.ndarray  # int64[5], per seat: bit s set when the seat showed it holds no suit s (4: trumps)
     shown: np.ndarray  # uint64[5, 2], cards each seat showed in a poignée (public)
     info: np.ndarray  # int64[N_INFO], the scalars above
     scores: np.ndarray  # int64[5], each seat's score for the deal
@@ -194,7 +217,6 @@ def new_state() -> DealState:
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(2, dtype=np.uint64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros((MAX_SEATS, 2), dtype=np.uint64),
         np.zeros(N_INFO, dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),

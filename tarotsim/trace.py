@@ -105,7 +105,7 @@ def traced_block(
     """Play deals first_deal … first_deal + deals - 1 keeping everything a trace needs.
 
     Returns the records (int32[deals, N_REC]), the decision logs (int64[deals, N_LOG],
-    slots ``kernels.game.L_*``) and the card sets (uint64[deals, N_MASKS], columns
+    slots ``kernels.state.L_*``) and the card sets (uint64[deals, N_MASKS], columns
     ``kernels.batch.M_*``: hands as dealt, chien, écart, poignées shown).
     """
     out = np.zeros((deals, S.N_REC), dtype=np.int32)

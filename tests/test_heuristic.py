@@ -10,7 +10,6 @@ import pytest
 
 from tarotsim.cards import format_card, from_mask, parse_cards, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.game import put_card, start_trick
 from tarotsim.kernels.policies.announce import poignee_cards, poignee_choice
 from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_HEURISTIC
 from tarotsim.kernels.policies.ecart import choose_ecart
@@ -37,6 +36,7 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
+from tarotsim.kernels.steps import put_card, start_trick
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402

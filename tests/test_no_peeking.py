@@ -1,6 +1,6 @@
 """The heuristic decides from what the player may know, never from the cards it cannot see.
 
-Deals are played part way by the game's own steps (``kernels.game``: ``take_contract``,
+Deals are played part way by the game's own steps (``kernels.steps``: ``take_contract``,
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
@@ -43,7 +43,7 @@ from tarotsim.cards import (
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.game import end_trick, legal_now, play_card, reset_table, show_poignee, take_contract
+from tarotsim.kernels.game import play_card
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import choose_card
@@ -68,6 +68,7 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
+from tarotsim.kernels.steps import end_trick, legal_now, reset_table, show_poignee, take_contract
 from tarotsim.labels import PLAY_POLICIES
 
 PLAYERS = 4

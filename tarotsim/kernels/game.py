@@ -4,19 +4,10 @@
 the decisions (``log``, int64[N_LOG], slots L_*) from which traces are written. The
 record columns are described for users in ``tarotsim.run.records``.
 
-The play is built on steps that ``tests/test_no_peeking.py`` drives too, so the tests play
-the same loop as the simulator:
-
-- ``take_contract``: the taker's side, the call (5 players), the chien and the écart, the
-  count's start, the chelem announcement and the first leader;
-- ``show_poignee``: before a seat's first card, the poignée it shows;
-- ``play_card``: the seat's legal cards (``rules.legal_play``) → its policy's choice →
-  ``put_card``, which plays it (the hand, the cards played, the voids it reveals, the
-  trick so far);
-- ``end_trick``: the count of the trick (``count.close_trick``); its winner leads the next.
-
-The trick in play, and what the play has shown so far, live in ``tb.trick`` and ``info``
-(``kernels.state``), kept by ``put_card`` and ``end_trick``.
+The deal after the auction is played with the steps of ``kernels.steps`` (the same steps
+``tests/test_no_peeking.py`` and the search players drive); this module adds the deal, the
+auction, the records, and ``play_card``: the seat's legal cards → its policy's choice →
+``steps.put_card``.
 """
 
 from __future__ import annotations
@@ -25,48 +16,28 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import (
-    EXCUSE,
     EXCUSE_BIT,
-    HALF_POINTS,
     KINGS_MASK,
     N_CARDS,
-    NO_SUIT,
-    PETIT,
     PETIT_BIT,
     TRUMP_21_BIT,
     TRUMPS_MASK,
 )
-from tarotsim.kernels.bits import ZERO, popcount
+from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
-from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
-from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
 from tarotsim.kernels.policies.bidding import wished_contract
-from tarotsim.kernels.policies.call import called_card
-from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import (
-    NEVER_WINS,
     bouts,
     card_bit,
-    half_points,
-    legal_play,
-    reveal_voids,
-    trick_after,
-    winning_key,
 )
 from tarotsim.kernels.score import (
-    ATTACK,
-    DEFENCE,
     GARDE,
-    GARDE_SANS,
     PASS,
     POIGNEE_BONUS,
     SIDE_NONE,
-    per_defender,
-    result,
-    settle,
 )
 from tarotsim.kernels.state import (
     BOUT_HELD_21,
@@ -79,38 +50,20 @@ from tarotsim.kernels.state import (
     C_HAND,
     C_PLAYERS,
     DEALING_UNSHUFFLED,
-    FIVE_PLAYERS,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
-    I_CHIEN_SHOWN,
-    I_CONTRACT,
     I_DEALER,
-    I_HI_TRUMP,
     I_LEADER,
-    I_LED,
     I_PARTNER,
-    I_PARTNER_KNOWN,
-    I_PETIT_SEAT,
-    I_PLAYERS,
-    I_TAKER,
-    I_TRICK,
-    I_TRICK_HALF,
-    I_TRICK_LEN,
-    I_VOIDS,
-    I_WIN_CARD,
-    I_WIN_SEAT,
     L_BIDS,
     L_LEADERS,
     L_PLAYS,
     L_POIGNEE,
     L_WINNERS,
     MAX_SEATS,
-    N_INFO,
     N_REC,
-    P_ECART_POLICY,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
-    P_POIGNEE_POLICY,
     R_ATTACK_BOUTS,
     R_ATTACK_HALF,
     R_ATTACK_TRICKS,
@@ -138,15 +91,21 @@ from tarotsim.kernels.state import (
     R_TAKER_TRUMPS,
     R_TAKER_TRUMPS_EX,
     R_THROWN_IN,
-    S_ATTACK_TRICKS,
-    S_EXCHANGE,
-    S_PETIT_SIDE,
     SEQUENCE_DEALS,
     THROWN_ALL_PASS,
     THROWN_NONE,
     THROWN_PETIT_SEC,
     DealState,
     seat_slot,
+)
+from tarotsim.kernels.steps import (
+    end_trick,
+    legal_now,
+    put_card,
+    reset_table,
+    settle_deal,
+    show_poignee,
+    take_contract,
 )
 
 
@@ -160,29 +119,6 @@ def _reset_record(rec: np.ndarray, dealer: int) -> None:
     rec[R_CHELEM] = SIDE_NONE
     rec[R_PARTNER] = -1
     rec[R_CALLED_CARD] = -1
-
-
-@njit(_nrt=False)
-def reset_table(tb: DealState, players: int, dealer: int) -> None:
-    """Make ``tb`` ready for a deal whose hands are in ``tb.dealt``: hands as dealt, nothing played."""
-    for i in range(N_INFO):
-        tb.info[i] = 0
-    tb.info[I_DEALER] = dealer
-    tb.info[I_TAKER] = -1
-    tb.info[I_PARTNER] = -1
-    tb.info[I_CALLED] = -1
-    tb.info[I_PLAYERS] = players
-    for seat in range(MAX_SEATS):
-        tb.attack[seat] = 0
-        tb.shown[seat, 0] = ZERO
-        tb.shown[seat, 1] = ZERO
-        tb.hands[seat, 0] = tb.dealt[seat, 0]
-        tb.hands[seat, 1] = tb.dealt[seat, 1]
-        tb.scores[seat] = 0
-    tb.played[0] = ZERO
-    tb.played[1] = ZERO
-    tb.ecart[0] = ZERO
-    tb.ecart[1] = ZERO
 
 
 @njit(_nrt=False)
@@ -235,112 +171,6 @@ def _bid(tb: DealState, cfg: np.ndarray, log: np.ndarray, players: int, dealer: 
     return taker, contract
 
 
-@njit(_nrt=False)
-def _call_partner(tb: DealState, players: int, taker: int) -> None:
-    """Five players: the taker calls a card; its holder (if another player) is the secret partner."""
-    called = called_card(tb.dealt[taker, 0])
-    tb.info[I_CALLED] = called
-    bit0, bit1 = card_bit(called)
-    for seat in range(players):
-        if seat != taker and (tb.dealt[seat, 0] & bit0 or tb.dealt[seat, 1] & bit1):
-            tb.info[I_PARTNER] = seat
-            tb.attack[seat] = 1
-
-
-@njit(inline="always")
-def start_trick(info: np.ndarray, leader: int, t: int) -> None:
-    """Trick number ``t``, led by ``leader``, begins: nothing played to it yet."""
-    info[I_LEADER] = leader
-    info[I_TRICK] = t
-    info[I_TRICK_LEN] = 0
-    info[I_LED] = NO_SUIT
-    info[I_HI_TRUMP] = 0
-    info[I_WIN_SEAT] = -1
-    info[I_WIN_CARD] = NEVER_WINS
-    info[I_TRICK_HALF] = 0
-    info[I_PETIT_SEAT] = -1
-
-
-@njit(_nrt=False)
-def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
-    """``taker`` takes ``contract`` on the table ``reset_table`` made ready: the attack's seats
-    (the call with five players), the chien and the écart, the start of the count, the
-    chelem announcement, and the first trick, led by the taker when it announced a chelem."""
-    players = cfg[C_PLAYERS]
-    info = tb.info
-    hands = tb.hands
-    info[I_TAKER] = taker
-    info[I_CONTRACT] = contract
-    tb.attack[taker] = 1
-    if players == FIVE_PLAYERS:
-        _call_partner(tb, players, taker)
-    if contract <= GARDE:
-        info[I_CHIEN_SHOWN] = 1
-        with_chien0 = hands[taker, 0] | tb.chien[0]
-        with_chien1 = hands[taker, 1] | tb.chien[1]
-        ecart0, ecart1 = choose_ecart(
-            cfg[seat_slot(taker, P_ECART_POLICY)], with_chien0, with_chien1, cfg[C_CHIEN]
-        )
-        tb.ecart[0] = ecart0
-        tb.ecart[1] = ecart1
-        hands[taker, 0] = with_chien0 & ~ecart0
-        hands[taker, 1] = with_chien1 & ~ecart1
-        start_count(tb.count, tb.pile, ecart0, ecart1)
-    elif contract == GARDE_SANS:
-        start_count(tb.count, tb.pile, tb.chien[0], tb.chien[1])
-    else:
-        start_count(tb.count, tb.pile, ZERO, ZERO)
-    chelem_announced = announces_chelem(cfg, taker, hands[taker, 0], hands[taker, 1])
-    info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
-    start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
-
-
-@njit(inline="always")
-def show_poignee(tb: DealState, cfg: np.ndarray, seat: int) -> int:
-    """Before its first card, ``seat`` shows the poignée its policy chooses; returns its size (0 none)."""
-    size = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, tb, cfg)
-    if size > 0:
-        tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, cfg[C_PLAYERS])
-    return size
-
-
-@njit(inline="always")
-def legal_now(tb: DealState, seat: int) -> tuple[np.uint64, np.uint64]:
-    """The cards ``seat`` may play to the trick in play (the first-lead rule included)."""
-    info = tb.info
-    first_lead = info[I_TRICK] == 0 and info[I_TRICK_LEN] == 0
-    return legal_play(
-        tb.hands[seat, 0], tb.hands[seat, 1], info[I_LED], info[I_HI_TRUMP], info[I_CALLED], first_lead
-    )
-
-
-@njit(inline="always")
-def put_card(tb: DealState, seat: int, card: int) -> None:
-    """``seat`` plays ``card`` to the trick: out of its hand, into the cards played and the
-    trick, and what it shows recorded (``state``: the voids, the trick's winner, worth and
-    Petit, the partner once the called card is down)."""
-    info = tb.info
-    bit0, bit1 = card_bit(card)
-    tb.hands[seat, 0] ^= bit0
-    tb.hands[seat, 1] ^= bit1
-    tb.played[0] |= bit0
-    tb.played[1] |= bit1
-    info[I_VOIDS] = reveal_voids(info[I_VOIDS], seat, info[I_LED], card)
-    tb.trick[info[I_TRICK_LEN]] = card
-    info[I_TRICK_LEN] += 1
-    if card == info[I_CALLED]:
-        info[I_PARTNER_KNOWN] = 1
-    led, info[I_HI_TRUMP] = trick_after(info[I_LED], info[I_HI_TRUMP], card)
-    info[I_LED] = led
-    if winning_key(card, led) > info[I_WIN_CARD]:  # a card's key is its id (rules.winning_key)
-        info[I_WIN_CARD] = card
-        info[I_WIN_SEAT] = seat
-    if card != EXCUSE:
-        info[I_TRICK_HALF] += HALF_POINTS[card]
-    if card == PETIT:
-        info[I_PETIT_SEAT] = seat
-
-
 @njit(inline="always")
 def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     """One card of the game: ``seat``'s legal cards, the choice of its policy for its side, played;
@@ -350,27 +180,6 @@ def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     card = choose_card(policy, seat, legal0, legal1, tb, cfg)
     put_card(tb, seat, card)
     return card
-
-
-@njit(inline="always")
-def end_trick(tb: DealState, cfg: np.ndarray) -> int:
-    """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner)
-    and start the next, led by the seat that takes it; returns that seat."""
-    info = tb.info
-    t = info[I_TRICK]
-    winner = close_trick(
-        tb.trick,
-        cfg[C_PLAYERS],
-        info[I_LEADER],
-        info[I_WIN_SEAT],
-        tb.attack,
-        t,
-        cfg[C_HAND],
-        tb.count,
-        tb.pile,
-    )
-    start_trick(info, winner, t + 1)
-    return winner
 
 
 @njit(_nrt=False)
@@ -427,22 +236,9 @@ def play_deal(
             seat = seat + 1 if seat + 1 < players else 0
         log[L_WINNERS + t] = end_trick(tb, cfg)
 
-    count = tb.count
-    pile = tb.pile
-    attack_half = half_points(pile[0], pile[1]) + count[S_EXCHANGE]
-    attack_bouts = bouts(pile[1])
-    attack_tricks = count[S_ATTACK_TRICKS]
-    petit_side = count[S_PETIT_SIDE]
-    chelem = SIDE_NONE
-    if attack_tricks == hand_size:
-        chelem = ATTACK
-    elif attack_tricks == 0:
-        chelem = DEFENCE
-    made, margin = result(attack_half, attack_bouts)
-    chelem_announced = info[I_CHELEM_ANNOUNCED] == 1
-    d = per_defender(contract, made, margin, petit_side, poignee_points, chelem_announced, chelem)
-    settle(tb.scores, players, taker, info[I_PARTNER], d)
-
+    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
+        tb, cfg, poignee_points
+    )
     rec[R_ATTACK_HALF] = attack_half
     rec[R_ATTACK_BOUTS] = attack_bouts
     rec[R_MADE] = 1 if made else 0

@@ -19,7 +19,7 @@ it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking
 checks that decisions do not change when the unseen cards are dealt differently.
 
 What the play has shown so far is kept up to date card by card by the game's one step
-(``kernels.game.put_card``, ``end_trick``), so that a policy reads it instead of working
+(``kernels.steps.put_card``, ``end_trick``), so that a policy reads it instead of working
 it out again at every decision; all of it is public, built from the cards on the table:
 
 - ``played`` (every card played) and the trick in play: ``trick``, ``I_LEADER``,
@@ -96,7 +96,7 @@ I_TAKER = 1  # -1 until bidding ends
 I_CONTRACT = 2
 I_PARTNER = 3  # 5 players: private until the called card is played; -1 none
 I_CALLED = 4  # 5 players: the called card, -1 none
-# the trick in play, kept by the game's steps (kernels.game: put_card, end_trick)
+# the trick in play, kept by the game's steps (kernels.steps: put_card, end_trick)
 I_LEADER = 5  # seat leading the current trick
 I_TRICK = 6  # index of the current trick (0-based)
 I_TRICK_LEN = 7  # cards already played to the current trick

@@ -15,11 +15,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tarotsim study
 
-test: $(STAMP)
+test: lint
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check tarotsim tests benchmarks
+	$(BIN)/ruff check tarotsim tests benchmarks examples
+	$(BIN)/ruff format --check tarotsim tests benchmarks examples
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

@@ -72,8 +72,13 @@ def main() -> None:
 
     config = RunConfig(policy="random")
     spec = RunSpec(kind="simulate", seed=1, deals=args.deals, config=config, chunk_deals=args.chunk_deals)
-    tiny = RunSpec(kind="simulate", seed=1, deals=args.tiny_chunks * args.tiny_deals, config=config,
-                   chunk_deals=args.tiny_deals)
+    tiny = RunSpec(
+        kind="simulate",
+        seed=1,
+        deals=args.tiny_chunks * args.tiny_deals,
+        config=config,
+        chunk_deals=args.tiny_deals,
+    )
     whole = RunSpec(kind="simulate", seed=1, deals=tiny.deals, config=config, chunk_deals=tiny.deals)
     load_before = load()
     print(f"load average {load_before:.2f}; {args.deals:,} random deals in chunks of {args.chunk_deals:,}")
@@ -89,20 +94,33 @@ def main() -> None:
     first_run: dict[int, float] = {}
     for workers in (1, 2):
         started = time.perf_counter()
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                      dashboard_address=":0") as cluster:
+        with distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster:
             startup = time.perf_counter() - started
             address = cluster.scheduler_address
             # the first run on fresh workers loads the kernels in each worker process (warm-up)
             first_run[workers] = best_time(partial(execute_distributed, spec=whole, scheduler=address), 1)
             for write_on in ("workers", "client"):
-                seconds = best_time(partial(execute_distributed, spec=spec, scheduler=address, write_on=write_on),
-                                    args.repeats)
-                rows.append((f"Dask, {workers} worker{'s' * (workers > 1)}, written by the {write_on}", seconds, startup))
-                print(f"  {rows[-1][0]:<38} {args.deals / seconds:>10,.0f} deals/s (cluster start {startup:.1f} s)")
+                seconds = best_time(
+                    partial(execute_distributed, spec=spec, scheduler=address, write_on=write_on),
+                    args.repeats,
+                )
+                rows.append(
+                    (
+                        f"Dask, {workers} worker{'s' * (workers > 1)}, written by the {write_on}",
+                        seconds,
+                        startup,
+                    )
+                )
+                print(
+                    f"  {rows[-1][0]:<38} {args.deals / seconds:>10,.0f} deals/s (cluster start {startup:.1f} s)"
+                )
             if workers == 1:
                 one_deal = replace(whole, deals=1, chunk_deals=1)
-                empty = best_time(partial(execute_distributed, spec=one_deal, scheduler=address), args.repeats)
+                empty = best_time(
+                    partial(execute_distributed, spec=one_deal, scheduler=address), args.repeats
+                )
                 many = best_time(partial(execute_distributed, spec=tiny, scheduler=address), args.repeats)
                 overhead = {"empty": empty, "many": many}
     one_piece = best_time(lambda d: execute(d, whole, threads=1), args.repeats)
@@ -115,9 +133,11 @@ def main() -> None:
     dask_only = dask_per_task - local_per_chunk
     base = rows[0][1]
     per_deal = base / args.deals  # one thread's compute time per random deal
-    print(f"  per chunk, local (file + manifest): {local_per_chunk * 1e3:.2f} ms; per task on Dask, all in: "
-          f"{dask_per_task * 1e3:.2f} ms ({dask_only * 1e3:.2f} ms more); fixed cost of a Dask run "
-          f"(connect, warm-up): {overhead['empty']:.2f} s; load average {load_after:.2f}")
+    print(
+        f"  per chunk, local (file + manifest): {local_per_chunk * 1e3:.2f} ms; per task on Dask, all in: "
+        f"{dask_per_task * 1e3:.2f} ms ({dask_only * 1e3:.2f} ms more); fixed cost of a Dask run "
+        f"(connect, warm-up): {overhead['empty']:.2f} s; load average {load_after:.2f}"
+    )
 
     info = machine()
     lines = [
@@ -135,8 +155,10 @@ def main() -> None:
         "|---|---:|---:|---:|---:|",
     ]
     for how, seconds, startup in rows:
-        lines.append(f"| {how} | {seconds:.2f} | {args.deals / seconds:,.0f} | {base / seconds:.2f}x | "
-                     f"{'' if startup is None else f'{startup:.1f}'} |")
+        lines.append(
+            f"| {how} | {seconds:.2f} | {args.deals / seconds:,.0f} | {base / seconds:.2f}x | "
+            f"{'' if startup is None else f'{startup:.1f}'} |"
+        )
     lines += [
         "",
         "A Dask run's seconds include connecting to the scheduler, the warm-up on every worker "

@@ -1,141 +1,400 @@
 """The engine's benchmark suite: writes reports/benchmarks.md, reports/benchmarks.csv and
 reports/benchmarks.png.
 
-Measures (JIT warmed up first, best of three): complete deals per second for random-legal
-and heuristic play at 3, 4 and 5 players on one thread and on every thread; the same deals
-played by the pure-Python rules of tests/reference.py; the bare playout loop and stage-
-isolated kernels (deal, deal + bid); cold compile and cached start-up; peak memory of a
-one-million-deal run on disk.
+Every comparison is measured the way ``tarotsim bench`` does it (``tarotsim.bench``):
+the figures compared are timed in interleaved rounds (A B C, C B A, …) after a warm-up;
+each is reported as the median and min–max of its rounds, and each ratio or difference
+from the pairs of a round. Four comparisons: the engine (random and heuristic play, the
+bare playout loop, ``simulate()``, stage-isolated kernels, records and Parquet chunks);
+table sizes 3, 4 and 5; thread scaling; the pure-Python rules of tests/reference.py.
+Then cold and cached start-up and the peak memory of a one-million-deal run on disk.
 
-    .venv/bin/python benchmarks/bench_engine.py [--deals 1000000]
+    .venv/bin/python benchmarks/bench_engine.py [--deals 400000] [--repeats 9]
+
+About 5 minutes of CPU time on a 2-core AMD EPYC, a third of it the cold compile; 12 minutes of wall
+time there while other work kept the load average at 5 to 7.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import resource
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numba
 
 from tarotsim.bench import (
-    Measure,
-    engine_rate,
+    HEADLINE_RATIOS,
+    Rounds,
+    Spread,
+    chunk_write_work,
+    engine_work,
+    headline_works,
+    interleave,
     machine,
-    reference_rate,
-    stage_rate,
+    records_work,
+    reference_work,
+    stage_work,
     startup_seconds,
 )
-from tarotsim.kernels.baseline import STAGE_BID, STAGE_DEAL, STAGE_PLAYOUT
-from tarotsim.labels import PLAY_POLICIES
+from tarotsim.kernels.baseline import STAGE_BID, STAGE_DEAL
+from tarotsim.labels import TABLE_SIZES
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
+COMMAND = ".venv/bin/python benchmarks/bench_engine.py"
+REFERENCE_DEALS = 300
+"""Deals per timed run of the pure-Python rules (about 0.2 s)."""
+STARTS = 4
+"""Start-ups timed: the first with an empty compilation cache, the others with it filled."""
+MEMORY_DEALS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the report: a measure, its spread, unit and thread count."""
+
+    section: str
+    measure: str
+    spread: Spread
+    unit: str
+    threads: int | None = None
 
 
 def peak_memory_mb(deals: int) -> float:
-    """Peak resident memory (MB) of a child process writing a ``deals``-deal run directory."""
+    """Peak resident memory (MB) of a fresh process writing a ``deals``-deal run directory."""
+    code = (
+        "import resource, sys\nfrom tarotsim.cli import main\n"
+        "main(sys.argv[1:])\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(
-            [sys.executable, "-m", "tarotsim", "simulate", "--deals", str(deals), "--seed", "1",
-             "--out", str(Path(tmp) / "run"), "--quiet"],
-            check=True, stdout=subprocess.DEVNULL,
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                code,
+                "simulate",
+                "--deals",
+                str(deals),
+                "--seed",
+                "1",
+                "--out",
+                str(Path(tmp) / "run"),
+                "--quiet",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
         )
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return int(done.stdout.split()[-1]) / 1024
+
+
+ENGINE = "engine, 4 players"
+HEADLINE_GOALS = {
+    "simulate / random": "; goal ≥ 0.85",
+    "heuristic / random": "; goal ≥ 0.5",
+    "random / bare": "",
+}
+"""The headline ratios of the report, and the project's goal for each."""
+LABELS = {
+    "random": "random play, engine",
+    "heuristic": "heuristic play, engine",
+    "bare": "bare playout loop (deal + random legal cards)",
+    "simulate": "simulate(), random play",
+    "deal": "stage: deal only",
+    "bid": "stage: deal + bid",
+    "records": "records → DataFrame (to_frame)",
+    "chunk": "records → Parquet chunk (write_chunk)",
+}
+
+
+def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Rounds]:
+    """The engine at 4 players on one thread: the headline figures, stage-isolated kernels,
+    records and chunk writes, in one set of rounds."""
+    works = {
+        **headline_works(deals),
+        "deal": stage_work(STAGE_DEAL, deals),
+        "bid": stage_work(STAGE_BID, deals),
+        "records": records_work(deals),
+        "chunk": chunk_write_work(deals, scratch),
+    }
+    rounds = interleave(works, repeats=repeats)
+    section = ENGINE
+    rows = [Row(section, label, rounds.spread(name), "deals/s", 1) for name, label in LABELS.items()]
+    rows += [Row(section, f"{a} / {b}", rounds.ratio(a, b), "ratio", 1) for a, b in HEADLINE_RATIOS]
+    costs = "cost per deal, 4 players"
+    for measure, name, less in (
+        ("deal (shuffle, deal, petit-sec check)", "deal", None),
+        ("bid (each seat's wished contract)", "bid", "deal"),
+        ("bare play (72 random legal cards)", "bare", "deal"),
+        ("full random deal", "random", None),
+        (
+            "random deal beyond the bare loop (bid, chien, écart, rules, count, score, record)",
+            "random",
+            "bare",
+        ),
+        ("full heuristic deal (expert écart)", "heuristic", None),
+        ("heuristic beyond random play", "heuristic", "random"),
+        ("records → DataFrame (to_frame)", "records", None),
+        ("simulate() beyond the engine (to_frame, set-up)", "simulate", "random"),
+        ("records → Parquet chunk (write_chunk)", "chunk", None),
+    ):
+        rows.append(Row(costs, measure, rounds.cost_ns(name, less), "ns/deal", 1))
+    return rows, rounds
+
+
+def table_rows(deals: int, repeats: int) -> tuple[list[Row], Rounds]:
+    """Random and heuristic play at every table size, one thread."""
+    works = {
+        f"{policy} {players}": engine_work(deals, policy=policy, players=players)
+        for players in TABLE_SIZES
+        for policy in ("random", "heuristic")
+    }
+    rounds = interleave(works, repeats=repeats)
+    section = "table sizes"
+    rows = []
+    for players in TABLE_SIZES:
+        for policy in ("random", "heuristic"):
+            rows.append(
+                Row(
+                    section,
+                    f"{policy} play, {players} players",
+                    rounds.spread(f"{policy} {players}"),
+                    "deals/s",
+                    1,
+                )
+            )
+        rows.append(
+            Row(
+                section,
+                f"heuristic / random, {players} players",
+                rounds.ratio(f"heuristic {players}", f"random {players}"),
+                "ratio",
+                1,
+            )
+        )
+    return rows, rounds
+
+
+def scaling_rows(deals: int, repeats: int, most: int) -> list[Row]:
+    """Random and heuristic play on one thread and on ``most`` threads, 4 players."""
+    works = {
+        f"{policy} {threads}": engine_work(deals, policy=policy, threads=threads)
+        for policy in ("random", "heuristic")
+        for threads in (1, most)
+    }
+    rounds = interleave(works, repeats=repeats)
+    section = "thread scaling, 4 players"
+    rows = []
+    for policy in ("random", "heuristic"):
+        for threads in (1, most):
+            rows.append(
+                Row(section, f"{policy} play", rounds.spread(f"{policy} {threads}"), "deals/s", threads)
+            )
+        rows.append(
+            Row(
+                section,
+                f"{policy} play, {most} threads / 1",
+                rounds.ratio(f"{policy} {most}", f"{policy} 1"),
+                "ratio",
+                most,
+            )
+        )
+    return rows
+
+
+def reference_rows(deals: int, repeats: int) -> list[Row]:
+    """The engine against the pure-Python rules of tests/reference.py, random play."""
+    rounds = interleave(
+        {"engine": engine_work(deals), "reference": reference_work(REFERENCE_DEALS)}, repeats=repeats
+    )
+    section = "pure-Python reference"
+    return [
+        Row(section, "pure-Python rules (tests/reference.py)", rounds.spread("reference"), "deals/s", 1),
+        Row(section, "random play, engine", rounds.spread("engine"), "deals/s", 1),
+        Row(section, "engine / pure-Python rules", rounds.ratio("engine", "reference"), "ratio", 1),
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1_000_000, help="deals per engine measurement")
+    parser.add_argument(
+        "--deals", type=int, default=400_000, help="deals per timed engine run (default 400000)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=9, help="interleaved rounds per comparison (default 9)"
+    )
     args = parser.parse_args()
-    deals = args.deals
+    if args.deals < 1 or args.repeats < 1:
+        parser.error("--deals and --repeats must be at least 1")
+    started = time.perf_counter()
+    info = machine()
     most = numba.config.NUMBA_NUM_THREADS
-    figures: list[Measure] = []
+    rows: list[Row] = []
 
-    def add(name: str, value: float, unit: str, threads: int | None = None) -> float:
-        figures.append(Measure(name, value, unit, threads))
-        print(f"{name:<48} {value:>14,.2f} {unit} {'' if threads is None else f'({threads} thr)'}", flush=True)
-        return value
+    def show(new: list[Row]) -> None:
+        for row in new:
+            threads = "" if row.threads is None else f"({row.threads} thr)"
+            print(
+                f"{row.measure:<60} {fmt(row.spread.median, row.unit):>12} "
+                f"({fmt(row.spread.min, row.unit)}–{fmt(row.spread.max, row.unit)}) {row.unit} {threads}",
+                flush=True,
+            )
+        rows.extend(new)
 
-    rates: dict[tuple[str, int, int], float] = {}
-    for policy in [p for p in ("random", "heuristic") if p in PLAY_POLICIES]:
-        for players in (3, 4, 5):
-            n = deals if players == 4 else deals // 4
-            for threads in sorted({1, most}):
-                rate = engine_rate(n, policy=policy, threads=threads, players=players)
-                rates[(policy, players, threads)] = add(f"{policy} deals/s, {players} players", rate, "deals/s", threads)
-            if most > 1:
-                add(f"{policy} scaling {most}/1 threads, {players} players",
-                    rates[(policy, players, most)] / rates[(policy, players, 1)], "x", most)
+    with tempfile.TemporaryDirectory() as scratch:
+        engine, engine_rounds = engine_rows(args.deals, args.repeats, scratch)
+    show(engine)
+    tables, table_rounds = table_rows(max(1, args.deals // 2), args.repeats)
+    show(tables)
+    if most > 1:
+        show(scaling_rows(args.deals, args.repeats, most))
+    show(reference_rows(args.deals, max(3, args.repeats // 2)))
+    starts = startup_seconds(STARTS)
+    show(
+        [
+            Row("start-up", "cold start to first deal (empty compile cache)", Spread.of(starts[:1]), "s"),
+            Row("start-up", "cached start to first deal", Spread.of(starts[1:]), "s"),
+        ]
+    )
+    show(
+        [
+            Row(
+                "memory",
+                f"peak memory, {MEMORY_DEALS:,}-deal run to disk (all threads)",
+                Spread.of([peak_memory_mb(MEMORY_DEALS)]),
+                "MB",
+            )
+        ]
+    )
+    minutes = (time.perf_counter() - started) / 60
+    write_reports(rows, info, args.deals, args.repeats, minutes)
+    draw(engine_rounds, table_rounds)
+    print(f"wrote {REPORTS / 'benchmarks.md'} in {minutes:.1f} min")
 
-    ref = add("pure-Python reference (tests/reference.py)", reference_rate(300), "deals/s", 1)
-    add("random engine / pure-Python reference", rates[("random", 4, 1)] / ref, "x", 1)
-    bare = add("bare playout loop (deal + random legal cards)", stage_rate(STAGE_PLAYOUT, deals), "deals/s", 1)
-    add("random engine / bare playout loop", rates[("random", 4, 1)] / bare, "fraction", 1)
-    deal_rate = add("stage: deal only", stage_rate(STAGE_DEAL, deals), "deals/s", 1)
-    bid_rate = add("stage: deal + bid", stage_rate(STAGE_BID, deals), "deals/s", 1)
-    add("cost: deal", 1e9 / deal_rate, "ns/deal", 1)
-    add("cost: bid (four hand counts)", 1e9 / bid_rate - 1e9 / deal_rate, "ns/deal", 1)
-    add("cost: play, bare (72 random legal cards)", 1e9 / bare - 1e9 / deal_rate, "ns/deal", 1)
-    add("cost: full random deal (écart, count, score, records)", 1e9 / rates[("random", 4, 1)], "ns/deal", 1)
-    if ("heuristic", 4, 1) in rates:
-        add("cost: full heuristic deal", 1e9 / rates[("heuristic", 4, 1)], "ns/deal", 1)
-    add("cold start to first deal (empty compile cache)", startup_seconds(cold=True), "s")
-    add("cached start to first deal", startup_seconds(cold=False), "s")
-    add("peak memory, 1,000,000-deal run to disk", peak_memory_mb(1_000_000), "MB")
 
+def fmt(value: float, unit: str) -> str:
+    """A value as the report writes it: whole deals/s, ns and MB; two decimals otherwise."""
+    return f"{value:,.0f}" if unit in ("deals/s", "ns/deal", "MB") else f"{value:,.2f}"
+
+
+def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: int, minutes: float) -> None:
+    """reports/benchmarks.csv and reports/benchmarks.md."""
     REPORTS.mkdir(exist_ok=True)
     with open(REPORTS / "benchmarks.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["measure", "value", "unit", "threads"])
-        for m in figures:
-            writer.writerow([m.name, f"{m.value:.4g}", m.unit, "" if m.threads is None else m.threads])
-    info = machine()
+        writer.writerow(["section", "measure", "median", "min", "max", "repeats", "unit", "threads"])
+        for row in rows:
+            s = row.spread
+            writer.writerow(
+                [
+                    row.section,
+                    row.measure,
+                    f"{s.median:.4g}",
+                    f"{s.min:.4g}",
+                    f"{s.max:.4g}",
+                    s.repeats,
+                    row.unit,
+                    "" if row.threads is None else row.threads,
+                ]
+            )
     lines = [
         "# tarotsim benchmarks",
         "",
-        "Made by `python benchmarks/bench_engine.py` (JIT warmed up, best of three runs).",
+        f"Made by `{COMMAND}` (or `make bench`) in {minutes:.1f} minutes on the machine below; "
+        f"rerun it after any change to the kernels. Options: `--deals` (default 400000) and `--repeats` (default 9).",
+        "",
+        "Method: the figures of each section were timed in the same interleaved rounds (A B C, then C B A, …) "
+        f"after one warm-up run each: {repeats} rounds of {deals:,} deals per engine figure ({deals // 2:,} for "
+        "table sizes). Each figure is the median of its rounds, with the min–max beside it; a ratio or a cost "
+        "difference is taken round by round, from figures timed moments apart, then summarised the same way. "
+        "The machine may be shared: a load average above its core count means other work competed for the "
+        "cores, and then absolute speeds and the thread scaling say little, same-thread ratios most. `tarotsim bench` measures the "
+        "first section's headline figures the same way in under a minute (`--json` for one JSON object).",
+        "",
+        "Headline, 4 players, 1 thread, from same-round pairs: "
+        + "; ".join(f"{name} {ratio_text(rows, name, goal)}" for name, goal in HEADLINE_GOALS.items())
+        + ".",
         "",
         "| machine | |",
         "| --- | --- |",
-        *[f"| {k} | {v} |" for k, v in info.items()],
-        "",
-        "| measure | value | unit | threads |",
-        "| --- | ---: | --- | ---: |",
-        *[f"| {m.name} | {m.value:,.2f} | {m.unit} | {'' if m.threads is None else m.threads} |" for m in figures],
-        "",
-        "![deals per second](benchmarks.png)",
-        "",
+        f"| cpu | {info['cpu']} |",
+        f"| cores | {info['cores']} |",
+        f"| numba threads | {info['numba_threads']} |",
+        f"| load average (1 min), at the start / at the end | {info['load_average']} / {machine()['load_average']} |",
+        *[f"| {name} | {version} |" for name, version in info["versions"].items()],
     ]
+    for section in dict.fromkeys(row.section for row in rows):
+        lines += [
+            "",
+            f"## {section}",
+            "",
+            "| measure | median | min–max | unit | threads | rounds |",
+            "| --- | ---: | ---: | --- | ---: | ---: |",
+        ]
+        for row in (r for r in rows if r.section == section):
+            s = row.spread
+            spread = "" if s.repeats == 1 else f"{fmt(s.min, row.unit)}–{fmt(s.max, row.unit)}"
+            lines.append(
+                f"| {row.measure} | {fmt(s.median, row.unit)} | {spread} | {row.unit} "
+                f"| {'' if row.threads is None else row.threads} | {s.repeats} |"
+            )
+    lines += ["", "![deals per second and ratios](benchmarks.png)", ""]
     (REPORTS / "benchmarks.md").write_text("\n".join(lines), encoding="utf-8")
-    draw(rates, bare, most)
-    print(f"wrote {REPORTS / 'benchmarks.md'}")
 
 
-def draw(rates: dict[tuple[str, int, int], float], bare: float, most: int) -> None:
+def ratio_text(rows: list[Row], measure: str, note: str = "") -> str:
+    """The engine section's ratio ``measure`` as "median (min–max``note``)"."""
+    s = next(row.spread for row in rows if row.section == ENGINE and row.measure == measure)
+    return f"**{s.median:.2f}** ({s.min:.2f}–{s.max:.2f}{note})"
+
+
+def draw(engine: Rounds, tables: Rounds) -> None:
+    """reports/benchmarks.png: deals/s by table size, and the headline ratios, with min–max bars."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(8, 4.5), dpi=110)
+    fig = Figure(figsize=(10, 4.5), dpi=110)
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    labels, one, every = [], [], []
-    for (policy, players, threads), rate in sorted(rates.items()):
-        if threads == 1:
-            labels.append(f"{policy}\n{players}p")
-            one.append(rate / 1000)
-            every.append(rates.get((policy, players, most), rate) / 1000)
-    xs = range(len(labels))
-    ax.bar([x - 0.2 for x in xs], one, width=0.4, label="1 thread")
-    ax.bar([x + 0.2 for x in xs], every, width=0.4, label=f"{most} threads")
-    ax.axhline(bare / 1000, color="grey", linestyle="--", label="bare playout loop, 1 thread")
-    ax.set_xticks(list(xs), labels)
-    ax.set_ylabel("complete deals per second (thousands)")
-    ax.set_title("tarotsim engine speed")
-    ax.legend()
+    speed, ratios = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    xs = range(len(TABLE_SIZES))
+    for shift, policy in ((-0.2, "random"), (0.2, "heuristic")):
+        spreads = [tables.spread(f"{policy} {players}") for players in TABLE_SIZES]
+        median = [s.median / 1000 for s in spreads]
+        below = [(s.median - s.min) / 1000 for s in spreads]
+        above = [(s.max - s.median) / 1000 for s in spreads]
+        speed.bar(
+            [x + shift for x in xs], median, width=0.4, yerr=[below, above], capsize=3, label=f"{policy} play"
+        )
+    speed.axhline(
+        engine.spread("bare").median / 1000,
+        color="grey",
+        linestyle="--",
+        label="bare playout loop, 4 players",
+    )
+    top = max([engine.spread("bare").median] + [tables.spread(name).max for name in tables.rates]) / 1000
+    speed.set_ylim(0, top * 1.35)
+    speed.set_xticks(list(xs), [f"{players} players" for players in TABLE_SIZES])
+    speed.set_ylabel("complete deals per second (thousands), 1 thread")
+    speed.set_title("engine speed: median and min–max of the rounds")
+    speed.legend(loc="upper left", fontsize="small")
+    names = [f"{a}/{b}" for a, b in HEADLINE_RATIOS]
+    spreads = [engine.ratio(a, b) for a, b in HEADLINE_RATIOS]
+    ratios.bar(
+        names,
+        [s.median for s in spreads],
+        yerr=[[s.median - s.min for s in spreads], [s.max - s.median for s in spreads]],
+        capsize=3,
+        color="tab:green",
+    )
+    ratios.axhline(1, color="grey", linewidth=0.8)
+    ratios.set_ylabel("ratio of deals per second, same-round pairs")
+    ratios.set_title("ratios, 4 players, 1 thread")
     fig.tight_layout()
     fig.savefig(REPORTS / "benchmarks.png")
 

@@ -43,7 +43,12 @@ from tarotsim.run.engine import play, using_threads
 from tarotsim.run.seeding import run_key
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
-PAIRINGS = [("heuristic", "random"), ("random", "heuristic"), ("heuristic", "heuristic"), ("random", "random")]
+PAIRINGS = [
+    ("heuristic", "random"),
+    ("random", "heuristic"),
+    ("heuristic", "heuristic"),
+    ("random", "random"),
+]
 
 
 def played(records: np.ndarray) -> np.ndarray:
@@ -171,9 +176,14 @@ def options_table(deals: int, seed: int) -> list[str]:
         ("écart expert", {"ecart_policy": "expert"}),
         ("écart expert, poignée never", {"ecart_policy": "expert", "poignee_policy": "never"}),
         ("écart expert, poignée smart", {"ecart_policy": "expert", "poignee_policy": "smart"}),
-        ("écart expert, chelem overwhelming (110)", {"ecart_policy": "expert", "chelem_policy": "overwhelming"}),
-        ("écart expert, chelem overwhelming at 85", {"ecart_policy": "expert", "chelem_policy": "overwhelming",
-                                                     "chelem_threshold": 85}),
+        (
+            "écart expert, chelem overwhelming (110)",
+            {"ecart_policy": "expert", "chelem_policy": "overwhelming"},
+        ),
+        (
+            "écart expert, chelem overwhelming at 85",
+            {"ecart_policy": "expert", "chelem_policy": "overwhelming", "chelem_threshold": 85},
+        ),
     ]
     lines = [
         "| options (heuristic play on both sides) | taker success % | mean taker score | poignées shown per deal | chelems announced / made by the attack |",

@@ -57,11 +57,24 @@ def success(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for contract, group in played.groupby("contract", observed=True):
         low, high = wilson_interval(int(group.made.sum()), len(group))
-        rows.append({"contract": contract, "share of deals": len(group) / len(frame), "taken": len(group),
-                     "success": group.made.mean(), "low": low, "high": high,
-                     "mean taker score": group.taker_score.mean()})
-    rows.append({"contract": "thrown in", "share of deals": (frame.thrown_in != "none").mean(),
-                 "taken": int((frame.thrown_in != "none").sum())})
+        rows.append(
+            {
+                "contract": contract,
+                "share of deals": len(group) / len(frame),
+                "taken": len(group),
+                "success": group.made.mean(),
+                "low": low,
+                "high": high,
+                "mean taker score": group.taker_score.mean(),
+            }
+        )
+    rows.append(
+        {
+            "contract": "thrown in",
+            "share of deals": (frame.thrown_in != "none").mean(),
+            "taken": int((frame.thrown_in != "none").sum()),
+        }
+    )
     return pd.DataFrame(rows)
 
 
@@ -77,45 +90,78 @@ def main() -> None:
     parser.add_argument("--policy", default="heuristic")
     args = parser.parse_args()
     ecart = "expert" if args.policy == "heuristic" else "simple"
-    out = ["# Table sizes and dealing", "", f"Made by `python benchmarks/bench_tables.py --deals {args.deals} "
-           f"--policy {args.policy}`: Chavey bidding (bands scaled by hand size), {args.policy} card play.", ""]
+    out = [
+        "# Table sizes and dealing",
+        "",
+        f"Made by `python benchmarks/bench_tables.py --deals {args.deals} "
+        f"--policy {args.policy}`: Chavey bidding (bands scaled by hand size), {args.policy} card play.",
+        "",
+    ]
 
-    out += ["## Garde with two bouts, by table size", "",
-            "| players | gardes with 2 bouts | success | 95% interval |", "| ---: | ---: | ---: | --- |"]
+    out += [
+        "## Garde with two bouts, by table size",
+        "",
+        "| players | gardes with 2 bouts | success | 95% interval |",
+        "| ---: | ---: | ---: | --- |",
+    ]
     frames = {}
     for players in (3, 4, 5):
-        frames[players] = simulate(args.deals, seed=7, players=players, policy=args.policy, ecart_policy=ecart,
-                                   progress=False)
+        frames[players] = simulate(
+            args.deals, seed=7, players=players, policy=args.policy, ecart_policy=ecart, progress=False
+        )
         n, rate, low, high = garde_two_bouts(frames[players])
         out.append(f"| {players} | {n} | {rate:.3f} | {low:.3f}–{high:.3f} |")
     for players in (3, 4, 5):
         out += ["", f"### {players} players: contracts", "", to_markdown(success(frames[players]))]
 
     pair_deals = min(args.deals, 100_000)
-    out += ["", f"## Player strength at 3 and 5 players ({pair_deals:,} paired deals, seed 2024)", "",
-            "| players | attack | defence | taker success | mean taker score |",
-            "| ---: | --- | --- | ---: | ---: |"]
+    out += [
+        "",
+        f"## Player strength at 3 and 5 players ({pair_deals:,} paired deals, seed 2024)",
+        "",
+        "| players | attack | defence | taker success | mean taker score |",
+        "| ---: | --- | --- | ---: | ---: |",
+    ]
     for players in (3, 5):
-        for attack, defence in (("heuristic", "heuristic"), ("heuristic", "random"),
-                                ("random", "heuristic"), ("random", "random")):
-            frame = simulate(pair_deals, seed=2024, players=players, attack_policy=attack,
-                             defence_policy=defence, ecart_policy="expert", progress=False)
+        for attack, defence in (
+            ("heuristic", "heuristic"),
+            ("heuristic", "random"),
+            ("random", "heuristic"),
+            ("random", "random"),
+        ):
+            frame = simulate(
+                pair_deals,
+                seed=2024,
+                players=players,
+                attack_policy=attack,
+                defence_policy=defence,
+                ecart_policy="expert",
+                progress=False,
+            )
             played = frame[frame.thrown_in == "none"]
-            out.append(f"| {players} | {attack} | {defence} | {played.made.mean():.3f} | "
-                       f"{played.taker_score.mean():.1f} |")
+            out.append(
+                f"| {players} | {attack} | {defence} | {played.made.mean():.3f} | "
+                f"{played.taker_score.mean():.1f} |"
+            )
 
-    out += ["", "## Shuffled against unshuffled dealing (4 players)", "",
-            "Unshuffled: the last deal's tricks are gathered in play order (the écart or chien under them), "
-            "cut (3 to 75 cards) and dealt in packets of 3 with the chien set aside one card at a time; "
-            "a fresh shuffle every 1,024 deals.", ""]
+    out += [
+        "",
+        "## Shuffled against unshuffled dealing (4 players)",
+        "",
+        "Unshuffled: the last deal's tricks are gathered in play order (the écart or chien under them), "
+        "cut (3 to 75 cards) and dealt in packets of 3 with the chien set aside one card at a time; "
+        "a fresh shuffle every 1,024 deals.",
+        "",
+    ]
     shapes = {}
     results = {}
     hand_deals = min(args.deals, 200_000)
     for dealing in ("shuffled", "unshuffled"):
         config = RunConfig(policy=args.policy, ecart_policy=ecart, dealing=dealing)
         shapes[dealing] = hand_shape(dealt_hands(hand_deals, config, seed=11))
-        results[dealing] = simulate(args.deals, seed=11, policy=args.policy, ecart_policy=ecart, dealing=dealing,
-                                    progress=False)
+        results[dealing] = simulate(
+            args.deals, seed=11, policy=args.policy, ecart_policy=ecart, dealing=dealing, progress=False
+        )
     table = pd.DataFrame(shapes)
     table.index.name = f"hand as dealt ({hand_deals} deals x 4 hands)"
     out += [to_markdown(table.reset_index()), ""]

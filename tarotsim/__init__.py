@@ -2,17 +2,22 @@
 
 from tarotsim.cards import format_card, parse_card, parse_cards
 from tarotsim.config import RunConfig
+from tarotsim.duel import DuelResult, duel
 from tarotsim.evaluate import evaluate_hand
 from tarotsim.labels import Contract, Side
 from tarotsim.simulate import simulate, sweep
+from tarotsim.strategy import Strategy
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Contract",
+    "DuelResult",
     "RunConfig",
     "Side",
+    "Strategy",
     "__version__",
+    "duel",
     "evaluate_hand",
     "format_card",
     "parse_card",

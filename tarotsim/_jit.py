@@ -39,12 +39,12 @@ _STAMP = _sources_stamp()
 def _stamped(base: type) -> type:
     """A cache locator like ``base`` for tarotsim's files, stamped with all kernel sources."""
 
-    class Stamped(base):  # type: ignore[misc, valid-type]
+    class Stamped(base):
         def get_source_stamp(self) -> str:
             return _STAMP
 
         @classmethod
-        def from_function(cls, py_func, py_file):  # type: ignore[no-untyped-def]
+        def from_function(cls, py_func, py_file):
             if not str(Path(py_file).resolve()).startswith(str(_PACKAGE)):
                 return None
             return super().from_function(py_func, py_file)
@@ -60,7 +60,9 @@ def _install_locators() -> None:
     if impl is None or any(base is None for base in bases):
         return  # an unknown Numba layout: keep Numba's own per-file stamps
     if not any(k.__name__.startswith("Tarotsim") for k in impl._locator_classes):
-        impl._locator_classes = [_stamped(base) for base in bases] + list(impl._locator_classes)
+        impl._locator_classes = [_stamped(base) for base in bases if base is not None] + list(
+            impl._locator_classes
+        )
 
 
 _install_locators()

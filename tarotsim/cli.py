@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from tarotsim.bench import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 from tarotsim.labels import (
     BID_POLICIES,
@@ -33,6 +35,38 @@ DEFAULT_SEED = 2024
 
 class CliError(Exception):
     """A problem with the user's input, reported as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``tarotsim simulate: error: …``) and exit status 2;
+    the usage is shown by ``--help`` only."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_NUMBER_LIST = re.compile(r"-?\d[\d_]*(,\s*-?\d[\d_]*)*")
+_NUMBER_LIST_OPTIONS = ("--bid-thresholds",)
+"""Options whose value is a list of numbers, which argparse takes for an option when it
+starts with a minus sign unless written ``--option=value``."""
+
+
+def _join_number_lists(argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``--bid-thresholds -5,10,20,30`` written ``--bid-thresholds=-5,10,20,30``."""
+    joined: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word in _NUMBER_LIST_OPTIONS:
+            value = next(words, None)
+            if value is not None and _NUMBER_LIST.fullmatch(value):
+                joined.append(f"{word}={value}")
+                continue
+            joined.append(word)
+            if value is not None:
+                joined.append(value)
+            continue
+        joined.append(word)
+    return joined
 
 
 def _positive_int(text: str) -> int:
@@ -60,11 +94,15 @@ _PUBLISHED_BANDS_TEXT = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
 
 def _thresholds(text: str) -> tuple[int, ...]:
     try:
-        values = tuple(int(part) for part in text.split(","))
+        values = tuple(int(part.replace("_", "")) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}"
+        ) from None
     if len(values) != 4:
-        raise argparse.ArgumentTypeError(f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}"
+        )
     return values
 
 
@@ -76,35 +114,84 @@ def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, 
     def names(table: Mapping[str, int]) -> str:
         return ", ".join(table)
 
-    parser.add_argument("--players", type=int, default=default["players"],
-                        help=f"players at the table: 3, 4 or 5 (default {default['players']})")
-    parser.add_argument("--policy", default=default["policy"],
-                        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})")
-    parser.add_argument("--attack-policy", default=default["attack_policy"],
-                        help="card-play policy of the attack (default --policy)")
-    parser.add_argument("--defence-policy", default=default["defence_policy"],
-                        help="card-play policy of the defence (default --policy)")
-    parser.add_argument("--bid-policy", default=default["bid_policy"],
-                        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})")
-    parser.add_argument("--ecart-policy", default=default["ecart_policy"],
-                        help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})")
-    parser.add_argument("--poignee-policy", default=default["poignee_policy"],
-                        help=f"poignée policy: {names(POIGNEE_POLICIES)} (default {default['poignee_policy']})")
-    parser.add_argument("--chelem-policy", default=default["chelem_policy"],
-                        help=f"chelem announcement policy: {names(CHELEM_POLICIES)} (default {default['chelem_policy']})")
-    parser.add_argument("--dealing", default=default["dealing"],
-                        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})")
-    parser.add_argument("--bid-thresholds", type=_thresholds, default=default["bid_thresholds"], metavar="P,G,GS,GC",
-                        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
-                             "at 4 players, scaled by hand size)")
-    parser.add_argument("--chelem-threshold", type=int, default=default["chelem_threshold"],
-                        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=default["players"],
+        help=f"players at the table: 3, 4 or 5 (default {default['players']})",
+    )
+    parser.add_argument(
+        "--policy",
+        default=default["policy"],
+        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})",
+    )
+    parser.add_argument(
+        "--attack-policy",
+        default=default["attack_policy"],
+        help="card-play policy of the attack (default --policy)",
+    )
+    parser.add_argument(
+        "--defence-policy",
+        default=default["defence_policy"],
+        help="card-play policy of the defence (default --policy)",
+    )
+    parser.add_argument(
+        "--bid-policy",
+        default=default["bid_policy"],
+        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})",
+    )
+    parser.add_argument(
+        "--ecart-policy",
+        default=default["ecart_policy"],
+        help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})",
+    )
+    parser.add_argument(
+        "--poignee-policy",
+        default=default["poignee_policy"],
+        help=f"poignée policy: {names(POIGNEE_POLICIES)} (default {default['poignee_policy']})",
+    )
+    parser.add_argument(
+        "--chelem-policy",
+        default=default["chelem_policy"],
+        help=f"chelem announcement policy: {names(CHELEM_POLICIES)} (default {default['chelem_policy']})",
+    )
+    parser.add_argument(
+        "--dealing",
+        default=default["dealing"],
+        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})",
+    )
+    parser.add_argument(
+        "--bid-thresholds",
+        type=_thresholds,
+        default=default["bid_thresholds"],
+        metavar="P,G,GS,GC",
+        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
+        "at 4 players, scaled by hand size)",
+    )
+    parser.add_argument(
+        "--chelem-threshold",
+        type=int,
+        default=default["chelem_threshold"],
+        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})",
+    )
 
 
 def _config(args: argparse.Namespace) -> RunConfig:
     """The run configuration of a command: every parsed option named as a ``RunConfig`` field."""
     given = vars(args)
     return RunConfig(**{f.name: given[f.name] for f in fields(RunConfig) if f.name in given})
+
+
+TABLE_FILES = (".csv", ".md")
+STUDY_REPORT = "report"
+"""The folder inside its run directory where ``study`` writes its report."""
+
+
+def _table_file(text: str) -> str:
+    """A table's ``--out`` file, checked before any work: it must end in .csv or .md."""
+    if Path(text).suffix not in TABLE_FILES:
+        raise argparse.ArgumentTypeError(f"must end in .csv or .md, got {text!r}")
+    return text
 
 
 def _writable(path: Path) -> None:
@@ -136,8 +223,11 @@ def summary_table(frame: pd.DataFrame | str) -> str:
     table = success_table(frame, by=("taker_bouts",))
     shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
     thrown = table.attrs.get("thrown_in_by_reason", {})
-    reasons = ", ".join(f"{reason.label.replace('_', ' ')} {int(thrown.get(reason.label, 0))}"
-                        for reason in ThrownIn if reason != ThrownIn.NONE)
+    reasons = ", ".join(
+        f"{reason.label.replace('_', ' ')} {int(thrown.get(reason.label, 0))}"
+        for reason in ThrownIn
+        if reason != ThrownIn.NONE
+    )
     lines = [to_markdown(shown), "", f"played deals: {int(table['n'].sum())}; thrown in: {reasons}"]
     return "\n".join(lines)
 
@@ -150,18 +240,35 @@ def _execute(args: argparse.Namespace, spec: RunSpec) -> None:
     started = time.perf_counter()
     if args.scheduler is not None or args.workers is not None:
         if args.threads is not None:
-            raise CliError("--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)")
+            raise CliError(
+                "--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)"
+            )
         from tarotsim.run.distributed import execute_distributed
 
-        run = execute_distributed(args.out, spec, scheduler=args.scheduler, workers=args.workers,
-                                  write_on=args.write_on or "workers", progress=_progress(args))
+        run = execute_distributed(
+            args.out,
+            spec,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            write_on=args.write_on or "workers",
+            progress=_progress(args),
+            allow_version_change=args.allow_version_change,
+        )
     else:
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
         from tarotsim.run.store import execute
 
-        run = execute(args.out, spec, threads=args.threads, progress=_progress(args))
+        run = execute(
+            args.out,
+            spec,
+            threads=args.threads,
+            progress=_progress(args),
+            allow_version_change=args.allow_version_change,
+        )
     elapsed = time.perf_counter() - started
+    for index, problem in run.remade:
+        print(f"chunk {index} {problem}: made again")
     counts = run.manifest["counts"]
     print(
         f"{spec.kind} run in {run.directory}: {counts['deals']} deals ({counts['rows']} records), "
@@ -171,7 +278,9 @@ def _execute(args: argparse.Namespace, spec: RunSpec) -> None:
 
 def _run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
     """The run a command makes in its run directory (``--out``)."""
-    return RunSpec(kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep)
+    return RunSpec(
+        kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep
+    )
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -186,12 +295,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tarotsim.simulate import simulate
 
     started = time.perf_counter()
-    frame = simulate(args.deals, seed=args.seed, config=config, threads=args.threads, progress=_progress(args))
+    frame = simulate(
+        args.deals, seed=args.seed, config=config, threads=args.threads, progress=_progress(args)
+    )
     elapsed = time.perf_counter() - started
-    print(f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
-          f"card play {config.policy}; {elapsed:.1f} s\n")
-    print("Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
-          "mean taker score in points):\n")
+    print(
+        f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
+        f"card play {config.policy}; {elapsed:.1f} s\n"
+    )
+    print(
+        "Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
+        "mean taker score in points):\n"
+    )
     print(summary_table(frame))
     return 0
 
@@ -199,6 +314,47 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
     _execute(args, _run_spec(args, _config(args), "sweep", contracts=contracts, seat=args.seat))
+    return 0
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
+    with ``--out``, a resumable run directory and a report in ``DIR/report``."""
+    from tarotsim.analysis import to_markdown
+    from tarotsim.duel import DuelResult, duel, duel_spec
+    from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
+
+    spec = duel_spec(
+        args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals
+    )
+    if args.out is None:
+        if args.scheduler is not None or args.workers is not None:
+            raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
+        if args.write_on is not None:
+            raise CliError("--write-on goes with --scheduler or --workers")
+        result = duel(
+            spec.duel[0],
+            spec.duel[1],
+            args.deals,
+            seed=args.seed,
+            players=args.players,
+            threads=args.threads,
+            progress=_progress(args),
+        )
+    else:
+        _execute(args, spec)
+        result = DuelResult.from_run(args.out)
+    print(f"{result.summary()}\n")
+    print(
+        f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
+        f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}"
+    )
+    print(
+        f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}"
+    )
+    if args.out is not None:
+        folder = write_duel_report(result, Path(args.out) / "report")
+        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
     return 0
 
 
@@ -211,8 +367,6 @@ def _emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = Fa
     if out is None:
         return
     path = Path(out)
-    if path.suffix not in (".csv", ".md"):
-        raise CliError(f"--out must end in .csv or .md, got {out}")
     try:
         if path.suffix == ".csv":
             table.to_csv(path, index=False)
@@ -227,24 +381,29 @@ def cmd_table(args: argparse.Namespace) -> int:
     from tarotsim.analysis import success_table
 
     by = tuple(c.strip() for c in args.by.split(",") if c.strip())
-    table = success_table(args.run, by=by, contract=args.contract)
+    table = success_table(args.run, by=by, contract=args.contract, client=args.scheduler)
     _emit(table, args.out, f"Contract success by {', '.join(by)}")
     return 0
 
 
 def cmd_thresholds(args: argparse.Namespace) -> int:
-    from tarotsim.analysis import best_contract, hand_points_thresholds, thresholds
+    from tarotsim.analysis import threshold_tables
 
+    tables = threshold_tables(args.run, args.min_rate, args.min_n, client=args.scheduler)
     outputs = [
-        (thresholds(args.run, min_rate=args.min_rate, min_n=args.min_n),
-         f"Smallest trump length whose success rate reaches {args.min_rate:g}, by bouts"),
+        (
+            tables.thresholds,
+            f"Trump length at which each contract is made {args.min_rate:.0%} of the time (threshold) and "
+            "its mean score beats passing (break_even), by bouts: fitted curves, 95% intervals",
+        ),
     ]
-    try:
-        outputs.append((best_contract(args.run, min_n=args.min_n), "Best contract by bouts and trump length"))
-        outputs.append((hand_points_thresholds(args.run, min_n=args.min_n),
-                        "Chavey count where each contract pays, against the published bands"))
-    except ValueError as err:
-        print(f"(best contract and hand-point thresholds need a sweep run: {err})\n")
+    if tables.best is not None and tables.hand_points is not None:
+        outputs.append((tables.best, "Best contract by bouts and trump length"))
+        outputs.append(
+            (tables.hand_points, "Chavey count where each contract pays, against the published bands")
+        )
+    else:
+        print(f"(best contract and hand-point thresholds need a sweep run: {tables.not_compared})\n")
     for index, (table, title) in enumerate(outputs):
         out = args.out
         if out is not None and out.endswith(".csv") and index:
@@ -256,7 +415,7 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from tarotsim.analysis import compare
 
-    table = compare(args.run_a, args.run_b)
+    table = compare(args.run_a, args.run_b, client=args.scheduler)
     _emit(table, args.out, f"{args.run_a} against {args.run_b} (paired, a - b, 95% intervals)")
     return 0
 
@@ -266,28 +425,36 @@ def cmd_study(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
 
     spec = _run_spec(args, _config(args), "sweep", contracts=CONTRACTS, seat=0)
-    print(f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
-          f"({args.policy} play); re-running this command resumes an interrupted run.")
+    print(
+        f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
+        f"({args.policy} play); re-running this command resumes an interrupted run."
+    )
     started = time.perf_counter()
     _execute(args, spec)
-    folder = write_report(args.out, Path(args.out) / "report")
-    print(f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
-          f"{time.perf_counter() - started:.0f} s in all")
+    folder = write_report(args.out, Path(args.out) / STUDY_REPORT)
+    print(
+        f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
+        f"{time.perf_counter() - started:.0f} s in all"
+    )
     return 0
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from tarotsim.simulate import simulate
 
     config = _config(args)
     frame = simulate(args.deals, seed=args.seed, config=config, match_deals=args.deals, progress=False)
     seats = range(config.players)
-    print(f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n")
+    print(
+        f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n"
+    )
     header = "deal dealer  taker contract      " + "".join(f"{'seat ' + str(s):>9}" for s in seats)
     print(header)
     for row in frame.itertuples(index=False):
         what = row.contract if row.thrown_in == ThrownIn.NONE.label else f"({row.thrown_in})"
-        taker = "" if row.taker < 0 else str(row.taker)
+        taker = "" if pd.isna(row.taker) else str(row.taker)
         totals = "".join(f"{getattr(row, f'total_{s}'):>9}" for s in seats)
         print(f"{row.deal:>4} {row.dealer:>6} {taker:>6} {what:<14}{totals}")
     final = [int(frame[f"total_{s}"].iloc[-1]) for s in seats]
@@ -297,49 +464,109 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_report_folder(run: str, out: str, force: bool) -> None:
+    """Refuse a report folder inside the run directory (but its ``report`` folder), a file,
+    or a folder that holds files already, unless ``force``."""
+    run_dir, folder = Path(run).resolve(), Path(out).resolve()
+    if folder == run_dir or (
+        run_dir in folder.parents and folder.relative_to(run_dir).parts[0] != STUDY_REPORT
+    ):
+        raise CliError(
+            f"--out {out} is inside the run directory {run}: write the report elsewhere "
+            f"(or into {Path(run) / STUDY_REPORT}, where study puts it)"
+        )
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"--out {out} is a file; the report needs a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise CliError(
+            f"--out {out} already holds files (a report?): give --force to write over them, "
+            "or choose another folder"
+        )
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
 
-    folder = write_report(args.run, args.out, min_n=args.min_n)
+    _check_report_folder(args.run, args.out, args.force)
+    folder = write_report(args.run, args.out, min_n=args.min_n, client=args.scheduler)
     print(f"report written to {folder / 'report.html'} (and report.md beside it)")
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from tarotsim.bench import headline, machine
+    import json
 
-    info = machine()
-    print(f"tarotsim {info['tarotsim']} on {info['cpu']} ({info['cores']} cores), numba {info['numba']}")
-    for figure in headline(deals=args.deals):
-        threads = f"{figure.threads} thread{'s' if figure.threads != 1 else ''}" if figure.threads else ""
-        value = f"{figure.value:,.0f}" if figure.unit == "deals/s" else f"{figure.value:.2f}"
-        print(f"  {figure.name:<34} {value:>12} {figure.unit:<9} {threads}")
+    from tarotsim.bench import headline
+
+    result = headline(deals=args.deals, repeats=args.repeats, threads=args.threads)
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.text())
     return 0
 
 
 def _add_run_options(
     parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
 ) -> None:
-    parser.add_argument("--deals", type=_positive_int, default=deals, help=f"deals to play (default {deals:,})")
-    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    parser.add_argument(
+        "--deals", type=_positive_int, default=deals, help=f"deals to play (default {deals:,})"
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
     where = f" (default {out})" if out else ""
-    parser.add_argument("--out", required=out_required, default=out,
-                        help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume")
+    parser.add_argument(
+        "--out",
+        required=out_required,
+        default=out,
+        help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume",
+    )
     parser.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--chunk-deals", type=_positive_int, default=DEFAULT_CHUNK_DEALS,
-                        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})")
+    parser.add_argument(
+        "--chunk-deals",
+        type=_positive_int,
+        default=DEFAULT_CHUNK_DEALS,
+        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')")
-    parser.add_argument("--workers", type=_positive_int, default=None, metavar="N",
-                        help="make the chunks on a local Dask cluster of N worker processes, one thread each")
-    parser.add_argument("--write-on", choices=("workers", "client"), default=None,
-                        help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
-                             "--out must be a path they all share) or this process")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="make the chunks on a local Dask cluster of N worker processes, one thread each",
+    )
+    parser.add_argument(
+        "--write-on",
+        choices=("workers", "client"),
+        default=None,
+        help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
+        "--out must be a path they all share) or this process",
+    )
+    parser.add_argument(
+        "--allow-version-change",
+        action="store_true",
+        help="finish a run directory that another tarotsim version started (recorded in its manifest)",
+    )
+
+
+def _add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler`` of the commands that read a run: where its chunks are reduced."""
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="read the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786; its workers must see "
+        "the run directory at the same path (default: read here, chunk by chunk)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tarotsim",
         description="Monte Carlo simulator of French Tarot under the FFT rules.",
     )
@@ -358,45 +585,100 @@ def build_parser() -> argparse.ArgumentParser:
     swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
     _add_run_options(swp, out_required=True)
     swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
-    swp.add_argument("--contracts", default=",".join(CONTRACTS),
-                     help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})")
+    swp.add_argument(
+        "--contracts",
+        default=",".join(CONTRACTS),
+        help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
+    )
     _add_config_options(swp, SWEEP_DEFAULTS)
     swp.set_defaults(func=cmd_sweep)
 
+    duel_ = sub.add_parser(
+        "duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals"
+    )
+    duel_.add_argument(
+        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert"
+    )
+    duel_.add_argument("--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random")
+    duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
+    _add_run_options(duel_, out_required=False)
+    duel_.set_defaults(func=cmd_duel)
+
     table = sub.add_parser("table", help="success table of a run directory")
     table.add_argument("run", help="run directory")
-    table.add_argument("--by", default="taker_bouts,taker_trumps", help="columns to group by (default taker_bouts,taker_trumps)")
+    table.add_argument(
+        "--by",
+        default="taker_bouts,taker_trumps",
+        help="columns to group by (default taker_bouts,taker_trumps)",
+    )
     table.add_argument("--contract", default=None, help="only this contract")
-    table.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
+    table.add_argument(
+        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
+    )
+    _add_scheduler_option(table)
     table.set_defaults(func=cmd_table)
 
     thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
     thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
     thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
     thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
-    thr.add_argument("--out", default=None, help="also write the tables to FILE.csv (one file per table) or FILE.md")
+    thr.add_argument(
+        "--out",
+        type=_table_file,
+        default=None,
+        help="also write the tables to FILE.csv (one file per table) or FILE.md",
+    )
+    _add_scheduler_option(thr)
     thr.set_defaults(func=cmd_thresholds)
 
     cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
     cmp_.add_argument("run_a", help="run directory A")
     cmp_.add_argument("run_b", help="run directory B")
-    cmp_.add_argument("--out", default=None, help="also write the table to FILE.csv or FILE.md")
+    cmp_.add_argument(
+        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
+    )
+    _add_scheduler_option(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
     match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
     match.add_argument("--deals", type=_positive_int, default=8, help="deals in the match (default 8)")
-    match.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    match.add_argument(
+        "--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
     _add_config_options(match)
     match.set_defaults(func=cmd_match)
 
     rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
-    rep.add_argument("--out", required=True, help="report folder to write (report.md, report.html, PNG figures)")
-    rep.add_argument("--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)")
+    rep.add_argument(
+        "--out",
+        required=True,
+        help="report folder to write (report.md, report.html, PNG figures), outside the run directory",
+    )
+    rep.add_argument("--force", action="store_true", help="write over the files of an existing report folder")
+    rep.add_argument(
+        "--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)"
+    )
+    _add_scheduler_option(rep)
     rep.set_defaults(func=cmd_report)
 
     bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
-    bench.add_argument("--deals", type=_positive_int, default=200_000, help="deals per measurement (default 200000)")
+    bench.add_argument(
+        "--deals",
+        type=_positive_int,
+        default=HEADLINE_DEALS,
+        help=f"deals per timed run (default {HEADLINE_DEALS:,})",
+    )
+    bench.add_argument(
+        "--repeats",
+        type=_positive_int,
+        default=HEADLINE_REPEATS,
+        help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})",
+    )
+    bench.add_argument(
+        "--threads", type=_positive_int, default=1, help="threads every figure runs on (default 1)"
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     bench.set_defaults(func=cmd_bench)
 
     trace = sub.add_parser("trace", help="write every card of every deal as JSON Lines")
@@ -410,7 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_number_lists(sys.argv[1:] if argv is None else argv))
     if args.command is None:
         parser.print_help()
         return 2
@@ -418,6 +700,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except (CliError, ValueError, TypeError) as err:
         print(f"tarotsim: error: {err}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(
+            "tarotsim: error: out of memory; write the run to a directory in chunks (--out DIR)",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"tarotsim: error: {err.strerror or err}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tarotsim: interrupted; repeat the same command to resume a run directory", file=sys.stderr)

@@ -1,7 +1,8 @@
 """The run configuration: every choice besides the seed that decides a run's deals, validated here.
 
-Its names (policies, contracts, dealings) come from :mod:`tarotsim.labels`; ``RunConfig.to_array``
-is the ``cfg`` array a run hands the kernels.
+Its names (policies, contracts, dealings) come from :mod:`tarotsim.labels`; each seat's
+policies are a :class:`~tarotsim.strategy.Strategy`; ``RunConfig.to_array`` is the ``cfg``
+array a run hands the kernels.
 """
 
 from __future__ import annotations
@@ -13,39 +14,21 @@ from typing import Any, TypedDict, cast
 import numpy as np
 
 from tarotsim.kernels import state as C
-from tarotsim.labels import (
-    BANDS_HAND_CARDS,
-    BID_POLICIES,
-    CHELEM_POLICIES,
-    CONTRACTS,
-    DEALINGS,
-    DEFAULT_CHELEM_THRESHOLD,
-    ECART_POLICIES,
-    PLAY_POLICIES,
-    POIGNEE_POLICIES,
-    PUBLISHED_BANDS,
-    TABLE_SIZES,
-    parse_contract,
-)
+from tarotsim.labels import DEALINGS, DEFAULT_CHELEM_THRESHOLD, TABLE_SIZES, parse_contract
+from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
+
+MAX_COUNT = int(np.iinfo(np.int64).max)
+"""Largest count the kernels' ``cfg`` array (int64) holds."""
 
 
-def default_bid_thresholds(players: int) -> tuple[int, int, int, int]:
-    """Chavey's published bands (``labels.PUBLISHED_BANDS``) scaled by the cards in a hand.
-
-    >>> default_bid_thresholds(3)
-    (53, 75, 95, 108)
-    """
-    hand = TABLE_SIZES[players][0]
-    bands = tuple(round(PUBLISHED_BANDS[c] * hand / BANDS_HAND_CARDS) for c in CONTRACTS)
-    return cast("tuple[int, int, int, int]", bands)
-
-
-def check_count(value: object, name: str, *, minimum: int = 0) -> int:
-    """``value`` as an int >= ``minimum``, or a ``TypeError``/``ValueError`` naming ``name``."""
+def check_count(value: object, name: str, *, minimum: int = 0, maximum: int = MAX_COUNT) -> int:
+    """``value`` as an int from ``minimum`` to ``maximum``, or a ``TypeError``/``ValueError`` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 
@@ -53,6 +36,8 @@ def _check_thresholds(thresholds: object) -> tuple[int, int, int, int]:
     message = f"bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, Garde contre), got {thresholds!r}"
     if isinstance(thresholds, str) or not isinstance(thresholds, Sequence) or len(thresholds) != 4:
         raise ValueError(message)
+    if any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) for t in thresholds):
+        raise ValueError(f"bid_thresholds must be whole numbers (Chavey counts), got {thresholds!r}")
     counts = tuple(check_count(t, "a bid threshold") for t in thresholds)
     if list(counts) != sorted(counts):
         raise ValueError(message)
@@ -104,12 +89,17 @@ class RunConfig:
     dealing : str
         ``labels.DEALINGS``: a uniformly shuffled pack every deal, or the casual table's
         gathered, cut and unshuffled pack (RULES.md §10).
+    strategies : sequence of Strategy or str, optional
+        One strategy per seat (a :class:`~tarotsim.strategy.Strategy` or its spec), in
+        place of the policy options above, which then keep their defaults. None: every
+        seat plays the policy options.
 
     Raises
     ------
     ValueError, TypeError
         For an unknown name, a table size other than 3, 4 or 5, thresholds that are not
-        four increasing counts, or a taking seat off the table.
+        four increasing counts, a taking seat off the table, or strategies that are not
+        one per seat, not valid at the table size, or given with policy options.
     """
 
     players: int = 4
@@ -125,6 +115,7 @@ class RunConfig:
     forced_taker: int = -1
     forced_contract: str | None = None
     dealing: str = "shuffled"
+    strategies: tuple[Strategy, ...] | None = None
 
     def __post_init__(self) -> None:
         players = check_players(self.players)
@@ -138,24 +129,60 @@ class RunConfig:
             if seat >= players:
                 raise ValueError(f"the taking seat must be 0 to {players - 1}, got {seat}")
             object.__setattr__(self, "forced_taker", seat)
+        if self.strategies is not None:
+            object.__setattr__(self, "strategies", self._check_strategies(self.strategies))
         self.to_array()  # checks every name
 
+    def _check_strategies(self, strategies: object) -> tuple[Strategy, ...]:
+        if isinstance(strategies, (str, Strategy)) or not isinstance(strategies, Sequence):
+            raise TypeError(f"strategies must be a list of one strategy per seat, got {strategies!r}")
+        if len(strategies) != self.players:
+            raise ValueError(
+                f"strategies must give one strategy per seat ({self.players} at {self.players} players), "
+                f"got {len(strategies)}"
+            )
+        given = [
+            f.name for f in fields(self) if f.name in _POLICY_FIELDS and getattr(self, f.name) != f.default
+        ]
+        if self.bid_thresholds != default_bid_thresholds(self.players):
+            given.append("bid_thresholds")
+        if self.chelem_threshold != DEFAULT_CHELEM_THRESHOLD:
+            given.append("chelem_threshold")
+        if given:
+            raise ValueError(f"strategies set every seat's policies: leave {', '.join(given)} unset")
+        checked = tuple(to_strategy(s) for s in strategies)
+        for strategy in checked:
+            strategy.check(self.players)
+        return checked
+
+    def seat_strategies(self) -> tuple[Strategy, ...]:
+        """Each seat's strategy: ``strategies``, or the policy options for every seat."""
+        if self.strategies is not None:
+            return self.strategies
+        same = Strategy(
+            play=self.policy,
+            bid=self.bid_policy,
+            ecart=self.ecart_policy,
+            poignee=self.poignee_policy,
+            chelem=self.chelem_policy,
+            attack_play=self.attack_policy,
+            defence_play=self.defence_policy,
+            bid_thresholds=self.bid_thresholds,
+            chelem_threshold=self.chelem_threshold,
+        )
+        return (same,) * self.players
+
     def to_array(self) -> np.ndarray:
-        """The kernels' ``cfg`` array: int64[N_CFG], slots ``kernels.state.C_*``."""
+        """The kernels' ``cfg`` array: int64[N_CFG], slots ``kernels.state.C_*`` and each
+        seat's block (``Strategy.block``)."""
         cfg = np.zeros(C.N_CFG, dtype=np.int64)
         hand, chien = TABLE_SIZES[self.players]
         cfg[C.C_PLAYERS] = self.players
         cfg[C.C_HAND] = hand
         cfg[C.C_CHIEN] = chien
-        play = _pick("policy", self.policy, PLAY_POLICIES)
-        cfg[C.C_PLAY_ATTACK] = play if self.attack_policy is None else _pick("attack policy", self.attack_policy, PLAY_POLICIES)
-        cfg[C.C_PLAY_DEFENCE] = play if self.defence_policy is None else _pick("defence policy", self.defence_policy, PLAY_POLICIES)
-        cfg[C.C_BID_POLICY] = _pick("bid policy", self.bid_policy, BID_POLICIES)
-        cfg[C.C_ECART_POLICY] = _pick("ecart policy", self.ecart_policy, ECART_POLICIES)
-        cfg[C.C_POIGNEE_POLICY] = _pick("poignee policy", self.poignee_policy, POIGNEE_POLICIES)
-        cfg[C.C_CHELEM_POLICY] = _pick("chelem policy", self.chelem_policy, CHELEM_POLICIES)
-        cfg[C.C_BID_PRISE : C.C_BID_GARDE_CONTRE + 1] = self.bid_thresholds
-        cfg[C.C_CHELEM_THRESHOLD] = self.chelem_threshold
+        for seat, strategy in enumerate(self.seat_strategies()):
+            start = C.C_SEATS + seat * C.N_SEAT_CFG
+            cfg[start : start + C.N_SEAT_CFG] = strategy.block(self.players)
         cfg[C.C_DEALING] = _pick("dealing", self.dealing, DEALINGS)
         if self.forced_contract is None:
             cfg[C.C_FORCED_TAKER] = -1
@@ -168,7 +195,10 @@ class RunConfig:
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for manifests and comparisons (tuples become lists)."""
         out = asdict(self)
-        out["bid_thresholds"] = list(self.bid_thresholds)
+        out["bid_thresholds"] = list(self.bid_thresholds or ())
+        del out["strategies"]
+        if self.strategies is not None:  # absent otherwise, as in the manifests of runs before strategies
+            out["strategies"] = [str(s) for s in self.strategies]
         return out
 
 
@@ -189,7 +219,19 @@ class RunOptions(TypedDict, total=False):
     forced_taker: int
     forced_contract: str | None
     dealing: str
+    strategies: Sequence[Strategy | str] | None
 
+
+_POLICY_FIELDS = (
+    "policy",
+    "attack_policy",
+    "defence_policy",
+    "bid_policy",
+    "ecart_policy",
+    "poignee_policy",
+    "chelem_policy",
+)
+"""The policy fields that ``strategies`` replace (besides the thresholds)."""
 
 SWEEP_DEFAULTS: RunOptions = {"policy": "heuristic", "ecart_policy": "expert"}
 """Where a sweep's configuration departs from ``RunConfig()``: a contract is judged as a
@@ -208,7 +250,8 @@ def make_config(
     options : mapping
         Instead of ``config``: fields of ``RunConfig`` by name.
     defaults : mapping, optional
-        Fields that ``options`` do not give, before ``RunConfig``'s own defaults.
+        Fields that ``options`` do not give, before ``RunConfig``'s own defaults (the
+        policies among them only when ``options`` give no ``strategies``).
 
     Raises
     ------
@@ -223,7 +266,10 @@ def make_config(
         if name not in names:
             raise TypeError(f"unknown option {name!r}; valid options: {', '.join(names)}")
     if config is None:
-        return RunConfig(**{**(defaults or {}), **options})
+        defaults = dict(defaults or {})
+        if options.get("strategies") is not None:  # the strategies replace the default policies
+            defaults = {name: value for name, value in defaults.items() if name not in _POLICY_FIELDS}
+        return RunConfig(**{**defaults, **options})
     if not isinstance(config, RunConfig):
         raise TypeError(f"config must be a RunConfig, got {config!r}")
     if options:

@@ -99,6 +99,7 @@ def parse_contract(label: str | Contract) -> Contract:
         raise ValueError(f"unknown contract {label!r}; valid: {', '.join(CONTRACTS)}")
     return Contract.parse(label)
 
+
 MULTIPLIERS: dict[str, int] = {c.label: int(K.MULTIPLIER[c]) for c in Contract if c != Contract.PASS}
 """Contract multiplier M of RULES.md §8, by contract label."""
 
@@ -132,7 +133,11 @@ BANDS_HAND_CARDS = 18
 DEFAULT_CHELEM_THRESHOLD = 110
 """Count (with the distribution bonus) from which the ``overwhelming`` policy announces a chelem."""
 
-PLAY_POLICIES: dict[str, int] = {"random": codes.PLAY_RANDOM, "heuristic": codes.PLAY_HEURISTIC}
+PLAY_POLICIES: dict[str, int] = {
+    "random": codes.PLAY_RANDOM,
+    "heuristic": codes.PLAY_HEURISTIC,
+    "greedy": codes.PLAY_GREEDY,
+}
 BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY}
 ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
 POIGNEE_POLICIES: dict[str, int] = {

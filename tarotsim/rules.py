@@ -78,7 +78,9 @@ def legal_cards(
         raise ValueError("the hand is empty: a player with no card has nothing to play")
     called = -1 if called_card is None else _parse_called(called_card)
     if first_lead and trick_ids:
-        raise ValueError(f"the first lead is the first card of the deal, but the trick holds {len(trick_ids)}")
+        raise ValueError(
+            f"the first lead is the first card of the deal, but the trick holds {len(trick_ids)}"
+        )
     led, hi = trick_state(trick_ids)
     word0, word1 = to_mask(hand_ids)
     legal0, legal1 = K.legal_play(word0, word1, led, hi, called, first_lead)

@@ -12,9 +12,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tarotsim.cards import HALF_POINTS
 from tarotsim.config import check_players
 from tarotsim.kernels import score as K
-from tarotsim.labels import POIGNEE_BONUS, POIGNEE_NAMES, SIDE_NAMES, Contract, Side, parse_contract
+from tarotsim.labels import (
+    POIGNEE_BONUS,
+    POIGNEE_NAMES,
+    SIDE_NAMES,
+    TABLE_SIZES,
+    Contract,
+    Side,
+    parse_contract,
+)
+
+FULL_HALF_POINTS = int(HALF_POINTS.sum())
+"""Half points of the whole pack (91 points)."""
+MAX_CARD_HALF_POINTS = int(HALF_POINTS.max())
+"""Half points of the most valuable card (4.5 points: a bout or a King)."""
+BOUT_HALF_POINTS = MAX_CARD_HALF_POINTS
 
 
 @dataclass(frozen=True)
@@ -34,6 +49,36 @@ def _side(value: str | None, name: str) -> Side:
     if value not in SIDE_NAMES:
         raise ValueError(f"{name} must be None or one of {', '.join(SIDE_NAMES)}, got {value!r}")
     return Side.parse(value)
+
+
+def _check_possible(half: int, bouts: int, contract: Contract, chelem: Side, players: int) -> None:
+    """Refuse points that no deal can end with: each bout is worth 4.5 points, and a side
+    that won no trick holds at most the Excuse and, by the contract, the chien or the écart."""
+    low, high = BOUT_HALF_POINTS * bouts, FULL_HALF_POINTS - BOUT_HALF_POINTS * (3 - bouts)
+    if not low <= half <= high:
+        raise ValueError(
+            f"with {bouts} bouts (4.5 points each) the attack ends with {low / 2:g} to "
+            f"{high / 2:g} points, got {half / 2:g}"
+        )
+    chien = TABLE_SIZES[players][1]
+    if chelem == Side.ATTACK:
+        cards = 1 + (chien if contract == Contract.GARDE_CONTRE else 0)
+        least = FULL_HALF_POINTS - MAX_CARD_HALF_POINTS * cards
+        if half < least:
+            raise ValueError(
+                f"after a chelem by the attack the defence holds at most {cards} card(s) (the Excuse"
+                f"{', the chien' if cards > 1 else ''}), so the attack ends with at least "
+                f"{least / 2:g} points, got {half / 2:g}"
+            )
+    elif chelem == Side.DEFENCE:
+        cards = 1 + (0 if contract == Contract.GARDE_CONTRE else chien)
+        most = MAX_CARD_HALF_POINTS * cards
+        if half > most:
+            raise ValueError(
+                f"after a chelem by the defence the attack holds at most {cards} card(s) (the Excuse"
+                f"{', the chien or the écart' if cards > 1 else ''}), so it ends with at most "
+                f"{most / 2:g} points, got {half / 2:g}"
+            )
 
 
 def score_deal(
@@ -79,11 +124,15 @@ def score_deal(
     Raises
     ------
     ValueError, TypeError
-        For an unknown contract, side or poignée, or points or bouts out of range.
+        For an unknown contract, side or poignée, points or bouts out of range, or a
+        result no deal can have (3 bouts and no points; a chelem by the attack with 10
+        points).
     """
     players = check_players(players)
     played = parse_contract(contract)
-    if isinstance(attack_points, bool) or not isinstance(attack_points, (int, float, np.integer, np.floating)):
+    if isinstance(attack_points, bool) or not isinstance(
+        attack_points, (int, float, np.integer, np.floating)
+    ):
         raise TypeError(f"attack_points must be a number of points, got {attack_points!r}")
     half = float(attack_points) * 2
     if not (0 <= half <= 182 and half == int(half)):
@@ -91,7 +140,9 @@ def score_deal(
     if isinstance(attack_bouts, bool) or attack_bouts not in (0, 1, 2, 3):
         raise ValueError(f"attack_bouts must be 0, 1, 2 or 3, got {attack_bouts!r}")
     if isinstance(poignees, str):
-        raise TypeError(f"poignees must be a sequence of sizes such as [{POIGNEE_NAMES[0]!r}], not a single string")
+        raise TypeError(
+            f"poignees must be a sequence of sizes such as [{POIGNEE_NAMES[0]!r}], not a single string"
+        )
     bonus = 0
     for size in poignees:
         if size not in POIGNEE_BONUS:
@@ -99,6 +150,8 @@ def score_deal(
         bonus += POIGNEE_BONUS[size]
     if taker_alone and players != 5:
         raise ValueError("taker_alone only applies to 5 players (the taker without a partner)")
+    chelem_side = _side(chelem, "chelem")
+    _check_possible(int(half), int(attack_bouts), played, chelem_side, players)
     made, margin = K.result(int(half), int(attack_bouts))
     d = K.per_defender(
         int(played),
@@ -107,7 +160,7 @@ def score_deal(
         int(_side(petit_au_bout, "petit_au_bout")),
         bonus,
         bool(chelem_announced),
-        int(_side(chelem, "chelem")),
+        int(chelem_side),
     )
     scores = np.zeros(players, dtype=np.int64)
     partner = -1 if (taker_alone or players != 5) else 1

@@ -54,7 +54,9 @@ def simulate(
     config
         The table and its policies (default ``RunConfig()``: 4 players, random card play).
     **options
-        Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``.
+        Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``,
+        or ``strategies=[s0, s1, s2, s3]``, one :class:`~tarotsim.strategy.Strategy` (or
+        spec) per seat, which adds each seat's ``strategy_<seat>`` label to the records.
     match_deals
         Group deals into matches of this many deals: adds ``match`` and each seat's
         running ``total_<seat>`` within its match.
@@ -73,7 +75,9 @@ def simulate(
     config = make_config(config, options)
     if match_deals is not None:
         match_deals = check_count(match_deals, "match_deals", minimum=1)
-    spec = RunSpec(kind="simulate", seed=resolve_seed(seed), deals=deals, config=config, chunk_deals=max(deals, 1))
+    spec = RunSpec(
+        kind="simulate", seed=resolve_seed(seed), deals=deals, config=config, chunk_deals=max(deals, 1)
+    )
     frame = _records(spec, threads, progress)
     if match_deals is not None:
         add_matches(frame, match_deals, config.players)
@@ -127,10 +131,16 @@ def sweep(
     config = make_config(config, options, defaults=SWEEP_DEFAULTS)
     if isinstance(contracts, str):
         contracts = [c for c in contracts.split(",") if c]
-    spec = RunSpec(kind="sweep", seed=resolve_seed(seed), deals=deals, config=config, chunk_deals=max(deals, 1),
-                   contracts=tuple(contracts), seat=seat)
+    spec = RunSpec(
+        kind="sweep",
+        seed=resolve_seed(seed),
+        deals=deals,
+        config=config,
+        chunk_deals=max(deals, 1),
+        contracts=tuple(contracts),
+        seat=seat,
+    )
     frame = _records(spec, threads, progress)
     frame.attrs["contracts"] = list(spec.contracts)
     frame.attrs["seat"] = spec.seat
     return frame
-

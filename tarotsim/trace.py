@@ -30,7 +30,9 @@ def _cards(masks: np.ndarray, at: int) -> list[str]:
     return format_cards(from_mask(masks[at], masks[at + 1]))
 
 
-def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, players: int, hand_size: int) -> dict[str, Any]:
+def _deal_dict(
+    deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, players: int, hand_size: int
+) -> dict[str, Any]:
     thrown = int(rec[S.R_THROWN_IN])
     trace: dict[str, Any] = {
         "deal": deal,
@@ -39,7 +41,9 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
         "hands": [_cards(masks, S.M_DEALT + 2 * seat) for seat in range(players)],
         "chien": _cards(masks, S.M_CHIEN),
         "thrown_in": None if thrown == S.THROWN_NONE else THROWN_IN_NAMES[thrown],
-        "bids": [] if thrown == S.THROWN_PETIT_SEC else [CONTRACT_NAMES[int(b)] for b in log[S.L_BIDS : S.L_BIDS + players]],
+        "bids": []
+        if thrown == S.THROWN_PETIT_SEC
+        else [CONTRACT_NAMES[int(b)] for b in log[S.L_BIDS : S.L_BIDS + players]],
         "taker": None,
         "contract": None,
         "called_card": None,
@@ -73,7 +77,9 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
         seat = (first_leader + j) % players
         size = int(log[S.L_POIGNEE + seat])
         if size:
-            trace["poignees"].append({"seat": seat, "size": Poignee(size).label, "cards": _cards(masks, S.M_SHOWN + 2 * seat)})
+            trace["poignees"].append(
+                {"seat": seat, "size": Poignee(size).label, "cards": _cards(masks, S.M_SHOWN + 2 * seat)}
+            )
     for t in range(hand_size):
         plays = log[S.L_PLAYS + t * MAX_SEATS : S.L_PLAYS + t * MAX_SEATS + players]
         trace["tricks"].append(
@@ -93,11 +99,13 @@ def _deal_dict(deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, p
     return trace
 
 
-def traced_block(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def traced_block(
+    first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play deals first_deal … first_deal + deals - 1 keeping everything a trace needs.
 
     Returns the records (int32[deals, N_REC]), the decision logs (int64[deals, N_LOG],
-    slots ``kernels.game.L_*``) and the card sets (uint64[deals, N_MASKS], columns
+    slots ``kernels.state.L_*``) and the card sets (uint64[deals, N_MASKS], columns
     ``kernels.batch.M_*``: hands as dealt, chien, écart, poignées shown).
     """
     out = np.zeros((deals, S.N_REC), dtype=np.int32)
@@ -108,14 +116,19 @@ def traced_block(first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray) 
 
 
 def iter_traces(deals: int, key: np.ndarray, config: RunConfig) -> Iterator[dict[str, Any]]:
-    """Trace dicts of deals 0 … deals - 1 of the run with key ``key``."""
+    """Trace dicts of deals 0 … deals - 1 of the run with key ``key``; with a strategy per
+    seat (``config.strategies``), each names them (``strategies``: each seat's label)."""
     cfg = config.to_array()
     hand_size = int(cfg[C_HAND])
+    labels = None if config.strategies is None else [s.label for s in config.strategies]
     for start in range(0, deals, TRACE_BLOCK_DEALS):
         n = min(TRACE_BLOCK_DEALS, deals - start)
         out, logs, masks = traced_block(start, n, key, cfg)
         for i in range(n):
-            yield _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)
+            trace = _deal_dict(start + i, out[i], logs[i], masks[i], config.players, hand_size)
+            if labels is not None:
+                trace["strategies"] = labels
+            yield trace
 
 
 def write_trace(stream: TextIO, deals: int, key: np.ndarray, config: RunConfig) -> int:

@@ -14,6 +14,8 @@ Play: ``legal_cards``, ``first_lead_allowed`` (5 players), ``trick_winner``, ``r
 Before play: ``is_petit_sec``, ``callable_cards`` (5 players), ``ecart_is_legal``,
 ``poignee_size``, ``poignee_is_legal``.
 Result: ``count_deal``, ``score_deal``, ``settle``.
+Hands and bidding: ``chavey_count``, ``distribution_bonus``, ``bouts_held``,
+``trumps_with_excuse``, ``wished_contract``, ``others_wish``, ``speaker_position``.
 Traces: ``check_trace`` (one deal in the JSON trace format), ``play_deal`` and
 ``play_random_deal`` (make valid traces with random legal play).
 """
@@ -997,6 +999,107 @@ def check_trace(record: dict[str, Any]) -> None:
     require(
         scores == expected_scores, f"scores are {expected_scores} (D = {score['per_defender']}), not {scores}"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand features and bidding wishes (Chavey's count, as kernels/chavey.py's docstring describes it)
+# ---------------------------------------------------------------------------------------------
+
+
+def suit_lengths(hand: Iterable[str]) -> dict[str, int]:
+    """Cards of each of the four suits in ``hand`` (0 for a void)."""
+    lengths = dict.fromkeys(SUITS, 0)
+    for card in hand:
+        if suit_of(card) in SUITS:
+            lengths[suit_of(card)] += 1
+    return lengths
+
+
+def chavey_count(hand: Iterable[str]) -> int:
+    """Chavey's count of a hand, without the distribution bonus.
+
+    21: 10; Excuse: 8; the Petit 5, 7, 9 with 5, 6, 7+ trumps (0 with fewer); 2 per trump
+    once 5 or more trumps are held; each major trump (16-21) 2 more, and 1 more when the
+    major just above or below it is held too; per suit, King and Queen 10, King 6, Queen 3,
+    Knight 2, Jack 1; a suit of 5 cards 5, of 6 cards 7, of 7 or more 9.
+    """
+    cards = set(hand)
+    trumps = {rank_of(card) for card in cards if is_trump(card)}
+    total = 0
+    if TRUMP_21 in cards:
+        total += 10
+    if EXCUSE in cards:
+        total += 8
+    if PETIT in cards and len(trumps) >= 5:
+        total += {5: 5, 6: 7}.get(len(trumps), 9)
+    if len(trumps) >= 5:
+        total += 2 * len(trumps)
+    for number in trumps:
+        if number >= 16:
+            total += 2
+            if number + 1 in trumps or (number - 1 in trumps and number - 1 >= 16):
+                total += 1
+    for suit, length in suit_lengths(cards).items():
+        king, queen = "K" + suit in cards, "Q" + suit in cards
+        total += 10 if king and queen else 6 if king else 3 if queen else 0
+        total += 2 * ("C" + suit in cards) + ("J" + suit in cards)
+        if length >= 5:
+            total += {5: 5, 6: 7}.get(length, 9)
+    return total
+
+
+def distribution_bonus(hand: Iterable[str]) -> int:
+    """Chavey's bonus for Garde sans and Garde contre: 6 per void suit, 3 per singleton."""
+    return sum({0: 6, 1: 3}.get(length, 0) for length in suit_lengths(hand).values())
+
+
+def bouts_held(hand: Iterable[str]) -> str:
+    """The bouts in ``hand`` as a label: ``P`` (Petit), ``21``, ``EX`` (Excuse) joined by ``+``
+    in that order, ``""`` for none."""
+    cards = set(hand)
+    return "+".join(
+        label for card, label in ((PETIT, "P"), (TRUMP_21, "21"), (EXCUSE, "EX")) if card in cards
+    )
+
+
+def trumps_with_excuse(hand: Iterable[str]) -> int:
+    """Trumps held, the Excuse counted as one."""
+    return sum(1 for card in hand if is_trump(card) or card == EXCUSE)
+
+
+def wished_contract(hand: Iterable[str], thresholds: Sequence[int]) -> str:
+    """The highest contract whose threshold the hand reaches, or ``"pass"``.
+
+    ``thresholds`` are the counts from which a seat bids Prise, Garde, Garde sans and Garde
+    contre; the last two are compared with the count plus the distribution bonus.
+    """
+    cards = list(hand)
+    count = chavey_count(cards)
+    with_bonus = count + distribution_bonus(cards)
+    prise, garde, garde_sans, garde_contre = thresholds
+    for contract, score, needed in (
+        (CONTRACTS[3], with_bonus, garde_contre),
+        (CONTRACTS[2], with_bonus, garde_sans),
+        (CONTRACTS[1], count, garde),
+        (CONTRACTS[0], count, prise),
+    ):
+        if score >= needed:
+            return contract
+    return PASS
+
+
+def others_wish(hands: Sequence[Iterable[str]], seat: int, thresholds: Sequence[Sequence[int]]) -> str:
+    """The highest contract any seat but ``seat`` wishes to bid, each with its own
+    ``thresholds[other]``; ``"pass"`` when none would bid."""
+    order = (PASS, *CONTRACTS)
+    wishes = [wished_contract(hand, thresholds[other]) for other, hand in enumerate(hands) if other != seat]
+    return max(wishes, key=order.index, default=PASS)
+
+
+def speaker_position(seat: int, dealer: int, players: int) -> int:
+    """``seat``'s turn in the auction: 0 for the seat after the dealer, who speaks first."""
+    _check_players(players)
+    return (seat - dealer - 1) % players
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from tarotsim import analysis, labels
+from tarotsim.config import RunConfig
+from tarotsim.run import store
+from tarotsim.run.spec import RunSpec
 
 CONTRACT_DTYPE = pd.CategoricalDtype(["prise", "garde", "garde_sans", "garde_contre"])
 
@@ -104,9 +104,7 @@ def test_wilson_is_vectorised_with_nan_for_no_trials() -> None:
     assert low99 < low[1] and high99 > high[1]
 
 
-@pytest.mark.parametrize(
-    ("k", "n", "z"), [(11, 10, 1.96), (-1, 10, 1.96), (0, -1, 1.96), (5, 10, 0.0)]
-)
+@pytest.mark.parametrize(("k", "n", "z"), [(11, 10, 1.96), (-1, 10, 1.96), (0, -1, 1.96), (5, 10, 0.0)])
 def test_wilson_rejects_bad_input(k: int, n: int, z: float) -> None:
     with pytest.raises(ValueError):
         analysis.wilson_interval(k, n, z)
@@ -357,7 +355,9 @@ def test_fitted_thresholds_notes_and_too_few_deals() -> None:
         "success 50% not reached over taker_trumps 3–6: never made"
     )
     always = analysis.thresholds(long.assign(made=True)).iloc[0]
-    assert always["note"].startswith("success 50% passed already at taker_trumps 10, the lowest fitted: always made")
+    assert always["note"].startswith(
+        "success 50% passed already at taker_trumps 10, the lowest fitted: always made"
+    )
     # nothing to fit at all: one line
     with pytest.raises(ValueError, match="too few deals to fit") as err:
         analysis.thresholds(df.head(100))
@@ -528,7 +528,11 @@ def test_hand_points_thresholds_on_a_known_sweep() -> None:
     # both contracts made every deal with the same points: the same play, said once each
     assert garde["note"].startswith("same play as prise at 2× its multiplier")
     assert prise["note"] == ""  # prise is best somewhere here, so "never best" is not said
-    assert analysis.hand_points_thresholds(df, bins=[36, 40, 50, 70, 80], n_boot=0)["positive_from_low"].isna().all()
+    assert (
+        analysis.hand_points_thresholds(df, bins=[36, 40, 50, 70, 80], n_boot=0)["positive_from_low"]
+        .isna()
+        .all()
+    )
 
     # default bins are 2 hand points wide, on even edges
     default = analysis.hand_points_table(df)
@@ -581,7 +585,9 @@ def test_hand_point_crossings_get_bootstrap_intervals() -> None:
     pd.testing.assert_frame_equal(out, again)
     # the garde sans band was made on the count with the distribution bonus: refused here ...
     assert math.isnan(out.loc["garde_sans", "published_from"])
-    assert "published 71 counts with the distribution bonus (hand_points_dist)" in out.loc["garde_sans", "note"]
+    assert (
+        "published 71 counts with the distribution bonus (hand_points_dist)" in out.loc["garde_sans", "note"]
+    )
     assert out.loc["prise", "published_from"] == 40
     # ... and compared on that count, where prise's is refused
     dist = analysis.hand_points_thresholds(df, bins=4, scale="hand_points_dist").set_index("contract")
@@ -630,18 +636,14 @@ def test_compare_gives_paired_differences() -> None:
     # per-deal differences of made: 0, 1, 1, 0 -> sd = 0.57735, se = 0.288675
     d = np.array([0.0, 1.0, 1.0, 0.0])
     half = 1.959963984540054 * d.std(ddof=1) / 2
-    assert (prise["rate_diff_low"], prise["rate_diff_high"]) == pytest.approx(
-        (0.5 - half, 0.5 + half)
-    )
+    assert (prise["rate_diff_low"], prise["rate_diff_high"]) == pytest.approx((0.5 - half, 0.5 + half))
     # scores a: 50 50 50 -40, b: 30 -40 -40 -40 -> differences 20 90 90 0
     s = np.array([20.0, 90.0, 90.0, 0.0])
     assert prise["score_diff"] == pytest.approx(50.0)
     assert prise["mean_score_a"] == pytest.approx(27.5)
     assert prise["mean_score_b"] == pytest.approx(-22.5)
     half = 1.959963984540054 * s.std(ddof=1) / 2
-    assert (prise["score_diff_low"], prise["score_diff_high"]) == pytest.approx(
-        (50 - half, 50 + half)
-    )
+    assert (prise["score_diff_low"], prise["score_diff_high"]) == pytest.approx((50 - half, 50 + half))
     # garde: differences are all 200 and all 1 -> zero-width intervals
     assert (garde["rate_diff"], garde["rate_diff_low"], garde["rate_diff_high"]) == (1, 1, 1)
     assert garde["score_diff"] == 200.0 and garde["score_diff_low"] == 200.0
@@ -672,17 +674,23 @@ def test_compare_refuses_runs_of_different_deals() -> None:
 
 
 def write_run(root: Path, parts: list[pd.DataFrame]) -> Path:
-    (root / "chunks").mkdir(parents=True)
-    manifest = {"run": {"kind": "simulate", "seed": 7, "deals": 6}, "complete": True}
-    (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    # written out of order: reading must follow the file names
-    for i in reversed(range(len(parts))):
-        table = pa.Table.from_pandas(parts[i], preserve_index=False)
-        pq.write_table(table, root / "chunks" / f"chunk-{i:05d}.parquet")
+    deals = sum(map(len, parts))
+    spec = RunSpec(
+        kind="simulate",
+        seed=7,
+        deals=deals,
+        config=RunConfig(),
+        chunk_deals=max(1, len(parts[0]) if parts else 1),
+    )
+    with store.Run(root, spec) as run:
+        # written out of order: reading must follow the chunks' order
+        for i in reversed(range(len(parts))):
+            run.save_chunk(i, parts[i], worker="test", seconds=0.0)
+        run.finish()
     return root
 
 
-def test_load_records_reads_chunks_in_name_order(tmp_path: Path) -> None:
+def test_load_records_reads_chunks_in_deal_order(tmp_path: Path) -> None:
     first = cell("prise", 3, 2, deal0=0)
     second = cell("garde", 3, 1, deal0=3)
     run = write_run(tmp_path / "run", [first, second])

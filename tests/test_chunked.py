@@ -54,6 +54,8 @@ def tables(data: analysis.Data, other: analysis.Data) -> dict[str, pd.DataFrame]
         "success": analysis.success_table(data),
         "success by bouts, garde sans": analysis.success_table(data, by="taker_bouts", contract="garde_sans"),
         "success by kings": analysis.success_table(data, by=("taker_kings", "taker_bouts")),
+        "success by others' bid": analysis.success_table(data, by="others_bid"),
+        "success by turn to speak": analysis.success_table(data, by="speaker_position"),
         "thresholds": analysis.thresholds(data, min_n=10),
         "first cells": analysis.thresholds(data, min_n=10, method="first"),
         "thresholds in hand points": analysis.thresholds(data, min_n=10, x="hand_points", by=()),
@@ -134,8 +136,22 @@ def test_compare_pairs_runs_cut_into_different_chunks(run_dir, whole, small_batc
     other = make_run(tmp_path / "other", chunk_deals=333)
     assert analysis.compare(run_dir, other).equals(analysis.compare(whole, analysis.load_records(other)))
     shorter = make_run(tmp_path / "shorter", deals=2000)
-    with pytest.raises(ValueError, match=r"1600 played \(deal, contract\) rows of run_a are missing from run_b"):
+    # run directories: their manifests say they are not of the same deals, before any chunk is read
+    with pytest.raises(ValueError, match=r"not of the same deals \(deals 2400 against 2000\)"):
         analysis.compare(run_dir, shorter)
+    reseeded = make_run(tmp_path / "reseeded", seed=4, chunk_deals=2400)
+    with pytest.raises(ValueError, match=r"not of the same deals \(seed 3 against 4\)"):
+        analysis.compare(run_dir, reseeded, client="tcp://127.0.0.1:1")  # refused before connecting
+    # records: the deals themselves are checked
+    with pytest.raises(
+        ValueError, match=r"1600 played \(deal, contract\) rows of run_a are missing from run_b"
+    ):
+        analysis.compare(whole, analysis.load_records(shorter))
+    # the same deals, but not every contract: rows are missing
+    fewer = make_run(tmp_path / "fewer", contracts=CONTRACTS[:3], chunk_deals=500)
+    lost = int(((whole["contract"] == "garde_contre") & (whole["thrown_in"] == "none")).sum())
+    with pytest.raises(ValueError, match=rf"{lost} played .* of run_a are missing from run_b and 0 "):
+        analysis.compare(run_dir, fewer)
 
 
 def test_batches_hold_whole_deals_in_order(run_dir, whole, small_batches, tmp_path):
@@ -153,11 +169,15 @@ def test_batches_hold_whole_deals_in_order(run_dir, whole, small_batches, tmp_pa
 def test_a_damaged_chunk_is_a_one_line_error(tmp_path):
     run = make_run(tmp_path / "damaged", deals=600, chunk_deals=300)
     chunk = sorted((run / "chunks").glob("*.parquet"))[1]
-    chunk.write_bytes(chunk.read_bytes()[:-100])  # cut short: its footer is lost
-    with pytest.raises(ValueError, match=r"chunk chunk-00001.parquet of run .* cannot be read"):
+    data = chunk.read_bytes()
+    repair = r"; repeat `tarotsim sweep --out .*damaged --deals 600 .*` to make it again$"
+    chunk.write_bytes(data[:-100])  # cut short: its footer is lost
+    with pytest.raises(ValueError, match=r"chunk chunks/chunk-00001.parquet of run .* is \d+ bytes where the "
+                       r"manifest says \d+ \(truncated or altered\)" + repair):  # fmt: skip
         analysis.success_table(run)
-    chunk.write_bytes(b"not parquet")
-    with pytest.raises(ValueError, match=r"chunk chunk-00001.parquet of run .* cannot be read"):
+    chunk.write_bytes(b"not parquet".ljust(len(data), b"\0"))  # the same size, other bytes
+    with pytest.raises(ValueError, match=r"chunk chunks/chunk-00001.parquet of run .* does not match its "
+                       r"checksum in the manifest \(altered\)" + repair):  # fmt: skip
         analysis.compare(run, run)
 
 
@@ -165,9 +185,19 @@ def test_the_report_reads_the_run_once_and_equals_the_tables(run_dir, whole, sma
     summary = summarise_run(run_dir, 10)
     pd.testing.assert_frame_equal(summary.success, analysis.success_table(whole), check_exact=True)
     pd.testing.assert_frame_equal(summary.best, analysis.best_contract(whole, min_n=10), check_exact=True)
-    pd.testing.assert_frame_equal(summary.hand_points, analysis.hand_points_table(whole, None, 10), check_exact=True)
+    pd.testing.assert_frame_equal(
+        summary.hand_points, analysis.hand_points_table(whole, None, 10), check_exact=True
+    )
     pd.testing.assert_frame_equal(summary.fitted, analysis.thresholds(whole, min_n=10), check_exact=True)
+    # the auction tables, as the report made them from the whole frame before it read chunks
     played = whole[whole["thrown_in"] == "none"]
+    for table, key in ((summary.by_others_bid, "others_bid"), (summary.by_position, "speaker_position")):
+        pd.testing.assert_frame_equal(table, analysis.success_table(played, by=key), check_exact=True)
+    first = played[played["contract"] == played["contract"].iloc[0]]
+    share = (first["others_bid"] == "pass").groupby(first["speaker_position"]).mean()
+    assert summary.uncontested is not None and len(summary.uncontested) == len(share) > 1
+    assert (summary.uncontested.to_numpy() == share.to_numpy()).all()
+    assert (summary.uncontested.index.to_numpy() == share.index.to_numpy()).all()
     assert summary.counts["played_deals"] == played["deal"].nunique()
     assert summary.counts["rows"] == len(whole)
     scores = summary.scores.groupby("contract")["n"].sum()
@@ -178,10 +208,15 @@ def test_threshold_tables_equal_their_functions_from_one_pass(run_dir, whole, tm
     tables = analysis.threshold_tables(run_dir, 0.5, 10)
     pd.testing.assert_frame_equal(tables.thresholds, analysis.thresholds(whole, 0.5, 10), check_exact=True)
     pd.testing.assert_frame_equal(tables.best, analysis.best_contract(whole, min_n=10), check_exact=True)
-    pd.testing.assert_frame_equal(tables.hand_points, analysis.hand_points_thresholds(whole, None, 10), check_exact=True)
+    pd.testing.assert_frame_equal(
+        tables.hand_points, analysis.hand_points_thresholds(whole, None, 10), check_exact=True
+    )
     assert tables.not_compared == ""
     simulate = tmp_path / "simulate"
-    execute(simulate, RunSpec(kind="simulate", seed=4, deals=3000, config=RunConfig(policy="random"), chunk_deals=1000))
+    execute(
+        simulate,
+        RunSpec(kind="simulate", seed=4, deals=3000, config=RunConfig(policy="random"), chunk_deals=1000),
+    )
     tables = analysis.threshold_tables(simulate, 0.5, 10)
     assert tables.best is None and tables.hand_points is None and "sweep records" in tables.not_compared
     pd.testing.assert_frame_equal(tables.thresholds, analysis.thresholds(simulate, 0.5, 10), check_exact=True)
@@ -227,24 +262,45 @@ def test_dask_workers_reduce_the_chunks_to_the_same_tables(run_dir, tmp_path):
     distributed = pytest.importorskip("distributed")
     expected = analysis.success_table(run_dir)
     other = make_run(tmp_path / "other", config=RunConfig(policy="heuristic"), chunk_deals=333)
-    shorter = make_run(tmp_path / "shorter", deals=2000, chunk_deals=500)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
+    fewer = make_run(tmp_path / "fewer", contracts=CONTRACTS[:3], chunk_deals=500)
+    played = analysis.load_records(run_dir).query("thrown_in == 'none'")
+    lost = int((played["contract"] == "garde_contre").sum())
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
         with distributed.Client(cluster) as client:
-            pd.testing.assert_frame_equal(analysis.success_table(run_dir, client=client), expected, check_exact=True)
+            pd.testing.assert_frame_equal(
+                analysis.success_table(run_dir, client=client), expected, check_exact=True
+            )
             summary = summarise_run(run_dir, 10, client=client)
             local = summarise_run(run_dir, 10)
-            for field in ("success", "best", "hand_points", "scores", "ends", "events"):
-                pd.testing.assert_frame_equal(getattr(summary, field), getattr(local, field), check_exact=True)
+            for field in (
+                "success",
+                "best",
+                "hand_points",
+                "scores",
+                "ends",
+                "events",
+                "by_others_bid",
+                "by_position",
+            ):
+                pd.testing.assert_frame_equal(
+                    getattr(summary, field), getattr(local, field), check_exact=True
+                )
             for scale, table in local.points.items():
                 pd.testing.assert_frame_equal(summary.points[scale], table, check_exact=True)
             # two runs cut into different chunks, paired range by range on the workers
             pd.testing.assert_frame_equal(
-                analysis.compare(run_dir, other, client=client), analysis.compare(run_dir, other), check_exact=True
+                analysis.compare(run_dir, other, client=client),
+                analysis.compare(run_dir, other),
+                check_exact=True,
             )
-            with pytest.raises(ValueError, match=r"1600 played .* of run_a are missing from run_b and 0"):
-                analysis.compare(run_dir, shorter, client=client)
+            with pytest.raises(ValueError, match=rf"{lost} played .* of run_a are missing from run_b and 0 "):
+                analysis.compare(run_dir, fewer, client=client)
         # a scheduler address: a client is opened for the call and closed after it
         by_address = analysis.hand_points_thresholds(run_dir, 4, 10, client=cluster.scheduler_address)
-        pd.testing.assert_frame_equal(by_address, analysis.hand_points_thresholds(run_dir, 4, 10), check_exact=True)
+        pd.testing.assert_frame_equal(
+            by_address, analysis.hand_points_thresholds(run_dir, 4, 10), check_exact=True
+        )
     with pytest.raises(ValueError, match="scheduler address"):
         analysis.success_table(run_dir, client=" ")

@@ -64,17 +64,310 @@ def test_every_command_builds_the_configuration_of_its_options(command):
     from tarotsim.cli import _config, build_parser
     from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 
-    required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(command, [])
+    required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
+        command, []
+    )
     args = build_parser().parse_args([command, *required])
     defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
     assert _config(args) == RunConfig(**defaults)
-    args = build_parser().parse_args([command, *required, "--players", "5", "--chelem-threshold", "90",
-                                      "--bid-thresholds", "30,45,60,70", "--defence-policy", "random"])
-    assert _config(args) == RunConfig(**{**defaults, "players": 5, "chelem_threshold": 90,
-                                         "bid_thresholds": (30, 45, 60, 70), "defence_policy": "random"})
+    args = build_parser().parse_args(
+        [
+            command,
+            *required,
+            "--players",
+            "5",
+            "--chelem-threshold",
+            "90",
+            "--bid-thresholds",
+            "30,45,60,70",
+            "--defence-policy",
+            "random",
+        ]
+    )
+    assert _config(args) == RunConfig(
+        **{
+            **defaults,
+            "players": 5,
+            "chelem_threshold": 90,
+            "bid_thresholds": (30, 45, 60, 70),
+            "defence_policy": "random",
+        }
+    )
 
 
 def test_sweep_refuses_unshuffled_dealing_in_one_line(capsys, tmp_path):
-    assert main(["sweep", "--deals", "10", "--out", str(tmp_path / "s"), "--dealing", "unshuffled", "--quiet"]) == 2
+    assert (
+        main(["sweep", "--deals", "10", "--out", str(tmp_path / "s"), "--dealing", "unshuffled", "--quiet"])
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs shuffled dealing" in err
+
+
+def run_cli(argv, capsys):
+    """Exit status and stderr of the command, which must be one line when it fails."""
+    try:
+        code = main(argv)
+    except SystemExit as exit_info:
+        code = exit_info.code
+    err = capsys.readouterr().err
+    if code:
+        assert err.count("\n") == 1 and "Traceback" not in err and "usage:" not in err, err
+    return code, err
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "run"
+    assert (
+        main(
+            [
+                "simulate",
+                "--deals",
+                "2000",
+                "--chunk-deals",
+                "1000",
+                "--seed",
+                "3",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    return out
+
+
+def test_argparse_errors_are_one_line_without_usage(capsys):
+    code, err = run_cli(["simulate", "--deals", "-5"], capsys)
+    assert code == 2 and "tarotsim simulate: error: argument --deals: must be at least 1, got -5" in err
+    code, err = run_cli(["simulate", "--no-such-option"], capsys)
+    assert code == 2 and "unrecognized arguments: --no-such-option" in err
+    code, err = run_cli(["sweep"], capsys)
+    assert code == 2 and "--out" in err
+
+
+def test_negative_bid_thresholds_read_the_same_with_or_without_equals(capsys):
+    with_equals = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds=-5,10,20,30"], capsys)
+    without = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds", "-5,10,20,30"], capsys)
+    assert with_equals == without
+    assert without[0] == 2 and "a bid threshold must be at least 0, got -5" in without[1]
+    from tarotsim.cli import _join_number_lists
+
+    assert _join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
+        "--bid-thresholds=-1,2",
+        "--seed",
+        "-3",
+    ]
+
+
+def test_a_huge_bid_threshold_is_refused_not_overflowed(capsys):
+    code, err = run_cli(
+        ["simulate", "--deals", "10", "--bid-thresholds", "1,2,3,99999999999999999999"], capsys
+    )
+    assert code == 2 and "a bid threshold must be at most 9223372036854775807" in err
+
+
+def test_deals_beyond_memory_without_out_are_refused_from_the_record_size(capsys, monkeypatch, tmp_path):
+    from tarotsim.run import engine
+    from tarotsim.run.records import record_bytes
+
+    monkeypatch.setattr(engine, "available_memory", lambda: 10**6)
+    code, err = run_cli(["simulate", "--deals", "100000", "--quiet"], capsys)
+    assert code == 2
+    assert (
+        f"100,000 records need about {100_000 * record_bytes(4) / 1e9:.1f} GB of memory ({record_bytes(4)} bytes each)"
+        in err
+    )
+    assert "--out DIR" in err
+    code, err = run_cli(
+        [
+            "sweep",
+            "--deals",
+            "100000",
+            "--chunk-deals",
+            "100000",
+            "--players",
+            "5",
+            "--out",
+            str(tmp_path / "sweep"),
+        ],
+        capsys,
+    )
+    assert code == 2 and "400,000 records need about" in err and f"({record_bytes(5)} bytes each)" in err
+    assert not (tmp_path / "sweep").exists()  # refused before the run directory is made
+
+
+def test_out_at_an_existing_file_is_refused(capsys, tmp_path):
+    (tmp_path / "taken").write_text("x")
+    code, err = run_cli(["simulate", "--deals", "10", "--out", str(tmp_path / "taken"), "--quiet"], capsys)
+    assert code == 2 and "is a file" in err
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(capsys, tmp_path, monkeypatch):
+    import errno
+
+    import pandas as pd
+
+    def full(self, path, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    code, err = run_cli(["simulate", "--deals", "10", "--out", str(tmp_path / "run"), "--quiet"], capsys)
+    assert code == 2 and "No space left on device; free some disk space, then repeat the command" in err
+    assert not [p for p in (tmp_path / "run").rglob("*") if ".tmp-" in p.name]
+    code, err = run_cli(["trace", "--deals", "5", "--seed", "1", "--out", "/dev/full"], capsys)
+    assert code == 2 and "No space left on device" in err
+
+
+def test_resuming_on_a_read_only_file_system_is_one_line(capsys, small_run, monkeypatch):
+    import errno
+
+    import tarotsim.run.lock as lock
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(lock.os, "open", read_only)
+        code, err = run_cli(
+            [
+                "simulate",
+                "--deals",
+                "2000",
+                "--chunk-deals",
+                "1000",
+                "--seed",
+                "3",
+                "--out",
+                str(small_run),
+                "--quiet",
+            ],
+            capsys,
+        )
+    assert code == 2 and "Read-only file system" in err
+
+
+def test_a_corrupt_chunk_is_one_line_naming_it(capsys, small_run, tmp_path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(small_run, run)
+    chunk = run / "chunks" / "chunk-00001.parquet"
+    data = bytearray(chunk.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    chunk.write_bytes(bytes(data))
+    code, err = run_cli(["table", str(run)], capsys)
+    assert (
+        code == 2 and "chunk chunks/chunk-00001.parquet of run" in err and "repeat `tarotsim simulate" in err
+    )
+
+
+@pytest.mark.parametrize("content", ["{}", "[]"])
+def test_table_and_thresholds_refuse_an_empty_manifest(capsys, tmp_path, content):
+    (tmp_path / "chunks").mkdir()
+    (tmp_path / "manifest.json").write_text(content)
+    for command in ("table", "thresholds"):
+        code, err = run_cli([command, str(tmp_path)], capsys)
+        assert code == 2 and "does not describe a tarotsim run" in err
+
+
+def test_table_out_extensions_are_checked_before_the_work(capsys, tmp_path):
+    for command in (
+        ["table", str(tmp_path / "missing")],
+        ["thresholds", str(tmp_path / "missing")],
+        ["compare", str(tmp_path / "a"), str(tmp_path / "b")],
+    ):
+        code, err = run_cli([*command, "--out", "table.txt"], capsys)
+        assert code == 2 and "argument --out: must end in .csv or .md, got 'table.txt'" in err
+
+
+def test_compare_refuses_runs_of_other_deals(capsys, small_run, tmp_path):
+    three = tmp_path / "three"
+    assert (
+        main(
+            [
+                "simulate",
+                "--deals",
+                "2000",
+                "--chunk-deals",
+                "1000",
+                "--seed",
+                "3",
+                "--players",
+                "3",
+                "--out",
+                str(three),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    code, err = run_cli(["compare", str(small_run), str(three)], capsys)
+    assert code == 2 and "not of the same deals (players 4 against 3)" in err
+
+
+def test_report_out_refuses_the_run_directory_and_an_existing_report(capsys, small_run, tmp_path):
+    for inside in (small_run, small_run / "chunks", small_run / "figures"):
+        code, err = run_cli(["report", str(small_run), "--out", str(inside)], capsys)
+        assert code == 2 and "is inside the run directory" in err
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "report.md").write_text("an earlier report")
+    code, err = run_cli(["report", str(small_run), "--out", str(tmp_path / "old")], capsys)
+    assert code == 2 and "already holds files (a report?): give --force" in err
+    assert main(["report", str(small_run), "--out", str(tmp_path / "old"), "--force"]) == 0
+    assert (tmp_path / "old" / "report.md").read_text() != "an earlier report"
+
+
+def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
+    import shutil
+
+    import tarotsim
+
+    run = tmp_path / "run"
+    shutil.copytree(small_run, run)
+    argv = [
+        "simulate",
+        "--deals",
+        "2000",
+        "--chunk-deals",
+        "1000",
+        "--seed",
+        "3",
+        "--out",
+        str(run),
+        "--quiet",
+    ]
+    monkeypatch.setattr(tarotsim, "__version__", "0.0.9")
+    code, err = run_cli(argv, capsys)
+    assert code == 2 and "--allow-version-change" in err
+    assert main([*argv, "--allow-version-change"]) == 0
+    assert "version_changes" in (run / "manifest.json").read_text()
+
+
+def test_reading_commands_on_a_dask_cluster_print_what_they_print_here(capsys, small_run, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    commands = [
+        ["table", str(small_run)],
+        ["thresholds", str(small_run), "--min-n", "10"],
+        ["compare", str(small_run), str(small_run)],
+    ]
+    here = []
+    for argv in commands:
+        assert main(argv) == 0
+        here.append(capsys.readouterr().out)
+    assert "Trump length at which each contract is made 50% of the time" in here[1]
+    assert "Smallest" not in here[1]
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        for argv, expected in zip(commands, here, strict=True):
+            assert main([*argv, "--scheduler", cluster.scheduler_address]) == 0
+            assert capsys.readouterr().out == expected
+        out = tmp_path / "report"
+        assert (
+            main(["report", str(small_run), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
+        )
+        assert (out / "report.html").is_file()

@@ -7,7 +7,7 @@ import pytest
 
 from tarotsim.cards import parse_cards, to_mask
 from tarotsim.kernels.count import close_trick, start_count
-from tarotsim.kernels.rules import bouts, half_points
+from tarotsim.kernels.rules import bouts, half_points, trick_winner
 from tarotsim.kernels.state import N_COUNT, S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE
 from tests import reference as ref
 
@@ -31,7 +31,8 @@ def kernel_count(tricks, first_leader, attack_seats, start_cards):
         ids = np.zeros(5, dtype=np.int64)
         ids[:players] = parse_cards(cards)
         played.append((leader, cards))
-        leader = close_trick(ids, players, leader, attack, t, len(tricks), state, pile)
+        winner = (leader + trick_winner(ids, players)) % players
+        leader = close_trick(ids, players, leader, winner, attack, t, len(tricks), state, pile)
     return {
         "attack_half_points": int(half_points(pile[0], pile[1]) + state[S_EXCHANGE]),
         "attack_bouts": int(bouts(pile[1])),
@@ -46,7 +47,9 @@ def reference_count(played, attack_seats, chien, contract, ecart):
 
 
 def assert_same_count(tricks, first_leader, taker, chien, contract, ecart=()):
-    start = list(ecart) if contract in ("prise", "garde") else (list(chien) if contract == "garde_sans" else [])
+    start = (
+        list(ecart) if contract in ("prise", "garde") else (list(chien) if contract == "garde_sans" else [])
+    )
     got, played = kernel_count(tricks, first_leader, [taker], start)
     want = reference_count(played, [taker], chien, contract, list(ecart))
     assert got == {

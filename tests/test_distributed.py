@@ -42,8 +42,9 @@ def local_run(tmp_path_factory):
 @pytest.fixture(scope="module")
 def cluster():
     """Two single-threaded worker processes, shut down at the end of the module."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
         yield cluster
 
 
@@ -106,8 +107,12 @@ def test_a_killed_worker_costs_only_its_chunks(tmp_path):
         seen.update(address=address, in_flight=len(busy.get(address, ())), done=done)
         os.kill(pids[address], signal.SIGKILL)
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         killer = threading.Thread(target=kill_one_worker_mid_run, args=(client,))
         killer.start()
         run = execute_distributed(out, killed, scheduler=cluster.scheduler_address)
@@ -116,7 +121,9 @@ def test_a_killed_worker_costs_only_its_chunks(tmp_path):
     assert 5 <= seen["done"] < 100, "the run ended before the kill"
     assert run.manifest["complete"] and len(run.manifest["chunks"]) == 100
     workers = set(chunk_workers(run).values())
-    assert len(workers) >= 2 and seen["address"] in workers  # it made chunks before it died, others made the rest
+    assert (
+        len(workers) >= 2 and seen["address"] in workers
+    )  # it made chunks before it died, others made the rest
     reference = tmp_path / "local"
     execute(reference, killed)
     pd.testing.assert_frame_equal(load_records(out), load_records(reference))
@@ -131,24 +138,32 @@ def test_a_chunk_task_is_idempotent(tmp_path):
         result = make_chunk(spec(deals=3_000).identity(), 1, str(run_dir))
         assert path.read_bytes() == before
         assert len(result["frame"]) == 1_000 and list(result["frame"].columns) == ["thrown_in"]
-    assert sorted(p.name for p in (run_dir / "chunks").iterdir()) == ["chunk-00000.parquet", "chunk-00001.parquet"]
+    assert sorted(p.name for p in (run_dir / "chunks").iterdir()) == [
+        "chunk-00000.parquet",
+        "chunk-00001.parquet",
+    ]
 
 
 def test_missing_dask_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now raises ImportError
-    with pytest.raises(ValueError, match=r"Dask is needed for --scheduler/--workers: pip install 'tarotsim\[distributed\]'"):
+    with pytest.raises(
+        ValueError, match=r"Dask is needed for --scheduler/--workers: pip install 'tarotsim\[distributed\]'"
+    ):
         execute_distributed(tmp_path / "run", spec(), workers=2)
     assert not (tmp_path / "run").exists()
     assert MISSING_DASK.startswith("Dask is needed")
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({}, "needs a scheduler address or a number of local workers"),
-    ({"scheduler": "tcp://x:8786", "workers": 2}, "not both"),
-    ({"workers": 0}, "workers must be at least 1"),
-    ({"scheduler": " "}, "must be like tcp://host:8786"),
-    ({"workers": 2, "write_on": "nfs"}, "write_on must be 'workers' or 'client'"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({}, "needs a scheduler address or a number of local workers"),
+        ({"scheduler": "tcp://x:8786", "workers": 2}, "not both"),
+        ({"workers": 0}, "workers must be at least 1"),
+        ({"scheduler": " "}, "must be like tcp://host:8786"),
+        ({"workers": 2, "write_on": "nfs"}, "write_on must be 'workers' or 'client'"),
+    ],
+)
 def test_bad_options_are_refused(tmp_path, options, message):
     with pytest.raises(ValueError, match=message):
         execute_distributed(tmp_path / "run", spec(), **options)
@@ -160,8 +175,12 @@ def test_workers_with_other_versions_or_no_shared_directory_are_refused():
     good = {"versions": versions(), "sees_run": True}
     _check_workers({"tcp://a:1": good}, "/shared/run")
     with pytest.raises(ValueError, match="tcp://b:2 runs other versions.*numba 0.1 there"):
-        _check_workers({"tcp://a:1": good, "tcp://b:2": {**good, "versions": {**versions(), "numba": "0.1"}}}, None)
-    with pytest.raises(ValueError, match="tcp://a:1 cannot write the run directory /shared/run.*--write-on client"):
+        _check_workers(
+            {"tcp://a:1": good, "tcp://b:2": {**good, "versions": {**versions(), "numba": "0.1"}}}, None
+        )
+    with pytest.raises(
+        ValueError, match="tcp://a:1 cannot write the run directory /shared/run.*--write-on client"
+    ):
         _check_workers({"tcp://a:1": {**good, "sees_run": False}}, "/shared/run")
     with pytest.raises(ValueError, match="no workers"):
         _check_workers({}, None)
@@ -192,8 +211,22 @@ def _cli_has_cluster_options():
 def test_cli_runs_on_a_local_cluster(tmp_path, capsys, monkeypatch):
     from tarotsim.cli import main
 
-    common = ["sweep", "--deals", "4000", "--chunk-deals", "1000", "--seed", "2", "--policy", "random",
-              "--ecart-policy", "simple", "--contracts", "prise,garde", "--quiet"]
+    common = [
+        "sweep",
+        "--deals",
+        "4000",
+        "--chunk-deals",
+        "1000",
+        "--seed",
+        "2",
+        "--policy",
+        "random",
+        "--ecart-policy",
+        "simple",
+        "--contracts",
+        "prise,garde",
+        "--quiet",
+    ]
     assert main([*common, "--out", str(tmp_path / "local")]) == 0
     assert main([*common, "--out", str(tmp_path / "dask"), "--workers", "2", "--write-on", "client"]) == 0
     pd.testing.assert_frame_equal(load_records(tmp_path / "dask"), load_records(tmp_path / "local"))
@@ -206,4 +239,7 @@ def test_cli_runs_on_a_local_cluster(tmp_path, capsys, monkeypatch):
     assert "need --out" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "distributed", None)
     assert main([*common, "--out", str(tmp_path / "y"), "--workers", "2"]) == 2
-    assert "Dask is needed for --scheduler/--workers: pip install 'tarotsim[distributed]'" in capsys.readouterr().err
+    assert (
+        "Dask is needed for --scheduler/--workers: pip install 'tarotsim[distributed]'"
+        in capsys.readouterr().err
+    )

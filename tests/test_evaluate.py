@@ -14,10 +14,11 @@ import pytest
 
 from tarotsim.cards import parse_cards, to_mask
 from tarotsim.config import RunConfig
+from tarotsim.evaluate import evaluate_hand
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import C_BID_GARDE_CONTRE, C_BID_PRISE
+from tarotsim.kernels.state import P_BID_GARDE_CONTRE, P_BID_PRISE, seat_slot
 
 # (hand, count, count with the distribution bonus, contract wished with the default bands)
 HANDS = [
@@ -89,7 +90,7 @@ def test_chavey_count(hand: str, count: int, with_distribution: int, contract: i
 @pytest.mark.parametrize(("hand", "count", "with_distribution", "contract"), HANDS)
 def test_chavey_bands(hand: str, count: int, with_distribution: int, contract: int) -> None:
     word0, word1 = _words(hand)
-    assert wished_contract(word0, word1, RunConfig().to_array()) == contract
+    assert wished_contract(word0, word1, RunConfig().to_array(), 0) == contract
 
 
 def test_band_edges() -> None:
@@ -99,11 +100,33 @@ def test_band_edges() -> None:
     word0, word1 = _words("T1 T2 T3 T4 KS QS CS JS KH QH KD KC 2C 3C 4C 5C 6C 7C")
     for prise, contract in ((44, PRISE), (45, PASS)):
         cfg2 = RunConfig(bid_thresholds=(prise, 60, 71, 81)).to_array()
-        assert wished_contract(word0, word1, cfg2) == contract
+        assert wished_contract(word0, word1, cfg2, 0) == contract
     cfg2 = RunConfig(bid_thresholds=(40, 44, 71, 81)).to_array()
-    assert wished_contract(word0, word1, cfg2) == GARDE
+    assert wished_contract(word0, word1, cfg2, 0) == GARDE
     cfg2 = RunConfig(bid_thresholds=(40, 45, 47, 81)).to_array()
-    assert wished_contract(word0, word1, cfg2) == GARDE_SANS
+    assert wished_contract(word0, word1, cfg2, 0) == GARDE_SANS
     cfg2 = RunConfig(bid_thresholds=(40, 45, 46, 47)).to_array()
-    assert wished_contract(word0, word1, cfg2) == GARDE_CONTRE
-    assert list(cfg[C_BID_PRISE : C_BID_GARDE_CONTRE + 1]) == [40, 56, 71, 81]
+    assert wished_contract(word0, word1, cfg2, 0) == GARDE_CONTRE
+    assert list(cfg[seat_slot(0, P_BID_PRISE) : seat_slot(0, P_BID_GARDE_CONTRE) + 1]) == [40, 56, 71, 81]
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ("T21 T20", "holds 24 \\(3 players\\), 18 \\(4 players\\), 15 \\(5 players\\) cards, got 2"),
+        ("", "got 0"),
+        ("T21 T20 T19 T18 T17 T16 EX KS QS KH 2C 3C 4C 5C 6C 7D 8D 9D 10D", "got 19"),
+        ("T21 T21 T19 T18 T17 T16 EX KS QS KH 2C 3C 4C 5C 6C 7D 8D 9D", "appears twice"),
+        ("T21 T22 T19 T18 T17 T16 EX KS QS KH 2C 3C 4C 5C 6C 7D 8D 9D", "T22"),
+    ],
+)
+def test_a_hand_that_cannot_be_dealt_is_refused(hand: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        evaluate_hand(hand)
+
+
+def test_every_table_size_is_evaluated() -> None:
+    pack = (
+        [f"T{n}" for n in range(1, 22)] + ["EX"] + [f"{r}{s}" for s in "SHDC" for r in ("K", "Q", "C", "J")]
+    )
+    assert [evaluate_hand(pack[:size]) > 0 for size in (24, 18, 15)] == [True] * 3

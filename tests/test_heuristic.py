@@ -14,26 +14,29 @@ from tarotsim.kernels.policies.announce import poignee_cards, poignee_choice
 from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_HEURISTIC
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.policies.play import choose_card
-from tarotsim.kernels.rules import legal_set, trick_after
+from tarotsim.kernels.rules import legal_set
 from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
 from tarotsim.kernels.state import (
-    C_POIGNEE_POLICY,
+    I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_CONTRACT,
     I_HI_TRUMP,
-    I_LEADER,
     I_LED,
     I_PARTNER,
     I_PLAYERS,
     I_TAKER,
-    I_TRICK,
     I_TRICK_LEN,
     I_TRICKS_WON_BY,
+    I_VOIDS,
+    P_POIGNEE_POLICY,
+    VOID_SHIFT,
     WON_BY_ATTACK,
     DealState,
     new_state,
+    seat_slot,
 )
+from tarotsim.kernels.steps import put_card, start_trick
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402
@@ -64,13 +67,9 @@ def position(
     C, or T for trumps) they showed they lack.
     """
     tb = new_state()
-    tb.info[:] = 0
-    tb.attack[:] = 0
-    tb.voids[:] = 0
-    tb.hands[:] = 0
-    tb.ecart[:] = 0
     tb.info[I_PLAYERS] = 4
     tb.info[I_PARTNER] = -1
+    tb.info[I_CALLED] = -1
     tb.info[I_TAKER] = taker
     tb.info[I_CONTRACT] = contract
     tb.info[I_CHIEN_SHOWN] = int(contract <= GARDE)
@@ -80,21 +79,17 @@ def position(
     tb.hands[seat] = to_mask(parse_cards(hand))
     trick_cards = parse_cards(trick)
     assert (leader + len(trick_cards)) % 4 == seat, "the seat to play follows the trick's cards"
-    tb.played[:] = to_mask(parse_cards(played) + trick_cards)
+    tb.played[:] = to_mask(parse_cards(played))
     if ecart:
         tb.ecart[:] = to_mask(parse_cards(ecart))
-    led, hi = -1, 0
-    for j, card in enumerate(trick_cards):
-        tb.trick[j] = card
-        led, hi = trick_after(led, hi, card)
-    tb.info[I_LEADER] = leader
-    tb.info[I_TRICK] = trick_no
-    tb.info[I_TRICK_LEN] = len(trick_cards)
-    tb.info[I_LED] = led
-    tb.info[I_HI_TRUMP] = hi
     for s, suits in (voids or {}).items():
         for suit in suits:
-            tb.voids[s] |= 1 << SUITS.index(suit)
+            tb.info[I_VOIDS] |= 1 << (VOID_SHIFT * SUITS.index(suit) + s)
+    start_trick(tb.info, leader, trick_no)
+    for j, card in enumerate(trick_cards):  # played by the game's step, as in a deal
+        s = (leader + j) % 4
+        tb.hands[s] |= to_mask([card])
+        put_card(tb, s, card)
     return tb
 
 
@@ -291,7 +286,9 @@ def _expert_ecart(cards: str) -> set[str]:
     e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6)
     ecart = {format_card(c) for c in from_mask(e0, e1)}
     assert len(ecart) == 6
-    assert reference.ecart_is_legal(reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4)
+    assert reference.ecart_is_legal(
+        reference.sort_cards(cards.split()), reference.sort_cards(ecart), players=4
+    )
     return ecart
 
 
@@ -318,7 +315,7 @@ def test_expert_ecart_discards_trumps_only_when_forced() -> None:
 def _poignee(hand: str, *, seat: int, taker: int, contract: int) -> int:
     tb = position(hand=hand, seat=seat, taker=taker, leader=seat, trick_no=0, contract=contract)
     cfg = RunConfig(poignee_policy="smart").to_array()
-    return int(poignee_choice(cfg[C_POIGNEE_POLICY], seat, tb, cfg))
+    return int(poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, tb, cfg))
 
 
 def test_smart_poignee() -> None:

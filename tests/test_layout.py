@@ -28,8 +28,14 @@ def code_lines(source: str) -> int:
                     docstring_lines.update(range(body[0].lineno, (body[0].end_lineno or body[0].lineno) + 1))
     lines: set[int] = set()
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
-                          tokenize.ENDMARKER):
+        if token.type in (
+            tokenize.COMMENT,
+            tokenize.NL,
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+            tokenize.ENDMARKER,
+        ):
             continue
         if token.start[0] not in docstring_lines:
             lines.update(range(token.start[0], token.end[0] + 1))
@@ -37,7 +43,11 @@ def code_lines(source: str) -> int:
 
 
 def string_constants(source: str) -> set[str]:
-    return {node.value for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    return {
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
 
 
 def test_code_lines_counts_code_only() -> None:
@@ -62,5 +72,23 @@ def test_contract_names_are_spelt_in_labels_only() -> None:
 
 
 def test_manifest_file_is_named_by_the_run_store_only() -> None:
-    naming = {str(p.relative_to(PACKAGE)) for p in MODULES if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))}
+    naming = {
+        str(p.relative_to(PACKAGE))
+        for p in MODULES
+        if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))
+    }
     assert naming == {"run/store.py"}
+
+
+def test_readme_package_map_matches_the_tree() -> None:
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How it works", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `tarotsim/")]
+    named = {part.strip("`/ ") for row in rows for part in row.split("|")[1].split(",")}
+    for name in named:
+        path = name if name.startswith("tarotsim") else f"tarotsim/{name}"
+        assert (PACKAGE.parent / path).exists(), f"README's package map names {path}, which does not exist"
+    packages = {str(p.parent.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("__init__.py")} - {
+        "tarotsim"
+    }
+    assert packages <= {n.rstrip("/") for n in named}, "a package of tarotsim is missing from README's map"

@@ -1,14 +1,15 @@
 """The heuristic decides from what the player may know, never from the cards it cannot see.
 
-Deals are played part way by the game's own steps (``kernels.game``: ``take_contract``,
+Deals are played part way by the game's own steps (``kernels.steps``: ``take_contract``,
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
-again among the other hands (and the unseen chien, and the defenders' view of the écart), keeping every
-constraint the player knows: hand sizes, voids shown in play, the poignée cards shown, the
-écart's shown trumps, the chien cards once it was shown (they went to the taker), the écart
-holding no King, bout or hidden trump. The decision must not change. The same harness
-catches toy policies that peek at another hand or at the écart, so it can fail.
+again among the other hands (and the unseen chien, and the defenders' view of the écart),
+keeping every constraint the player knows: hand sizes, voids shown in play, the poignée
+cards shown, the écart's shown trumps, the chien cards once it was shown (they went to the
+taker), the écart holding no King, bout or hidden trump. The decision must not change.
+The same harness catches toy policies that peek at another hand or at the écart, so it
+can fail.
 
 The driver also plays 5-player deals (the king call, the secret partner, the first-lead
 rule); ``tests/test_no_peeking_five.py`` holds those tests. The écart policies need no such
@@ -42,19 +43,16 @@ from tarotsim.cards import (
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.game import end_trick, legal_now, play_card, reset_table, show_poignee, take_contract
+from tarotsim.kernels.game import play_card
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import choose_card
-from tarotsim.kernels.rules import card_bit, suit_code
+from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,
-    C_PLAY_ATTACK,
-    C_PLAY_DEFENCE,
     C_PLAYERS,
-    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
     I_LEADER,
@@ -62,9 +60,16 @@ from tarotsim.kernels.state import (
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    I_VOIDS,
+    P_PLAY_ATTACK,
+    P_PLAY_DEFENCE,
+    P_POIGNEE_POLICY,
     DealState,
     new_state,
+    seat_slot,
 )
+from tarotsim.kernels.steps import end_trick, legal_now, reset_table, show_poignee, take_contract
+from tarotsim.labels import PLAY_POLICIES
 
 PLAYERS = 4
 SUIT_CODES = [int(suit_code(card)) for card in range(N_CARDS)]
@@ -82,6 +87,11 @@ def mask_of(cards: set[int]) -> tuple[np.uint64, np.uint64]:
 def words(pair: tuple[int, int]) -> tuple[np.uint64, np.uint64]:
     """A card set returned by a kernel (Python ints) as two uint64 words."""
     return np.uint64(pair[0]), np.uint64(pair[1])
+
+
+def shown_void(tb: DealState, seat: int, suit: int) -> bool:
+    """Whether ``seat`` has shown in play that it holds no card of ``suit`` (4: no trump)."""
+    return bool(void_seats(int(tb.info[I_VOIDS]), suit) >> seat & 1)
 
 
 def copy_table(tb: DealState) -> DealState:
@@ -132,8 +142,9 @@ def play_to(
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
     and the defence playing ``policies``; return (seat to play, its legal cards)."""
     cfg = cfg.copy()
-    cfg[C_PLAY_ATTACK], cfg[C_PLAY_DEFENCE] = policies
     players = int(tb.info[I_PLAYERS])
+    for seat in range(players):
+        cfg[seat_slot(seat, P_PLAY_ATTACK)], cfg[seat_slot(seat, P_PLAY_DEFENCE)] = policies
     for t in range(int(cfg[C_HAND])):
         seat = int(tb.info[I_LEADER])
         for j in range(players):
@@ -212,7 +223,7 @@ def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[Deal
             return suit < TRUMP_SUIT and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
         if slot == "chien":
             return True
-        return suit == EXCUSE_SUIT or not (int(tb.voids[slot]) >> suit) & 1
+        return suit == EXCUSE_SUIT or not shown_void(tb, slot, suit)
 
     for _attempt in range(200):
         left = dict(capacity)
@@ -305,7 +316,9 @@ def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = Fal
             chelem_threshold=rng.choice([110, 60]),
         ).to_array()
         tb = new_deal(rng, cfg)
-        policies = rng.choice([(PLAY_RANDOM, PLAY_RANDOM), (PLAY_HEURISTIC, PLAY_HEURISTIC), (PLAY_HEURISTIC, PLAY_RANDOM)])
+        policies = rng.choice(
+            [(PLAY_RANDOM, PLAY_RANDOM), (PLAY_HEURISTIC, PLAY_HEURISTIC), (PLAY_HEURISTIC, PLAY_RANDOM)]
+        )
         stop_trick = rng.randrange(int(cfg[C_HAND]) - 1)
         stop_card = rng.randrange(players)
         seat, legal0, legal1 = play_to(tb, cfg, stop_trick, stop_card, policies)
@@ -318,12 +331,20 @@ def mid_deal_positions(n_positions: int, seed: int, *, defender_view: bool = Fal
 
 
 def count_changed(
-    decide, n_positions: int, seed: int, *, redeals: int = 4, defender_view: bool = False, players: int = PLAYERS
+    decide,
+    n_positions: int,
+    seed: int,
+    *,
+    redeals: int = 4,
+    defender_view: bool = False,
+    players: int = PLAYERS,
 ) -> tuple[int, int]:
     """(positions where a redistribution changed the decision, positions tried)."""
     rng = random.Random(seed + 1)
     changed = tried = 0
-    for tb, seat, legal0, legal1 in mid_deal_positions(n_positions, seed, defender_view=defender_view, players=players):
+    for tb, seat, legal0, legal1 in mid_deal_positions(
+        n_positions, seed, defender_view=defender_view, players=players
+    ):
         rng_state = tb.rng.copy()
         first = decide(seat, legal0, legal1, copy_table(tb))
         tried += 1
@@ -347,6 +368,19 @@ def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
     assert changed == 0
 
 
+@pytest.mark.parametrize("name", sorted(PLAY_POLICIES))
+def test_every_card_play_policy_does_not_peek(name: str) -> None:
+    """Every registered card-play policy: a new one runs through the harness once it is in
+    ``labels.PLAY_POLICIES``."""
+
+    def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
+        return int(choose_card(PLAY_POLICIES[name], seat, legal0, legal1, tb, HEURISTIC_CFG))
+
+    changed, tried = count_changed(decide, 150, seed=31)
+    assert tried == 150
+    assert changed == 0
+
+
 def test_harness_catches_a_policy_peeking_at_a_hand() -> None:
     changed, tried = count_changed(peek_next_hand, 150, seed=5)
     assert changed > tried // 10
@@ -367,10 +401,10 @@ def test_poignee_choice_does_not_peek(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked
-            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
             for _ in range(3):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

@@ -18,19 +18,21 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
+from tarotsim.cards import EXCUSE_SUIT
 from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.state import (
-    C_POIGNEE_POLICY,
     I_CALLED,
     I_CHIEN_SHOWN,
     I_PARTNER,
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
+    P_POIGNEE_POLICY,
     DealState,
+    seat_slot,
 )
 from tests.test_no_peeking import (
     _lowest_or_highest,
@@ -44,6 +46,7 @@ from tests.test_no_peeking import (
     play_to,
     redistribute,
     set_partner,
+    shown_void,
     suit_index,
 )
 
@@ -89,7 +92,9 @@ def move_called_card(tb: DealState, observer: int, rng: random.Random) -> DealSt
     called = int(tb.info[I_CALLED])
 
     def may_hold(slot: object, card: int) -> bool:
-        return slot == "chien" or suit_index(card) == 5 or not (int(tb.voids[slot]) >> suit_index(card)) & 1
+        return (
+            slot == "chien" or suit_index(card) == EXCUSE_SUIT or not shown_void(tb, slot, suit_index(card))
+        )
 
     targets: list[object] = [
         s for s in range(players) if s not in (observer, taker, source) and may_hold(s, called)
@@ -240,13 +245,13 @@ def test_poignee_choice_does_not_peek_five(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked, moved
-            first = poignee_choice(cfg[C_POIGNEE_POLICY], seat, copy_table(tb_now), cfg)
+            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
             for _ in range(2):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             for other in partner_changes(tb_now, seat, rng, 1):
                 moved += 1
-                assert poignee_choice(cfg[C_POIGNEE_POLICY], seat, other, cfg) == first
+                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import numpy as np
@@ -258,7 +259,7 @@ def _markdown_cells(markdown: str) -> list[list[str]]:
 def _mixed_frame() -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "contract": ["prise", "garde|x", "<b>&\"bold\"</b>"],
+            "contract": ["prise", "garde|x", '<b>&"bold"</b>'],
             "n": [3, 40, 7],
             "rate": [0.5, 0.123456, np.nan],
             "threshold": [7.0, np.nan, 9.0],
@@ -293,7 +294,7 @@ def test_a_table_has_the_same_cells_in_markdown_and_html():
 
 def test_the_html_escapes_text_and_the_markdown_keeps_it():
     doc = report.Document("<title> & co")
-    doc.heading(1, "Seed <1> & \"2\"")
+    doc.heading(1, 'Seed <1> & "2"')
     doc.paragraph("a < b & ", report.Code("<script>"), " done")
     doc.table(_mixed_frame())
     doc.figure('fig "1".png', "caption <i>", "title & <alt>")
@@ -315,13 +316,20 @@ def test_figures_are_numbered_in_order_and_headings_checked():
     doc.figure("a.png", "first", "A")
     doc.paragraph("between")
     doc.figure("b.png", "second", "B")
-    assert doc.markdown() == "![A](a.png)\n\n*Figure 1. first*\n\nbetween\n\n![B](b.png)\n\n*Figure 2. second*\n"
+    assert (
+        doc.markdown() == "![A](a.png)\n\n*Figure 1. first*\n\nbetween\n\n![B](b.png)\n\n*Figure 2. second*\n"
+    )
     with pytest.raises(ValueError, match="heading level"):
         doc.heading(7, "too deep")
 
 
 def test_contract_names_and_colours_come_from_the_labels():
-    assert set(report.CONTRACT_LABELS) == set(report.CONTRACT_COLOURS) == set(report.SHORT_LABELS) == set(Contract)
+    assert (
+        set(report.CONTRACT_LABELS)
+        == set(report.CONTRACT_COLOURS)
+        == set(report.SHORT_LABELS)
+        == set(Contract)
+    )
     assert report.CONTRACT_LABELS[Contract.GARDE_CONTRE] == "garde contre"
     assert report.CONTRACT_LABELS[Contract.PASS] == "pass"
     assert len(set(report.CONTRACT_COLOURS.values())) == len(Contract)
@@ -373,16 +381,22 @@ def test_report_answers_first_and_provenance_last(sweep_report):
     level_two = [text for hashes, text in headings if hashes == "##"]
     assert level_two[0] == "What this run says" and level_two[-1] == "Provenance"
     summary = md[md.index("## What this run says") : md.index("## Thresholds in trump length")]
-    for section in ("When each contract pays", "Best choice by hand shape", "Against Chavey's published bands"):
+    for section in (
+        "When each contract pays",
+        "Best choice by hand shape",
+        "Against Chavey's published bands",
+    ):
         assert f"### {section}" in summary
     # thresholds with intervals, e.g. "8.4 (8.3–8.5)"
     assert re.search(r"\| \d+\.\d \(\d+\.\d–\d+\.\d\) \|", summary)
     assert "prise = garde: 50% success" in summary
     # the comparison with the bands: prise's break-even against 40 on the same count, and
-    # garde sans / garde contre refused, their count (with the distribution bonus) missing
+    # garde sans / garde contre on the count with the distribution bonus, which the records hold
     assert "published 40 on the same count" in summary
     assert "Garde: its published 56 cannot be tested by this sweep" in summary
-    assert "the published 71 and 81 count the distribution bonus" in summary
+    assert "`hand_points_dist`" in summary and "count the distribution bonus" not in summary
+    for band in (71, 81):
+        assert f"against the published {band} on the same count" in summary
     assert "Why Prise is never best here" in summary and "players that adapt to the contract" in summary
     # the players are said, and their strength unmeasured when no report on it sits beside
     assert "card play `random` in attack and `random` in defence" in summary
@@ -391,7 +405,12 @@ def test_report_answers_first_and_provenance_last(sweep_report):
 
 
 def test_the_players_reports_are_linked_when_they_exist(tmp_path):
-    config = {"policy": "heuristic", "ecart_policy": "expert", "poignee_policy": "always", "chelem_policy": "never"}
+    config = {
+        "policy": "heuristic",
+        "ecart_policy": "expert",
+        "poignee_policy": "always",
+        "chelem_policy": "never",
+    }
     out = tmp_path / "sweep"
     out.mkdir()
     doc = report.Document("t")
@@ -446,13 +465,14 @@ def test_not_a_run_raises(tmp_path):
 
 def test_run_without_played_deals_raises(sweep_dir, tmp_path):
     run = tmp_path / "run"
-    (run / "chunks").mkdir(parents=True)
-    (run / "manifest.json").write_text((sweep_dir / "manifest.json").read_text())
     frame = pd.read_parquet(sweep_dir / "chunks" / "chunk-00000.parquet")
     frame["thrown_in"] = pd.Categorical(
         ["all_pass"] * len(frame), categories=frame["thrown_in"].cat.categories
     )
-    frame.to_parquet(run / "chunks" / "chunk-00000.parquet", index=False)
+    spec = RunSpec.from_identity(store.read_manifest(sweep_dir)["run"])
+    with store.Run(run, replace(spec, deals=spec.chunk_deals)) as made:
+        made.save_chunk(0, frame, worker="test", seconds=0.0)
+        made.finish()
     with pytest.raises(ValueError, match="no played deals"):
         report.write_report(run, tmp_path / "out")
 
@@ -468,7 +488,9 @@ def test_findings_compare_each_band_on_its_own_count():
     df = noisy_hand_points_sweep()
     same = analysis.same_play_as(df)
     assert same == {}
-    points = {s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")}
+    points = {
+        s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")
+    }
     fitted = {s: analysis.thresholds(df, x=s, by=()) for s in points}
     doc = report.Document("t")
     doc.bullets(*findings.band_findings(points, fitted, same, ["prise", "garde_sans"]))
@@ -483,6 +505,23 @@ def test_findings_compare_each_band_on_its_own_count():
     row = points["hand_points_dist"].set_index("contract").loc["garde_sans"]
     assert garde_sans.startswith(f"- Garde sans is the best choice from {row['best_from']:.0f}")
     assert "`hand_points_dist`" in garde_sans and "published 71 on the same count" in garde_sans
+    # a break-even that was not fitted, or not reached, is said so, never left blank
+    unfitted = fitted["hand_points"].copy()
+    prise_row = unfitted["contract"] == "prise"
+    unfitted.loc[prise_row, ["break_even", "break_even_low", "break_even_high"]] = np.nan
+    unfitted.loc[prise_row, "degree"] = 0
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, {**fitted, "hand_points": unfitted}, same, ["prise"]))
+    n_total = int(unfitted.loc[prise_row, "n_total"].iloc[0])
+    assert (
+        f"fitted break-even none (no fit: too few deals, {n_total:,} played); published 40" in doc.markdown()
+    )
+    unfitted.loc[prise_row, "degree"] = 3
+    unfitted.loc[prise_row, "note"] = "break-even not reached over hand_points 20–58: fitted -3 points at 58"
+    unfitted.loc[prise_row, "fitted_to"] = 58.0
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, {**fitted, "hand_points": unfitted}, same, ["prise"]))
+    assert "fitted break-even > 58; published 40" in doc.markdown()
     # without the count with the bonus, the garde sans band is not compared, and says why
     del points["hand_points_dist"], fitted["hand_points_dist"]
     doc = report.Document("t")

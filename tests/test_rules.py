@@ -3,7 +3,6 @@ trick order and winner) against the plain-Python reference."""
 
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +23,11 @@ def random_position(rng: random.Random) -> tuple[list[str], list[str]]:
     pack = ALL[:]
     rng.shuffle(pack)
     if rng.random() < 0.5:  # trump-heavy positions: overtrump and undertrump cases
-        pack.sort(key=lambda c: (c not in TRUMPS and c != "EX", rng.random()) if rng.random() < 0.6 else (True, rng.random()))
+        pack.sort(
+            key=lambda c: (
+                (c not in TRUMPS and c != "EX", rng.random()) if rng.random() < 0.6 else (True, rng.random())
+            )
+        )
     trick_len = rng.randint(0, 4)
     trick = pack[:trick_len]
     rest = pack[trick_len:]
@@ -184,9 +187,9 @@ def test_bad_first_leads_are_refused(called, trick, message):
 
 def kernel_revealed_voids(trick: list[str], card: str) -> set[str]:
     led, _hi = trick_state(parse_cards(trick, what="trick"))
-    voids = np.zeros(1, dtype=np.int64)
-    K.reveal_voids(voids, 0, led, parse_card(card))
-    return {SUIT_NAMES[suit] for suit in range(TRUMP_SUIT + 1) if int(voids[0]) >> suit & 1}
+    seat = len(trick)
+    voids = K.reveal_voids(0, seat, led, parse_card(card))
+    return {SUIT_NAMES[suit] for suit in range(TRUMP_SUIT + 1) if K.void_seats(voids, suit) == 1 << seat}
 
 
 def test_revealed_voids_agree_with_reference_and_are_true():
@@ -207,5 +210,7 @@ def test_cards_above_is_the_winning_key_order():
         leds = range(TRUMP_SUIT + 1) if win >= N_SUIT_CARDS else [K.suit_code(win)]
         above = set(from_mask(*K.cards_above(win)))
         for led in leds:
-            beaten_by = {card for card in range(N_CARDS) if K.winning_key(card, led) > K.winning_key(win, led)}
+            beaten_by = {
+                card for card in range(N_CARDS) if K.winning_key(card, led) > K.winning_key(win, led)
+            }
             assert above == beaten_by, (win, led)

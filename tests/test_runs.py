@@ -43,7 +43,9 @@ def test_chunking_and_threads_do_not_change_records(tmp_path):
 
 def test_sweep_run_matches_sweep_api(tmp_path):
     contracts = ("prise", "garde_contre")
-    execute(tmp_path / "s", spec(kind="sweep", contracts=contracts, seat=2, config=RunConfig(policy="random")))
+    execute(
+        tmp_path / "s", spec(kind="sweep", contracts=contracts, seat=2, config=RunConfig(policy="random"))
+    )
     on_disk = load_records(tmp_path / "s")
     direct = sweep(5000, seed=5, contracts=contracts, seat=2, policy="random", ecart_policy="simple")
     pd.testing.assert_frame_equal(on_disk, direct)
@@ -70,8 +72,21 @@ def test_rerun_of_a_finished_run_changes_nothing(tmp_path):
 
 def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
     out = tmp_path / "killed"
-    argv = [sys.executable, "-m", "tarotsim", "simulate", "--deals", "400000", "--seed", "9",
-            "--chunk-deals", "4000", "--out", str(out), "--quiet"]
+    argv = [
+        sys.executable,
+        "-m",
+        "tarotsim",
+        "simulate",
+        "--deals",
+        "400000",
+        "--seed",
+        "9",
+        "--chunk-deals",
+        "4000",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     manifest = out / "manifest.json"
     deadline = time.time() + 120
@@ -105,17 +120,62 @@ def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
 def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
     from tarotsim.cli import main
 
-    assert main(["simulate", "--deals", "3000", "--seed", "2", "--out", str(tmp_path / "sim"), "--quiet"]) == 0
-    assert main(["sweep", "--deals", "2000", "--seed", "2", "--out", str(tmp_path / "sw"), "--quiet",
-                 "--policy", "random", "--ecart-policy", "simple", "--contracts", "prise,garde"]) == 0
+    assert (
+        main(["simulate", "--deals", "3000", "--seed", "2", "--out", str(tmp_path / "sim"), "--quiet"]) == 0
+    )
+    assert (
+        main(
+            [
+                "sweep",
+                "--deals",
+                "2000",
+                "--seed",
+                "2",
+                "--out",
+                str(tmp_path / "sw"),
+                "--quiet",
+                "--policy",
+                "random",
+                "--ecart-policy",
+                "simple",
+                "--contracts",
+                "prise,garde",
+            ]
+        )
+        == 0
+    )
     assert main(["table", str(tmp_path / "sw"), "--out", str(tmp_path / "t.csv")]) == 0
     assert pd.read_csv(tmp_path / "t.csv").contract.isin(["prise", "garde"]).all()
     assert main(["thresholds", str(tmp_path / "sw"), "--out", str(tmp_path / "th.md")]) == 0
     assert "Best contract" in (tmp_path / "th.md").read_text()
-    assert main(["sweep", "--deals", "2000", "--seed", "3", "--out", str(tmp_path / "sw"), "--quiet",
-                 "--policy", "random", "--ecart-policy", "simple", "--contracts", "prise,garde"]) == 2
+    assert (
+        main(
+            [
+                "sweep",
+                "--deals",
+                "2000",
+                "--seed",
+                "3",
+                "--out",
+                str(tmp_path / "sw"),
+                "--quiet",
+                "--policy",
+                "random",
+                "--ecart-policy",
+                "simple",
+                "--contracts",
+                "prise,garde",
+            ]
+        )
+        == 2
+    )
     assert "different run" in capsys.readouterr().err
-    assert main(["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]) == 2
+    assert (
+        main(
+            ["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]
+        )
+        == 2
+    )
     assert "unknown contract 'petite'" in capsys.readouterr().err
 
 
@@ -126,7 +186,9 @@ def test_simulate_and_sweep_take_one_configuration_or_its_fields_as_keywords():
 
     assert list(RunOptions.__annotations__) == [f.name for f in fields(RunConfig)]
     config = RunConfig(players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
-    by_keywords = simulate(300, seed=4, players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
+    by_keywords = simulate(
+        300, seed=4, players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80
+    )
     pd.testing.assert_frame_equal(simulate(300, seed=4, config=config), by_keywords)
     assert by_keywords.attrs["config"] == config.as_dict()
     swept = sweep(200, seed=4, contracts=("garde",), config=RunConfig(**SWEEP_DEFAULTS))
@@ -140,25 +202,49 @@ def test_sweep_takes_the_simulate_options():
     bold = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", chelem_threshold=70)
     assert bold.chelem_announced.sum() > plain.chelem_announced.sum()
     assert bold.attrs["config"]["chelem_threshold"] == 70
-    thresholds = sweep(400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", bid_thresholds=(1, 2, 3, 4))
-    pd.testing.assert_frame_equal(thresholds, plain)  # the sweep sets the taker and the contract: no bidding
+    thresholds = sweep(
+        400, seed=6, contracts=("garde_sans",), chelem_policy="overwhelming", bid_thresholds=(1, 2, 3, 4)
+    )
+    # the sweep sets the taker and the contract: the thresholds only say what the other seats would bid
+    pd.testing.assert_frame_equal(thresholds.drop(columns="others_bid"), plain.drop(columns="others_bid"))
+    assert (thresholds["others_bid"] == "garde_contre").all() and (
+        plain["others_bid"] != "garde_contre"
+    ).any()
 
 
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
         (lambda: sweep(10, seed=1, dealing="unshuffled"), ValueError, "a sweep .* needs shuffled dealing"),
-        (lambda: sweep(10, seed=1, forced_contract="garde", forced_taker=1), ValueError, "leave forced_contract unset"),
+        (
+            lambda: sweep(10, seed=1, forced_contract="garde", forced_taker=1),
+            ValueError,
+            "leave forced_contract unset",
+        ),
         (lambda: sweep(10, seed=1, seat=4), ValueError, "taking seat must be 0 to 3"),
         (lambda: sweep(10, seed=1, contracts="garde,garde"), ValueError, "appears twice"),
         (lambda: simulate(10, seed=1, config=RunConfig(), players=3), TypeError, "not both"),
         (lambda: simulate(10, seed=1, player=3), TypeError, "unknown option 'player'"),
         (lambda: simulate(10, seed=1, config={"players": 3}), TypeError, "config must be a RunConfig"),
-        (lambda: RunConfig(bid_thresholds=(40, 56.5, 71, 81)), TypeError, "bid threshold must be a whole number"),
+        (
+            lambda: RunConfig(bid_thresholds=(40, 56.5, 71, 81)),
+            ValueError,
+            "bid_thresholds must be whole numbers",
+        ),
+        (lambda: RunConfig(bid_thresholds=(40, 56, 71, 2**64)), ValueError, "bid threshold must be at most"),
+        (
+            lambda: RunConfig(bid_thresholds=("40", 56, 71, 81)),
+            ValueError,
+            "bid_thresholds must be whole numbers",
+        ),
         (lambda: RunConfig(bid_thresholds=(81, 71, 56, 40)), ValueError, "four increasing Chavey counts"),
         (lambda: RunConfig(bid_thresholds=(40, 56)), ValueError, "four increasing Chavey counts"),
         (lambda: RunConfig(chelem_threshold="high"), TypeError, "chelem_threshold must be a whole number"),
-        (lambda: RunConfig(forced_contract="garde", forced_taker=4), ValueError, "taking seat must be 0 to 3"),
+        (
+            lambda: RunConfig(forced_contract="garde", forced_taker=4),
+            ValueError,
+            "taking seat must be 0 to 3",
+        ),
         (lambda: RunConfig(forced_contract="pass", forced_taker=0), ValueError, "unknown contract 'pass'"),
     ],
 )
@@ -177,7 +263,9 @@ def _registry(players, *, matches=False):
 def test_record_frames_hold_exactly_the_registry_columns_and_dtypes(players, tmp_path):
     frame = simulate(200, seed=3, players=players, match_deals=7)
     assert list(zip(frame.columns, frame.dtypes, strict=True)) == _registry(players, matches=True)
-    swept = sweep(50, seed=3, players=players, contracts="prise,garde", policy="random", ecart_policy="simple")
+    swept = sweep(
+        50, seed=3, players=players, contracts="prise,garde", policy="random", ecart_policy="simple"
+    )
     assert list(zip(swept.columns, swept.dtypes, strict=True)) == _registry(players)
     execute(tmp_path / "run", spec(deals=300, chunk_deals=100, config=RunConfig(players=players)))
     on_disk = load_records(tmp_path / "run")

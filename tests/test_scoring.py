@@ -14,7 +14,13 @@ from tests import reference as ref
         (dict(contract="garde", attack_points=47, attack_bouts=2), 62, 186),
         (dict(contract="garde", attack_points=56, attack_bouts=2), 80, 240),
         (
-            dict(contract="garde", attack_points=49, attack_bouts=2, poignees=["simple"], petit_au_bout="attack"),
+            dict(
+                contract="garde",
+                attack_points=49,
+                attack_bouts=2,
+                poignees=["simple"],
+                petit_au_bout="attack",
+            ),
             106,
             318,
         ),
@@ -42,25 +48,39 @@ def test_petit_au_bout_counts_whatever_the_result():
 
 
 def test_poignees_go_to_the_winning_side_unmultiplied():
-    lost = score_deal(contract="garde_contre", attack_points=40, attack_bouts=1, poignees=["double", "simple"])
+    lost = score_deal(
+        contract="garde_contre", attack_points=40, attack_bouts=1, poignees=["double", "simple"]
+    )
     assert lost.per_defender == -(25 + 11) * 6 - 50
 
 
 @pytest.mark.parametrize(
     ("announced", "chelem", "bonus"),
-    [(True, "attack", 400), (False, "attack", 200), (True, None, -200), (False, "defence", -200), (True, "defence", -200)],
+    [
+        (True, "attack", 400),
+        (False, "attack", 200),
+        (True, None, -200),
+        (False, "defence", -200),
+        (True, "defence", -200),
+    ],
 )
 def test_chelem_bonuses(announced, chelem, bonus):
     points = {"attack": 91, "defence": 0, None: 60}[chelem]
     bouts = {"attack": 3, "defence": 0, None: 2}[chelem]
     plain = score_deal(contract="prise", attack_points=points, attack_bouts=bouts)
-    result = score_deal(contract="prise", attack_points=points, attack_bouts=bouts, chelem_announced=announced, chelem=chelem)
+    result = score_deal(
+        contract="prise", attack_points=points, attack_bouts=bouts, chelem_announced=announced, chelem=chelem
+    )
     assert result.per_defender - plain.per_defender == bonus
 
 
-@pytest.mark.parametrize(("players", "alone", "share"), [(3, False, 2), (4, False, 3), (5, False, 2), (5, True, 4)])
+@pytest.mark.parametrize(
+    ("players", "alone", "share"), [(3, False, 2), (4, False, 3), (5, False, 2), (5, True, 4)]
+)
 def test_settlement_by_table_size(players, alone, share):
-    result = score_deal(players=players, contract="garde", attack_points=47, attack_bouts=2, taker_alone=alone)
+    result = score_deal(
+        players=players, contract="garde", attack_points=47, attack_bouts=2, taker_alone=alone
+    )
     assert result.taker == share * 62
 
 
@@ -79,11 +99,24 @@ def test_random_scores_agree_with_reference():
             chelem_announced=rng.random() < 0.1,
             chelem=rng.choice([None, None, None, "attack", "defence"]),
         )
-        half = rng.randint(0, 182)
+        low, high = 9 * args["attack_bouts"], 182 - 9 * (3 - args["attack_bouts"])  # each bout is 4.5 points
+        chien = {3: 6, 4: 6, 5: 3}[players]
+        if (
+            args["chelem"] == "attack"
+        ):  # the defence holds at most the Excuse (and the chien in a Garde contre)
+            low = max(low, 182 - 9 * (1 + (chien if args["contract"] == "garde_contre" else 0)))
+        elif args["chelem"] == "defence":
+            high = min(high, 9 * (1 + (0 if args["contract"] == "garde_contre" else chien)))
+        if low > high:
+            continue
+        half = rng.randint(low, high)
         got = score_deal(players=players, attack_points=half / 2, taker_alone=alone, **args)
         want = ref.score_deal(players, attack_half_points=half, taker_alone=alone, **args)
         assert (got.made, got.margin, got.per_defender, got.taker) == (
-            want["made"], want["margin"], want["per_defender"], want["taker_score"]
+            want["made"],
+            want["margin"],
+            want["per_defender"],
+            want["taker_score"],
         )
 
 
@@ -100,8 +133,61 @@ def test_random_scores_agree_with_reference():
         (dict(contract="garde", attack_points="50", attack_bouts=1), TypeError, "number"),
         (dict(players=6, contract="garde", attack_points=50, attack_bouts=1), ValueError, "3, 4 or 5"),
         (dict(contract="garde", attack_points=50, attack_bouts=1, taker_alone=True), ValueError, "5 players"),
+        (
+            dict(contract="garde", attack_points=0, attack_bouts=3),
+            ValueError,
+            "3 bouts .* 13.5 to 91 points, got 0",
+        ),
+        (dict(contract="garde", attack_points=89, attack_bouts=1), ValueError, "1 bouts .* 4.5 to 82 points"),
+        (
+            dict(contract="garde", attack_points=10, attack_bouts=0, chelem="attack"),
+            ValueError,
+            "chelem by the attack .* at least 86.5 points, got 10",
+        ),
+        (
+            dict(contract="garde_contre", attack_points=59, attack_bouts=2, chelem="attack"),
+            ValueError,
+            "at least 59.5 points",
+        ),
+        (
+            dict(contract="prise", attack_points=32, attack_bouts=1, chelem="defence"),
+            ValueError,
+            "chelem by the defence .* at most 31.5 points",
+        ),
+        (
+            dict(players=5, contract="garde_contre", attack_points=5, attack_bouts=1, chelem="defence"),
+            ValueError,
+            "at most 4.5 points",
+        ),
     ],
 )
 def test_bad_input_is_explained(kwargs, error, message):
     with pytest.raises(error, match=message):
         score_deal(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(contract="garde_contre", attack_points=59.5, attack_bouts=2, chelem="attack"),
+        dict(contract="garde", attack_points=86.5, attack_bouts=2, chelem="attack", chelem_announced=True),
+        dict(contract="prise", attack_points=31.5, attack_bouts=1, chelem="defence"),
+        dict(contract="garde", attack_points=13.5, attack_bouts=3),
+        dict(contract="garde_sans", attack_points=77.5, attack_bouts=0),
+    ],
+)
+def test_the_extreme_possible_results_are_scored_as_the_reference_does(kwargs):
+    got = score_deal(**kwargs)
+    args = {k: v for k, v in kwargs.items() if k != "attack_points"}
+    want = ref.score_deal(
+        4,
+        attack_half_points=int(kwargs["attack_points"] * 2),
+        taker_alone=False,
+        **{"petit_au_bout": None, "poignees": [], "chelem_announced": False, "chelem": None, **args},
+    )
+    assert (got.made, got.margin, got.per_defender, got.taker) == (
+        want["made"],
+        want["margin"],
+        want["per_defender"],
+        want["taker_score"],
+    )

@@ -52,7 +52,10 @@ def test_records_equal_the_traces(frame, traces):
         if trace["thrown_in"] is None:
             assert (row.taker, row.contract) == (trace["taker"], trace["contract"])
             assert (row.attack_points, row.attack_bouts, row.made, row.margin) == (
-                trace["attack_points"], trace["attack_bouts"], trace["made"], trace["margin"]
+                trace["attack_points"],
+                trace["attack_bouts"],
+                trace["made"],
+                trace["margin"],
             )
             hand = trace["hands"][trace["taker"]]
             assert row.taker_trumps == sum(ref.is_trump(c) for c in hand)
@@ -86,10 +89,7 @@ def test_same_seed_same_records_with_one_and_two_threads():
 
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_numba_num_threads_env_gives_identical_records(threads, tmp_path):
-    code = (
-        "import sys, tarotsim; df = tarotsim.simulate(3000, seed=12); "
-        "df.to_csv(sys.argv[1], index=False)"
-    )
+    code = "import sys, tarotsim; df = tarotsim.simulate(3000, seed=12); df.to_csv(sys.argv[1], index=False)"
     out = tmp_path / f"t{threads}.csv"
     env = {**os.environ, "NUMBA_NUM_THREADS": threads}
     subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env)
@@ -131,7 +131,9 @@ def test_trump_length_of_a_seat_follows_the_hypergeometric_law():
     for hands, _ in _dealt_hands(deals, 2024):
         counts[bin(int(hands[0, 1]) & ((1 << 21) - 1)).count("1")] += 1
         petit_sec += any((int(hands[s, 1]) & ((1 << 22) - 1)) == 1 for s in range(4))
-    law = np.array([math.comb(21, k) * math.comb(57, 18 - k) / math.comb(78, 18) if k <= 18 else 0.0 for k in range(22)])
+    law = np.array(
+        [math.comb(21, k) * math.comb(57, 18 - k) / math.comb(78, 18) if k <= 18 else 0.0 for k in range(22)]
+    )
     expected = law * deals
     keep = expected >= 5
     observed = np.append(counts[keep], counts[~keep].sum())

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.slow
     [(4, "random", 50_000), (4, "heuristic", 50_000), (3, "heuristic", 15_000), (5, "heuristic", 15_000)],
 )
 def test_many_traced_deals_pass_the_reference(players, policy, deals):
-    config = RunConfig(players=players, policy=policy, ecart_policy="expert" if policy == "heuristic" else "simple")
+    config = RunConfig(
+        players=players, policy=policy, ecart_policy="expert" if policy == "heuristic" else "simple"
+    )
     for trace in iter_traces(deals, run_key(31), config):
         ref.check_trace(trace)
 

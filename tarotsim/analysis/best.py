@@ -115,7 +115,9 @@ class DealGrid:
         self.cell = high
         slot = deal_i * n_contracts + codes
         if np.bincount(slot, minlength=n_deals * n_contracts).max(initial=0) > 1:
-            raise ValueError("a deal is recorded twice under the same contract; each (deal, contract) must appear once")
+            raise ValueError(
+                "a deal is recorded twice under the same contract; each (deal, contract) must appear once"
+            )
         self.scores = np.full((n_deals, 1 + n_contracts), np.nan)
         self.scores[:, 0] = 0.0
         self.scores[deal_i, 1 + codes] = played["taker_score"].to_numpy(dtype=float)
@@ -234,7 +236,9 @@ class BestSums(Reduction):
             sums[f"diff_sq_{i}_{j}"] = exact_bincount(cell[both], diff * diff, n_cells)
             if i > 0:
                 differ = plays[:, i - 1] != plays[:, j - 1]
-                sums[f"differ_{i}_{j}"] = np.bincount(cell, weights=differ, minlength=n_cells).astype(np.int64)
+                sums[f"differ_{i}_{j}"] = np.bincount(cell, weights=differ, minlength=n_cells).astype(
+                    np.int64
+                )
         return pd.DataFrame(sums, index=grid.index)
 
     def merge(self, partials: Sequence[pd.DataFrame]) -> pd.DataFrame:
@@ -281,7 +285,9 @@ def best_from(results: dict[str, Any], by: Sequence[str], min_n: int, z: float) 
         means[con] = exact_means(sums[f"sum_{i}"].to_numpy(), sums[f"count_{i}"].to_numpy())
     ranked = rank_choices(pd.DataFrame(means), choices)
     best_i = np.array([position[choices.index(c)] for c in ranked["best"]], dtype=np.int64)
-    runner_i = np.array([-1 if c is None else position[choices.index(c)] for c in ranked["runner_up"]], dtype=np.int64)
+    runner_i = np.array(
+        [-1 if c is None else position[choices.index(c)] for c in ranked["runner_up"]], dtype=np.int64
+    )
 
     pairs, total, squares, differ = (np.zeros(len(sums), dtype=object) for _ in range(4))
     for row, (b, r) in enumerate(zip(best_i.tolist(), runner_i.tolist(), strict=True)):

@@ -30,6 +30,7 @@ from tarotsim.analysis.loading import (
 from tarotsim.analysis.moments import exact_means, exact_variances, whole_numbers
 from tarotsim.analysis.reduction import connect
 from tarotsim.labels import CONTRACTS, ThrownIn
+from tarotsim.run import store
 
 COMPARE_COLUMNS = [
     "contract", "n", "rate_a", "rate_b", "rate_diff", "rate_diff_low", "rate_diff_high",
@@ -58,7 +59,9 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95, client: Any = None) -> 
     Parameters
     ----------
     run_a, run_b : pandas.DataFrame or str or os.PathLike
-        Records or run directories of the two runs (same seed, same deals).
+        Records or run directories of the two runs (same seed, same deals). Two run
+        directories are paired only when their manifests give the same seed, deal count,
+        table size, dealing and taking seat (:func:`tarotsim.run.store.check_paired`).
     z : float, optional
         Normal quantile of the intervals (default 95 %).
     client : distributed.Client or str, optional
@@ -78,12 +81,15 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95, client: Any = None) -> 
     Raises
     ------
     ValueError
-        If columns are missing, a key repeats within a run, a run's chunks are not in
+        If two run directories are not runs of the same deals (the message names the
+        fields that differ), columns are missing, a key repeats within a run, a run's chunks are not in
         deal order, or the two runs do not hold the same played deals (the message says
         how many are missing from each).
     """
     check_z(z)
     sources = {"run_a": chunk_sources(run_a), "run_b": chunk_sources(run_b)}
+    if not isinstance(run_a, pd.DataFrame) and not isinstance(run_b, pd.DataFrame):
+        store.check_paired(store.read_manifest(run_a), store.read_manifest(run_b))
     present = {name: source_columns(found[0]) for name, found in sources.items()}
     for name, columns in present.items():
         require_in(columns, ["deal", "made", "taker_score"], what=f"compare ({name})")
@@ -139,7 +145,9 @@ def _piece_sums(
         score_a, score_b = whole_numbers(g["taker_score_a"]), whole_numbers(g["taker_score_b"])
         values = [len(g), made_a.sum(), made_b.sum(), ((made_a - made_b) ** 2).sum(), score_a.sum(),
                   score_b.sum(), ((score_a - score_b) ** 2).sum()]  # fmt: skip
-        sums[int(con)] = np.array([v.item() if isinstance(v, np.generic) else v for v in values], dtype=object)
+        sums[int(con)] = np.array(
+            [v.item() if isinstance(v, np.generic) else v for v in values], dtype=object
+        )
     return sums, missing.astype(np.int64)
 
 
@@ -156,7 +164,9 @@ def _deal_range(path: Path) -> tuple[int, int]:
     return (int(deals.min()), int(deals.max())) if len(deals) else (0, -1)
 
 
-def _deal_pieces(sources_a: list[Source], sources_b: list[Source]) -> list[tuple[float, float, list[Path], list[Path]]]:
+def _deal_pieces(
+    sources_a: list[Source], sources_b: list[Source]
+) -> list[tuple[float, float, list[Path], list[Path]]]:
     """Ranges of deals ``[low, high)`` cut where a chunk of either run starts, each with the chunk
     files of each run that hold deals in it; together they cover every deal once."""
     ranges = {}
@@ -168,8 +178,12 @@ def _deal_pieces(sources_a: list[Source], sources_b: list[Source]) -> list[tuple
         ranges[name] = found
     starts = sorted({first for found in ranges.values() for _, first, _ in found})
     bounds = [-np.inf, *starts[1:], np.inf]
+
+    def inside(name: str, low: float, high: float) -> list[Path]:
+        return [p for p, first, last in ranges[name] if last >= low and first < high]
+
     return [
-        (low, high, *([p for p, first, last in ranges[n] if last >= low and first < high] for n in ("run_a", "run_b")))
+        (low, high, inside("run_a", low, high), inside("run_b", low, high))
         for low, high in zip(bounds, bounds[1:], strict=False)
     ]
 
@@ -251,7 +265,9 @@ def _table(totals: dict[int, np.ndarray], z: float) -> pd.DataFrame:
 def _paired(n: np.ndarray, total: Any, squares: Any, z: float) -> tuple[float, float, float]:
     """Mean of paired differences and its normal interval, from their count, sum and sum of squares."""
     mean = float(exact_means(np.array([total], dtype=object), n)[0])
-    sd = float(np.sqrt(exact_variances(n, np.array([total], dtype=object), np.array([squares], dtype=object))[0]))
+    sd = float(
+        np.sqrt(exact_variances(n, np.array([total], dtype=object), np.array([squares], dtype=object))[0])
+    )
     half = z * sd / np.sqrt(float(n[0]))
     return mean, mean - half, mean + half
 
@@ -260,7 +276,9 @@ class _Stream:
     """The rows of one run, batch after batch of whole deals, handed out by deal (see :meth:`pieces`)."""
 
     def __init__(self, sources: list[Source], columns: list[str], name: str) -> None:
-        self.batches: Iterator[pd.DataFrame] = (b for source in sources for b in read_batches(source, columns))
+        self.batches: Iterator[pd.DataFrame] = (
+            b for source in sources for b in read_batches(source, columns)
+        )
         self.name = name
         self.rows = pd.DataFrame()
         self.last = -np.inf
@@ -275,7 +293,9 @@ class _Stream:
             elif not batch.empty:
                 deals = batch["deal"].to_numpy()
                 if deals.min() <= self.last:
-                    raise ValueError(f"{self.name}: its chunks are not in deal order (deal {deals.min()} read twice)")
+                    raise ValueError(
+                        f"{self.name}: its chunks are not in deal order (deal {deals.min()} read twice)"
+                    )
                 self.last = float(deals.max())
                 self.rows = batch
 

@@ -228,7 +228,9 @@ def fitted_thresholds(
             )
         else:
             fitted += 1
-            cells = Cells(*(counted[c].to_numpy(dtype=float) for c in (x, "n", "made", "mean_score", "score_var")))
+            cells = Cells(
+                *(counted[c].to_numpy(dtype=float) for c in (x, "n", "made", "mean_score", "score_var"))
+            )
             degree = min(MAX_DEGREE, len(counted) - 2)
             row.update(degree=degree, fitted_from=cells.x.min(), fitted_to=cells.x.max())
             span = f"{_fmt(cells.x.min())}–{_fmt(cells.x.max())}"
@@ -236,11 +238,15 @@ def fitted_thresholds(
             if not cells.made.any():
                 notes.append(f"{what} {NOT_REACHED} {x} {span}: never made")
             elif np.all(cells.made == cells.n):
-                notes.append(f"{what} {PASSED_ALREADY} {x} {_fmt(cells.x.min())}, the lowest fitted: always made")
+                notes.append(
+                    f"{what} {PASSED_ALREADY} {x} {_fmt(cells.x.min())}, the lowest fitted: always made"
+                )
             else:
                 success = fit_success(cells, degree)
                 if success is None:
-                    notes.append(f"{what}: the logistic fit does not converge (success jumps from 0% to 100%)")
+                    notes.append(
+                        f"{what}: the logistic fit does not converge (success jumps from 0% to 100%)"
+                    )
             if success is not None:
                 at, low, high, why = success.crossing(target, z)
                 row.update(threshold=at, threshold_low=low, threshold_high=high)

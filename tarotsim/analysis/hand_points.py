@@ -133,8 +133,12 @@ def hand_points_table(
     """
     check_scale(scale)
     check_min_n(min_n)
-    chunks = open_chunks(data, ["contract", scale, "taker_score"], what=f"hand_points_table on scale {scale!r}")
-    results = reduce_records(chunks, plan(CellSums([scale]), Counts()), what="hand_points_table", client=client)
+    chunks = open_chunks(
+        data, ["contract", scale, "taker_score"], what=f"hand_points_table on scale {scale!r}"
+    )
+    results = reduce_records(
+        chunks, plan(CellSums([scale]), Counts()), what="hand_points_table", client=client
+    )
     return hand_points_table_from(results, bins, min_n, scale)
 
 
@@ -304,7 +308,10 @@ def hand_points_thresholds_from(
             values = np.where(np.isnan(boot[name]), np.inf, boot[name])
             low, high = np.quantile(values, [tail, 1.0 - tail], axis=0, method="inverted_cdf")
             known = ~np.isnan(point[name][0])
-            bounds[name] = (np.where(known & np.isfinite(low), low, np.nan), np.where(known & np.isfinite(high), high, np.nan))
+            bounds[name] = (
+                np.where(known & np.isfinite(low), low, np.nan),
+                np.where(known & np.isfinite(high), high, np.nan),
+            )
 
     same = same_play_from(results[SamePlay.key]) if SamePlay.key in results else {}
     rows = []
@@ -426,7 +433,11 @@ def _covariance(row: pd.Series, c: int, d: int) -> float:
     if n_c == 0 or n_d == 0 or n_cd == 0:
         return 0.0
     s_c, s_d = row[f"sum_{c}_{c}"].item(), row[f"sum_{d}_{d}"].item()
-    both_c, both_d, product = row[f"sum_{c}_{d}"].item(), row[f"sum_{d}_{c}"].item(), row[f"prod_{c}_{d}"].item()
+    both_c, both_d, product = (
+        row[f"sum_{c}_{d}"].item(),
+        row[f"sum_{d}_{c}"].item(),
+        row[f"prod_{c}_{d}"].item(),
+    )
     numerator = n_c * n_d * product - n_d * s_c * both_d - n_c * s_d * both_c + n_cd * s_c * s_d
     return numerator / (n_c * n_c * n_d * n_d)
 
@@ -448,7 +459,9 @@ def _crossings(means: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> dict[s
         bad = means[:, mine, c] <= 0
         last_bad = np.where(bad.any(axis=1), len(mine) - 1 - np.argmax(bad[:, ::-1], axis=1), -1)
         after = last_bad + 1
-        out["positive_from"][:, c] = np.where(after < len(mine), lows[mine][np.minimum(after, len(mine) - 1)], np.nan)
+        out["positive_from"][:, c] = np.where(
+            after < len(mine), lows[mine][np.minimum(after, len(mine) - 1)], np.nan
+        )
     choices = np.concatenate([np.zeros((n_rep, n_bins, 1)), means], axis=2)
     best = np.argmax(np.where(np.isnan(choices), -np.inf, choices), axis=2) - 1
     for c in range(n_contracts):

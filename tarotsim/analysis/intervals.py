@@ -1,9 +1,11 @@
-"""Confidence intervals: Wilson for success rates; the normal quantile every interval uses.
+"""Confidence intervals: Wilson for success rates, normal for paired differences; the normal quantile.
 
 Intervals are two-sided at 95 % by default (``z =`` :data:`Z95`).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -72,3 +74,29 @@ def check_z(z: float) -> None:
     """Check that the normal quantile `z` is a positive number."""
     if not np.isfinite(z) or z <= 0:
         raise ValueError(f"z must be a positive number, got {z!r}")
+
+
+def paired_interval(differences: np.ndarray, z: float) -> tuple[float, float, float]:
+    """Mean of paired differences and its normal-approximation interval (used by the duel's edge).
+
+    Parameters
+    ----------
+    differences : numpy.ndarray
+        float[n], one difference per pair.
+    z : float
+        Normal quantile of the interval.
+
+    Returns
+    -------
+    (mean, low, high) : tuple of float
+        ``mean ± z · std(ddof=1) / sqrt(n)``; all NaN when ``n == 0``, the bounds NaN
+        when ``n < 2``.
+    """
+    n = len(differences)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(differences.mean())
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = z * float(differences.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half

@@ -66,8 +66,7 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
 def _check_data(data: object) -> None:
     if not isinstance(data, (pd.DataFrame, str, os.PathLike)):
         raise TypeError(
-            "data must be a records DataFrame or the path of a run directory, "
-            f"got {type(data).__name__}"
+            f"data must be a records DataFrame or the path of a run directory, got {type(data).__name__}"
         )
 
 
@@ -157,7 +156,9 @@ def _file_batches(source: Path, columns: Sequence[str] | None) -> Iterator[pd.Da
         table = pa.Table.from_batches([*held, batch])
         deals = table.column("deal").to_numpy()
         if np.any(deals[1:] < deals[:-1]):
-            raise ValueError(f"chunk {source.name} is not in deal order; repeat the command that made the run to make it again")
+            raise ValueError(
+                f"chunk {source.name} is not in deal order; repeat the command that made the run to make it again"
+            )
         cut = int(np.searchsorted(deals, deals[-1], side="left"))
         held = table.slice(cut).to_batches()
         if cut:
@@ -221,8 +222,7 @@ def played_part(df: pd.DataFrame, *, what: str) -> tuple[pd.DataFrame, np.ndarra
     if np.any(codes < 0):
         unknown = sorted(map(str, played["contract"][codes < 0].unique()))
         raise ValueError(
-            f"unknown contract value(s) {', '.join(map(repr, unknown))}; "
-            f"expected {', '.join(CONTRACTS)}"
+            f"unknown contract value(s) {', '.join(map(repr, unknown))}; expected {', '.join(CONTRACTS)}"
         )
     return played, codes
 

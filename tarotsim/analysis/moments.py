@@ -62,7 +62,9 @@ def exact_bincount(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
 
 def exact_means(total: np.ndarray, n: np.ndarray) -> np.ndarray:
     """float[k]: ``total / n``, correctly rounded; NaN where ``n == 0``."""
-    return np.array([a / k if k else math.nan for a, k in zip(total.tolist(), n.tolist(), strict=True)], dtype=float)
+    return np.array(
+        [a / k if k else math.nan for a, k in zip(total.tolist(), n.tolist(), strict=True)], dtype=float
+    )
 
 
 def exact_variances(n: np.ndarray, total: np.ndarray, squares: np.ndarray) -> np.ndarray:
@@ -165,7 +167,9 @@ class CellSums(Reduction):
     failed, card points). Rows with a missing key are left out unless ``dropna`` is false.
     """
 
-    def __init__(self, keys: Sequence[str], *, sums: bool = True, margin: bool = False, dropna: bool = True) -> None:
+    def __init__(
+        self, keys: Sequence[str], *, sums: bool = True, margin: bool = False, dropna: bool = True
+    ) -> None:
         self.keys = list(keys)
         self.sums = sums
         self.margin = margin

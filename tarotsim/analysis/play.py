@@ -75,9 +75,9 @@ class SamePlay(Reduction):
         alike = np.zeros((n, n), dtype=bool)
         for high in range(n):
             for low in range(high):
-                alike[low, high] = np.array_equal(by_contract[low][0], by_contract[high][0]) and np.array_equal(
-                    by_contract[low][1], by_contract[high][1]
-                )
+                alike[low, high] = np.array_equal(
+                    by_contract[low][0], by_contract[high][0]
+                ) and np.array_equal(by_contract[low][1], by_contract[high][1])
         return rows, repeats, alike
 
     def merge(self, partials: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:

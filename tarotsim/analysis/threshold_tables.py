@@ -43,7 +43,9 @@ class ThresholdTables(NamedTuple):
     not_compared: str
 
 
-def threshold_tables(data: Data, min_rate: float = 0.5, min_n: int = 30, *, client: Any = None) -> ThresholdTables:
+def threshold_tables(
+    data: Data, min_rate: float = 0.5, min_n: int = 30, *, client: Any = None
+) -> ThresholdTables:
     """Trump thresholds, the best contract and the hand-point thresholds of a run, from one pass.
 
     Parameters
@@ -78,11 +80,22 @@ def threshold_tables(data: Data, min_rate: float = 0.5, min_n: int = 30, *, clie
         not_compared = str(err)
     reductions = plan(
         *thresholds_plan(_SHAPE[:1], _SHAPE[1], method="fit", same_play="deal" in present).values(),
-        *(() if not_compared else (*best_plan(_SHAPE).values(), *hand_points_plan(HAND_POINTS, same_play=True).values())),
+        *(
+            ()
+            if not_compared
+            else (*best_plan(_SHAPE).values(), *hand_points_plan(HAND_POINTS, same_play=True).values())
+        ),
     )
     results = reduce_records(chunks, reductions, what="thresholds", client=client)
     fitted = thresholds_from(
-        results, x=_SHAPE[1], by=_SHAPE[:1], min_rate=float(min_rate), min_n=min_n, z=Z95, method="fit", contract=None
+        results,
+        x=_SHAPE[1],
+        by=_SHAPE[:1],
+        min_rate=float(min_rate),
+        min_n=min_n,
+        z=Z95,
+        method="fit",
+        contract=None,
     )
     if not_compared:
         return ThresholdTables(fitted, None, None, not_compared)
@@ -90,5 +103,7 @@ def threshold_tables(data: Data, min_rate: float = 0.5, min_n: int = 30, *, clie
         best = best_from(results, _SHAPE, min_n, Z95)
     except ValueError as err:
         return ThresholdTables(fitted, None, None, str(err))
-    points = hand_points_thresholds_from(results, None, min_n, scale=HAND_POINTS, n_boot=N_BOOT, seed=0, z=Z95)
+    points = hand_points_thresholds_from(
+        results, None, min_n, scale=HAND_POINTS, n_boot=N_BOOT, seed=0, z=Z95
+    )
     return ThresholdTables(fitted, best, points, "")

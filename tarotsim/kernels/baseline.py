@@ -44,7 +44,7 @@ def run_stage(stage: int, deals: int, key: np.ndarray, cfg: np.ndarray, out: np.
             check = 0
             if stage == STAGE_BID:
                 for seat in range(players):
-                    check += wished_contract(hands[seat, 0], hands[seat, 1], cfg)
+                    check += wished_contract(hands[seat, 0], hands[seat, 1], cfg, seat)
             elif stage == STAGE_PLAYOUT:
                 leader = 0
                 for _ in range(hand_size):

@@ -37,7 +37,9 @@ def _block_size(cfg: np.ndarray) -> int:
 
 
 @njit
-def _catch_up(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray) -> None:
+def _catch_up(
+    deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+) -> None:
     """Unshuffled dealing: replay the deals of ``deal``'s sequence that come before it, so
     that ``tb.pack`` holds the cards gathered from the deal before ``deal``."""
     if cfg[C_DEALING] != DEALING_UNSHUFFLED:
@@ -48,14 +50,18 @@ def _catch_up(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: n
 
 
 @njit(inline="always")
-def _play(deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray) -> None:
+def _play(
+    deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+) -> None:
     play_deal(deal, key, cfg, tb, rec, log)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED:
         gather_pack(tb, cfg, rec, log)
 
 
 @njit
-def _play_block(start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
+def _play_block(
+    start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray
+) -> None:
     """Play deals start … stop - 1 on one table into ``out`` (row = deal - first_deal)."""
     tb = new_state()
     rec = np.zeros(N_REC, dtype=np.int64)
@@ -87,7 +93,9 @@ def run_deals(first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray
 
 
 @njit(parallel=True)
-def run_sweep(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray, out: np.ndarray) -> None:
+def run_sweep(
+    first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray, out: np.ndarray
+) -> None:
     """Play every deal once per contract in ``contracts``, taken by seat ``cfg[C_FORCED_TAKER]``.
 
     Row ``i * len(contracts) + k`` of ``out`` (int32[n * len(contracts), N_REC]) gets deal
@@ -98,12 +106,20 @@ def run_sweep(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.n
     n_deals = out.shape[0] // n_contracts
     n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
     for block in prange(n_blocks):
-        _sweep_block(block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfg, contracts, out)
+        _sweep_block(
+            block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfg, contracts, out
+        )
 
 
 @njit
 def _sweep_block(
-    start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray, out: np.ndarray
+    start: int,
+    stop: int,
+    first_deal: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    contracts: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     """Sweep rows of deals first_deal + start … first_deal + stop - 1 on one table."""
     n_contracts = contracts.shape[0]
@@ -140,3 +156,34 @@ def trace_deals(
         for w in range(2):
             masks[i, M_CHIEN + w] = tb.chien[w]
             masks[i, M_ECART + w] = tb.ecart[w]
+
+
+@njit(parallel=True)
+def run_duel(first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray) -> None:
+    """Play every deal once under each configuration of ``cfgs`` (int64[k, N_CFG]): a duel's rotations.
+
+    Row ``i * k + r`` of ``out`` (int32[n * k, N_REC]) gets deal ``first_deal + i`` under
+    ``cfgs[r]``. The deal's stream restarts for each rotation, so every rotation is dealt
+    the same cards and draws from the same random stream.
+    """
+    n_rotations = cfgs.shape[0]
+    n_deals = out.shape[0] // n_rotations
+    n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
+    for block in prange(n_blocks):
+        _duel_block(block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfgs, out)
+
+
+@njit
+def _duel_block(
+    start: int, stop: int, first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray
+) -> None:
+    """Duel rows of deals first_deal + start … first_deal + stop - 1 on one table."""
+    n_rotations = cfgs.shape[0]
+    tb = new_state()
+    rec = np.zeros(N_REC, dtype=np.int64)
+    log = np.zeros(N_LOG, dtype=np.int64)
+    for i in range(start, stop):
+        for r in range(n_rotations):
+            play_deal(first_deal + i, key, cfgs[r], tb, rec, log)
+            for c in range(N_REC):
+                out[i * n_rotations + r, c] = rec[c]

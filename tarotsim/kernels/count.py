@@ -12,7 +12,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, PETIT
-from tarotsim.kernels.rules import card_bit, trick_winner
+from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import ATTACK, DEFENCE, SIDE_NONE
 from tarotsim.kernels.state import S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE, S_PREV_PETIT, S_PREV_WINNER
 
@@ -31,16 +31,23 @@ def start_count(state: np.ndarray, pile: np.ndarray, start0: np.uint64, start1: 
 
 @njit(_nrt=False)
 def close_trick(
-    cards: np.ndarray, players: int, leader: int, attack: np.ndarray, t: int, n_tricks: int,
-    state: np.ndarray, pile: np.ndarray,
+    cards: np.ndarray,
+    players: int,
+    leader: int,
+    winner: int,
+    attack: np.ndarray,
+    t: int,
+    n_tricks: int,
+    state: np.ndarray,
+    pile: np.ndarray,
 ) -> int:
-    """Count trick number ``t`` (cards in play order from ``leader``); returns the winning seat.
+    """Count trick number ``t`` (cards in play order from ``leader``), which ``winner`` wins by
+    the ordinary rule (``rules.trick_winner``); returns the seat that takes the trick.
 
     ``attack[seat]`` is 1 for the taker (and partner). On the last trick the Excuse wins
     when its side has won every earlier trick (the chelem exception); otherwise it goes
     to the side opposite its owner, whole, with no exchange card.
     """
-    winner = (leader + trick_winner(cards, players)) % players
     last = t == n_tricks - 1
     won0 = np.uint64(0)
     won1 = np.uint64(0)

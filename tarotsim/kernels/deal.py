@@ -43,9 +43,7 @@ def _clear(hands: np.ndarray, chien: np.ndarray, players: int) -> None:
 
 
 @njit
-def deal_pack(
-    pack: np.ndarray, hands: np.ndarray, chien: np.ndarray, players: int, hand_size: int
-) -> None:
+def deal_pack(pack: np.ndarray, hands: np.ndarray, chien: np.ndarray, players: int, hand_size: int) -> None:
     """Seat ``s`` gets ``pack[s*hand_size:(s+1)*hand_size]``; the chien gets the rest."""
     _clear(hands, chien, players)
     i = 0
@@ -94,8 +92,14 @@ def cut_pack(rng: np.ndarray, pack: np.ndarray) -> None:
 
 @njit
 def deal_packets(
-    rng: np.ndarray, pack: np.ndarray, hands: np.ndarray, chien: np.ndarray,
-    players: int, hand_size: int, chien_size: int, first_seat: int,
+    rng: np.ndarray,
+    pack: np.ndarray,
+    hands: np.ndarray,
+    chien: np.ndarray,
+    players: int,
+    hand_size: int,
+    chien_size: int,
+    first_seat: int,
 ) -> None:
     """Deal ``pack`` from the top as at a table (RULES.md §2).
 

@@ -7,7 +7,8 @@ Each rule is written once here and used by the simulator, by the Python API
   the Excuse; ``hi_trump`` is the highest trump played to the trick so far (0: none);
 - ``legal_set``: the playable cards of a hand, by bit arithmetic; ``first_lead_set``: the
   5-player first-lead rule on top of it; ``legal_play``: both;
-- ``reveal_voids``: what a card tells every seat about the hand that played it;
+- ``reveal_voids`` and ``void_seats``: what a card tells every seat about the hand that
+  played it;
 - ``winning_key``: the order of the cards in a trick, and ``cards_above`` as card sets;
   ``trick_winner``: the ordinary winner of a trick (the Excuse never wins);
 - ``half_points`` and ``bouts``: counting a card set.
@@ -37,11 +38,13 @@ from tarotsim.cards import (
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ONE, ZERO, popcount
+from tarotsim.kernels.state import VOID_SHIFT
 
 NEVER_WINS = -1
 """``winning_key`` of a card that cannot win the trick (a discard, the Excuse)."""
 
 _OTHER_TRUMPS_MASK = TRUMPS_MASK & ~BOUTS_MASK_1
+_SEAT_BITS = (1 << VOID_SHIFT) - 1
 
 
 @njit(inline="always")
@@ -98,9 +101,7 @@ def trick_after(led: int, hi_trump: int, card: int) -> tuple[int, int]:
 
 
 @njit(inline="always")
-def legal_set(
-    hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int
-) -> tuple[np.uint64, np.uint64]:
+def legal_set(hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int) -> tuple[np.uint64, np.uint64]:
     """The cards of a hand that may be played to a trick (RULES.md §6).
 
     Follow the suit led; else trump, above ``hi_trump`` when able; on a trump lead
@@ -145,17 +146,24 @@ def legal_play(
 
 
 @njit(inline="always")
-def reveal_voids(voids: np.ndarray, seat: int, led: int, card: int) -> None:
-    """Record in ``voids[seat]`` (bit s: no card of suit s; bit 4: no trump) what ``card``,
-    played by ``seat`` to a trick whose suit led is ``led``, tells every seat: not following
-    shows a void in the suit led, not trumping shows the seat holds no trump."""
+def reveal_voids(voids: int, seat: int, led: int, card: int) -> int:
+    """The voids shown in play (``state.I_VOIDS``: bit ``VOID_SHIFT * suit + seat``) once
+    ``seat`` has played ``card`` to a trick whose suit led is ``led``: not following shows
+    a void in the suit led, not trumping shows the seat holds no trump (suit 4)."""
     suit = suit_code(card)
     if led == NO_SUIT or suit == EXCUSE_SUIT or suit == led:
-        return
+        return voids
     if led < TRUMP_SUIT:
-        voids[seat] |= 1 << led
+        voids |= 1 << (VOID_SHIFT * led + seat)
     if suit != TRUMP_SUIT:
-        voids[seat] |= 1 << TRUMP_SUIT
+        voids |= 1 << (VOID_SHIFT * TRUMP_SUIT + seat)
+    return voids
+
+
+@njit(inline="always")
+def void_seats(voids: int, suit: int) -> int:
+    """Seat mask of the seats that have shown they hold no card of ``suit`` (4: no trump)."""
+    return (voids >> (VOID_SHIFT * suit)) & _SEAT_BITS
 
 
 @njit(inline="always")

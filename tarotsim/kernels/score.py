@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.kernels.state import FIVE_PLAYERS
 
 SIDE_NONE = -1
 ATTACK = 0
@@ -34,9 +35,7 @@ POIGNEE_SIMPLE = 1
 POIGNEE_DOUBLE = 2
 POIGNEE_TRIPLE = 3
 
-POIGNEE_THRESHOLDS = np.array(
-    [[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64
-)
+POIGNEE_THRESHOLDS = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64)
 """Cards shown for a simple, double, triple poignée; row = players - 3."""
 
 
@@ -80,9 +79,7 @@ def per_defender(
 
 
 @njit(inline="always")
-def settle(
-    scores: np.ndarray, players: int, taker: int, partner: int, d: int
-) -> None:
+def settle(scores: np.ndarray, players: int, taker: int, partner: int, d: int) -> None:
     """Write each seat's score into ``scores[:players]`` (zero-sum).
 
     Each defender scores -D. 4 players: the taker +3D; 3 players: +2D; 5 players: the
@@ -90,7 +87,7 @@ def settle(
     """
     for seat in range(players):
         scores[seat] = -d
-    if players == 5 and partner >= 0 and partner != taker:
+    if players == FIVE_PLAYERS and partner >= 0 and partner != taker:
         scores[taker] = 2 * d
         scores[partner] = d
     else:

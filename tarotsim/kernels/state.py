@@ -2,7 +2,8 @@
 
 The flat int arrays and their slots, all defined here and nowhere else:
 
-- ``cfg`` (int64[N_CFG], slots ``C_*``): a run's table size and policies, filled by
+- ``cfg`` (int64[N_CFG], slots ``C_*``): a run's table, then each seat's policies and
+  their options (slots ``P_*`` of the seat's block, ``seat_slot``), filled by
   ``tarotsim.config``;
 - ``info`` (int64[N_INFO], slots ``I_*``): the scalars of the deal in play;
 - ``count`` (int64[N_COUNT], slots ``S_*``): the running count of ``kernels.count``;
@@ -16,6 +17,19 @@ deal allocates nothing. Card-play policies receive the table and the seat to pla
 what a seat may know is spelt out field by field below ("public": every seat knows
 it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking.py``
 checks that decisions do not change when the unseen cards are dealt differently.
+
+What the play has shown so far is kept up to date card by card by the game's one step
+(``kernels.steps.put_card``, ``end_trick``), so that a policy reads it instead of working
+it out again at every decision; all of it is public, built from the cards on the table:
+
+- ``played`` (every card played) and the trick in play: ``trick``, ``I_LEADER``,
+  ``I_TRICK``, ``I_TRICK_LEN``, ``I_LED``, ``I_HI_TRUMP``;
+- who wins the trick so far and with what: ``I_WIN_SEAT``, ``I_WIN_CARD`` (the card's
+  ``rules.winning_key``, which is its id); what the trick is worth: ``I_TRICK_HALF``;
+  who played the Petit to it: ``I_PETIT_SEAT``;
+- the voids shown in play, ``I_VOIDS``: bit ``VOID_SHIFT * suit + seat`` is set once
+  ``seat`` has shown it holds no card of ``suit`` (0-3; 4: no trump), so that a suit's
+  void seats are one byte (``rules.void_seats``).
 """
 
 from __future__ import annotations
@@ -30,26 +44,46 @@ from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
+FIVE_PLAYERS = 5
+"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
 
-# cfg[] slots: a run's table size and policies (int64[N_CFG]); tarotsim.config fills it
+# cfg[] slots: a run's table (int64[N_CFG]), then one block of N_SEAT_CFG slots per seat
+# holding that seat's strategy (``seat_slot``); tarotsim.config and tarotsim.strategy fill it
 C_PLAYERS = 0  # 3, 4 or 5
 C_HAND = 1  # cards per hand (24, 18, 15)
 C_CHIEN = 2  # cards in the chien (6, 6, 3)
-C_BID_POLICY = 3
-C_ECART_POLICY = 4
-C_POIGNEE_POLICY = 5
-C_CHELEM_POLICY = 6
-C_PLAY_ATTACK = 7  # card-play policy of the attack
-C_PLAY_DEFENCE = 8  # card-play policy of the defence
-C_BID_PRISE = 9  # bidding thresholds on Chavey's count
-C_BID_GARDE = 10
-C_BID_GARDE_SANS = 11
-C_BID_GARDE_CONTRE = 12
-C_CHELEM_THRESHOLD = 13  # Chavey count (with distribution) from which a chelem is announced
-C_FORCED_TAKER = 14  # sweeps: the seat that takes, -1 for normal bidding
-C_FORCED_CONTRACT = 15  # sweeps: the contract it takes (1-4), 0 for normal bidding
-C_DEALING = 16  # DEALING_SHUFFLED or DEALING_UNSHUFFLED
-N_CFG = 17
+C_FORCED_TAKER = 3  # sweeps: the seat that takes, -1 for normal bidding
+C_FORCED_CONTRACT = 4  # sweeps: the contract it takes (1-4), 0 for normal bidding
+C_DEALING = 5  # DEALING_SHUFFLED or DEALING_UNSHUFFLED
+C_SEATS = 6  # seat s's block starts at C_SEATS + s * N_SEAT_CFG
+
+# P_* slots of a seat's block: its policies and their options (tarotsim.strategy names them)
+P_PLAY_ATTACK = 0  # card-play policy while the seat plays for the attack
+P_PLAY_DEFENCE = 1  # card-play policy while it defends
+P_BID_POLICY = 2
+P_BID_PRISE = 3  # bidding thresholds on Chavey's count
+P_BID_GARDE = 4
+P_BID_GARDE_SANS = 5
+P_BID_GARDE_CONTRE = 6
+P_ECART_POLICY = 7
+P_POIGNEE_POLICY = 8
+P_CHELEM_POLICY = 9
+P_CHELEM_THRESHOLD = 10  # Chavey count (with distribution) from which a chelem is announced
+P_FOLLOW_MIN_ATTACK = 11  # heuristic: suit cards out from which the attack counts on foes following
+P_FOLLOW_MIN_DEFENCE = 12  # heuristic: the same for the defence
+P_WORTH_TRUMP_ATTACK = 13  # heuristic: half points of a trick worth a sure-winning trump, attack
+P_WORTH_TRUMP_DEFENCE = 14  # heuristic: the same for the defence
+P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the attack draws trumps
+P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
+N_SEAT_CFG = 17
+N_CFG = C_SEATS + MAX_SEATS * N_SEAT_CFG
+
+
+@njit(inline="always")
+def seat_slot(seat: int, slot: int) -> int:
+    """Index in ``cfg`` of slot ``P_*`` ``slot`` of ``seat``'s block."""
+    return C_SEATS + seat * N_SEAT_CFG + slot
+
 
 DEALING_SHUFFLED = 0
 DEALING_UNSHUFFLED = 1
@@ -62,7 +96,7 @@ I_TAKER = 1  # -1 until bidding ends
 I_CONTRACT = 2
 I_PARTNER = 3  # 5 players: private until the called card is played; -1 none
 I_CALLED = 4  # 5 players: the called card, -1 none
-# the trick in play, kept by the game's steps (kernels.game: put_card, end_trick)
+# the trick in play, kept by the game's steps (kernels.steps: put_card, end_trick)
 I_LEADER = 5  # seat leading the current trick
 I_TRICK = 6  # index of the current trick (0-based)
 I_TRICK_LEN = 7  # cards already played to the current trick
@@ -73,7 +107,16 @@ I_CHELEM_ANNOUNCED = 11
 I_PLAYERS = 12
 I_PARTNER_KNOWN = 13  # 1 once the called card has been played
 I_TRICKS_WON_BY = 14  # bit 0: the attack has won a trick, bit 1: the defence has (kept by the heuristic)
-N_INFO = 16
+# what the play has shown (module docstring), kept by the game's steps
+I_VOIDS = 15  # voids shown: bit VOID_SHIFT * suit + seat
+I_WIN_SEAT = 16  # seat winning the trick so far, -1 none (no card yet, or the Excuse alone)
+I_WIN_CARD = 17  # card winning the trick so far, -1 none
+I_TRICK_HALF = 18  # half points of the cards in the trick, the Excuse left out
+I_PETIT_SEAT = 19  # seat that played the Petit to the trick, -1 none
+N_INFO = 20
+
+VOID_SHIFT = 8
+"""``info[I_VOIDS]``: one byte of seat bits per suit."""
 
 WON_BY_ATTACK = 1
 WON_BY_DEFENCE = 2
@@ -114,7 +157,17 @@ R_PARTNER = 18
 R_CALLED_CARD = 19
 R_PER_DEFENDER = 20
 R_SCORE = 21  # R_SCORE + seat, for seats 0 … players-1
-N_REC = R_SCORE + MAX_SEATS
+R_HAND_POINTS_DIST = R_SCORE + MAX_SEATS  # Chavey's count plus the distribution bonus
+R_BOUTS_HELD = R_HAND_POINTS_DIST + 1  # bouts held as bits: BOUT_HELD_PETIT | BOUT_HELD_21 | BOUT_HELD_EXCUSE
+R_TAKER_TRUMPS_EX = R_BOUTS_HELD + 1  # trumps 1-21 plus the Excuse
+R_OTHERS_BID = R_TAKER_TRUMPS_EX + 1  # highest contract code (0 = pass) the other seats wish to bid
+R_SPEAKER_POSITION = R_OTHERS_BID + 1  # the taking seat's turn in the auction, 0 = speaks first
+N_REC = R_SPEAKER_POSITION + 1
+
+BOUT_HELD_PETIT = 1
+BOUT_HELD_21 = 2
+BOUT_HELD_EXCUSE = 4
+"""Bits of ``rec[R_BOUTS_HELD]``; the value 0-7 is the code of ``records.BOUTS_HELD``'s labels."""
 
 # log slots (int64)
 L_BIDS = 0  # one per seat, in speaking order from (dealer + 1) % n: contract code, 0 = pass
@@ -144,7 +197,6 @@ class DealState(NamedTuple):
     attack: np.ndarray  # int64[5], 1 for the taker (and partner), 0 for defenders
     trick: np.ndarray  # int64[5], cards of the current trick in play order (public)
     played: np.ndarray  # uint64[2], every card played so far, current trick included (public)
-    voids: np.ndarray  # int64[5], per seat: bit s set when the seat showed it holds no suit s (4: trumps)
     shown: np.ndarray  # uint64[5, 2], cards each seat showed in a poignée (public)
     info: np.ndarray  # int64[N_INFO], the scalars above
     scores: np.ndarray  # int64[5], each seat's score for the deal
@@ -165,7 +217,6 @@ def new_state() -> DealState:
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(2, dtype=np.uint64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros((MAX_SEATS, 2), dtype=np.uint64),
         np.zeros(N_INFO, dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),

@@ -38,7 +38,7 @@ from tarotsim.report.figures import (
     draw_success_lines,
 )
 from tarotsim.report.style import DPI, contract_name, deals_text
-from tarotsim.report.summary import provenance_table, summarise_run
+from tarotsim.report.summary import RunSummary, provenance_table, summarise_run
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:
@@ -112,7 +112,9 @@ def write_report(
     same = summary.same_play
     groups = findings.plays(contracts, same)
 
-    doc = Document(f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}")
+    doc = Document(
+        f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}"
+    )
     doc.heading(1, doc.title)
     policy = Code(f"{config.get('policy')}")
     if sweep:
@@ -164,6 +166,7 @@ def write_report(
         doc.bullets(*findings.best_by_shape(best, min_n))
         doc.heading(3, "Against Chavey's published bands")
         doc.bullets(*findings.band_findings(points, fitted_points, same, contracts))
+        _auction_tables(doc, summary)
     if same:
         doc.paragraph(*findings.same_play_paragraph(same))
     doc.paragraph(*findings.players_paragraph(config, kind, out))
@@ -190,22 +193,38 @@ def write_report(
     doc.heading(2, "Success rate by bouts and trump length")
     doc.paragraph(f"Cells with fewer than {min_n} played deals are hatched grey and marked n<{min_n}.")
     for group in groups:
-        _add_figure(doc, draw_success_heatmap(summary.success, group[0], min_n=min_n, name=_play_name(group)),
-                    out, f"heatmap_{group[0]}.png")
+        _add_figure(
+            doc,
+            draw_success_heatmap(summary.success, group[0], min_n=min_n, name=_play_name(group)),
+            out,
+            f"heatmap_{group[0]}.png",
+        )
     doc.heading(2, "Success rate against trump length")
     for group in groups:
-        _add_figure(doc, draw_success_lines(summary.success, group[0], min_n=min_n, name=_play_name(group)),
-                    out, f"success_{group[0]}.png")
+        _add_figure(
+            doc,
+            draw_success_lines(summary.success, group[0], min_n=min_n, name=_play_name(group)),
+            out,
+            f"success_{group[0]}.png",
+        )
 
     doc.heading(2, "Best contract")
     if best is not None:
         drawn = draw_best_contract_map(best, min_n=min_n)
         _add_figure(doc, drawn, out, "best_contract.png")
         doc.paragraph(
-            "Per cell: ", Code("diff"), " is the mean of best − runner-up over the cell's deals (the same "
-            "deals under both), ", Code("diff_low"), "–", Code("diff_high"), " its 95% normal interval; ",
-            Code("decided"), f" when that interval lies above 0, the cell holds at least {min_n} deals "
-            "and the two are not the same play (", Code("same_play"), ").",
+            "Per cell: ",
+            Code("diff"),
+            " is the mean of best − runner-up over the cell's deals (the same deals under both), ",
+            Code("diff_low"),
+            "–",
+            Code("diff_high"),
+            " its 95% normal interval; ",
+            Code("decided"),
+            f" when that interval lies above 0, the cell holds at least {min_n} deals "
+            "and the two are not the same play (",
+            Code("same_play"),
+            ").",
         )
         doc.table(drawn.data, floatfmt=".1f")
     else:
@@ -258,3 +277,30 @@ def _play_name(group: list[str]) -> str | None:
     if len(group) == 1:
         return None
     return " and ".join(contract_name(c) for c in group) + " (the same play)"
+
+
+def _auction_tables(doc: Document, summary: RunSummary) -> None:
+    """A sweep's mean scores by the other seats' wishes and by the taking seat's turn to speak."""
+    if summary.by_others_bid is None or summary.by_position is None:
+        return
+    doc.heading(3, "When no other seat would bid, and by turn to speak")
+    doc.paragraph(
+        "The sweep's seat takes every deal, but in a real auction another seat could outbid it. ",
+        Code("others_bid"),
+        " is the highest contract any other seat would bid on its own hand under its bid policy "
+        "(before or after the taking seat); on the ",
+        Code("pass"),
+        " row nobody else would bid, so "
+        "the deal is the taking seat's to take whatever its turn. Mean taker score (pass = 0), 95% interval:",
+    )
+    doc.table(findings.auction_table(summary.by_others_bid, "others_bid"))
+    doc.paragraph(
+        "By the taking seat's turn to speak (",
+        Code("speaker_position"),
+        ": 0 speaks first and leads the first trick unless a chelem is announced), all deals; ",
+        Code("uncontested"),
+        " is the share of them on which no other seat would bid:",
+    )
+    doc.table(
+        findings.auction_table(summary.by_position, "speaker_position", uncontested=summary.uncontested)
+    )

@@ -91,8 +91,12 @@ def draw_taker_score_histogram(scores: pd.DataFrame, played_deals: int) -> Drawn
         mine = scores[scores["contract"] == con]
         values, deals = mine["taker_score"].to_numpy(dtype=float), mine["n"].to_numpy(dtype=np.int64)
         counts, edges = _weighted_histogram(values, deals, _score_edges(values))
-        mean = float(exact_means(np.array([(whole_numbers(mine["taker_score"]) * deals).sum().item()], dtype=object),
-                                 np.array([deals.sum()]))[0])
+        mean = float(
+            exact_means(
+                np.array([(whole_numbers(mine["taker_score"]) * deals).sum().item()], dtype=object),
+                np.array([deals.sum()]),
+            )[0]
+        )
         ax.stairs(counts, edges, fill=True, color=contract_colour(con), alpha=0.85)
         ax.axvline(0.0, color="black", linewidth=0.8)
         ax.axvline(mean, color="black", linewidth=1.0, linestyle="--", label=f"mean {mean:+.0f}")
@@ -123,7 +127,9 @@ def draw_taker_score_histogram(scores: pd.DataFrame, played_deals: int) -> Drawn
     return Drawn(fig, table, caption)
 
 
-def _weighted_histogram(values: np.ndarray, deals: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _weighted_histogram(
+    values: np.ndarray, deals: np.ndarray, edges: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """int64[len(edges) - 1] deals per bin of `values` held by `deals` deals each, and the edges."""
     counts, edges = np.histogram(values, bins=edges, weights=deals)
     return np.rint(counts).astype(np.int64), edges
@@ -163,7 +169,10 @@ def draw_attack_margin_histogram(ends: pd.DataFrame, played_deals: int) -> Drawn
     """The :func:`attack_margin_histogram` from the deals of each (contract, attack points,
     attack bouts) (:func:`tally` of :data:`MARGIN_TALLY`) and the count of played deals."""
     present = [c for c in CONTRACTS if c in set(ends["contract"])]
-    diff = ends["attack_points"].to_numpy(dtype=float) - _TARGET_POINTS[ends["attack_bouts"].to_numpy(dtype=np.int64)]
+    diff = (
+        ends["attack_points"].to_numpy(dtype=float)
+        - _TARGET_POINTS[ends["attack_bouts"].to_numpy(dtype=np.int64)]
+    )
     deals = ends["n"].to_numpy(dtype=np.int64)
     edges = np.arange(math.floor(diff.min()), math.floor(diff.max()) + 2, 1.0)
     fig = new_figure(9.0, 4.6)
@@ -275,5 +284,3 @@ def draw_events_chart(events: pd.DataFrame, played_deals: int) -> Drawn:
     )
     write_caption(fig, caption)
     return Drawn(fig, table, caption)
-
-

@@ -184,7 +184,9 @@ class Document:
 
     def bullets(self, *items: tuple[Inline, ...] | str) -> None:
         """Add a bulleted list; an item is a string or a tuple of text, code spans and links."""
-        self.blocks.append(Bullets(tuple((item,) if isinstance(item, str) else tuple(item) for item in items)))
+        self.blocks.append(
+            Bullets(tuple((item,) if isinstance(item, str) else tuple(item) for item in items))
+        )
 
     def table(self, frame: pd.DataFrame, floatfmt: str = ".3f") -> None:
         """Add `frame` as a table (its index left out; floats written with `floatfmt`)."""

@@ -89,7 +89,9 @@ def _contract_cells(success: pd.DataFrame, contract: str, min_n: int) -> pd.Data
     return table
 
 
-def draw_success_heatmap(success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None) -> Drawn:
+def draw_success_heatmap(
+    success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None
+) -> Drawn:
     """The :func:`success_heatmap` of `contract` from the success table of every contract
     (:func:`tarotsim.analysis.success_table` by bouts and trumps, which sets the trump lengths shown)."""
     from matplotlib import colormaps
@@ -161,7 +163,9 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: 
         cells with ``n >= min_n``, in trump order, as y data.
     """
     check_min_n(min_n)
-    return draw_success_lines(analysis.success_table(data, contract=contract), contract, min_n=min_n, name=name)
+    return draw_success_lines(
+        analysis.success_table(data, contract=contract), contract, min_n=min_n, name=name
+    )
 
 
 def draw_success_lines(success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None) -> Drawn:
@@ -282,7 +286,9 @@ def draw_best_contract_map(table: pd.DataFrame, *, min_n: int) -> Drawn:
         ax.text(
             x,
             y,
-            best_cell_label(row.best, row.runner_up, decided=bool(row.decided), same_play=bool(row.same_play)),
+            best_cell_label(
+                row.best, row.runner_up, decided=bool(row.decided), same_play=bool(row.same_play)
+            ),
             ha="center",
             va="center",
             fontsize=7.5 if row.decided else 6.5,
@@ -365,7 +371,9 @@ def hand_points_plot(
         label (:data:`~tarotsim.report.style.CONTRACT_LABELS`) and the ``mean_score`` of its counted bins as y data.
     """
     check_min_n(min_n)
-    return draw_hand_points_plot(analysis.hand_points_table(data, bins, min_n, scale=scale), min_n=min_n, scale=scale)
+    return draw_hand_points_plot(
+        analysis.hand_points_table(data, bins, min_n, scale=scale), min_n=min_n, scale=scale
+    )
 
 
 def draw_hand_points_plot(table: pd.DataFrame, *, min_n: int, scale: str = "hand_points") -> Drawn:

@@ -59,6 +59,17 @@ def _missing(note: str, what: str, fitted_from: float, fitted_to: float) -> str:
     return ""
 
 
+def _break_even(fit: pd.Series) -> str:
+    """A fitted break-even in words: ``"46.2 (45.1–47.3)"``, ``"> 60"`` (not reached over the
+    fitted range), ``"≤ 20"`` (passed already at its start), or why there is none."""
+    text = interval_text(fit["break_even"], fit["break_even_low"], fit["break_even_high"])
+    if text:
+        return text
+    if fit["degree"] == 0:
+        return f"none (no fit: too few deals, {int(fit['n_total']):,} played)"
+    return _missing(fit["note"], "break-even", fit["fitted_from"], fit["fitted_to"]) or "none (see the note)"
+
+
 def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: float = 0.5) -> pd.DataFrame:
     """The fitted trump thresholds as one compact table: a row per threshold, a column per bout count.
 
@@ -87,7 +98,9 @@ def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: flo
         names = " = ".join(contract_name(c) for c in group)
         rows.append({"threshold": f"{names}: {rate:.0%} success", **cells(group[0], "threshold", "success")})
         for con in group:
-            rows.append({"threshold": f"{contract_name(con)}: break-even", **cells(con, "break_even", "break-even")})
+            rows.append(
+                {"threshold": f"{contract_name(con)}: break-even", **cells(con, "break_even", "break-even")}
+            )
     return pd.DataFrame(rows, columns=["threshold", *(_bouts_header(b) for b in bouts)])
 
 
@@ -154,9 +167,9 @@ def band_findings(
                     f"{name}: its published {band} cannot be tested by this sweep. Its players play "
                     f"{name} exactly as {lower.capitalize()}, so it scores {ratio:g}× {lower.capitalize()}'s "
                     f"card score on every deal and leads {lower.capitalize()} wherever taking pays at all. "
-                    f"Its own break-even: {interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])} ",
+                    f"Its own fitted break-even: {_break_even(fit)} on ",
                     Code(scale),
-                    " (fitted).",
+                    ".",
                 )
             )
         elif con == lowest:
@@ -165,8 +178,7 @@ def band_findings(
                 (
                     f"{name} pays (beats passing) from {value or 'nowhere in the hands seen'} ",
                     Code(scale),
-                    f" ({spread}), fitted break-even "
-                    f"{interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])}; "
+                    f" ({spread}), fitted break-even {_break_even(fit)}; "
                     f"published {band} on the same count. This is the comparison with the published bands "
                     f"that a sweep can make for {name}.",
                 )
@@ -209,7 +221,9 @@ def _binned(row: pd.Series, name: str) -> tuple[str, str]:
 
 def same_play_paragraph(same_play: dict[str, str]) -> tuple[Inline, ...]:
     """Why a lower contract is never best when a higher one is the same play, and what would change it."""
-    pairs = ", ".join(f"{contract_name(h).capitalize()} as {contract_name(lo).capitalize()}" for h, lo in same_play.items())
+    pairs = ", ".join(
+        f"{contract_name(h).capitalize()} as {contract_name(lo).capitalize()}" for h, lo in same_play.items()
+    )
     low, high = next((lo, h) for h, lo in same_play.items())
     return (
         f"Why {contract_name(low).capitalize()} is never best here: in this sweep the players play "
@@ -279,3 +293,37 @@ def _companion(out_dir: Path, name: str) -> str:
     if (out_dir.parent / name).is_file():
         return f"../{name}"
     return ""
+
+
+def auction_table(
+    by_auction: pd.DataFrame, key: str, *, uncontested: pd.Series | None = None
+) -> pd.DataFrame:
+    """A sweep's mean taker score by a feature of the auction: a row per value of `key`, a
+    column per contract.
+
+    `by_auction` is :func:`tarotsim.analysis.success_table` grouped by `key`
+    (``others_bid``, shown by contract name, or ``speaker_position``). A cell reads
+    ``"31.2 (28.0–34.4)"``: the mean taker score and its 95% normal interval (from
+    ``score_se``). ``deals`` is the played deals of the row. `uncontested`, by value of `key`, is the share of those deals on which
+    no other seat would bid (an ``uncontested`` column, in percent), when given.
+    """
+    contracts = list(dict.fromkeys(by_auction["contract"]))
+    values = list(dict.fromkeys(by_auction.sort_values(key)[key]))
+    rows = []
+    for value in values:
+        mine = by_auction[by_auction[key] == value].set_index("contract")
+        shown = contract_name(value) if isinstance(value, str) else value
+        row: dict[str, object] = {key: shown, "deals": f"{int(mine['n'].max()):,}"}
+        if uncontested is not None:
+            row["uncontested"] = f"{100 * float(uncontested.get(value, 0.0)):.0f}%"
+        for con in contracts:
+            if con not in mine.index:
+                row[contract_name(con)] = ""
+                continue
+            r = mine.loc[con]
+            half = analysis.Z95 * r["score_se"]
+            row[contract_name(con)] = interval_text(
+                r["mean_score"], r["mean_score"] - half, r["mean_score"] + half
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -27,15 +27,19 @@ from tarotsim.analysis.hand_points import (
 )
 from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import Data, check_min_n
-from tarotsim.analysis.moments import CellSums, Counts, contracts_played
+from tarotsim.analysis.moments import CellSums, Counts, cell_table, contracts_played
 from tarotsim.analysis.play import SamePlay, same_play_from
 from tarotsim.analysis.reduction import open_chunks, plan, reduce_records
 from tarotsim.analysis.success import success_from, success_plan, thresholds_from
+from tarotsim.labels import Contract
 from tarotsim.report.distributions import EVENT_TALLY, MARGIN_TALLY, SCORE_TALLY, distributions_plan, tally
 from tarotsim.run import store
 
 SHAPE = ("taker_bouts", "taker_trumps")
 """The cells of hands the report's success and best-contract tables are made on."""
+
+AUCTION = ("others_bid", "speaker_position")
+"""What a sweep's records say of the auction the taking seat would have met (tables by each)."""
 
 
 class RunSummary(NamedTuple):
@@ -67,6 +71,13 @@ class RunSummary(NamedTuple):
         :func:`~tarotsim.analysis.hand_points_table` (default bins, without the bonus).
     scores, ends, events : pandas.DataFrame
         The tallies of the distributions (:func:`tarotsim.report.distributions.tally`).
+    by_others_bid, by_position : pandas.DataFrame or None
+        Sweeps whose records say what the other seats would bid: the
+        :func:`~tarotsim.analysis.success_table` by ``others_bid`` and by
+        ``speaker_position``; else None.
+    uncontested : pandas.Series or None
+        With them: by ``speaker_position``, the share of the played deals (those of the
+        lowest contract played, so each deal once) on which no other seat would bid.
     """
 
     manifest: dict[str, Any]
@@ -83,6 +94,9 @@ class RunSummary(NamedTuple):
     scores: pd.DataFrame
     ends: pd.DataFrame
     events: pd.DataFrame
+    by_others_bid: pd.DataFrame | None = None
+    by_position: pd.DataFrame | None = None
+    uncontested: pd.Series | None = None
 
 
 def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: Any = None) -> RunSummary:
@@ -113,8 +127,11 @@ def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: A
     )  # fmt: skip
     sweep = manifest["run"]["kind"] == "sweep"
     scales = [s for s in dict.fromkeys(BAND_SCALES.values()) if s in chunks.columns] if sweep else []
+    auction = sweep and set(AUCTION) <= set(chunks.columns)
     reductions = plan(
         *success_plan(SHAPE).values(),
+        *(r for key in AUCTION for r in success_plan([key]).values() if auction),
+        *((CellSums(AUCTION[::-1], sums=False, dropna=False),) if auction else ()),
         SamePlay(),
         CellSums([HAND_POINTS]),
         *distributions_plan().values(),
@@ -142,7 +159,9 @@ def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: A
         same_play=same_play_from(results[SamePlay.key]),
         best=best_from(results, SHAPE, min_n, Z95) if sweep else None,
         points={
-            scale: hand_points_thresholds_from(results, None, min_n, scale=scale, n_boot=N_BOOT, seed=0, z=Z95)
+            scale: hand_points_thresholds_from(
+                results, None, min_n, scale=scale, n_boot=N_BOOT, seed=0, z=Z95
+            )
             for scale in scales
         },
         fitted_points={scale: _fitted(results, scale, [], min_n) for scale in scales},
@@ -150,7 +169,22 @@ def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: A
         scores=tally(results, SCORE_TALLY),
         ends=tally(results, MARGIN_TALLY),
         events=tally(results, EVENT_TALLY),
+        by_others_bid=success_from(results, ["others_bid"], None, Z95) if auction else None,
+        by_position=success_from(results, ["speaker_position"], None, Z95) if auction else None,
+        uncontested=_uncontested(results) if auction else None,
     )
+
+
+def _uncontested(results: dict[str, Any]) -> pd.Series:
+    """By ``speaker_position``: the share of the lowest played contract's deals on which
+    ``others_bid`` is ``pass`` (float, indexed by position, sorted)."""
+    counts = cell_table(results[CellSums(AUCTION[::-1], sums=False, dropna=False).key])
+    lowest = contracts_played(results[Counts.key])[0]
+    counts = counts[(counts["contract"] == lowest) & counts["speaker_position"].notna()]
+    passed = counts["others_bid"].astype(object) == Contract.PASS.label
+    deals = counts.groupby("speaker_position", sort=True)["n"].sum()
+    alone = counts["n"].where(passed, 0).groupby(counts["speaker_position"], sort=True).sum()
+    return (alone / deals).rename("others_bid")
 
 
 def _fitted(results: dict[str, Any], x: str, by: list[str], min_n: int) -> pd.DataFrame:
@@ -182,7 +216,9 @@ def provenance_table(
         reasons = sorted(counts["thrown_in_deals"].items(), key=lambda kv: -kv[1])
         rows.append(("played deals", f"{counts['played_deals']:,}"))
         rows.append(("records (rows)", f"{counts['rows']:,}"))
-        rows.append(("thrown in", ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in reasons if v) or "none"))
+        rows.append(
+            ("thrown in", ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in reasons if v) or "none")
+        )
     if run.get("kind") == "sweep":
         rows.append(("contracts", ", ".join(run.get("contracts", []))))
         rows.append(("taking seat", run.get("seat")))

@@ -11,7 +11,8 @@ order they finish: they equal those of a local run with the same seed, bit for b
   then be a path every worker reaches, such as a shared file system) or send them back
   for the client to write (``write_on="client"``).
 - The client alone writes ``manifest.json``, one chunk at a time as results arrive, and
-  records which worker (its address) made each chunk.
+  records which worker (its address) made each chunk, with the file's size and checksum;
+  it holds the run directory's writer lock from start to end.
 - A task is idempotent: it writes its chunk under a temporary name of its own, then
   renames it (``store.write_chunk``), and the content is the same whoever makes it. A
   worker that dies costs only its chunks: Dask gives them to the workers left and they
@@ -64,7 +65,9 @@ def _check_options(scheduler: str | None, workers: int | None, write_on: str) ->
     if scheduler is None and workers is None:
         raise ValueError("a distributed run needs a scheduler address or a number of local workers")
     if scheduler is not None and workers is not None:
-        raise ValueError("give either a scheduler address (--scheduler) or local workers (--workers), not both")
+        raise ValueError(
+            "give either a scheduler address (--scheduler) or local workers (--workers), not both"
+        )
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise ValueError(f"the scheduler address must be like tcp://host:8786, got {scheduler!r}")
     if workers is not None:
@@ -99,18 +102,25 @@ def _worker_address() -> str:
 def make_chunk(identity: dict[str, Any], index: int, directory: str | None) -> dict[str, Any]:
     """One chunk task: make chunk ``index`` of the run ``identity``.
 
-    With ``directory``, write it there and return what the manifest needs (its row count
-    and its ``thrown_in`` column); without, return the whole frame for the client to write.
+    With ``directory``, write it there and return what the manifest needs (its row count,
+    its ``thrown_in`` column, the file's size and checksum); without, return the whole
+    frame for the client to write.
     """
     spec = RunSpec.from_identity(identity)
     started = time.perf_counter()
     with using_threads(NUMBA_THREADS_PER_TASK):
         frame = spec.compute_chunk(index)
+    written = None
     if directory is not None:
-        write_chunk(directory, index, frame)
+        written = write_chunk(directory, index, frame)
         frame = frame[["thrown_in"]]  # all that Run.record_chunk reads, besides the row count
-    return {"index": index, "frame": frame, "worker": _worker_address(),
-            "seconds": time.perf_counter() - started}
+    return {
+        "index": index,
+        "frame": frame,
+        "written": written,
+        "worker": _worker_address(),
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def _warm_up_sync(identity: dict[str, Any], directory: str | None) -> dict[str, Any]:
@@ -138,14 +148,21 @@ def _check_workers(reports: dict[str, dict[str, Any]], directory: str | None) ->
     ours = versions()
     for address, report in sorted(reports.items()):
         theirs = report["versions"]
-        differ = [f"{name} {theirs.get(name)} there, {ours[name]} here"
-                  for name in _SAME_VERSIONS if theirs.get(name) != ours[name]]
+        differ = [
+            f"{name} {theirs.get(name)} there, {ours[name]} here"
+            for name in _SAME_VERSIONS
+            if theirs.get(name) != ours[name]
+        ]
         if differ:
-            raise ValueError(f"worker {address} runs other versions ({'; '.join(differ)}); "
-                             "install the same tarotsim, numba and numpy everywhere")
+            raise ValueError(
+                f"worker {address} runs other versions ({'; '.join(differ)}); "
+                "install the same tarotsim, numba and numpy everywhere"
+            )
         if not report["sees_run"]:
-            raise ValueError(f"worker {address} cannot write the run directory {directory}: give --out a path "
-                             "every worker shares (the same mount point), or use --write-on client")
+            raise ValueError(
+                f"worker {address} cannot write the run directory {directory}: give --out a path "
+                "every worker shares (the same mount point), or use --write-on client"
+            )
 
 
 def execute_distributed(
@@ -157,6 +174,7 @@ def execute_distributed(
     write_on: str = "workers",
     progress: bool = False,
     threads_per_worker: int = 1,
+    allow_version_change: bool = False,
 ) -> Run:
     """Make (or finish) the run ``spec`` in ``directory`` on a Dask distributed cluster.
 
@@ -180,6 +198,8 @@ def execute_distributed(
     threads_per_worker : int
         Dask threads of each local worker process (with ``workers``); each runs one chunk
         at a time on one Numba thread.
+    allow_version_change : bool
+        Finish a run that another tarotsim version started (recorded in its manifest).
 
     Returns
     -------
@@ -190,42 +210,52 @@ def execute_distributed(
     Raises
     ------
     ValueError
-        If Dask is not installed, the options are inconsistent, or a worker runs other
-        package versions or cannot reach the run directory.
+        If Dask is not installed, the options are inconsistent, a worker runs other
+        package versions or cannot reach the run directory, or the run directory is
+        refused (see :class:`tarotsim.run.store.Run`).
     """
     _check_options(scheduler, workers, write_on)
     check_count(threads_per_worker, "threads per worker", minimum=1)
     distributed = _import_distributed()
-    run = Run(Path(directory).resolve(), spec)
-    todo = run.missing()
-    if todo:
-        if workers is not None:
-            # compile here first: the workers, on this machine, then load the kernels from the
-            # on-disk cache instead of each compiling them at once when the sources have changed
-            _warm_up_sync(spec.identity(), None)
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker,
-                                          processes=True, dashboard_address=":0") as cluster:  # any free port
-                with distributed.Client(cluster) as client:
+    spec.check_memory()
+    with Run(Path(directory).resolve(), spec, allow_version_change=allow_version_change) as run:
+        todo = run.missing()
+        if todo:
+            if workers is not None:
+                # compile here first: the workers, on this machine, then load the kernels from the
+                # on-disk cache instead of each compiling them at once when the sources have changed
+                _warm_up_sync(spec.identity(), None)
+                with distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=threads_per_worker,
+                    processes=True,
+                    dashboard_address=":0",
+                ) as cluster:  # any free port
+                    with distributed.Client(cluster) as client:
+                        _submit_all(client, distributed, run, todo, write_on, progress)
+            else:
+                try:
+                    client = distributed.Client(scheduler, timeout="20s")
+                except OSError as err:
+                    raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+                with client:
                     _submit_all(client, distributed, run, todo, write_on, progress)
-        else:
-            try:
-                client = distributed.Client(scheduler, timeout="20s")
-            except OSError as err:
-                raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
-            with client:
-                _submit_all(client, distributed, run, todo, write_on, progress)
-    run.finish()
+        run.finish()
     return run
 
 
-def _submit_all(client: Any, distributed: Any, run: Run, todo: list[int], write_on: str, progress: bool) -> None:
+def _submit_all(
+    client: Any, distributed: Any, run: Run, todo: list[int], write_on: str, progress: bool
+) -> None:
     spec = run.spec
     identity = spec.identity()
     target = str(run.directory) if write_on == "workers" else None
     _check_workers(client.run(warm_up, identity, target), target)
     token = _run_token(spec, run.directory, write_on)
     futures = {
-        client.submit(make_chunk, identity, index, target, key=task_key(spec, index, token), retries=RETRIES): index
+        client.submit(
+            make_chunk, identity, index, target, key=task_key(spec, index, token), retries=RETRIES
+        ): index
         for index in todo
     }
     bar = None
@@ -242,7 +272,13 @@ def _submit_all(client: Any, distributed: Any, run: Run, todo: list[int], write_
             if write_on == "client":
                 run.save_chunk(index, result["frame"], worker=result["worker"], seconds=result["seconds"])
             else:
-                run.record_chunk(index, result["frame"], worker=result["worker"], seconds=result["seconds"])
+                run.record_chunk(
+                    index,
+                    result["frame"],
+                    result["written"],
+                    worker=result["worker"],
+                    seconds=result["seconds"],
+                )
             if bar is not None:
                 bar.update(spec.chunk_range(index)[1])
     finally:

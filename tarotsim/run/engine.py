@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,7 +11,7 @@ import numba
 import numpy as np
 
 from tarotsim.config import check_count
-from tarotsim.kernels.batch import run_deals, run_sweep
+from tarotsim.kernels.batch import run_deals, run_duel, run_sweep
 from tarotsim.kernels.state import N_REC
 
 PROGRESS_STEP_DEALS = 1 << 16
@@ -19,7 +20,7 @@ PROGRESS_STEP_DEALS = 1 << 16
 
 def check_threads(threads: int | None) -> int:
     """Number of threads to use: ``threads`` if valid, else every thread Numba may start."""
-    most = numba.config.NUMBA_NUM_THREADS
+    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is None:
         return most
     threads = check_count(threads, "threads", minimum=1)
@@ -40,6 +41,67 @@ def using_threads(threads: int | None) -> Iterator[int]:
         numba.set_num_threads(before)
 
 
+_CGROUP_MEMORY = (
+    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),  # v1
+)
+"""(limit, usage) files of this process's memory cgroup: a container's limit, which the
+machine's free memory does not show."""
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, encoding="ascii") as stream:
+            return int(stream.read().strip())
+    except (OSError, ValueError):  # absent, or "max": no limit
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this process can have now without swapping: the machine's (Linux's
+    MemAvailable, else the free physical pages), less where a container's memory limit is
+    lower; None where nothing is known."""
+    machine = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    machine = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if machine is None:
+        try:
+            machine = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, OSError, ValueError):
+            pass
+    for limit_file, usage_file in _CGROUP_MEMORY:
+        limit, usage = _read_int(limit_file), _read_int(usage_file)
+        if limit is not None and usage is not None:
+            left = max(0, limit - usage)
+            machine = left if machine is None else min(machine, left)
+            break
+    return machine
+
+
+def check_memory(rows: int, row_bytes: int) -> None:
+    """Refuse to hold ``rows`` records of ``row_bytes`` bytes each when memory cannot hold them.
+
+    Raises
+    ------
+    ValueError
+        If they need more memory than is available, with the way to bound it: a run
+        directory made chunk by chunk.
+    """
+    needed = rows * row_bytes
+    available = available_memory()
+    if available is not None and needed > available:
+        raise ValueError(
+            f"{rows:,} records need about {needed / 1e9:,.1f} GB of memory ({row_bytes} bytes each) and "
+            f"{available / 1e9:,.1f} GB are available: write the run to a directory, which holds one chunk "
+            "at a time (--out DIR, and a smaller --chunk-deals if need be; or tarotsim.run.store.execute)"
+        )
+
+
 def show_progress(progress: bool | None, deals: int) -> bool:
     """Default: a progress bar only on a terminal and for runs that take more than a moment."""
     if progress is None:
@@ -47,8 +109,12 @@ def show_progress(progress: bool | None, deals: int) -> bool:
     return bool(progress)
 
 
-def _run(first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray) -> None:
-    if contracts is None:
+def _run(
+    first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray
+) -> None:
+    if cfg.ndim == 2:
+        run_duel(first_deal, key, cfg, out)
+    elif contracts is None:
         run_deals(first_deal, key, cfg, out)
     else:
         run_sweep(first_deal, key, cfg, contracts, out)
@@ -66,9 +132,10 @@ def play(
     """Records of deals first_deal … first_deal + deals - 1: int32[deals * k, N_REC].
 
     With ``contracts`` (int64 codes) every deal is played once per contract (a sweep,
-    k = len(contracts)); without, once under the run's bidding (k = 1).
+    k = len(contracts)); with ``cfg`` int64[k, N_CFG], once per configuration (a duel's
+    rotations); else once under the run's bidding (k = 1).
     """
-    per_deal = 1 if contracts is None else len(contracts)
+    per_deal = cfg.shape[0] if cfg.ndim == 2 else 1 if contracts is None else len(contracts)
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
     if not progress:
         _run(first_deal, key, cfg, contracts, out)

@@ -10,7 +10,9 @@ SeedLike = int | np.random.Generator | None
 def resolve_seed(seed: SeedLike) -> int:
     """The integer seed a run records: the seed itself, one drawn from a Generator, or fresh entropy."""
     if seed is None:
-        return int(np.random.SeedSequence().entropy) % (1 << 63)
+        entropy = np.random.SeedSequence().entropy
+        assert isinstance(entropy, int)
+        return entropy % (1 << 63)
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 1 << 63))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):

@@ -8,23 +8,29 @@ of the whole run made at once. Where the chunks go is :mod:`tarotsim.run.store`'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import os
+import shlex
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import RunConfig, check_count
-from tarotsim.labels import parse_contract
-from tarotsim.run.engine import play
-from tarotsim.run.records import to_frame
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
+from tarotsim.labels import CONTRACTS, parse_contract
+from tarotsim.run.engine import check_memory, play
+from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
+from tarotsim.strategy import Strategy, to_strategy
 
-KINDS = ("simulate", "sweep")
+KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
-per contract, taken by one seat."""
-FORMAT = 1
-"""Version of the run identity (and of the run directory's layout)."""
+per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
+in that seat and strategy B in the others."""
+FORMAT = 2
+"""Version of the records and of the run directory's layout, part of a run's identity: raised by any
+change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
+chunk checksums in the manifest)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
 """Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
 for a four-contract sweep), so a run's memory stays bounded whatever its length."""
@@ -34,15 +40,19 @@ for a four-contract sweep), so a run's memory stays bounded whatever its length.
 class RunSpec:
     """What decides a run's records: kind, seed, deal count, chunking and configuration.
 
-    ``kind`` is ``"simulate"`` (each deal bid and played once) or ``"sweep"`` (each deal
-    played once per contract in ``contracts``, all taken by seat ``seat``).
+    ``kind`` is ``"simulate"`` (each deal bid and played once), ``"sweep"`` (each deal
+    played once per contract in ``contracts``, all taken by seat ``seat``) or ``"duel"``
+    (each deal played once per seat k, ``duel[0]`` (A) in seat k and ``duel[1]`` (B) in
+    the others; strategies may be given as specs).
 
     Raises
     ------
     ValueError, TypeError
-        For an unknown kind, a negative deal count, a chunk size under 1, or a sweep
+        For an unknown kind, a negative deal count, a chunk size under 1, a sweep
         without contracts, with a contract twice, an unknown contract, a taking seat off
-        the table, unshuffled dealing or a forced contract in its configuration.
+        the table, unshuffled dealing or a forced contract in its configuration, or a
+        duel without two strategies valid at its table, or whose configuration deals
+        unshuffled, forces a contract or sets policies itself.
     """
 
     kind: str
@@ -52,15 +62,18 @@ class RunSpec:
     chunk_deals: int = DEFAULT_CHUNK_DEALS
     contracts: tuple[str, ...] = ()
     seat: int = 0
+    duel: tuple[Strategy, ...] = ()
     key: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"a run is a 'simulate' or a 'sweep' run, got {self.kind!r}")
+            raise ValueError(f"a run is a 'simulate', a 'sweep' or a 'duel' run, got {self.kind!r}")
         check_count(self.deals, "deals")
         check_count(self.chunk_deals, "chunk size", minimum=1)
         if self.kind == "sweep":
             self._check_sweep()
+        if self.kind == "duel":
+            self._check_duel()
         object.__setattr__(self, "key", run_key(self.seed))
 
     def _check_sweep(self) -> None:
@@ -73,10 +86,60 @@ class RunSpec:
         if self.config.dealing != "shuffled":
             raise ValueError("a sweep replays each deal once per contract, so it needs shuffled dealing")
         if self.config.forced_contract is not None:
-            raise ValueError("a sweep sets the taker and the contract itself (seat, contracts): leave forced_contract unset")
+            raise ValueError(
+                "a sweep sets the taker and the contract itself (seat, contracts): leave forced_contract unset"
+            )
         seat = check_count(self.seat, "the taking seat")
         if seat >= self.config.players:
             raise ValueError(f"the taking seat must be 0 to {self.config.players - 1}, got {seat}")
+
+    def _check_duel(self) -> None:
+        if len(self.duel) != 2:
+            raise ValueError(f"a duel needs two strategies, A and B, got {len(self.duel)}")
+        a, b = (to_strategy(s) for s in self.duel)
+        object.__setattr__(self, "duel", (a, b))
+        config = self.config
+        if config.dealing != "shuffled":
+            raise ValueError("a duel replays each deal once per seat, so it needs shuffled dealing")
+        if config.forced_contract is not None:
+            raise ValueError("a duel's deals are bid by its strategies: leave forced_contract unset")
+        if config != RunConfig(players=config.players):
+            raise ValueError(
+                "a duel's strategies set every seat's policies: its configuration gives the table size alone"
+            )
+        for name, strategy in (("A", a), ("B", b)):
+            try:
+                strategy.check(config.players)
+            except ValueError as err:
+                raise ValueError(f"strategy {name} ({strategy}): {err}") from None
+        if a.label == b.label and a != b:
+            raise ValueError(
+                f"strategies A and B differ but share the label {a.label!r}: give them different names"
+            )
+
+    def rotation(self, index: int) -> tuple[Strategy, ...]:
+        """A duel's seats on rotation ``index``: strategy A in seat ``index``, B in the others."""
+        a, b = self.duel
+        return tuple(a if seat == index else b for seat in range(self.config.players))
+
+    @property
+    def rows_per_deal(self) -> int:
+        """Record rows of one deal: one per contract in a sweep, one per seat in a duel, else one."""
+        if self.kind == "duel":
+            return self.config.players
+        return len(self.contracts) if self.kind == "sweep" else 1
+
+    def check_memory(self) -> None:
+        """Refuse a run whose largest chunk's records would not fit in the memory available now.
+
+        Raises
+        ------
+        ValueError
+            Saying how much memory they need, and how to need less.
+        """
+        check_memory(
+            min(self.deals, self.chunk_deals) * self.rows_per_deal, record_bytes(self.config.players)
+        )
 
     @property
     def n_chunks(self) -> int:
@@ -89,9 +152,13 @@ class RunSpec:
         return first, max(0, min(self.chunk_deals, self.deals - first))
 
     def identity(self) -> dict[str, Any]:
-        """The fields two runs must share to be the same run (JSON-ready)."""
+        """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
+        and the fields two runs must share to hold the same records."""
+        from tarotsim import __version__
+
         return {
             "format": FORMAT,
+            "tarotsim": __version__,
             "kind": self.kind,
             "seed": self.seed,
             "deals": self.deals,
@@ -99,22 +166,108 @@ class RunSpec:
             "config": self.config.as_dict(),
             "contracts": list(self.contracts),
             "seat": self.seat if self.kind == "sweep" else None,
-        }
+        } | ({"duel": [str(s) for s in self.duel]} if self.kind == "duel" else {})
 
     @staticmethod
     def from_identity(identity: dict[str, Any]) -> RunSpec:
-        """The spec whose ``identity()`` is ``identity``."""
-        return RunSpec(
-            kind=identity["kind"],
-            seed=identity["seed"],
-            deals=identity["deals"],
-            config=RunConfig(**identity["config"]),
-            chunk_deals=identity["chunk_deals"],
-            contracts=tuple(identity["contracts"]),
-            seat=identity["seat"] or 0,
-        )
+        """The spec whose ``identity()`` is ``identity``.
+
+        Raises
+        ------
+        ValueError
+            If ``identity`` is not a run's identity of this records format: the message
+            starts with "made by" for another format, else says what is wrong.
+        """
+        if not isinstance(identity, dict) or identity.get("kind") not in KINDS:
+            raise ValueError("no run of a known kind")
+        if "format" not in identity:
+            raise ValueError("no records format")
+        if identity["format"] != FORMAT:
+            raise ValueError(
+                f"made by another tarotsim (records format {identity.get('format')!r}; this one "
+                f"reads format {FORMAT}): make the run again with this version, in a new directory"
+            )
+        try:
+            return RunSpec(
+                kind=identity["kind"],
+                seed=identity["seed"],
+                deals=identity["deals"],
+                config=RunConfig(**identity["config"]),
+                chunk_deals=identity["chunk_deals"],
+                contracts=tuple(identity["contracts"]),
+                seat=identity["seat"] or 0,
+                duel=tuple(identity.get("duel", ())),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{type(err).__name__}: {err}") from None
+
+    def command(self, directory: str | os.PathLike[str]) -> str | None:
+        """The ``tarotsim`` command line that makes this run in ``directory``, or resumes it there.
+
+        None for a run that the command line cannot express (one with a forced contract).
+        """
+        if self.kind == "duel":
+            words = [
+                "tarotsim",
+                "duel",
+                "--a",
+                str(self.duel[0]),
+                "--b",
+                str(self.duel[1]),
+                "--out",
+                str(directory),
+                "--deals",
+                str(self.deals),
+                "--seed",
+                str(self.seed),
+                "--players",
+                str(self.config.players),
+            ]
+            if self.chunk_deals != DEFAULT_CHUNK_DEALS:
+                words += ["--chunk-deals", str(self.chunk_deals)]
+            return shlex.join(words)
+        if self.config.forced_contract is not None or self.config.strategies is not None:
+            return None
+        sweeping = self.kind == "sweep"
+        options: dict[str, Any] = {**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players}
+        defaults = RunConfig(**options)
+        words = [
+            "tarotsim",
+            self.kind,
+            "--out",
+            str(directory),
+            "--deals",
+            str(self.deals),
+            "--seed",
+            str(self.seed),
+        ]
+        if self.chunk_deals != DEFAULT_CHUNK_DEALS:
+            words += ["--chunk-deals", str(self.chunk_deals)]
+        if sweeping and self.seat != 0:
+            words += ["--seat", str(self.seat)]
+        if sweeping and self.contracts != CONTRACTS:
+            words += ["--contracts", ",".join(self.contracts)]
+        if self.config.players != RunConfig().players:
+            words += ["--players", str(self.config.players)]
+        for option in fields(RunConfig):
+            value = getattr(self.config, option.name)
+            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(
+                defaults, option.name
+            ):
+                continue
+            text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            words += [f"--{option.name.replace('_', '-')}={text}"]
+        return shlex.join(words)
 
     def _cfg(self) -> np.ndarray:
+        if self.kind == "duel":
+            # one configuration per rotation: int64[players, N_CFG]
+            return np.stack(
+                [
+                    replace(self.config, strategies=self.rotation(k)).to_array()
+                    for k in range(self.config.players)
+                ]
+            )
         if self.kind == "sweep":
             # the sweep kernel sets the contract row by row; the taking seat is fixed here
             return replace(self.config, forced_taker=self.seat, forced_contract=self.contracts[0]).to_array()
@@ -125,10 +278,30 @@ class RunSpec:
 
         Runs on the threads Numba is set to use (``engine.using_threads``); ``progress``
         shows a progress bar of deals.
+
+        Raises
+        ------
+        ValueError
+            If the chunk's records would not fit in the memory available.
         """
         first, count = self.chunk_range(index)
         contracts = None
         if self.kind == "sweep":
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
+        players = self.config.players
+        check_memory(count * self.rows_per_deal, record_bytes(players))
         rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
-        return to_frame(rec, first, self.config.players, per_deal=1 if contracts is None else len(contracts))
+        frame = to_frame(
+            rec,
+            first,
+            players,
+            per_deal=self.rows_per_deal,
+            hand_known=self.kind == "sweep" or self.config.forced_contract is not None,
+        )
+        if self.kind == "duel":
+            add_duel_seats(frame, players)
+            codes = np.where(frame["a_seat"].to_numpy()[:, None] == np.arange(players), 0, 1)
+            add_strategies(frame, [s.label for s in self.duel], codes)
+        elif self.config.strategies is not None:
+            add_strategies(frame, [s.label for s in self.config.strategies], np.arange(players))
+        return frame

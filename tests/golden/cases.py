@@ -11,7 +11,12 @@ from tarotsim.config import RunConfig
 from tarotsim.trace import trace_records
 
 SEED = 20261201
-EXPERT = {"policy": "heuristic", "ecart_policy": "expert", "poignee_policy": "smart", "chelem_policy": "overwhelming"}
+EXPERT = {
+    "policy": "heuristic",
+    "ecart_policy": "expert",
+    "poignee_policy": "smart",
+    "chelem_policy": "overwhelming",
+}
 
 RECORD_CASES: dict[str, dict[str, Any]] = {
     "random-4p": {"players": 4, "deals": 3000},

@@ -31,7 +31,9 @@ GOLDEN = Path(__file__).resolve().parent
 
 def column_digest(values: pd.Series) -> str:
     """SHA-256 of a column's values written one per line, a missing value as ``null``."""
-    text = "\n".join("null" if pd.isna(v) else repr(v.item() if hasattr(v, "item") else v) for v in values.astype(object))
+    text = "\n".join(
+        "null" if pd.isna(v) else repr(v.item() if hasattr(v, "item") else v) for v in values.astype(object)
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -58,7 +60,9 @@ def main() -> None:
     for players in (3, 4, 5):
         path = GOLDEN / f"traces-{players}p.jsonl"
         path.write_text("".join(json.dumps(t) + "\n" for t in readable_traces(players)), encoding="utf-8")
-    (GOLDEN / "digests.json").write_text(json.dumps(digests(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (GOLDEN / "digests.json").write_text(
+        json.dumps(digests(), indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     print(f"golden files written to {GOLDEN}")
 
 

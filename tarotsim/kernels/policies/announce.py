@@ -21,7 +21,7 @@ when the hand holds no other trump to show; the Excuse only when the trumps alon
 one short, which means every trump of the hand is shown with it.
 
 Chelem policies: ``never``, and ``overwhelming``: announce when Chavey's count plus the
-distribution bonus of the hand after the écart reaches ``cfg[C_CHELEM_THRESHOLD]``
+distribution bonus of the hand after the écart reaches the taker's ``P_CHELEM_THRESHOLD``
 (default 110). Reviewed with heuristic play (expert écart): counts of 95 or more come
 about once in 8,000 played deals (1,000,000 deals; the highest seen was 104), and when
 every hand from 85 up announced and played for the chelem (300,000 deals), the chelem
@@ -43,13 +43,14 @@ from tarotsim.kernels.policies.codes import CHELEM_NEVER, POIGNEE_NEVER, POIGNEE
 from tarotsim.kernels.policies.ecart import take_lowest
 from tarotsim.kernels.score import POIGNEE_NONE, POIGNEE_THRESHOLDS, PRISE, poignee_size
 from tarotsim.kernels.state import (
-    C_CHELEM_POLICY,
-    C_CHELEM_THRESHOLD,
     C_HAND,
     C_PLAYERS,
     I_CONTRACT,
     I_TAKER,
+    P_CHELEM_POLICY,
+    P_CHELEM_THRESHOLD,
     DealState,
+    seat_slot,
 )
 
 SMART_TAKER_MIN = 50
@@ -98,8 +99,8 @@ def poignee_choice(policy: int, seat: int, tb: DealState, cfg: np.ndarray) -> in
 
 
 @njit(_nrt=False)
-def announces_chelem(cfg: np.ndarray, word0: np.uint64, word1: np.uint64) -> bool:
-    """Whether the taker, holding this hand after the écart, announces a chelem."""
-    if cfg[C_CHELEM_POLICY] == CHELEM_NEVER:
+def announces_chelem(cfg: np.ndarray, taker: int, word0: np.uint64, word1: np.uint64) -> bool:
+    """Whether ``taker``, holding this hand after the écart, announces a chelem (its policy and threshold)."""
+    if cfg[seat_slot(taker, P_CHELEM_POLICY)] == CHELEM_NEVER:
         return False
-    return hand_points(word0, word1) + distribution_points(word0) >= cfg[C_CHELEM_THRESHOLD]
+    return hand_points(word0, word1) + distribution_points(word0) >= cfg[seat_slot(taker, P_CHELEM_THRESHOLD)]

@@ -145,8 +145,10 @@ def expert_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint
             remaining -= popcount(chosen)
     # 5: the suits with a King: honours first, then small cards
     for cls in (_HONOURS, PIPS_MASK):
-        chosen = take_highest(free & ~discard & cls, remaining) if cls == _HONOURS else take_lowest(
-            free & ~discard & cls, remaining
+        chosen = (
+            take_highest(free & ~discard & cls, remaining)
+            if cls == _HONOURS
+            else take_lowest(free & ~discard & cls, remaining)
         )
         discard |= chosen
         remaining -= popcount(chosen)

@@ -1,11 +1,13 @@
 """The ``heuristic`` card-play policy: a rule-based player for the attack and the defence.
 
 A decision first gathers what the seat may know into a ``View`` (``make_view``): its own
-hand, the cards played so far and the current trick, the voids revealed by play, the
-trumps shown in the écart, the écart itself for the taker, and the public scalars of
-``DealState.info``. Nothing else of the table is read, which ``tests/test_no_peeking.py``
-checks. The choice is then made by small named steps, each returning a card id or -1
-("no opinion"), tried in a fixed order; later policies can reuse the steps one by one.
+hand, the cards played so far, the trumps shown in the écart, the écart itself for the
+taker, its own side, and the public scalars of ``DealState.info``, among which what the
+game's step keeps up to date card by card (``kernels.state``: the voids shown, the trick's
+winner, worth and Petit), so that a decision reads it rather than works it out again.
+Nothing else of the table is read, which ``tests/test_no_peeking.py`` checks. The choice
+is then made by small named steps, each returning a card id or -1 ("no opinion"), tried
+in a fixed order; later policies can reuse the steps one by one.
 
 Knowledge kept from one decision to the next: ``info[I_TRICKS_WON_BY]`` records which
 sides have won a trick (read from each trick's leader, who won the trick before); the
@@ -37,7 +39,12 @@ deal's random stream is never touched):
 
 "For sure" (``holds_against``) uses what the seat knows: unseen higher cards, shown
 voids, and per side how far a foe that has shown no void is trusted to follow a suit
-(``FOLLOW_MIN``): the taker trusts the defenders, the defence never trusts the taker.
+(``FOLLOW_MIN_*``): the taker trusts the defenders, the defence never trusts the taker.
+
+Tunable constants: ``FOLLOW_MIN_*``, ``WORTH_TRUMP_HALF_*``, ``DRAW_TRUMPS_MIN`` and
+``HUNT_PETIT_MIN`` below are the defaults; each seat plays with its own values, read from
+its block of ``cfg`` (``kernels.state.P_*``) into the ``View``, which
+``tarotsim.strategy`` exposes as named options.
 
 The Petit is kept out of every other choice: it is played when forced, by ``save_petit``,
 or on the last trick; once no foe can hold a trump it is master and waits for the last
@@ -71,68 +78,86 @@ from tarotsim.cards import (
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
-from tarotsim.kernels.rules import above_in_suit, cards_above, suit_bits, trumps_above, winning_key
+from tarotsim.kernels.rules import (
+    above_in_suit,
+    cards_above,
+    suit_bits,
+    trumps_above,
+    void_seats,
+    winning_key,
+)
 from tarotsim.kernels.state import (
+    FIVE_PLAYERS,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
     I_HI_TRUMP,
     I_LEADER,
     I_LED,
+    I_PARTNER,
     I_PARTNER_KNOWN,
+    I_PETIT_SEAT,
     I_PLAYERS,
     I_TAKER,
     I_TRICK,
-    I_TRICK_LEN,
+    I_TRICK_HALF,
     I_TRICKS_WON_BY,
+    I_VOIDS,
+    I_WIN_CARD,
+    I_WIN_SEAT,
+    P_DRAW_TRUMPS_MIN,
+    P_FOLLOW_MIN_ATTACK,
+    P_FOLLOW_MIN_DEFENCE,
+    P_HUNT_PETIT_MIN,
+    P_WORTH_TRUMP_ATTACK,
+    P_WORTH_TRUMP_DEFENCE,
     WON_BY_ATTACK,
     WON_BY_DEFENCE,
     DealState,
+    seat_slot,
 )
 
 _NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
-_FIVE_PLAYERS = 5  # the table size with a secret partner
 _NO_KEY = 1 << 30  # above every key of a search for the lowest: nothing found yet
-_SUIT_SHIFT = 8  # View.voids: one byte of seat bits per suit
-_SEATS = (1 << _SUIT_SHIFT) - 1
 
 # How many cards of a suit must be out (neither in the seat's hand nor played) for the
-# foes still to play to be taken to follow it rather than trump it, by side (row 0 the
-# attack, row 1 the defence) and by how many foes are to play. A foe that has shown a void
-# in the suit is always taken to trump it, one that has shown it holds no trump never.
-# Tuned on 100,000-deal runs (heuristic against heuristic and against random play): the
-# taker does best trusting the defenders to follow (row of zeros: cash masters freely);
-# the defence does best never trusting the taker to follow (15: more than can be out), so
-# it keeps its Kings until the taker has played or shown no trump.
-FOLLOW_MIN = np.array([[0, 0, 0, 0, 0], [0, 15, 15, 15, 15]], dtype=np.int64)
+# foes still to play to be taken to follow it rather than trump it, for the attack and for
+# the defence. A foe that has shown a void in the suit is always taken to trump it, one
+# that has shown it holds no trump never. Tuned on 100,000-deal runs (heuristic against
+# heuristic and against random play): the taker does best trusting the defenders to
+# follow (0: cash masters freely); the defence does best never trusting the taker to
+# follow (15: more than can be out), so it keeps its Kings until the taker has played or
+# shown no trump.
+FOLLOW_MIN_ATTACK = 0
+FOLLOW_MIN_DEFENCE = 15
 # A trick worth at least this many half points is worth a trump above every unseen trump
 # (one that wins for sure) to the attack and to the defence; cheaper tricks get the lowest
-# trump. Tuned like FOLLOW_MIN: the taker keeps its master trumps for a King or more.
+# trump. Tuned like FOLLOW_MIN_*: the taker keeps its master trumps for a King or more.
 WORTH_TRUMP_HALF_ATTACK = 12
 WORTH_TRUMP_HALF_DEFENCE = 4
+# Trumps besides the Petit from which the attack draws trumps (``draw_trumps``) and the
+# defence hunts the Petit (``hunt_petit``), each also needing as many as are still out.
+DRAW_TRUMPS_MIN = 4
+HUNT_PETIT_MIN = 2
 _DISCARD_VALUE = 64  # discard keys: weight of the card's value, above the rest of a key
 _DISCARD_GUARDED = 32  # discard keys, defence: a King with at most 2 guards keeps them
 _KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King first
 
 
 class View(NamedTuple):
-    """What ``seat`` knows when it must play, as scalars (card sets are uint64 words).
+    """What the seat to play knows, as scalars (card sets are uint64 words; seat sets are
+    bit masks of seats).
 
-    ``legal1`` never holds the Excuse (``excuse_step`` decides on it first). ``voids``
-    packs the voids revealed by play as seat masks, one byte per suit: bit ``8 * suit + seat``
-    is set when ``seat`` has shown it holds no card of ``suit`` (suit 4: no trump).
+    ``legal1`` never holds the Excuse (``excuse_step`` decides on it first). ``voids`` is
+    ``info[I_VOIDS]``: bit ``VOID_SHIFT * suit + seat`` once ``seat`` has shown it holds no
+    card of ``suit`` (suit 4: no trump).
     """
 
-    seat: int
-    players: int
     taker: int
     attack: bool  # the seat plays for the attack
-    hand0: np.uint64
-    hand1: np.uint64
     legal0: np.uint64
     legal1: np.uint64
     unseen0: np.uint64  # cards neither in the hand nor played (nor in the taker's own écart)
     unseen1: np.uint64
-    pos: int  # cards already in the trick
     led: int  # suit led (-1 none, 0-3, 4 trumps)
     hi: int  # highest trump rank in the trick (0 none)
     win_seat: int  # seat winning the trick so far, -1 when none (empty, or the Excuse alone)
@@ -146,6 +171,11 @@ class View(NamedTuple):
     petit_foe_in_trick: bool  # a foe played the Petit to this trick
     chelem: bool  # the seat's side plays an announced chelem and has won every trick so far
     cards_left: int
+    # the seat's options for its side (kernels.state.P_*; defaults FOLLOW_MIN_* and so on above)
+    follow_min: int
+    worth_trump: int
+    draw_trumps_min: int
+    hunt_petit_min: int
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,15 +218,9 @@ def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def void_seats(v: View, suit: int) -> int:
-    """Seat mask of the seats that have shown they hold no card of ``suit`` (4: no trump)."""
-    return (v.voids >> (_SUIT_SHIFT * suit)) & _SEATS
-
-
-@njit(inline="always")
 def is_void(v: View, seat: int, suit: int) -> bool:
     """Whether ``seat`` has shown by its play that it holds no card of ``suit`` (4: no trump)."""
-    return (v.voids >> (_SUIT_SHIFT * suit + seat)) & 1 == 1
+    return (void_seats(v.voids, suit) >> seat) & 1 == 1
 
 
 @njit(inline="always")
@@ -204,7 +228,7 @@ def may_trump(v: View, seats: int) -> int:
     """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows."""
     if not (v.unseen1 & TRUMPS_MASK):
         return 0
-    return seats & ~void_seats(v, TRUMP_SUIT)
+    return seats & ~void_seats(v.voids, TRUMP_SUIT)
 
 
 @njit(inline="always")
@@ -214,14 +238,34 @@ def n_seats(seats: int) -> int:
 
 
 @njit(inline="always")
-def is_ally(tb: DealState, seat: int, other: int) -> bool:
-    """Whether ``seat`` knows ``other`` plays on its side (5 players: the partner is secret)."""
-    if other == seat:
-        return True
+def foes_of(tb: DealState, seat: int) -> int:
+    """The seats that ``seat`` does not know to play on its side.
+
+    With five players the partner is secret until the called card is played: only the
+    partner knows its side (the taker's); every other seat takes all others for foes.
+    Otherwise the sides are public: the taker, and the partner once it is known.
+    """
     info = tb.info
-    if info[I_PLAYERS] != _FIVE_PLAYERS or info[I_PARTNER_KNOWN]:
-        return tb.attack[seat] == tb.attack[other]
-    return seat != info[I_TAKER] and tb.attack[seat] == 1 and other == info[I_TAKER]
+    players = info[I_PLAYERS]
+    taker = info[I_TAKER]
+    others = ((1 << players) - 1) & ~(1 << seat)
+    own_attack = tb.attack[seat] == 1
+    if players == FIVE_PLAYERS and not info[I_PARTNER_KNOWN]:
+        if own_attack and seat != taker:
+            return others & ~(1 << taker)
+        return others
+    attack_seats = 1 << taker
+    if info[I_PARTNER] >= 0:
+        attack_seats |= 1 << info[I_PARTNER]
+    return others & ~attack_seats if own_attack else attack_seats
+
+
+@njit(inline="always")
+def seats_after(players: int, leader: int, seat: int) -> int:
+    """The seats still to play to the trick led by ``leader`` after ``seat``."""
+    later = ((1 << players) - 1) & ~((2 << seat) - 1)
+    before_leader = (1 << leader) - 1
+    return later | before_leader if seat >= leader else later & before_leader
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,15 +278,14 @@ def note_trick_winners(tb: DealState) -> None:
     """Record in ``info[I_TRICKS_WON_BY]`` the side of the previous trick's winner (the leader now)."""
     info = tb.info
     if info[I_TRICK] > 0:
-        won_by = WON_BY_ATTACK if is_ally(tb, info[I_TAKER], info[I_LEADER]) else WON_BY_DEFENCE
-        info[I_TRICKS_WON_BY] |= won_by
+        taker_foes = foes_of(tb, info[I_TAKER])
+        info[I_TRICKS_WON_BY] |= WON_BY_DEFENCE if (taker_foes >> info[I_LEADER]) & 1 else WON_BY_ATTACK
 
 
 @njit(inline="always")
-def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> View:
-    """Gather what ``seat`` may know about the deal (see the module docstring)."""
+def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> View:
+    """Gather what ``seat`` may know about the deal (see the module docstring), and its options."""
     info = tb.info
-    players = info[I_PLAYERS]
     taker = info[I_TAKER]
     attack = tb.attack[seat] == 1
     hand0 = tb.hands[seat, 0]
@@ -254,72 +297,38 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) ->
         unseen1 &= ~tb.ecart[1]
     else:
         unseen1 &= ~(tb.ecart[1] & TRUMPS_MASK)  # trumps in the écart were shown
-
-    foes = 0
-    voids = 0
-    trump_voids = 0
-    for other in range(players):
-        seat_voids = tb.voids[other]
-        for suit in range(TRUMP_SUIT + 1):
-            voids |= ((seat_voids >> suit) & 1) << (_SUIT_SHIFT * suit + other)
-        trump_voids |= ((seat_voids >> TRUMP_SUIT) & 1) << other
-        if not is_ally(tb, seat, other):
-            foes |= 1 << other
-    foe_trumps = (unseen1 & TRUMPS_MASK) != ZERO and (foes & ~trump_voids) != 0
-
-    pos = info[I_TRICK_LEN]
-    leader = info[I_LEADER]
-    led = info[I_LED]
-    win_pos = -1
-    best = -1
-    trick_half = 0
-    petit_foe = False
-    for j in range(pos):
-        card = tb.trick[j]
-        if card != EXCUSE:
-            trick_half += HALF_POINTS[card]
-            if card == PETIT and (foes >> ((leader + j) % players)) & 1:
-                petit_foe = True
-        key = winning_key(card, led)
-        if key > best:
-            best = key
-            win_pos = j
-    win_seat = -1
-    win_card = -1
-    if win_pos >= 0:
-        win_seat = (leader + win_pos) % players
-        win_card = tb.trick[win_pos]
-    foes_after = 0
-    for k in range(pos + 1, players):
-        foes_after |= foes & (1 << ((leader + k) % players))
+    voids = info[I_VOIDS]
+    foes = foes_of(tb, seat)
+    foe_trumps = (unseen1 & TRUMPS_MASK) != ZERO and (foes & ~void_seats(voids, TRUMP_SUIT)) != 0
+    win_seat = info[I_WIN_SEAT]
+    petit_seat = info[I_PETIT_SEAT]
     chelem = False
     if info[I_CHELEM_ANNOUNCED] and attack:
         chelem = (info[I_TRICKS_WON_BY] & WON_BY_DEFENCE) == 0
     return View(
-        seat,
-        players,
         taker,
         attack,
-        hand0,
-        hand1,
         legal0,
         legal1,
         unseen0,
         unseen1,
-        pos,
-        led,
+        info[I_LED],
         info[I_HI_TRUMP],
         win_seat,
-        win_card,
+        info[I_WIN_CARD],
         win_seat >= 0 and not (foes >> win_seat) & 1,
-        trick_half,
+        info[I_TRICK_HALF],
         foes,
-        foes_after,
+        foes & seats_after(info[I_PLAYERS], info[I_LEADER], seat),
         voids,
         foe_trumps,
-        petit_foe,
+        petit_seat >= 0 and (foes >> petit_seat) & 1 == 1,
         chelem,
         popcount(hand0) + popcount(hand1),
+        cfg[seat_slot(seat, P_FOLLOW_MIN_ATTACK if attack else P_FOLLOW_MIN_DEFENCE)],
+        cfg[seat_slot(seat, P_WORTH_TRUMP_ATTACK if attack else P_WORTH_TRUMP_DEFENCE)],
+        cfg[seat_slot(seat, P_DRAW_TRUMPS_MIN)],
+        cfg[seat_slot(seat, P_HUNT_PETIT_MIN)],
     )
 
 
@@ -350,21 +359,19 @@ def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
 
     A foe void in the suit beats it when it may trump; a foe that may hold the suit beats
     it when a higher card is out (``higher_out``), or may be void and trump it unless
-    enough cards of the suit are out for it to follow (``FOLLOW_MIN``, by side and number
-    of foes).
+    enough cards of the suit are out for it to follow (``v.follow_min``).
     """
     if seats == 0:
         return True
-    side = 0 if v.attack else 1
     trumpers = may_trump(v, seats)
-    void = seats & void_seats(v, suit)
+    void = seats & void_seats(v.voids, suit)
     if void & trumpers:
         return False
     others = seats & ~void
     if others:
         if higher_out:
             return False
-        if others & trumpers and popcount(v.unseen0 & suit_bits(suit)) < FOLLOW_MIN[side, n_seats(seats)]:
+        if others & trumpers and popcount(v.unseen0 & suit_bits(suit)) < v.follow_min:
             return False
     return True
 
@@ -385,7 +392,7 @@ def holds_against(v: View, card: int) -> bool:
     return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != ZERO)
 
 
-@njit(inline="always")
+@njit
 def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest legal card (the Petit left out) that wins the trick and keeps it; -1 if none."""
     beat0, beat1 = beating_cards(v)
@@ -420,7 +427,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-@njit
+@njit(inline="always")
 def excuse_step(v: View, has_excuse: bool) -> int:
     """The Excuse, when it should be played now; -1 otherwise.
 
@@ -540,15 +547,13 @@ def underplay(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 def win_trick(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest card that wins the trick for sure, when that is worth it; -1 otherwise.
 
-    A suit card always is; a trump when the trick holds ``WORTH_TRUMP_HALF_ATTACK`` or
-    ``WORTH_TRUMP_HALF_DEFENCE`` half points or more (else the cheapest trump is played
-    by ``underplay`` and may still win).
+    A suit card always is; a trump when the trick holds ``v.worth_trump`` half points or
+    more (else the cheapest trump is played by ``underplay`` and may still win).
     """
     card = sure_winner(v, legal0, legal1)
     if card < 0:
         return -1
-    worth = WORTH_TRUMP_HALF_ATTACK if v.attack else WORTH_TRUMP_HALF_DEFENCE
-    if card < N_SUIT_CARDS or v.trick_half >= worth:
+    if card < N_SUIT_CARDS or v.trick_half >= v.worth_trump:
         return card
     return -1
 
@@ -567,7 +572,7 @@ def follow_chelem(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     return underplay(v, legal0, legal1)
 
 
-@njit
+@njit(inline="always")
 def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """Following in a trick that a card already wins."""
     if v.chelem:
@@ -621,8 +626,8 @@ def cash_master(v: View) -> int:
 def draw_trumps(v: View) -> int:
     """Lead the master trump while foes may hold trumps and the seat is long in them.
 
-    "Long": at least four trumps besides the Petit, and as many as all the trumps still
-    out. The master trump wins and pulls a trump from each foe; drawing the trumps also
+    "Long": at least ``v.draw_trumps_min`` trumps besides the Petit (default four), and as
+    many as all the trumps still out. The master trump wins and pulls a trump from each foe; drawing the trumps also
     makes one's Petit safe and one's Kings good. Without the master trump nothing is led
     here: leading lower trumps lost more than it drew in the tuning runs.
     """
@@ -631,7 +636,7 @@ def draw_trumps(v: View) -> int:
     mine = v.legal1 & _NON_PETIT
     out = v.unseen1 & TRUMPS_MASK
     n_mine = popcount(mine)
-    if n_mine < 4 or n_mine < popcount(out):
+    if n_mine < v.draw_trumps_min or n_mine < popcount(out):
         return -1
     top = highest_bit(mine)
     if top > highest_bit(out):
@@ -660,14 +665,14 @@ def lead_taker_void(v: View) -> int:
 def hunt_petit(v: View) -> int:
     """Lead a trump to force out the Petit while it is out and the trumps out are few.
 
-    The seat holds at least two trumps and as many as remain out, so the taker is running
-    short; its highest trump is led.
+    The seat holds at least ``v.hunt_petit_min`` trumps besides the Petit (default two) and
+    as many as remain out, so the taker is running short; its highest trump is led.
     """
     if not (v.unseen1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
         return -1
     mine = v.legal1 & _NON_PETIT
     n_mine = popcount(mine)
-    if n_mine < 2 or n_mine < popcount(v.unseen1 & TRUMPS_MASK):
+    if n_mine < v.hunt_petit_min or n_mine < popcount(v.unseen1 & TRUMPS_MASK):
         return -1
     return trump_card(highest_bit(mine))
 
@@ -721,7 +726,7 @@ def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     return lowest_card(legal0, legal1)
 
 
-@njit
+@njit(inline="always")
 def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     """Leading a trick (or playing after a lone Excuse)."""
     if v.chelem:
@@ -748,8 +753,8 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    """The card the heuristic plays for ``seat`` from its legal cards."""
+def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
+    """The card the heuristic plays for ``seat`` from its legal cards, with ``seat``'s options."""
     note_trick_winners(tb)
     n0 = popcount(legal0)
     n1 = popcount(legal1)
@@ -757,7 +762,7 @@ def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealStat
         return lowest_bit(legal0) if n0 else trump_card(lowest_bit(legal1))
     has_excuse = (legal1 & EXCUSE_BIT) != ZERO
     legal1 &= ~EXCUSE_BIT
-    v = make_view(seat, legal0, legal1, tb)
+    v = make_view(seat, legal0, legal1, tb, cfg)
     card = excuse_step(v, has_excuse)
     if card >= 0:
         return card

@@ -1,0 +1,164 @@
+"""A duel's small report: A's edge and the scores by role with intervals (a figure), and the tables.
+
+:func:`write_duel_report` writes ``duel.md``, a standalone ``duel.html`` and the figure
+``edge_by_role.png`` into a folder, from a :class:`~tarotsim.duel.DuelResult`, with the
+document model of :mod:`tarotsim.report.document` and the figure helpers of
+:mod:`tarotsim.report.style`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from tarotsim.report.document import Code, Document
+from tarotsim.report.figures import Drawn
+from tarotsim.report.style import DPI, deals_text, new_figure, write_caption
+
+if TYPE_CHECKING:
+    from tarotsim.duel import DuelResult
+
+FIGURE_FILE = "edge_by_role.png"
+_ROLES_SHOWN = ("taker", "partner", "defender")
+_COLOURS = {"edge": "#009E73", "A": "#0072B2", "B": "#E69F00"}  # Okabe-Ito
+TABLE_COLUMNS = {
+    "by_role": [
+        "role",
+        "a_n",
+        "a_rate",
+        "a_mean",
+        "b_rate",
+        "b_mean",
+        "a_minus_b",
+        "a_minus_b_low",
+        "a_minus_b_high",
+    ],
+    "by_contract": ["contract", "a_n", "a_rate", "a_made", "a_mean", "b_n", "b_rate", "b_made", "b_mean"],
+}
+"""The columns of ``DuelResult.by_role`` and ``.by_contract`` that the report and the command line show."""
+
+
+def edge_by_role_chart(result: DuelResult) -> Drawn:
+    """A's edge, then A's and B's mean scores as taker, partner (5 players) and defender, with 95 % intervals.
+
+    Returns
+    -------
+    Drawn
+        ``data``: one row per bar, ``bar`` (``"edge"`` or ``"<A|B> as <role>"``), ``who``
+        (``edge``, ``A`` or ``B``), ``points`` (game points: per deal for the edge, per
+        row held in the role otherwise), ``low``, ``high``.
+    """
+    bars = [("A's edge, per deal", "edge", result.edge, result.low, result.high)]
+    for row in result.by_role.itertuples(index=False):
+        if row.role in _ROLES_SHOWN:
+            bars.append((f"A as {row.role}", "A", row.a_mean, row.a_low, row.a_high))
+            bars.append((f"B as {row.role}", "B", row.b_mean, row.b_low, row.b_high))
+    data = pd.DataFrame(bars, columns=["bar", "who", "points", "low", "high"])
+    fig = new_figure(6.4, 1.3 + 0.36 * len(data))
+    ax = fig.add_subplot()
+    y = np.arange(len(data))[::-1]
+    points = data["points"].to_numpy(float)
+    errors = np.vstack([points - data["low"].to_numpy(float), data["high"].to_numpy(float) - points])
+    ax.barh(
+        y,
+        np.nan_to_num(points),
+        color=[_COLOURS[w] for w in data["who"]],
+        height=0.7,
+        xerr=np.nan_to_num(errors),
+        capsize=3,
+        error_kw={"elinewidth": 1.1, "ecolor": "#333333"},
+    )
+    ax.axvline(0.0, color="#555555", linewidth=0.8)
+    ax.set_yticks(y, list(data["bar"]))
+    ax.set_xlabel("game points (mean score; the edge per deal, a role per deal held in it)")
+    ax.set_title(f"A: {result.a.label}   B: {result.b.label}", fontsize=9)
+    caption = (
+        f"A's edge over B, and each one's mean score by role, 95% intervals; {deals_text(result.n)}, "
+        f"{result.players} players, each deal played once with A in each seat."
+    )
+    write_caption(fig, caption)
+    return Drawn(fig, data, caption)
+
+
+def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FILE) -> Document:
+    """The duel's report as a :class:`~tarotsim.report.document.Document`; its figure
+    (:func:`edge_by_role_chart`) is ``figure_file``, under ``caption``."""
+    from tarotsim.duel import INTERVAL
+
+    doc = Document(f"Duel: {result.a.label} against {result.b.label}")
+    doc.heading(1, f"Duel: {result.a.label} against {result.b.label}")
+    doc.paragraph("A: ", Code(str(result.a)), ". B: ", Code(str(result.b)), ".")
+    doc.paragraph(
+        f"{result.players} players, {deals_text(result.n)}, seed {result.seed}: every deal was played "
+        f"{result.players} times on the same cards and with the same random stream, A in one seat and B in "
+        "the others, A's seat going round the table; luck cancels, and what is left is the difference "
+        "between the strategies."
+    )
+    doc.paragraph(
+        f"A's edge: {result.edge:+.2f} game points per deal, 95% interval [{result.low:+.2f}, {result.high:+.2f}] "
+        f"({INTERVAL}). It is A's mean score over the rotations of a deal: positive when A scores more "
+        "in its seat than B does in the same seats. Thrown-in deals count 0 for both."
+    )
+    doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
+    doc.heading(2, "By role")
+    doc.paragraph(
+        "Per role: how many rows (deal and rotation) A held it (",
+        Code("a_n"),
+        "), how often (",
+        Code("a_rate"),
+        ") and A's mean score in it (",
+        Code("a_mean"),
+        "), against how often a seat of B held it and B's mean score there (",
+        Code("b_rate"),
+        ", ",
+        Code("b_mean"),
+        "), and the difference with its interval (",
+        Code("a_minus_b"),
+        "). They show where the edge appears, not an attacking and a defending skill apart: "
+        "when B takes, A is among the defenders.",
+    )
+    doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")
+    doc.heading(2, "By contract")
+    doc.paragraph(
+        "How often A and a seat of B take each contract (",
+        Code("a_rate"),
+        ", ",
+        Code("b_rate"),
+        "), how often they make it (",
+        Code("a_made"),
+        ", ",
+        Code("b_made"),
+        ") and their mean score as its taker (",
+        Code("a_mean"),
+        ", ",
+        Code("b_mean"),
+        ").",
+    )
+    doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
+    return doc
+
+
+def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Path:
+    """Write the duel's report into ``folder`` (made if needed): ``duel.md``, ``duel.html``
+    and the figure; returns the folder.
+
+    Raises
+    ------
+    ValueError
+        If the folder cannot be made or written.
+    """
+    root = Path(folder)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        drawn = edge_by_role_chart(result)
+        drawn.figure.savefig(root / FIGURE_FILE, dpi=DPI)
+        doc = duel_document(result, drawn.caption)
+        (root / "duel.md").write_text(doc.markdown(), encoding="utf-8")
+        (root / "duel.html").write_text(doc.html(), encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"cannot write the duel report into {root}: {err.strerror or err}") from None
+    return root

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -558,3 +559,26 @@ def test_threshold_grid_merges_the_same_play_and_says_what_is_missing():
         ["prise: break-even", "≤ 0", "8.1 (8.0–8.2)"],
         ["garde: break-even", "> 11", "8.2 (8.1–8.3)"],
     ]
+
+
+def test_readme_quotes_the_committed_10m_report_exactly():
+    """Every figure the README quotes from reports/sweep-10M is in that report, as printed there."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    quote = readme.split("<!-- quoted from reports/sweep-10M/report.md", 1)[1].split("<!-- end of quote -->")[
+        0
+    ]
+    summary = (root / "reports" / "sweep-10M" / "report.md").read_text(encoding="utf-8")
+    summary = summary.split("## Thresholds in trump length")[0]
+    intervals = re.findall(r"\d+(?:\.\d)? \(\d+(?:\.\d)?–\d+(?:\.\d)?\)", quote)
+    assert len(intervals) >= 7
+    for text in intervals:
+        assert text in summary, text
+    for count, column in re.findall(r"from (\d+) `(\w+)`", quote):
+        assert f"from {count} `{column}`" in summary
+    assert (
+        "Garde contre is the best choice from 76 `hand_points_dist` (a bin edge; resampled 95%: 76–78)"
+        in summary
+    )
+    for band in ("published 40", "published 71", "published 81", "published 56"):
+        assert band in summary

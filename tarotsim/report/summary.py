@@ -184,7 +184,7 @@ def _uncontested(results: dict[str, Any]) -> pd.Series:
     passed = counts["others_bid"].astype(object) == Contract.PASS.label
     deals = counts.groupby("speaker_position", sort=True)["n"].sum()
     alone = counts["n"].where(passed, 0).groupby(counts["speaker_position"], sort=True).sum()
-    return (alone / deals).rename("others_bid")
+    return (alone / deals).rename("uncontested")
 
 
 def _fitted(results: dict[str, Any], x: str, by: list[str], min_n: int) -> pd.DataFrame:

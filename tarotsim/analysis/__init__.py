@@ -18,6 +18,8 @@ The package, one job per module, in the order the data goes through it:
 - :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay,
   against the published bands on their own scale;
 - :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
+- :mod:`~tarotsim.analysis.count_fit`: Chavey's count refitted on a sweep, and the
+  ``learned`` bidder fitted from it;
 - :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
 
 Conventions used throughout:
@@ -35,6 +37,7 @@ Conventions used throughout:
 
 from tarotsim.analysis.best import PASS, best_contract
 from tarotsim.analysis.comparison import compare
+from tarotsim.analysis.count_fit import fit_bidder, fit_count
 from tarotsim.analysis.hand_points import (
     BAND_SCALES,
     PUBLISHED_HAND_POINTS,
@@ -58,6 +61,8 @@ __all__ = [
     "TextTable",
     "best_contract",
     "compare",
+    "fit_bidder",
+    "fit_count",
     "hand_points_table",
     "hand_points_thresholds",
     "load_records",

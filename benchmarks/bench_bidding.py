@@ -1,6 +1,8 @@
 """Bidders proven in duplicate duels, the refitted count, and what each bidder costs: writes reports/bidding.md.
 
-Measures, at 4 players (heuristic card play and the expert écart everywhere):
+Measures, at 4 players, and at 3 and 5 when a bidder file for that size exists
+(``reports/bidder-3p.json``, ``bidder-5p.json``), with heuristic card play and the expert
+écart everywhere:
 
 - Chavey's count refitted on a sweep (``tarotsim.analysis.count_fit``), each contract's
   taker score regressed on the dealt-hand features, in Chavey's units (the 21 worth 10) with
@@ -13,10 +15,11 @@ Measures, at 4 players (heuristic card play and the expert écart everywhere):
   measured in turn (chavey, learned, …, chavey, learned, …) on one thread, best of
   ``--repeats``, as a ratio to ``chavey`` from the same rounds.
 
-The learned bidder is the file ``--bidder`` (``tarotsim fit-bidder SWEEP --out FILE``); the
-refitted count is fitted on ``--sweep`` (read-only: a sample of deals is read from it).
+The learned bidder at ``n`` players is the file ``--bidders/bidder-{n}p.json`` (``tarotsim
+fit-bidder SWEEP --out FILE``); the refitted count is fitted on the 4-player ``--sweep``
+(read-only: a sample of deals is read from it).
 
-    nice -n 5 .venv/bin/python benchmarks/bench_bidding.py [--deals 100000] [--sweep DIR] [--bidder FILE]
+    nice -n 5 .venv/bin/python benchmarks/bench_bidding.py [--deals 100000] [--sweep DIR] [--bidders reports]
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from tarotsim.run.engine import using_threads
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 PLAYERS = 4
+"""The table size of the refitted count and of the speed measurement."""
+SIZES = (3, 4, 5)
 PLAY = "play=heuristic,ecart=expert"
 MONTECARLO = "montecarlo"
 
@@ -103,20 +108,30 @@ def contract_lines(result: DuelResult, names: tuple[str, str]) -> list[str]:
     return lines
 
 
-def duel_section(specs: dict[str, str], deals: int, mc_deals: int, seed: int) -> tuple[list[str], list[str]]:
-    """The duels' edge table and, per duel, the by-contract breakdown."""
+def bidder_path(folder: Path, players: int) -> Path:
+    """The learned bidder's file at ``players`` players."""
+    return folder / f"bidder-{players}p.json"
+
+
+EDGE_HEADER = [
+    "| players | A against B | deals | A's edge | 95% interval | A takes % | B takes % | A made % | B made % |",
+    "|---:|---|---:|---:|---|---:|---:|---:|---:|",
+]
+
+
+def duel_section(
+    specs: dict[str, str], players: int, deals: int, mc_deals: int, seed: int
+) -> tuple[list[str], list[str]]:
+    """The duels' edge rows at ``players`` players and, per duel, the by-contract breakdown."""
     pairs = [("learned", "chavey")]
     if MONTECARLO in specs:
         pairs += [(MONTECARLO, "chavey"), ("learned", MONTECARLO)]
-    edge_lines = [
-        "| A against B | deals | A's edge | 95% interval | A takes % | B takes % | A made % | B made % |",
-        "|---|---:|---:|---|---:|---:|---:|---:|",
-    ]
+    edge_lines: list[str] = []
     detail: list[str] = []
     for a, b in pairs:
         n = mc_deals if MONTECARLO in (a, b) else deals
         started = time.perf_counter()
-        result = tarotsim.duel(specs[a], specs[b], n, seed=seed, players=PLAYERS, progress=False)
+        result = tarotsim.duel(specs[a], specs[b], n, seed=seed, players=players, progress=False)
         taker = result.by_role.set_index("role").loc["taker"]
         by = result.by_contract
         made = {
@@ -124,11 +139,16 @@ def duel_section(specs: dict[str, str], deals: int, mc_deals: int, seed: int) ->
             for s in "ab"
         }
         edge_lines.append(
-            f"| {a} against {b} | {n:,} | {result.edge:+.3f} | [{result.low:+.3f}, {result.high:+.3f}] | "
+            f"| {players} | {a} against {b} | {n:,} | {result.edge:+.3f} | [{result.low:+.3f}, {result.high:+.3f}] | "
             f"{100 * taker.a_rate:.2f} | {100 * taker.b_rate:.2f} | {100 * made['a']:.1f} | {100 * made['b']:.1f} |"
         )
         print(edge_lines[-1], f"({time.perf_counter() - started:.0f} s)", flush=True)
-        detail += [f"### {a} (A) against {b} (B), {n:,} deals", "", *contract_lines(result, (a, b)), ""]
+        detail += [
+            f"### {players} players: {a} (A) against {b} (B), {n:,} deals",
+            "",
+            *contract_lines(result, (a, b)),
+            "",
+        ]
     return edge_lines, detail
 
 
@@ -176,7 +196,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=1_000_000, help="deals sampled from the sweep")
     parser.add_argument("--sample-seed", type=int, default=0)
     parser.add_argument(
-        "--bidder", type=Path, default=REPORTS / "bidder-4p.json", help="the learned bidder's file"
+        "--bidders", type=Path, default=REPORTS, help="folder of the learned bidders' files, bidder-<n>p.json"
     )
     parser.add_argument("--speed-deals", type=int, default=10_000, help="deals per speed measurement")
     parser.add_argument("--repeats", type=int, default=5, help="rounds of the speed measurement")
@@ -184,22 +204,41 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPORTS / "bidding.md")
     args = parser.parse_args()
     started = time.perf_counter()
-    bidder = load_bidder(args.bidder)
-    bidder.check(PLAYERS, path=args.bidder)
-    shown_bidder = os.path.relpath(args.bidder, ROOT) if args.bidder.is_absolute() else str(args.bidder)
-    specs = strategies(args.bidder)
+    folder = os.path.relpath(args.bidders, ROOT) if args.bidders.is_absolute() else str(args.bidders)
+    sizes = [n for n in SIZES if n == PLAYERS or bidder_path(args.bidders, n).exists()]
+    bidders = {n: load_bidder(bidder_path(args.bidders, n)) for n in sizes}
+    for n, bidder in bidders.items():
+        bidder.check(n, path=bidder_path(args.bidders, n))
     count_lines, verdicts = count_section(args.sweep, args.sample, args.sample_seed)
+    edge_lines, detail = list(EDGE_HEADER), []
     with using_threads(numba.config.NUMBA_NUM_THREADS):
-        edge_lines, detail = duel_section(specs, args.deals, args.mc_deals, args.seed)
+        for n in sizes:
+            rows, more = duel_section(
+                strategies(bidder_path(args.bidders, n)), n, args.deals, args.mc_deals, args.seed
+            )
+            edge_lines += rows
+            detail += more
+    specs = strategies(bidder_path(args.bidders, PLAYERS))
     speed_lines = speed_section(specs, args.speed_deals, args.repeats, args.seed)
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
     about = machine()
     command = (
         f"nice -n 5 .venv/bin/python benchmarks/bench_bidding.py --deals {args.deals} --mc-deals {args.mc_deals} "
-        f"--sweep {args.sweep} --sample {args.sample} --sample-seed {args.sample_seed} --bidder {shown_bidder} "
+        f"--sweep {args.sweep} --sample {args.sample} --sample-seed {args.sample_seed} --bidders {folder} "
         f"--speed-deals {args.speed_deals} --repeats {args.repeats} --seed {args.seed}"
     )
-    source = bidder.source
+    sources = [
+        f"  - {n} players: `{bidder_path(Path(folder), n)}`, fitted on {b.source.get('sample', 0):,} deals "
+        f"sampled (seed {b.source.get('sample_seed')}) from the {b.source.get('deals', 0):,}-deal sweep "
+        f"`{b.source.get('run')}` (seed {b.source.get('seed')});"
+        for n, b in bidders.items()
+    ]
+    missing = [n for n in SIZES if n not in bidders]
+    left_out = (
+        f"No bidder file at {', '.join(map(str, missing))} players, so those duels are left out."
+        if missing
+        else "Every table size has its bidder file."
+    )
     montecarlo = (
         "`montecarlo` is among the bid policies, so its duels are in the table."
         if MONTECARLO in specs
@@ -219,19 +258,19 @@ def main() -> None:
         "",
         "## The bidders",
         "",
-        "- `chavey`: Chavey's count against the published bands (40/56/71/81 at 4 players; the",
-        "  distribution bonus for Garde sans and Garde contre).",
-        f"- `learned`: the file `{shown_bidder}` (`tarotsim fit-bidder`), fitted on "
-        f"{source.get('sample', 0):,} deals sampled (seed {source.get('sample_seed')}) from the "
-        f"{source.get('deals', 0):,}-deal sweep `{source.get('run')}` (seed {source.get('seed')}): per contract, "
-        "the taker's score regressed on the dealt-hand features by OLS; it wishes the contract with the "
-        "highest predicted score, and passes when none is above 0.",
+        "- `chavey`: Chavey's count against the published bands (40/56/71/81 at 4 players, scaled by",
+        "  the cards in a hand at 3 and 5; the distribution bonus for Garde sans and Garde contre).",
+        "- `learned`: a bidder file (`tarotsim fit-bidder`): per contract, the taker's score regressed on",
+        "  the dealt-hand features by OLS; it wishes the contract with the highest predicted score, and",
+        "  passes when none is above 0. One file per table size:",
+        *sources,
+        f"  {left_out}",
         f"- {montecarlo}",
         "",
         "Every seat plays the heuristic with the expert écart; a seat bids its wish only if it beats the",
         "bid so far (RULES.md §3).",
         "",
-        f"## Duels, {PLAYERS} players",
+        "## Duels",
         "",
         "A duel plays every deal once with A in each seat and B in the others, on the same cards",
         "(`tarotsim.duel`). A's edge is its mean score per deal over the rotations, in game points;",
@@ -270,8 +309,8 @@ def main() -> None:
         "- The learned bidder is fitted on a sweep where seat 0 takes and the others defend with the",
         "  heuristic: it predicts the score of a taker whom nobody outbids; in a real auction a seat",
         "  that passes may still defend against a bid from another seat, which the fit does not see.",
-        "- The duel's deals (seed above) are not those of the sweep the bidder was fitted on (seed "
-        f"{source.get('seed')}): the edge is measured out of sample.",
+        "- The duels' deals (seed above) are not those of the sweeps the bidders were fitted on (their",
+        "  seeds differ): the edges are measured out of sample.",
         "- The count's regression is linear in the features Chavey scores; interactions he does not",
         "  score (e.g. long trumps with a void) are left out of both.",
         "",

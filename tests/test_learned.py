@@ -283,3 +283,19 @@ def test_cli_fit_count_writes_the_table_and_refuses_bad_input(sweep_dir, tmp_pat
     assert main(["fit-bidder", str(sim), "--out", str(tmp_path / "b.json")]) == 2
     with pytest.raises(SystemExit):
         main(["fit-bidder", str(sim), "--out", str(tmp_path / "b.txt")])
+
+
+def test_cli_runs_take_the_learned_bidder_and_refuse_it_without_its_file(tmp_path, capsys) -> None:
+    path = tmp_path / "b.json"
+    _bidder(dict.fromkeys(CONTRACTS, -1.0)).save(path)
+    args = ["simulate", "--deals", "300", "--seed", "1", "--bid-policy", "learned", "--quiet"]
+    assert main([*args, "--bidder", str(path)]) == 0
+    for extra, message in (
+        ([], "needs bidder=PATH"),
+        (["--bidder", str(tmp_path / "none.json")], "not found"),
+        (["--bidder", str(path), "--players", "5"], "fitted at 4 players"),
+    ):
+        capsys.readouterr()
+        assert main([*args, *extra]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1

@@ -230,7 +230,8 @@ def main() -> None:
     sources = [
         f"  - {n} players: `{bidder_path(Path(folder), n)}`, fitted on {b.source.get('sample', 0):,} deals "
         f"sampled (seed {b.source.get('sample_seed')}) from the {b.source.get('deals', 0):,}-deal sweep "
-        f"`{b.source.get('run')}` (seed {b.source.get('seed')});"
+        f"`{b.source.get('run')}` (seed {b.source.get('seed')}; `tarotsim sweep --deals {b.source.get('deals')} "
+        f"--players {n} --seed {b.source.get('seed')} --out DIR` makes it again);"
         for n, b in bidders.items()
     ]
     missing = [n for n in SIZES if n not in bidders]

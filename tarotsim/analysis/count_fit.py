@@ -12,9 +12,9 @@ Chavey's count recomputed from its features must equal the recorded ``hand_point
 all of them when the run is smaller), streaming the run directory one chunk at a time
 (``run.store.iter_records``, each chunk checked by size and row count, not by its whole
 SHA-256, which on a 10,000,000-deal sweep would take longer than the fit) and keeping only
-the sampled rows: memory grows with the
-sample, not with the run (a million-deal sample of a 10,000,000-deal sweep holds 4,000,000
-rows of four columns, and the 10,000,000 deal numbers while drawing).
+the sampled rows: memory grows with the sample, not with the run (a million-deal sample
+of a 10,000,000-deal sweep holds 4,000,000 rows of six columns, and the 10,000,000 deal
+numbers while drawing).
 
 Fits are statsmodels' (never a hand-written solver): ordinary least squares with
 heteroskedasticity-robust (HC1) covariance for the taker's score, and a binomial GLM with a

@@ -141,6 +141,12 @@ def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, 
         help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})",
     )
     parser.add_argument(
+        "--bidder",
+        default=None,
+        metavar="FILE.json",
+        help="bidder file of --bid-policy learned (tarotsim fit-bidder)",
+    )
+    parser.add_argument(
         "--ecart-policy",
         default=default["ecart_policy"],
         help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})",
@@ -687,6 +693,10 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--out", required=True, help="output file (.jsonl)")
     _add_config_options(trace)
     trace.set_defaults(func=cmd_trace)
+
+    from tarotsim.cli_learned import add_commands
+
+    add_commands(sub)
     return parser
 
 

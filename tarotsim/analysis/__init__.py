@@ -28,6 +28,8 @@ The package, one job per module, in the order the data goes through it:
 - :mod:`~tarotsim.analysis.threshold_tables`: the trump and hand-point thresholds and the best
   contract from one pass;
 - :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
+- :mod:`~tarotsim.analysis.count_fit`: Chavey's count refitted on a sweep, and the
+  ``learned`` bidder fitted from it;
 - :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
 
 Conventions used throughout:
@@ -45,6 +47,7 @@ Conventions used throughout:
 
 from tarotsim.analysis.best import PASS, best_contract
 from tarotsim.analysis.comparison import compare
+from tarotsim.analysis.count_fit import fit_bidder, fit_count
 from tarotsim.analysis.hand_points import (
     BAND_SCALES,
     PUBLISHED_HAND_POINTS,
@@ -72,6 +75,8 @@ __all__ = [
     "best_contract",
     "compare",
     "connect",
+    "fit_bidder",
+    "fit_count",
     "hand_points_table",
     "hand_points_thresholds",
     "load_records",

@@ -364,68 +364,6 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
-def _emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = False) -> None:
-    """Print a table as Markdown; with ``out``, also write it as CSV or Markdown (appended when asked)."""
-    from tarotsim.analysis import to_markdown
-
-    text = to_markdown(table)
-    print(f"{title}\n\n{text}\n")
-    if out is None:
-        return
-    path = Path(out)
-    try:
-        if path.suffix == ".csv":
-            table.to_csv(path, index=False)
-        else:
-            with open(path, "a" if append else "w", encoding="utf-8") as f:
-                f.write(f"## {title}\n\n{text}\n\n")
-    except OSError as err:
-        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
-
-
-def cmd_table(args: argparse.Namespace) -> int:
-    from tarotsim.analysis import success_table
-
-    by = tuple(c.strip() for c in args.by.split(",") if c.strip())
-    table = success_table(args.run, by=by, contract=args.contract, client=args.scheduler)
-    _emit(table, args.out, f"Contract success by {', '.join(by)}")
-    return 0
-
-
-def cmd_thresholds(args: argparse.Namespace) -> int:
-    from tarotsim.analysis import threshold_tables
-
-    tables = threshold_tables(args.run, args.min_rate, args.min_n, client=args.scheduler)
-    outputs = [
-        (
-            tables.thresholds,
-            f"Trump length at which each contract is made {args.min_rate:.0%} of the time (threshold) and "
-            "its mean score beats passing (break_even), by bouts: fitted curves, 95% intervals",
-        ),
-    ]
-    if tables.best is not None and tables.hand_points is not None:
-        outputs.append((tables.best, "Best contract by bouts and trump length"))
-        outputs.append(
-            (tables.hand_points, "Chavey count where each contract pays, against the published bands")
-        )
-    else:
-        print(f"(best contract and hand-point thresholds need a sweep run: {tables.not_compared})\n")
-    for index, (table, title) in enumerate(outputs):
-        out = args.out
-        if out is not None and out.endswith(".csv") and index:
-            out = out[: -len(".csv")] + f"-{index}.csv"
-        _emit(table, out, title, append=index > 0)
-    return 0
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    from tarotsim.analysis import compare
-
-    table = compare(args.run_a, args.run_b, client=args.scheduler)
-    _emit(table, args.out, f"{args.run_a} against {args.run_b} (paired, a - b, 95% intervals)")
-    return 0
-
-
 def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
@@ -467,35 +405,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     best = max(final)
     winners = [str(s) for s, total in zip(seats, final, strict=True) if total == best]
     print(f"\nfinal scores: {final}; winner: seat {' and '.join(winners)} with {best}")
-    return 0
-
-
-def _check_report_folder(run: str, out: str, force: bool) -> None:
-    """Refuse a report folder inside the run directory (but its ``report`` folder), a file,
-    or a folder that holds files already, unless ``force``."""
-    run_dir, folder = Path(run).resolve(), Path(out).resolve()
-    if folder == run_dir or (
-        run_dir in folder.parents and folder.relative_to(run_dir).parts[0] != STUDY_REPORT
-    ):
-        raise CliError(
-            f"--out {out} is inside the run directory {run}: write the report elsewhere "
-            f"(or into {Path(run) / STUDY_REPORT}, where study puts it)"
-        )
-    if folder.exists() and not folder.is_dir():
-        raise CliError(f"--out {out} is a file; the report needs a folder")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise CliError(
-            f"--out {out} already holds files (a report?): give --force to write over them, "
-            "or choose another folder"
-        )
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    from tarotsim.report import write_report
-
-    _check_report_folder(args.run, args.out, args.force)
-    folder = write_report(args.run, args.out, min_n=args.min_n, client=args.scheduler)
-    print(f"report written to {folder / 'report.html'} (and report.md beside it)")
     return 0
 
 
@@ -610,41 +519,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(duel_, out_required=False)
     duel_.set_defaults(func=cmd_duel)
 
-    table = sub.add_parser("table", help="success table of a run directory")
-    table.add_argument("run", help="run directory")
-    table.add_argument(
-        "--by",
-        default="taker_bouts,taker_trumps",
-        help="columns to group by (default taker_bouts,taker_trumps)",
-    )
-    table.add_argument("--contract", default=None, help="only this contract")
-    table.add_argument(
-        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
-    )
-    _add_scheduler_option(table)
-    table.set_defaults(func=cmd_table)
+    from tarotsim.cli_analysis import add_commands as add_analysis_commands
 
-    thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
-    thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
-    thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
-    thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
-    thr.add_argument(
-        "--out",
-        type=_table_file,
-        default=None,
-        help="also write the tables to FILE.csv (one file per table) or FILE.md",
-    )
-    _add_scheduler_option(thr)
-    thr.set_defaults(func=cmd_thresholds)
-
-    cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
-    cmp_.add_argument("run_a", help="run directory A")
-    cmp_.add_argument("run_b", help="run directory B")
-    cmp_.add_argument(
-        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
-    )
-    _add_scheduler_option(cmp_)
-    cmp_.set_defaults(func=cmd_compare)
+    add_analysis_commands(sub)
 
     match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
     match.add_argument("--deals", type=_positive_int, default=8, help="deals in the match (default 8)")
@@ -653,20 +530,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_config_options(match)
     match.set_defaults(func=cmd_match)
-
-    rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
-    rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
-    rep.add_argument(
-        "--out",
-        required=True,
-        help="report folder to write (report.md, report.html, PNG figures), outside the run directory",
-    )
-    rep.add_argument("--force", action="store_true", help="write over the files of an existing report folder")
-    rep.add_argument(
-        "--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)"
-    )
-    _add_scheduler_option(rep)
-    rep.set_defaults(func=cmd_report)
 
     bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
     bench.add_argument(
@@ -694,9 +557,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_options(trace)
     trace.set_defaults(func=cmd_trace)
 
-    from tarotsim.cli_learned import add_commands
+    from tarotsim.cli_learned import add_commands as add_learned_commands
 
-    add_commands(sub)
+    add_learned_commands(sub)
     return parser
 
 

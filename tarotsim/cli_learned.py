@@ -10,7 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
-from tarotsim.cli import CliError, _emit, _positive_int, _table_file, _writable
+from tarotsim.cli import CliError, _positive_int, _table_file, _writable
+from tarotsim.cli_analysis import emit
 from tarotsim.labels import CONTRACTS
 
 SAMPLE_HELP = (
@@ -59,7 +60,7 @@ def cmd_fit_count(args: argparse.Namespace) -> int:
         f"sampled from {table.attrs['run']} (sample seed {args.sample_seed}), weights scaled so the 21 "
         "is worth 10, 95% delta-method intervals"
     )
-    _emit(shown, args.out, title)
+    emit(shown, args.out, title)
     return 0
 
 

@@ -317,24 +317,7 @@ def load_records(
         If the directory is not a finished run, or a chunk fails its check or cannot be
         read (see :func:`chunk_paths`).
     """
-    manifest = read_manifest(directory)
-    paths = chunk_paths(directory, manifest, verify=verify)
-    if not paths:
-        raise ValueError(f"run directory {str(directory)!r} holds no deals (no {CHUNKS}/chunk-*.parquet)")
-    if columns is not None:
-        import pyarrow.parquet as pq
-
-        present = set(pq.read_schema(paths[0]).names)
-        columns = [c for c in dict.fromkeys(columns) if c in present]
-    frames = []
-    for path in paths:
-        try:
-            frames.append(pd.read_parquet(path, columns=columns))
-        except Exception as err:  # a chunk damaged past what ``verify="size"`` sees
-            raise ValueError(
-                f"chunk {path} cannot be read ({type(err).__name__}: {err}); "
-                f"{_repair(Path(directory), manifest)}"
-            ) from None
+    frames = list(iter_records(directory, columns, verify=verify))
     if len(frames) == 1:
         return frames[0].reset_index(drop=True)
     return pd.concat(frames, ignore_index=True)

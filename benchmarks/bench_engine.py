@@ -30,7 +30,9 @@ from typing import Any
 import numba
 
 from tarotsim.bench import (
+    CONFIDENCE,
     HEADLINE_RATIOS,
+    STAGES,
     Rounds,
     Spread,
     chunk_write_work,
@@ -43,7 +45,6 @@ from tarotsim.bench import (
     stage_work,
     startup_seconds,
 )
-from tarotsim.kernels.baseline import STAGE_BID, STAGE_DEAL
 from tarotsim.labels import TABLE_SIZES
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
@@ -53,6 +54,10 @@ REFERENCE_DEALS = 300
 STARTS = 4
 """Start-ups timed: the first with an empty compilation cache, the others with it filled."""
 MEMORY_DEALS = 1_000_000
+DEALS = 100_000
+"""Deals per timed engine run by default (half as many for the table sizes)."""
+SCALING_THREADS = 2
+"""Threads of the scaling comparison (against 1), where Numba may start that many."""
 
 
 @dataclass(frozen=True)
@@ -95,31 +100,40 @@ def peak_memory_mb(deals: int) -> float:
 
 
 ENGINE = "engine, 4 players"
+RATIO = "heuristic / random, 4 players, interleaved pairs"
+COSTS = "cost per deal, 4 players"
 HEADLINE_GOALS = {
     "simulate / random": "; goal ≥ 0.85",
-    "heuristic / random": "; goal ≥ 0.5",
     "random / bare": "",
 }
-"""The headline ratios of the report, and the project's goal for each."""
+"""The headline ratios of the engine section, and the project's goal for each (heuristic / random
+has its own section of pairs)."""
 LABELS = {
     "random": "random play, engine",
     "heuristic": "heuristic play, engine",
     "bare": "bare playout loop (deal + random legal cards)",
     "simulate": "simulate(), random play",
-    "deal": "stage: deal only",
-    "bid": "stage: deal + bid",
     "records": "records → DataFrame (to_frame)",
     "chunk": "records → Parquet chunk (write_chunk)",
 }
+POLICIES = ("random", "heuristic")
+
+
+@dataclass(frozen=True)
+class StageCost:
+    """One stage of a deal: nanoseconds per deal it adds, and their share of the whole deal."""
+
+    name: str
+    adds: str
+    cost: Spread
+    share: Spread
 
 
 def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Rounds]:
-    """The engine at 4 players on one thread: the headline figures, stage-isolated kernels,
-    records and chunk writes, in one set of rounds."""
+    """The engine at 4 players on one thread: the headline figures, records and chunk
+    writes, in one set of rounds."""
     works = {
         **headline_works(deals),
-        "deal": stage_work(STAGE_DEAL, deals),
-        "bid": stage_work(STAGE_BID, deals),
         "records": records_work(deals),
         "chunk": chunk_write_work(deals, scratch),
     }
@@ -127,17 +141,11 @@ def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Roun
     section = ENGINE
     rows = [Row(section, label, rounds.spread(name), "deals/s", 1) for name, label in LABELS.items()]
     rows += [Row(section, f"{a} / {b}", rounds.ratio(a, b), "ratio", 1) for a, b in HEADLINE_RATIOS]
-    costs = "cost per deal, 4 players"
+    costs = COSTS
     for measure, name, less in (
-        ("deal (shuffle, deal, petit-sec check)", "deal", None),
-        ("bid (each seat's wished contract)", "bid", "deal"),
-        ("bare play (72 random legal cards)", "bare", "deal"),
+        ("bare play (deal + 72 random legal cards)", "bare", None),
         ("full random deal", "random", None),
-        (
-            "random deal beyond the bare loop (bid, chien, écart, rules, count, score, record)",
-            "random",
-            "bare",
-        ),
+        ("random deal beyond the bare loop", "random", "bare"),
         ("full heuristic deal (expert écart)", "heuristic", None),
         ("heuristic beyond random play", "heuristic", "random"),
         ("records → DataFrame (to_frame)", "records", None),
@@ -145,7 +153,48 @@ def engine_rows(deals: int, repeats: int, scratch: str) -> tuple[list[Row], Roun
         ("records → Parquet chunk (write_chunk)", "chunk", None),
     ):
         rows.append(Row(costs, measure, rounds.cost_ns(name, less), "ns/deal", 1))
+    for measure, name in (
+        ("records → DataFrame, as a share of a random deal", "records"),
+        ("records → Parquet chunk, as a share of a random deal", "chunk"),
+    ):
+        rows.append(Row(costs, measure, rounds.share(name, None, "random"), "share", 1))
     return rows, rounds
+
+
+def ratio_rows(deals: int, pairs: int) -> list[Row]:
+    """Heuristic against random play, 4 players, 1 thread: ``pairs`` interleaved pairs."""
+    rounds = interleave(
+        {"random": engine_work(deals), "heuristic": engine_work(deals, policy="heuristic")}, repeats=pairs
+    )
+    return [
+        Row(RATIO, "random play", rounds.spread("random"), "deals/s", 1),
+        Row(RATIO, "heuristic play", rounds.spread("heuristic"), "deals/s", 1),
+        Row(RATIO, "heuristic / random", rounds.ratio("heuristic", "random"), "ratio", 1),
+    ]
+
+
+def stage_costs(policy: str, deals: int, repeats: int) -> tuple[list[StageCost], list[Row]]:
+    """The cost of each stage of a ``policy`` deal (4 players, 1 thread): the kernels that
+    stop after each stage and the engine, timed in the same rounds; a stage's cost is the
+    difference from the stage before it within a round, its share that cost over the whole
+    (the kernel run to the end)."""
+    names = [name for name, _ in STAGES]
+    works = {name: stage_work(code, deals, policy=policy) for code, name in enumerate(names)}
+    works["engine"] = engine_work(deals, policy=policy)
+    rounds = interleave(works, repeats=repeats)
+    whole = names[-1]
+    costs = []
+    for code, (name, adds) in enumerate(STAGES):
+        less = names[code - 1] if code else None
+        costs.append(StageCost(name, adds, rounds.cost_ns(name, less), rounds.share(name, less, whole)))
+    section = f"stages, {policy} play, 4 players"
+    rows = [Row(section, f"{c.name}: ns per deal", c.cost, "ns/deal", 1) for c in costs]
+    rows += [Row(section, f"{c.name}: share of the deal", c.share, "share", 1) for c in costs]
+    rows += [
+        Row(section, "whole deal (stage kernel to the end)", rounds.cost_ns(whole), "ns/deal", 1),
+        Row(section, "stage kernel to the end / engine", rounds.ratio(whole, "engine"), "ratio", 1),
+    ]
+    return costs, rows
 
 
 def table_rows(deals: int, repeats: int) -> tuple[list[Row], Rounds]:
@@ -224,14 +273,17 @@ def reference_rows(deals: int, repeats: int) -> list[Row]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--deals", type=int, default=400_000, help="deals per timed engine run (default 400000)"
+        "--deals", type=int, default=DEALS, help=f"deals per timed engine run (default {DEALS})"
     )
     parser.add_argument(
         "--repeats", type=int, default=9, help="interleaved rounds per comparison (default 9)"
     )
+    parser.add_argument(
+        "--pairs", type=int, default=15, help="heuristic/random pairs of the ratio's interval (default 15)"
+    )
     args = parser.parse_args()
-    if args.deals < 1 or args.repeats < 1:
-        parser.error("--deals and --repeats must be at least 1")
+    if args.deals < 1 or args.repeats < 1 or args.pairs < 1:
+        parser.error("--deals, --repeats and --pairs must be at least 1")
     started = time.perf_counter()
     info = machine()
     most = numba.config.NUMBA_NUM_THREADS
@@ -250,10 +302,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         engine, engine_rounds = engine_rows(args.deals, args.repeats, scratch)
     show(engine)
+    show(ratio_rows(args.deals, args.pairs))
+    stages: dict[str, list[StageCost]] = {}
+    for policy in POLICIES:
+        stages[policy], stage_table = stage_costs(policy, args.deals, args.repeats)
+        show(stage_table)
     tables, table_rounds = table_rows(max(1, args.deals // 2), args.repeats)
     show(tables)
     if most > 1:
-        show(scaling_rows(args.deals, args.repeats, most))
+        show(scaling_rows(args.deals, args.repeats, min(most, SCALING_THREADS)))
     show(reference_rows(args.deals, max(3, args.repeats // 2)))
     starts = startup_seconds(STARTS)
     show(
@@ -273,22 +330,47 @@ def main() -> None:
         ]
     )
     minutes = (time.perf_counter() - started) / 60
-    write_reports(rows, info, args.deals, args.repeats, minutes)
+    write_reports(rows, stages, info, args, minutes)
     draw(engine_rounds, table_rounds)
     print(f"wrote {REPORTS / 'benchmarks.md'} in {minutes:.1f} min")
 
 
 def fmt(value: float, unit: str) -> str:
-    """A value as the report writes it: whole deals/s, ns and MB; two decimals otherwise."""
+    """A value as the report writes it: whole deals/s, ns and MB; a share in per cent; two
+    decimals otherwise."""
+    if unit == "share":
+        return f"{100 * value:.1f}%"
     return f"{value:,.0f}" if unit in ("deals/s", "ns/deal", "MB") else f"{value:,.2f}"
 
 
-def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: int, minutes: float) -> None:
+def interval(spread: Spread, unit: str) -> str:
+    """The 95% interval of a median as the report writes it, empty when there is none."""
+    if spread.low is None or spread.high is None:
+        return ""
+    return f"{fmt(spread.low, unit)}–{fmt(spread.high, unit)}"
+
+
+def write_reports(
+    rows: list[Row], stages: dict[str, list[StageCost]], info: dict[str, Any], args: Any, minutes: float
+) -> None:
     """reports/benchmarks.csv and reports/benchmarks.md."""
     REPORTS.mkdir(exist_ok=True)
     with open(REPORTS / "benchmarks.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["section", "measure", "median", "min", "max", "repeats", "unit", "threads"])
+        writer.writerow(
+            [
+                "section",
+                "measure",
+                "median",
+                "ci95_low",
+                "ci95_high",
+                "min",
+                "max",
+                "repeats",
+                "unit",
+                "threads",
+            ]
+        )
         for row in rows:
             s = row.spread
             writer.writerow(
@@ -296,6 +378,8 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
                     row.section,
                     row.measure,
                     f"{s.median:.4g}",
+                    "" if s.low is None else f"{s.low:.4g}",
+                    "" if s.high is None else f"{s.high:.4g}",
                     f"{s.min:.4g}",
                     f"{s.max:.4g}",
                     s.repeats,
@@ -303,21 +387,34 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
                     "" if row.threads is None else row.threads,
                 ]
             )
+    level = f"{CONFIDENCE:.0%}"
+    ratio = next(row.spread for row in rows if row.section == RATIO and row.unit == "ratio")
+    end_load = machine()["load_average"]
     lines = [
         "# tarotsim benchmarks",
         "",
-        f"Made by `{COMMAND}` (or `make bench`) in {minutes:.1f} minutes on the machine below; "
-        f"rerun it after any change to the kernels. Options: `--deals` (default 400000) and `--repeats` (default 9).",
+        f"Made by `{COMMAND}` (or `make bench`) in {minutes:.1f} minutes on the machine below, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; rerun it after any change to the kernels. "
+        f"Options: `--deals` (default {DEALS}), `--repeats` (default 9), `--pairs` (default 15).",
         "",
         "Method: the figures of each section were timed in the same interleaved rounds (A B C, then C B A, …) "
-        f"after one warm-up run each: {repeats} rounds of {deals:,} deals per engine figure ({deals // 2:,} for "
-        "table sizes). Each figure is the median of its rounds, with the min–max beside it; a ratio or a cost "
-        "difference is taken round by round, from figures timed moments apart, then summarised the same way. "
-        "The machine may be shared: a load average above its core count means other work competed for the "
-        "cores, and then absolute speeds and the thread scaling say little, same-thread ratios most. `tarotsim bench` measures the "
-        "first section's headline figures the same way in under a minute (`--json` for one JSON object).",
+        f"after one warm-up run each: {args.repeats} rounds of {args.deals:,} deals per engine figure "
+        f"({args.deals // 2:,} for table sizes), {args.pairs} pairs for the heuristic / random ratio. "
+        "Each figure is the median of its rounds; a ratio or a cost difference is taken round by round, "
+        "from figures timed moments apart, then summarised the same way. Beside each median: its "
+        f"{level} confidence interval, distribution-free (the order statistics of an exact binomial test "
+        "of the median, `scipy.stats.quantile_test`; none under 6 rounds), and the min–max of the rounds. "
+        "The interval takes the rounds as independent draws; on a shared machine the load drifts from "
+        "round to round, which interleaving spreads over all figures but does not remove. "
+        f"The load average (1 min) was {info['load_average']} at the start and {end_load} at the end "
+        f"on {info['cores']} cores: above the core count, other work competed for the cores, and then "
+        "absolute speeds and the thread scaling say little, same-thread ratios most. All timed runs ran at "
+        "normal priority. `tarotsim bench` measures the first section's headline figures the same way in "
+        "under a minute (`--json` for one JSON object).",
         "",
-        "Headline, 4 players, 1 thread, from same-round pairs: "
+        f"Headline, 4 players, 1 thread, from same-round pairs: heuristic / random **{ratio.median:.2f}** "
+        f"({level} CI {interval(ratio, 'ratio')}, min–max {ratio.min:.2f}–{ratio.max:.2f}, {ratio.repeats} pairs; "
+        "goal ≥ 0.5); "
         + "; ".join(f"{name} {ratio_text(rows, name, goal)}" for name, goal in HEADLINE_GOALS.items())
         + ".",
         "",
@@ -326,26 +423,71 @@ def write_reports(rows: list[Row], info: dict[str, Any], deals: int, repeats: in
         f"| cpu | {info['cpu']} |",
         f"| cores | {info['cores']} |",
         f"| numba threads | {info['numba_threads']} |",
-        f"| load average (1 min), at the start / at the end | {info['load_average']} / {machine()['load_average']} |",
+        f"| load average (1 min), at the start / at the end | {info['load_average']} / {end_load} |",
         *[f"| {name} | {version} |" for name, version in info["versions"].items()],
     ]
+    lines += stage_table(stages, rows, level)
     for section in dict.fromkeys(row.section for row in rows):
+        if section.startswith("stages"):
+            continue
         lines += [
             "",
             f"## {section}",
             "",
-            "| measure | median | min–max | unit | threads | rounds |",
-            "| --- | ---: | ---: | --- | ---: | ---: |",
+            f"| measure | median | {level} CI | min–max | unit | threads | rounds |",
+            "| --- | ---: | ---: | ---: | --- | ---: | ---: |",
         ]
         for row in (r for r in rows if r.section == section):
             s = row.spread
             spread = "" if s.repeats == 1 else f"{fmt(s.min, row.unit)}–{fmt(s.max, row.unit)}"
             lines.append(
-                f"| {row.measure} | {fmt(s.median, row.unit)} | {spread} | {row.unit} "
+                f"| {row.measure} | {fmt(s.median, row.unit)} | {interval(s, row.unit)} | {spread} | {row.unit} "
                 f"| {'' if row.threads is None else row.threads} | {s.repeats} |"
             )
     lines += ["", "![deals per second and ratios](benchmarks.png)", ""]
     (REPORTS / "benchmarks.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def stage_table(stages: dict[str, list[StageCost]], rows: list[Row], level: str) -> list[str]:
+    """The stages section: each stage's cost per deal and share of the whole, by policy."""
+    policies = list(stages)
+    lines = [
+        "",
+        "## cost of each stage of a deal, 4 players, 1 thread",
+        "",
+        "Kernels that stop after each stage (`tarotsim/kernels/stages.py`, built from the game's own steps; "
+        "run to the end they give the engine's records, `tests/test_stages.py`) and the engine were timed in "
+        "the same rounds, one set of rounds per card-play policy. A stage's cost is its kernel's time per deal "
+        "less the previous stage's, round by round; its share, that cost over the whole deal (the kernel run "
+        "to the end). Per deal of a run, thrown-in deals included (they stop after the deal or the auction). "
+        "Before the play stage every seat plays its lowest legal card, so that the moves, the knowledge and "
+        "the count are timed without a policy; the play stage then swaps in the policies' choices (the "
+        "heuristic keeps a little knowledge of its own, counted there), and its deals follow other paths. "
+        f"Cells: median ({level} CI).",
+        "",
+        "| stage | what it adds | " + " | ".join(f"{p}: ns/deal | {p}: share" for p in policies) + " |",
+        "| --- | --- | " + " | ".join("---: | ---:" for _ in policies) + " |",
+    ]
+    for index, (name, adds) in enumerate(STAGES):
+        cells = []
+        for policy in policies:
+            c = stages[policy][index]
+            cells.append(f"{fmt(c.cost.median, 'ns/deal')} ({interval(c.cost, 'ns/deal')})")
+            cells.append(f"{fmt(c.share.median, 'share')} ({interval(c.share, 'share')})")
+        lines.append(f"| {name} | {adds} | " + " | ".join(cells) + " |")
+    costs = {row.measure: row.spread for row in rows if row.section == COSTS}
+    frame, chunk = costs["records → DataFrame (to_frame)"], costs["records → Parquet chunk (write_chunk)"]
+    frame_share = costs["records → DataFrame, as a share of a random deal"]
+    chunk_share = costs["records → Parquet chunk, as a share of a random deal"]
+    lines += [
+        "",
+        "After the deals, the records leave the engine: turning them into a DataFrame (`to_frame`) costs "
+        f"{fmt(frame.median, 'ns/deal')} ns per deal ({level} CI {interval(frame, 'ns/deal')}), "
+        f"{fmt(frame_share.median, 'share')} of a random deal, and writing them as a Parquet chunk "
+        f"{fmt(chunk.median, 'ns/deal')} ns ({interval(chunk, 'ns/deal')}), {fmt(chunk_share.median, 'share')} "
+        "(random-play records; the columns, and so the cost, are the same for any policy).",
+    ]
+    return lines
 
 
 def ratio_text(rows: list[Row], measure: str, note: str = "") -> str:

@@ -51,6 +51,9 @@ HEADLINE_RATIOS: tuple[tuple[str, str], ...] = (
     ("simulate", "random"),
 )
 """The ratios of ``tarotsim bench``, each from the pairs of one round."""
+CPU_TICK = 1e-6
+"""Least CPU time (s) a timed run is taken to use, so that a run too short for the clock
+has a finite rate."""
 SEED = 1
 """Seed of every measured run: each figure plays the same deals in every round."""
 STAGES: tuple[tuple[str, str], ...] = (
@@ -133,11 +136,26 @@ class Spread:
 class Rounds:
     """Deals per second of each figure in each round of one interleaved measurement.
 
-    ``rates[name]`` is float64[repeats], deals/s, round by round: index ``r`` of every
-    figure was timed in the same round.
+    ``rates[name]`` is float64[repeats], deals per second of wall-clock time, round by
+    round: index ``r`` of every figure was timed in the same round. ``cpu[name]``, where
+    measured, is the same per second of the process's CPU time (``time.process_time``, all
+    its threads): the time it ran, which other work on the cores does not stretch.
     """
 
     rates: dict[str, np.ndarray]
+    cpu: dict[str, np.ndarray] | None = None
+
+    def on_cpu(self) -> Rounds:
+        """The same rounds with deals per CPU second as their rates.
+
+        Raises
+        ------
+        ValueError
+            If the CPU time was not measured.
+        """
+        if self.cpu is None:
+            raise ValueError("these rounds were timed by the wall clock only")
+        return Rounds(self.cpu)
 
     def spread(self, name: str) -> Spread:
         """Deals per second of figure ``name``: median and min–max over the rounds."""
@@ -181,13 +199,18 @@ def interleave(works: Mapping[str, Work], *, repeats: int) -> Rounds:
     for name in names:
         works[name].run()
     seconds = {name: np.zeros(repeats) for name in names}
+    cpu = {name: np.zeros(repeats) for name in names}
     for index in range(repeats):
         for name in names if index % 2 == 0 else reversed(names):
             gc.collect()
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             works[name].run()
             seconds[name][index] = time.perf_counter() - started
-    return Rounds({name: works[name].deals / seconds[name] for name in names})
+            cpu[name][index] = time.process_time() - cpu_started
+    return Rounds(
+        {name: works[name].deals / seconds[name] for name in names},
+        {name: works[name].deals / np.maximum(cpu[name], CPU_TICK) for name in names},
+    )
 
 
 def _engine_cfg(policy: str, players: int) -> np.ndarray:

@@ -12,7 +12,7 @@ of a random and a heuristic deal (``kernels.stages``); table sizes 3, 4 and 5; t
 scaling; the pure-Python rules of tests/reference.py. Then cold and cached start-up and the
 peak memory of a one-million-deal run on disk.
 
-    .venv/bin/python benchmarks/bench_engine.py [--deals 50000] [--repeats 9] [--pairs 15]
+    .venv/bin/python benchmarks/bench_engine.py [--deals 50000] [--repeats 9] [--pairs 15] [--stage-rounds 25]
 
 Run it at normal priority (``nice`` would starve the timed process on a loaded machine).
 """
@@ -61,6 +61,9 @@ DEALS = 50_000
 """Deals per timed engine run by default (half as many for the table sizes)."""
 SCALING_THREADS = 2
 """Threads of the scaling comparison (against 1), where Numba may start that many."""
+STAGE_ROUNDS = 25
+"""Rounds of the stage costs by default: a stage adds a tenth of a deal or less, so its cost,
+the difference of two runs, needs more rounds than a whole deal's speed."""
 CPU_RATE = "deals/CPU s"
 """The unit of the one-thread figures: deals per second of the process's CPU time."""
 CPU_NS = "CPU ns/deal"
@@ -301,9 +304,15 @@ def main() -> None:
     parser.add_argument(
         "--pairs", type=int, default=15, help="heuristic/random pairs of the ratio's interval (default 15)"
     )
+    parser.add_argument(
+        "--stage-rounds",
+        type=int,
+        default=STAGE_ROUNDS,
+        help=f"rounds of the stage costs, half as many deals each (default {STAGE_ROUNDS})",
+    )
     args = parser.parse_args()
-    if args.deals < 1 or args.repeats < 1 or args.pairs < 1:
-        parser.error("--deals, --repeats and --pairs must be at least 1")
+    if min(args.deals, args.repeats, args.pairs, args.stage_rounds) < 1:
+        parser.error("--deals, --repeats, --pairs and --stage-rounds must be at least 1")
     started = time.perf_counter()
     info = machine()
     most = numba.config.NUMBA_NUM_THREADS
@@ -325,7 +334,7 @@ def main() -> None:
     show(ratio_rows(args.deals, args.pairs))
     stages: dict[str, list[StageCost]] = {}
     for policy in POLICIES:
-        stages[policy], stage_table = stage_costs(policy, args.deals, args.repeats)
+        stages[policy], stage_table = stage_costs(policy, max(1, args.deals // 2), args.stage_rounds)
         show(stage_table)
     tables, table_rounds = table_rows(max(1, args.deals // 2), args.repeats)
     show(tables)
@@ -416,11 +425,13 @@ def write_reports(
         "",
         f"Made by `{COMMAND}` (or `make bench`) in {minutes:.1f} minutes on the machine below, "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; rerun it after any change to the kernels. "
-        f"Options: `--deals` (default {DEALS}), `--repeats` (default 9), `--pairs` (default 15).",
+        f"Options: `--deals` (default {DEALS}), `--repeats` (default 9), `--pairs` (default 15), "
+        f"`--stage-rounds` (default {STAGE_ROUNDS}).",
         "",
         "Method: the figures of each section were timed in the same interleaved rounds (A B C, then C B A, …) "
         f"after one warm-up run each: {args.repeats} rounds of {args.deals:,} deals per engine figure "
-        f"({args.deals // 2:,} for table sizes), {args.pairs} pairs for the heuristic / random ratio. "
+        f"({args.deals // 2:,} for table sizes), {args.pairs} pairs for the heuristic / random ratio, "
+        f"{args.stage_rounds} rounds of {args.deals // 2:,} deals for the stage costs. "
         "One-thread figures are timed by the CPU time of the process (`time.process_time`, all its threads: "
         "deals per CPU second), which other work on the cores does not stretch as it stretches the wall clock; "
         "the thread scaling is timed by the wall clock too. "

@@ -528,9 +528,12 @@ def stage_table(stages: dict[str, list[StageCost]], rows: list[Row], level: str)
 
 
 def ratio_text(rows: list[Row], measure: str, note: str = "") -> str:
-    """The engine section's ratio ``measure`` as "median (min–max``note``)"."""
+    """The engine section's ratio ``measure`` as "median (95% CI, min–max``note``)"."""
     s = next(row.spread for row in rows if row.section == ENGINE and row.measure == measure)
-    return f"**{s.median:.2f}** ({s.min:.2f}–{s.max:.2f}{note})"
+    return (
+        f"**{s.median:.2f}** ({CONFIDENCE:.0%} CI {interval(s, 'ratio')}, min–max {s.min:.2f}–{s.max:.2f}, "
+        f"{s.repeats} rounds{note})"
+    )
 
 
 def draw(engine: Rounds, tables: Rounds) -> None:

@@ -184,7 +184,8 @@ class Rounds:
 
 def interleave(works: Mapping[str, Work], *, repeats: int) -> Rounds:
     """Time every work of ``works`` once per round, for ``repeats`` rounds, in alternating
-    order (A B C, C B A, …), after one untimed run of each.
+    order (A B C, C B A, …), after one untimed run of each, by the wall clock and by the
+    process's CPU time (``Rounds.rates``, ``Rounds.on_cpu``).
 
     Raises
     ------

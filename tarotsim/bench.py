@@ -30,6 +30,7 @@ import numba
 import numpy as np
 
 from tarotsim.config import RunConfig
+from tarotsim.kernels.state import N_REC
 from tarotsim.run.engine import check_threads, play, using_threads
 from tarotsim.run.seeding import run_key
 
@@ -50,8 +51,29 @@ HEADLINE_RATIOS: tuple[tuple[str, str], ...] = (
     ("simulate", "random"),
 )
 """The ratios of ``tarotsim bench``, each from the pairs of one round."""
+CPU_TICK = 1e-6
+"""Least CPU time (s) a timed run is taken to use, so that a run too short for the clock
+has a finite rate."""
 SEED = 1
 """Seed of every measured run: each figure plays the same deals in every round."""
+STAGES: tuple[tuple[str, str], ...] = (
+    ("deal", "the deal's stream, the shuffle and the deal, the table made ready, the petit-sec check"),
+    ("bid", "the auction: each seat's wished contract"),
+    ("écart", "the contract taken: the call (5 players), the chien and the écart, the count started"),
+    (
+        "moves",
+        "every card: its legal set, out of the hand, the suit led and highest trump (lowest legal card)",
+    ),
+    (
+        "knowledge",
+        "what the play step keeps for the policies (put_card: cards played, voids, trick winner, worth, Petit)",
+    ),
+    ("count", "each trick counted; its winner leads the next (end_trick)"),
+    ("play", "the policies' choices and poignées in place of the lowest legal card"),
+    ("score", "the result and every seat's score (settle_deal)"),
+    ("records", "the record row (the taker's hand, the others' wished contracts), the log, the copy out"),
+)
+"""The stages of ``kernels.stages`` in play order (index = ``STAGE_*`` code): name, what each adds."""
 
 
 @dataclass(frozen=True)
@@ -62,14 +84,36 @@ class Work:
     deals: int
 
 
+CONFIDENCE = 0.95
+"""Confidence level of the interval given with every median (``Spread.low``, ``Spread.high``)."""
+
+
+def median_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    """A distribution-free confidence interval of the median of ``values``: the order
+    statistics of ``scipy.stats.quantile_test`` (exact binomial), valid when the values
+    are independent draws of one distribution. ``None`` when there are too few values
+    for one (under 6 at 95%)."""
+    from scipy.stats import quantile_test
+
+    values = np.asarray(values, dtype=np.float64)
+    interval = quantile_test(values, q=float(np.median(values))).confidence_interval(confidence)
+    low, high = float(interval.low), float(interval.high)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return None
+    return low, high
+
+
 @dataclass(frozen=True)
 class Spread:
-    """Median and range (min–max) of a figure over ``repeats`` measurements."""
+    """Median and range (min–max) of a figure over ``repeats`` measurements, and the
+    ``CONFIDENCE`` interval of the median (``low``–``high``, ``None`` with too few)."""
 
     median: float
     min: float
     max: float
     repeats: int
+    low: float | None = None
+    high: float | None = None
 
     @classmethod
     def of(cls, values: Sequence[float] | np.ndarray) -> Spread:
@@ -77,7 +121,11 @@ class Spread:
         values = np.asarray(values, dtype=np.float64)
         if values.size == 0:
             raise ValueError("a spread needs at least one measurement")
-        return cls(float(np.median(values)), float(values.min()), float(values.max()), int(values.size))
+        interval = median_interval(values)
+        low, high = (None, None) if interval is None else interval
+        return cls(
+            float(np.median(values)), float(values.min()), float(values.max()), int(values.size), low, high
+        )
 
     def as_dict(self) -> dict[str, float | int]:
         """``{"median", "min", "max", "repeats"}``, ready for JSON."""
@@ -88,11 +136,26 @@ class Spread:
 class Rounds:
     """Deals per second of each figure in each round of one interleaved measurement.
 
-    ``rates[name]`` is float64[repeats], deals/s, round by round: index ``r`` of every
-    figure was timed in the same round.
+    ``rates[name]`` is float64[repeats], deals per second of wall-clock time, round by
+    round: index ``r`` of every figure was timed in the same round. ``cpu[name]``, where
+    measured, is the same per second of the process's CPU time (``time.process_time``, all
+    its threads): the time it ran, which other work on the cores does not stretch.
     """
 
     rates: dict[str, np.ndarray]
+    cpu: dict[str, np.ndarray] | None = None
+
+    def on_cpu(self) -> Rounds:
+        """The same rounds with deals per CPU second as their rates.
+
+        Raises
+        ------
+        ValueError
+            If the CPU time was not measured.
+        """
+        if self.cpu is None:
+            raise ValueError("these rounds were timed by the wall clock only")
+        return Rounds(self.cpu)
 
     def spread(self, name: str) -> Spread:
         """Deals per second of figure ``name``: median and min–max over the rounds."""
@@ -110,10 +173,19 @@ class Rounds:
             cost = cost - 1e9 / self.rates[less]
         return Spread.of(cost)
 
+    def share(self, name: str, less: str | None, whole: str) -> Spread:
+        """What ``cost_ns(name, less)`` is as a share (0–1) of the nanoseconds per deal of
+        figure ``whole``, round by round."""
+        cost = 1 / self.rates[name]
+        if less is not None:
+            cost = cost - 1 / self.rates[less]
+        return Spread.of(cost * self.rates[whole])
+
 
 def interleave(works: Mapping[str, Work], *, repeats: int) -> Rounds:
     """Time every work of ``works`` once per round, for ``repeats`` rounds, in alternating
-    order (A B C, C B A, …), after one untimed run of each.
+    order (A B C, C B A, …), after one untimed run of each, by the wall clock and by the
+    process's CPU time (``Rounds.rates``, ``Rounds.on_cpu``).
 
     Raises
     ------
@@ -128,20 +200,31 @@ def interleave(works: Mapping[str, Work], *, repeats: int) -> Rounds:
     for name in names:
         works[name].run()
     seconds = {name: np.zeros(repeats) for name in names}
+    cpu = {name: np.zeros(repeats) for name in names}
     for index in range(repeats):
         for name in names if index % 2 == 0 else reversed(names):
             gc.collect()
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             works[name].run()
             seconds[name][index] = time.perf_counter() - started
-    return Rounds({name: works[name].deals / seconds[name] for name in names})
+            cpu[name][index] = time.process_time() - cpu_started
+    return Rounds(
+        {name: works[name].deals / seconds[name] for name in names},
+        {name: works[name].deals / np.maximum(cpu[name], CPU_TICK) for name in names},
+    )
+
+
+def _engine_cfg(policy: str, players: int) -> np.ndarray:
+    """The run configuration of a measured figure: ``policy`` card play, with the simple écart
+    for random play and the expert one otherwise."""
+    ecart = "simple" if policy == "random" else "expert"
+    return RunConfig(players=players, policy=policy, ecart_policy=ecart).to_array()
 
 
 def engine_work(deals: int, *, policy: str = "random", players: int = 4, threads: int = 1) -> Work:
     """Complete deals of the engine with ``policy`` card play (the simple écart for random
     play, the expert one otherwise); thrown-in deals count, as in a real run."""
-    ecart = "simple" if policy == "random" else "expert"
-    cfg = RunConfig(players=players, policy=policy, ecart_policy=ecart).to_array()
+    cfg = _engine_cfg(policy, players)
     key = run_key(SEED)
 
     def run() -> None:
@@ -151,9 +234,25 @@ def engine_work(deals: int, *, policy: str = "random", players: int = 4, threads
     return Work(run, deals)
 
 
-def stage_work(stage: int, deals: int, *, threads: int = 1) -> Work:
-    """Deals of a stage-isolated kernel (``kernels.baseline.STAGE_*``), 4 players."""
-    from tarotsim.kernels.baseline import run_stage
+def stage_work(stage: int, deals: int, *, policy: str = "random", players: int = 4, threads: int = 1) -> Work:
+    """Deals played up to ``stage`` (``kernels.stages.STAGE_*``) with ``policy`` card play and
+    its écart, as in ``engine_work``."""
+    from tarotsim.kernels.stages import run_stage
+
+    cfg = _engine_cfg(policy, players)
+    key = run_key(SEED)
+    out = np.zeros((deals, N_REC), dtype=np.int32)
+
+    def run() -> None:
+        with using_threads(threads):
+            run_stage(stage, key, cfg, out)
+
+    return Work(run, deals)
+
+
+def playout_work(deals: int, *, threads: int = 1) -> Work:
+    """Deals of the bare playout loop (``kernels.baseline``), 4 players."""
+    from tarotsim.kernels.baseline import run_playout
 
     cfg = RunConfig().to_array()
     key = run_key(SEED)
@@ -161,7 +260,7 @@ def stage_work(stage: int, deals: int, *, threads: int = 1) -> Work:
 
     def run() -> None:
         with using_threads(threads):
-            run_stage(stage, deals, key, cfg, out)
+            run_playout(deals, key, cfg, out)
 
     return Work(run, deals)
 
@@ -301,12 +400,10 @@ class Headline:
 
 def headline_works(deals: int, *, threads: int = 1) -> dict[str, Work]:
     """The works of ``HEADLINE_FIGURES``: 4 players, ``deals`` deals each on ``threads`` threads."""
-    from tarotsim.kernels.baseline import STAGE_PLAYOUT
-
     return {
         "random": engine_work(deals, policy="random", threads=threads),
         "heuristic": engine_work(deals, policy="heuristic", threads=threads),
-        "bare": stage_work(STAGE_PLAYOUT, deals, threads=threads),
+        "bare": playout_work(deals, threads=threads),
         "simulate": simulate_work(deals, threads=threads),
     }
 

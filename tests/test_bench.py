@@ -18,6 +18,15 @@ def test_spread_is_the_median_and_range_of_its_values():
         Spread.of([])
 
 
+def test_the_interval_of_a_median_is_two_order_statistics_and_needs_six_values():
+    # nine values: the 2nd and 8th smallest cover the median with probability 1 - 2 * P(Binomial(9, 1/2) <= 1)
+    spread = Spread.of([9.0, 1.0, 8.0, 2.0, 7.0, 3.0, 6.0, 4.0, 5.0])
+    assert (spread.low, spread.high) == (2.0, 8.0)
+    assert spread.low <= spread.median <= spread.high
+    assert Spread.of([1.0, 2.0, 3.0, 4.0, 5.0]).low is None  # too few for 95%
+    assert set(spread.as_dict()) == SPREAD_KEYS  # the JSON keeps its four keys
+
+
 def test_rounds_alternate_their_order_after_one_warm_up_of_each_work():
     calls: list[str] = []
     works = {name: Work(lambda name=name: calls.append(name), deals=10) for name in "abc"}
@@ -43,6 +52,15 @@ def test_ratios_and_costs_come_from_the_pairs_of_each_round():
     cost = rounds.cost_ns("b", less="a")
     assert cost.repeats == 3
     assert cost.min == pytest.approx(1e9 / 800) and cost.max == pytest.approx(1e9 / 200)
+
+
+def test_a_stage_share_is_its_cost_over_the_whole_round_by_round():
+    # whole deal 1000 ns, the stage before 400 ns, the stage 600 ns: it adds 200 ns, a fifth
+    rounds = Rounds({"before": np.array([2.5e6, 1.25e6]), "stage": np.array([1e9 / 600, 1e9 / 1200])})
+    rounds.rates["whole"] = np.array([1e6, 0.5e6])
+    share = rounds.share("stage", "before", "whole")
+    assert share.median == pytest.approx(0.2) and share.min == pytest.approx(0.2)
+    assert rounds.share("whole", None, "whole").median == pytest.approx(1.0)
 
 
 def test_bench_json_is_one_object_with_every_figure_and_ratio(capsys):

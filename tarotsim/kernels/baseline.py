@@ -1,9 +1,8 @@
-"""Stage-isolated kernels for benchmarks: what dealing alone, dealing and bidding, and a
-bare random playout cost, measured against the full engine (``tarotsim.bench``).
+"""The bare playout loop for benchmarks: the machine's practical limit for a complete deal,
+measured against the full engine (``tarotsim.bench``).
 
-The bare playout deals, then plays random legal cards by bit operations with no
-bidding, no chien, no Excuse rules and no count: the machine's practical limit for
-a complete deal.
+It deals, then plays random legal cards by bit operations with no bidding, no chien, no
+Excuse rules and no count. The stages of a real deal are ``kernels.stages``.
 """
 
 from __future__ import annotations
@@ -15,20 +14,15 @@ from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, NO_SUIT
 from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.deal import deal_pack, shuffle_pack
-from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.play import random_card
 from tarotsim.kernels.rng import STREAM_WORDS, seed_stream
 from tarotsim.kernels.rules import card_bit, legal_set, trick_after
 from tarotsim.kernels.state import C_HAND, C_PLAYERS, MAX_SEATS
 
-STAGE_DEAL = 0
-STAGE_BID = 1
-STAGE_PLAYOUT = 2
-
 
 @njit(parallel=True)
-def run_stage(stage: int, deals: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
-    """Run ``deals`` deals up to ``stage``; ``out[i]`` gets a checksum so no work is optimised away."""
+def run_playout(deals: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
+    """Deal and play out ``deals`` deals; ``out[i]`` gets a checksum so no work is optimised away."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
     blocks = (deals + BLOCK_DEALS - 1) // BLOCK_DEALS
@@ -42,22 +36,18 @@ def run_stage(stage: int, deals: int, key: np.ndarray, cfg: np.ndarray, out: np.
             shuffle_pack(rng, pack)
             deal_pack(pack, hands, chien, players, hand_size)
             check = 0
-            if stage == STAGE_BID:
-                for seat in range(players):
-                    check += wished_contract(hands[seat, 0], hands[seat, 1], cfg, seat)
-            elif stage == STAGE_PLAYOUT:
-                leader = 0
-                for _ in range(hand_size):
-                    led = NO_SUIT
-                    hi = 0
-                    for j in range(players):
-                        seat = (leader + j) % players
-                        legal0, legal1 = legal_set(hands[seat, 0], hands[seat, 1], led, hi)
-                        card = random_card(rng, legal0, legal1)
-                        bit0, bit1 = card_bit(card)
-                        hands[seat, 0] ^= bit0
-                        hands[seat, 1] ^= bit1
-                        led, hi = trick_after(led, hi, card)
-                        check += card
-                    leader = check % players
+            leader = 0
+            for _ in range(hand_size):
+                led = NO_SUIT
+                hi = 0
+                for j in range(players):
+                    seat = (leader + j) % players
+                    legal0, legal1 = legal_set(hands[seat, 0], hands[seat, 1], led, hi)
+                    card = random_card(rng, legal0, legal1)
+                    bit0, bit1 = card_bit(card)
+                    hands[seat, 0] ^= bit0
+                    hands[seat, 1] ^= bit1
+                    led, hi = trick_after(led, hi, card)
+                    check += card
+                leader = check % players
             out[deal] = check + np.int64(chien[0] & np.uint64(0xFF))

@@ -29,7 +29,7 @@ import numpy as np
 
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_HEURISTIC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -225,7 +225,7 @@ class Strategy:
         (a short label), and the heuristic's tunable constants of :data:`TUNABLES`
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``), which need
-        heuristic card play on their side.
+        heuristic (or basic) card play on their side.
 
     Raises
     ------
@@ -296,12 +296,12 @@ class Strategy:
 
     def _check_tunables_have_heuristic_play(self) -> None:
         for key, tunable in TUNABLES.items():
-            if (
-                getattr(self, key) != tunable.default
-                and PLAY_POLICIES[self.side_play(tunable.side)] != PLAY_HEURISTIC
+            if getattr(self, key) != tunable.default and PLAY_POLICIES[self.side_play(tunable.side)] not in (
+                PLAY_HEURISTIC,
+                PLAY_BASIC,
             ):
                 raise ValueError(
-                    f"{key} tunes heuristic card play, but this strategy plays "
+                    f"{key} tunes heuristic or basic card play, but this strategy plays "
                     f"{self.side_play(tunable.side)} on the {tunable.side}"
                 )
 

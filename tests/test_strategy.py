@@ -94,7 +94,7 @@ def test_label_is_the_name_or_the_spec() -> None:
         (
             lambda: Strategy.parse("play=random,follow_min_defence=3"),
             ValueError,
-            "follow_min_defence tunes heuristic card play, but this strategy plays random on the defence",
+            "follow_min_defence tunes heuristic or basic card play, but this strategy plays random on the defence",
         ),
         (
             lambda: Strategy.parse("play=heuristic,defence_play=random,hunt_petit_min=4"),

@@ -111,6 +111,7 @@ from tarotsim.kernels.state import (
     P_WORTH_TRUMP_ATTACK,
     P_WORTH_TRUMP_DEFENCE,
     WON_BY_ATTACK,
+    VOID_SHIFT,
     WON_BY_DEFENCE,
     DealState,
     seat_slot,
@@ -158,6 +159,10 @@ class View(NamedTuple):
     legal1: np.uint64
     unseen0: np.uint64  # cards neither in the hand nor played (nor in the taker's own écart)
     unseen1: np.uint64
+    out0: np.uint64  # unseen cards a foe may hold: not known with a partner (``basic``: unseen)
+    out1: np.uint64
+    threat0: np.uint64  # unseen cards a foe still to play to the trick may hold (``basic``: unseen)
+    threat1: np.uint64
     led: int  # suit led (-1 none, 0-3, 4 trumps)
     hi: int  # highest trump rank in the trick (0 none)
     win_seat: int  # seat winning the trick so far, -1 when none (empty, or the Excuse alone)
@@ -176,6 +181,7 @@ class View(NamedTuple):
     worth_trump: int
     draw_trumps_min: int
     hunt_petit_min: int
+    informed: bool  # the heuristic (True) or ``basic`` (False): see the module docstring
 
 
 # ---------------------------------------------------------------------------------------------
@@ -224,9 +230,10 @@ def is_void(v: View, seat: int, suit: int) -> bool:
 
 
 @njit(inline="always")
-def may_trump(v: View, seats: int) -> int:
-    """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows."""
-    if not (v.unseen1 & TRUMPS_MASK):
+def may_trump(v: View, seats: int, out1: np.uint64) -> int:
+    """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows;
+    ``out1``: the trumps they may hold between them (``v.out1`` or ``v.threat1``)."""
+    if not (out1 & TRUMPS_MASK):
         return 0
     return seats & ~void_seats(v.voids, TRUMP_SUIT)
 
@@ -283,8 +290,32 @@ def note_trick_winners(tb: DealState) -> None:
 
 
 @njit(inline="always")
-def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> View:
-    """Gather what ``seat`` may know about the deal (see the module docstring), and its options."""
+def known_cards(
+    tb: DealState, other: int, unseen0: np.uint64, unseen1: np.uint64
+) -> tuple[np.uint64, np.uint64]:
+    """The unseen cards known to be in ``other``'s hand, or for the taker in its hand or écart.
+
+    The cards of its poignée not played yet; for the taker of a Prise or a Garde, also the
+    chien's cards not played yet (everyone saw them go to it: each is in its hand or its
+    écart, never with another seat).
+    """
+    known0 = tb.shown[other, 0] & unseen0
+    known1 = tb.shown[other, 1] & unseen1
+    if other == tb.info[I_TAKER] and tb.info[I_CHIEN_SHOWN]:
+        known0 |= tb.chien[0] & unseen0
+        known1 |= tb.chien[1] & unseen1
+    return known0, known1
+
+
+@njit(inline="always")
+def make_view(
+    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, informed: bool
+) -> View:
+    """Gather what ``seat`` may know about the deal (see the module docstring), and its options.
+
+    ``informed`` False (``basic``): the cards another seat is known to hold are left
+    among the unseen cards, as anyone's (``out*`` and ``threat*`` are ``unseen*``).
+    """
     info = tb.info
     taker = info[I_TAKER]
     attack = tb.attack[seat] == 1
@@ -299,7 +330,25 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cf
         unseen1 &= ~(tb.ecart[1] & TRUMPS_MASK)  # trumps in the écart were shown
     voids = info[I_VOIDS]
     foes = foes_of(tb, seat)
-    foe_trumps = (unseen1 & TRUMPS_MASK) != ZERO and (foes & ~void_seats(voids, TRUMP_SUIT)) != 0
+    foes_after = foes & seats_after(info[I_PLAYERS], info[I_LEADER], seat)
+    out0 = unseen0
+    out1 = unseen1
+    threat0 = unseen0
+    threat1 = unseen1
+    if informed:
+        for other in range(info[I_PLAYERS]):
+            if other == seat:
+                continue
+            known0, known1 = known_cards(tb, other, unseen0, unseen1)
+            if not (foes >> other) & 1:
+                out0 &= ~known0
+                out1 &= ~known1
+            if not (foes_after >> other) & 1:
+                threat0 &= ~known0
+                threat1 &= ~known1
+            if tb.shown[other, 1] & EXCUSE_BIT and not known1 & TRUMPS_MASK:
+                voids |= 1 << (VOID_SHIFT * TRUMP_SUIT + other)  # its poignée held every trump it had
+    foe_trumps = (out1 & TRUMPS_MASK) != ZERO and (foes & ~void_seats(voids, TRUMP_SUIT)) != 0
     win_seat = info[I_WIN_SEAT]
     petit_seat = info[I_PETIT_SEAT]
     chelem = False
@@ -312,6 +361,10 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cf
         legal1,
         unseen0,
         unseen1,
+        out0,
+        out1,
+        threat0,
+        threat1,
         info[I_LED],
         info[I_HI_TRUMP],
         win_seat,
@@ -319,7 +372,7 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cf
         win_seat >= 0 and not (foes >> win_seat) & 1,
         info[I_TRICK_HALF],
         foes,
-        foes & seats_after(info[I_PLAYERS], info[I_LEADER], seat),
+        foes_after,
         voids,
         foe_trumps,
         petit_seat >= 0 and (foes >> petit_seat) & 1 == 1,
@@ -329,6 +382,7 @@ def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cf
         cfg[seat_slot(seat, P_WORTH_TRUMP_ATTACK if attack else P_WORTH_TRUMP_DEFENCE)],
         cfg[seat_slot(seat, P_DRAW_TRUMPS_MIN)],
         cfg[seat_slot(seat, P_HUNT_PETIT_MIN)],
+        informed,
     )
 
 
@@ -354,8 +408,9 @@ def beating_cards(v: View) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(inline="always")
-def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
-    """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``.
+def suit_holds(v: View, seats: int, suit: int, higher_out: bool, out1: np.uint64) -> bool:
+    """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``,
+    who may hold the trumps of ``out1`` between them.
 
     A foe void in the suit beats it when it may trump; a foe that may hold the suit beats
     it when a higher card is out (``higher_out``), or may be void and trump it unless
@@ -363,7 +418,7 @@ def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
     """
     if seats == 0:
         return True
-    trumpers = may_trump(v, seats)
+    trumpers = may_trump(v, seats, out1)
     void = seats & void_seats(v.voids, suit)
     if void & trumpers:
         return False
@@ -386,10 +441,11 @@ def holds_against(v: View, card: int) -> bool:
     if v.foes_after == 0:
         return True
     if card >= N_SUIT_CARDS:
-        if not (v.unseen1 & trumps_above(card - N_SUIT_CARDS + 1)):
+        if not (v.threat1 & trumps_above(card - N_SUIT_CARDS + 1)):
             return True
-        return may_trump(v, v.foes_after) == 0
-    return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != ZERO)
+        return may_trump(v, v.foes_after, v.threat1) == 0
+    higher_out = (v.threat0 & above_in_suit(card)) != ZERO
+    return suit_holds(v, v.foes_after, card // SUIT_LEN, higher_out, v.threat1)
 
 
 @njit
@@ -403,7 +459,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
             if holds_against(v, card):
                 return card
             suit = card // SUIT_LEN
-            top_out = highest_bit(v.unseen0 & suit_bits(suit))
+            top_out = highest_bit(v.threat0 & suit_bits(suit))
             masters = beaters & above_in_suit(top_out) if top_out >= 0 else beaters
             if masters:
                 card = lowest_bit(masters)
@@ -416,7 +472,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     if holds_against(v, card):
         return card
     # otherwise only a trump above every unseen trump holds
-    above = trumps & trumps_above(highest_bit(v.unseen1 & TRUMPS_MASK) + 1)
+    above = trumps & trumps_above(highest_bit(v.threat1 & TRUMPS_MASK) + 1)
     if above:
         return trump_card(lowest_bit(above))
     return -1
@@ -601,7 +657,7 @@ def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 @njit(inline="always")
 def suit_lead_is_safe(v: View, suit: int, higher_out: bool) -> bool:
     """Whether a lead of ``suit`` is likely to win against every foe (``suit_holds``)."""
-    return suit_holds(v, v.foes, suit, higher_out)
+    return suit_holds(v, v.foes, suit, higher_out, v.out1)
 
 
 @njit
@@ -614,7 +670,7 @@ def cash_master(v: View) -> int:
         if not mine:
             continue
         top = highest_bit(mine)
-        if v.unseen0 & above_in_suit(top):
+        if v.out0 & above_in_suit(top):
             continue
         if HALF_POINTS[top] > best_value and suit_lead_is_safe(v, suit, False):
             best_value = HALF_POINTS[top]
@@ -634,7 +690,7 @@ def draw_trumps(v: View) -> int:
     if not v.foe_trumps:
         return -1
     mine = v.legal1 & _NON_PETIT
-    out = v.unseen1 & TRUMPS_MASK
+    out = v.out1 & TRUMPS_MASK
     n_mine = popcount(mine)
     if n_mine < v.draw_trumps_min or n_mine < popcount(out):
         return -1
@@ -647,7 +703,7 @@ def draw_trumps(v: View) -> int:
 @njit
 def lead_taker_void(v: View) -> int:
     """The lowest card of a suit the taker has shown void in, while the taker may still trump."""
-    if is_void(v, v.taker, TRUMP_SUIT) or not (v.unseen1 & TRUMPS_MASK):
+    if is_void(v, v.taker, TRUMP_SUIT) or not (v.out1 & TRUMPS_MASK):
         return -1
     best = -1
     best_len = _NO_KEY
@@ -668,11 +724,11 @@ def hunt_petit(v: View) -> int:
     The seat holds at least ``v.hunt_petit_min`` trumps besides the Petit (default two) and
     as many as remain out, so the taker is running short; its highest trump is led.
     """
-    if not (v.unseen1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
+    if not (v.out1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
         return -1
     mine = v.legal1 & _NON_PETIT
     n_mine = popcount(mine)
-    if n_mine < v.hunt_petit_min or n_mine < popcount(v.unseen1 & TRUMPS_MASK):
+    if n_mine < v.hunt_petit_min or n_mine < popcount(v.out1 & TRUMPS_MASK):
         return -1
     return trump_card(highest_bit(mine))
 
@@ -702,11 +758,11 @@ def lead_long(v: View) -> int:
 def chelem_lead(v: View) -> int:
     """Playing an announced chelem: the master trump while foes may hold trumps, then masters."""
     mine = v.legal1 & TRUMPS_MASK
-    if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.unseen1 & TRUMPS_MASK):
+    if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.out1 & TRUMPS_MASK):
         return trump_card(highest_bit(mine))
     for suit in range(N_SUITS):
         cards = v.legal0 & suit_bits(suit)
-        if cards and not (v.unseen0 & above_in_suit(highest_bit(cards))):
+        if cards and not (v.out0 & above_in_suit(highest_bit(cards))):
             return highest_bit(cards)
     if mine & _NON_PETIT:
         return trump_card(highest_bit(mine & _NON_PETIT))
@@ -720,7 +776,7 @@ def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
         return discard(v, legal0)
     trumps = legal1 & _NON_PETIT
     if trumps:
-        if v.foe_trumps and highest_bit(trumps) > highest_bit(v.unseen1 & TRUMPS_MASK):
+        if v.foe_trumps and highest_bit(trumps) > highest_bit(v.out1 & TRUMPS_MASK):
             return trump_card(highest_bit(trumps))
         return trump_card(lowest_bit(trumps))
     return lowest_card(legal0, legal1)
@@ -755,6 +811,14 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 @njit(inline="always")
 def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
     """The card the heuristic plays for ``seat`` from its legal cards, with ``seat``'s options."""
+    return heuristic_choice(seat, legal0, legal1, tb, cfg, True)
+
+
+@njit(inline="always")
+def heuristic_choice(
+    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, informed: bool
+) -> int:
+    """The card of the heuristic (``informed``) or of ``basic`` for ``seat``, with its options."""
     note_trick_winners(tb)
     n0 = popcount(legal0)
     n1 = popcount(legal1)
@@ -762,7 +826,7 @@ def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealStat
         return lowest_bit(legal0) if n0 else trump_card(lowest_bit(legal1))
     has_excuse = (legal1 & EXCUSE_BIT) != ZERO
     legal1 &= ~EXCUSE_BIT
-    v = make_view(seat, legal0, legal1, tb, cfg)
+    v = make_view(seat, legal0, legal1, tb, cfg, informed)
     card = excuse_step(v, has_excuse)
     if card >= 0:
         return card

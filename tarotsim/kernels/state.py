@@ -75,7 +75,9 @@ P_WORTH_TRUMP_ATTACK = 13  # heuristic: half points of a trick worth a sure-winn
 P_WORTH_TRUMP_DEFENCE = 14  # heuristic: the same for the defence
 P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the attack draws trumps
 P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
-N_SEAT_CFG = 17
+P_KING_LEAD_MIN = 24  # heuristic: suit cards out from which the defence leads its King, Prise/Garde
+P_KING_LEAD_MIN_BLIND = 25  # heuristic: the same at Garde sans/contre (the taker made no écart)
+N_SEAT_CFG = 26
 N_CFG = C_SEATS + MAX_SEATS * N_SEAT_CFG
 
 

@@ -8,7 +8,7 @@ winner, worth and Petit). Nothing else of the table is read, which
 ``tests/test_no_peeking.py`` checks.
 
 The ``heuristic`` (``informed``) also places the cards it knows to be in another seat's
-hand (``known_cards``): the cards of a poignée, until played, are in that hand; at Prise
+hand: the cards of a poignée, until played, are in that hand; at Prise
 and Garde the chien's cards, until played, are in the taker's hand or écart (everyone saw
 them go there), so never with another seat; a poignée that shows the Excuse shows every
 trump of its hand, so once those are played that seat holds no trump. From this it keeps
@@ -176,24 +176,6 @@ def note_trick_winners(tb: DealState) -> None:
 
 
 @njit(inline="always")
-def known_cards(
-    tb: DealState, other: int, unseen0: np.uint64, unseen1: np.uint64
-) -> tuple[np.uint64, np.uint64]:
-    """The unseen cards known to be in ``other``'s hand, or for the taker in its hand or écart.
-
-    The cards of its poignée not played yet; for the taker of a Prise or a Garde, also the
-    chien's cards not played yet (everyone saw them go to it: each is in its hand or its
-    écart, never with another seat).
-    """
-    known0 = tb.shown[other, 0] & unseen0
-    known1 = tb.shown[other, 1] & unseen1
-    if other == tb.info[I_TAKER] and tb.info[I_CHIEN_SHOWN]:
-        known0 |= tb.chien[0] & unseen0
-        known1 |= tb.chien[1] & unseen1
-    return known0, known1
-
-
-@njit(inline="always")
 def make_view(
     seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, informed: bool
 ) -> View:
@@ -221,19 +203,33 @@ def make_view(
     out1 = unseen1
     threat0 = unseen0
     threat1 = unseen1
-    if informed:
-        for other in range(info[I_PLAYERS]):
-            if other == seat:
-                continue
-            known0, known1 = known_cards(tb, other, unseen0, unseen1)
-            if not (foes >> other) & 1:
-                out0 &= ~known0
-                out1 &= ~known1
-            if not (foes_after >> other) & 1:
-                threat0 &= ~known0
-                threat1 &= ~known1
-            if tb.shown[other, 1] & EXCUSE_BIT and not known1 & TRUMPS_MASK:
-                voids |= 1 << (VOID_SHIFT * TRUMP_SUIT + other)  # its poignée held every trump it had
+    if informed:  # place the cards shown at the table (module docstring)
+        chien0 = ZERO
+        chien1 = ZERO
+        if info[I_CHIEN_SHOWN] and seat != taker:  # in the taker's hand or écart until played
+            chien0 = tb.chien[0] & unseen0
+            chien1 = tb.chien[1] & unseen1
+            if not (foes >> taker) & 1:
+                out0 &= ~chien0
+                out1 &= ~chien1
+            if not (foes_after >> taker) & 1:
+                threat0 &= ~chien0
+                threat1 &= ~chien1
+        shown = tb.shown[0, 1] | tb.shown[1, 1] | tb.shown[2, 1] | tb.shown[3, 1] | tb.shown[4, 1]
+        if shown & (unseen1 | EXCUSE_BIT):  # a poignée still to place (word 0 of a poignée is empty)
+            for other in range(info[I_PLAYERS]):
+                poignee = tb.shown[other, 1]
+                if other == seat or not poignee:
+                    continue
+                held = poignee & unseen1  # in its hand until played
+                if not (foes >> other) & 1:
+                    out1 &= ~held
+                if not (foes_after >> other) & 1:
+                    threat1 &= ~held
+                if other == taker:
+                    held |= chien1
+                if poignee & EXCUSE_BIT and not held & TRUMPS_MASK:
+                    voids |= 1 << (VOID_SHIFT * TRUMP_SUIT + other)  # it showed every trump it had
     foe_trumps = (out1 & TRUMPS_MASK) != ZERO and (foes & ~void_seats(voids, TRUMP_SUIT)) != 0
     win_seat = info[I_WIN_SEAT]
     petit_seat = info[I_PETIT_SEAT]

@@ -7,6 +7,9 @@ configurations are those of ``tarotsim bench``: random play with the simple éca
 heuristic with the expert écart, 4 players.
 
     python benchmarks/bench_heuristic_ratio.py --pairs 7 --deals 100000
+
+``--policies heuristic,basic`` times ``basic`` (the heuristic's play before issue 13) in the
+same rounds, so the cost of what the heuristic learnt shows as two ratios of one run.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np  # noqa: E402
 
 from tarotsim.bench import machine  # noqa: E402
 from tarotsim.config import RunConfig  # noqa: E402
+from tarotsim.labels import PLAY_POLICIES  # noqa: E402
 from tarotsim.run.engine import play, using_threads  # noqa: E402
 from tarotsim.run.seeding import run_key  # noqa: E402
 
@@ -40,39 +44,51 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100_000, help="deals per timing (default 100000)")
     parser.add_argument("--pairs", type=int, default=7, help="random/heuristic pairs (default 7)")
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument(
+        "--policies",
+        default="heuristic",
+        help="card-play policies timed against random, comma-separated, each in every round (default heuristic; "
+        "heuristic,basic compares the heuristic with its play before issue 13)",
+    )
     args = parser.parse_args()
     if args.deals < 1 or args.pairs < 1:
         parser.error("--deals and --pairs must be positive")
+    names = [n.strip() for n in args.policies.split(",") if n.strip()]
+    if not names or any(n not in PLAY_POLICIES for n in names):
+        parser.error(f"--policies must name card-play policies among {', '.join(PLAY_POLICIES)}")
 
     random_cfg = RunConfig(players=args.players, policy="random", ecart_policy="simple").to_array()
-    heuristic_cfg = RunConfig(players=args.players, policy="heuristic", ecart_policy="expert").to_array()
+    cfgs = {n: RunConfig(players=args.players, policy=n, ecart_policy="expert").to_array() for n in names}
     with using_threads(1):
-        _rates(random_cfg, 2_000, 0)  # compile or load both kernels before timing
-        _rates(heuristic_cfg, 2_000, 0)
-        wall: list[tuple[float, float]] = []
-        cpu: list[tuple[float, float]] = []
+        _rates(random_cfg, 2_000, 0)  # compile or load the kernels before timing
+        for cfg in cfgs.values():
+            _rates(cfg, 2_000, 0)
+        wall: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
+        cpu: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
         for pair in range(args.pairs):
-            first = pair * args.deals  # other deals at every pair, the same for both policies
+            first = pair * args.deals  # other deals at every round, the same for every policy
             random_wall, random_cpu = _rates(random_cfg, args.deals, first)
-            heuristic_wall, heuristic_cpu = _rates(heuristic_cfg, args.deals, first)
-            wall.append((random_wall, heuristic_wall))
-            cpu.append((random_cpu, heuristic_cpu))
-            print(
-                f"pair {pair + 1}: random {random_wall:,.0f} deals/s, heuristic {heuristic_wall:,.0f} deals/s, "
-                f"ratio {heuristic_wall / random_wall:.3f} (per CPU second: {heuristic_cpu / random_cpu:.3f})",
-                flush=True,
-            )
-    print(
-        f"heuristic / random, 1 thread, {args.players} players, {args.pairs} pairs of {args.deals:,} deals, "
-        f"{machine().get('cpu', '')}:"
-    )
-    for name, rows in (("wall clock", wall), ("CPU time", cpu)):
-        ratios = [h / r for r, h in rows]
+            for name, cfg in cfgs.items():
+                policy_wall, policy_cpu = _rates(cfg, args.deals, first)
+                wall[name].append((random_wall, policy_wall))
+                cpu[name].append((random_cpu, policy_cpu))
+                print(
+                    f"round {pair + 1}: random {random_wall:,.0f} deals/s, {name} {policy_wall:,.0f} deals/s, "
+                    f"ratio {policy_wall / random_wall:.3f} (per CPU second: {policy_cpu / random_cpu:.3f})",
+                    flush=True,
+                )
+    for name in names:
         print(
-            f"  {name}: median ratio {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}); "
-            f"median rates: random {statistics.median(r for r, _ in rows):,.0f}, "
-            f"heuristic {statistics.median(h for _, h in rows):,.0f} deals/s"
+            f"{name} / random, 1 thread, {args.players} players, {args.pairs} rounds of {args.deals:,} deals, "
+            f"{machine().get('cpu', '')}:"
         )
+        for what, rows in (("wall clock", wall[name]), ("CPU time", cpu[name])):
+            ratios = [h / r for r, h in rows]
+            print(
+                f"  {what}: median ratio {statistics.median(ratios):.3f} (min {min(ratios):.3f}, "
+                f"max {max(ratios):.3f}); median rates: random {statistics.median(r for r, _ in rows):,.0f}, "
+                f"{name} {statistics.median(h for _, h in rows):,.0f} deals/s"
+            )
 
 
 if __name__ == "__main__":

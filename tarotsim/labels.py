@@ -138,6 +138,7 @@ PLAY_POLICIES: dict[str, int] = {
     "random": codes.PLAY_RANDOM,
     "heuristic": codes.PLAY_HEURISTIC,
     "greedy": codes.PLAY_GREEDY,
+    "basic": codes.PLAY_BASIC,
 }
 BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY, "learned": codes.BID_LEARNED}
 ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}

@@ -31,7 +31,7 @@ import numpy as np
 from tarotsim.bidder import load_bidder
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import BID_LEARNED, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import BID_LEARNED, PLAY_BASIC, PLAY_HEURISTIC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -83,7 +83,9 @@ class Tunable(NamedTuple):
     """One of the heuristic's tunable constants, as a strategy option.
 
     ``high`` None means "the cards in a hand" (it depends on the table size); ``side`` is
-    the side whose heuristic play reads it.
+    the side whose heuristic play reads it. ``basic`` is the option's default under
+    ``play=basic`` (the heuristic as it was before issue 13, so today's constant where the
+    heuristic has moved on), or None when ``basic`` does not read the option at all.
     """
 
     slot: int
@@ -91,6 +93,16 @@ class Tunable(NamedTuple):
     high: int | None
     side: str
     meaning: str
+    basic: int | None
+
+    def default_for(self, play: str) -> int:
+        """The option's default for a seat whose card play on the option's side is ``play``."""
+        return self.basic if play == "basic" and self.basic is not None else self.default
+
+    def read_by(self, play: str) -> bool:
+        """Whether card play ``play`` reads the option."""
+        code = PLAY_POLICIES[play]
+        return code == PLAY_HEURISTIC or (code == PLAY_BASIC and self.basic is not None)
 
 
 TUNABLES: dict[str, Tunable] = {
@@ -101,9 +113,15 @@ TUNABLES: dict[str, Tunable] = {
         ATTACK,
         "cards of a suit still out from which the attack counts on a foe to follow it rather than "
         "trump it (0: always, 15: never)",
+        H.FOLLOW_MIN_ATTACK,
     ),
     "follow_min_defence": Tunable(
-        S.P_FOLLOW_MIN_DEFENCE, H.FOLLOW_MIN_DEFENCE, _SUIT_CARDS_OUT_MAX, DEFENCE, "the same for the defence"
+        S.P_FOLLOW_MIN_DEFENCE,
+        H.FOLLOW_MIN_DEFENCE,
+        _SUIT_CARDS_OUT_MAX,
+        DEFENCE,
+        "the same for the defence",
+        H.FOLLOW_MIN_DEFENCE,
     ),
     "worth_trump_attack": Tunable(
         S.P_WORTH_TRUMP_ATTACK,
@@ -112,6 +130,7 @@ TUNABLES: dict[str, Tunable] = {
         ATTACK,
         "half points a trick must hold for the attack to take it with a trump that wins for sure "
         "(a cheaper trick gets its lowest trump; 46: never)",
+        H.WORTH_TRUMP_HALF_ATTACK,
     ),
     "worth_trump_defence": Tunable(
         S.P_WORTH_TRUMP_DEFENCE,
@@ -119,6 +138,7 @@ TUNABLES: dict[str, Tunable] = {
         _TRICK_HALF_MAX,
         DEFENCE,
         "the same for the defence",
+        H.WORTH_TRUMP_HALF_DEFENCE,
     ),
     "draw_trumps_min": Tunable(
         S.P_DRAW_TRUMPS_MIN,
@@ -127,6 +147,7 @@ TUNABLES: dict[str, Tunable] = {
         ATTACK,
         "trumps besides the Petit from which the attack leads its master trump to draw the foes' "
         "trumps (it also needs as many as are still out)",
+        H.BASIC_DRAW_TRUMPS_MIN,
     ),
     "hunt_petit_min": Tunable(
         S.P_HUNT_PETIT_MIN,
@@ -135,6 +156,24 @@ TUNABLES: dict[str, Tunable] = {
         DEFENCE,
         "trumps besides the Petit from which the defence leads its highest trump to hunt the "
         "Petit (it also needs as many as are still out)",
+        H.HUNT_PETIT_MIN,
+    ),
+    "king_lead_min": Tunable(
+        S.P_KING_LEAD_MIN,
+        H.KING_LEAD_MIN,
+        _SUIT_CARDS_OUT_MAX,
+        DEFENCE,
+        "cards of a suit still out from which the defence leads its King of the suit at Prise and "
+        "Garde, when no foe has shown a void in it (15: never; `basic` never does)",
+        None,
+    ),
+    "king_lead_min_blind": Tunable(
+        S.P_KING_LEAD_MIN_BLIND,
+        H.KING_LEAD_MIN_BLIND,
+        _SUIT_CARDS_OUT_MAX,
+        DEFENCE,
+        "the same at Garde sans and Garde contre, where the taker made no écart",
+        None,
     ),
 }
 """The heuristic's tunable constants: name → slot, default (today's constant), range, side, meaning.
@@ -250,8 +289,9 @@ class Strategy:
         ``learned`` bidder's file, :mod:`tarotsim.bidder`), ``chelem_threshold``, ``name``
         (a short label), and the heuristic's tunable constants of :data:`TUNABLES`
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
-        ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``), which need
-        heuristic card play on their side.
+        ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``, ``king_lead_min``,
+        ``king_lead_min_blind``), which need
+        heuristic (or basic) card play on their side.
 
     Raises
     ------
@@ -280,6 +320,8 @@ class Strategy:
     worth_trump_defence: int
     draw_trumps_min: int
     hunt_petit_min: int
+    king_lead_min: int
+    king_lead_min_blind: int
 
     def __init__(
         self,
@@ -313,7 +355,9 @@ class Strategy:
         )
         values["name"] = None if options.get("name") is None else _name(options["name"])
         for key, tunable in TUNABLES.items():
-            values[key] = _whole(key, options.get(key, tunable.default), tunable.high)
+            override = values["attack_play" if tunable.side == ATTACK else "defence_play"]
+            default = tunable.default_for(values["play"] if override is None else override)
+            values[key] = _whole(key, options.get(key, default), tunable.high)
         for key, value in values.items():
             object.__setattr__(self, key, value)
         self._check_tunables_have_heuristic_play()
@@ -325,13 +369,11 @@ class Strategy:
 
     def _check_tunables_have_heuristic_play(self) -> None:
         for key, tunable in TUNABLES.items():
-            if (
-                getattr(self, key) != tunable.default
-                and PLAY_POLICIES[self.side_play(tunable.side)] != PLAY_HEURISTIC
-            ):
+            play = self.side_play(tunable.side)
+            if getattr(self, key) != tunable.default_for(play) and not tunable.read_by(play):
+                reader = "heuristic or basic" if tunable.basic is not None else "heuristic"
                 raise ValueError(
-                    f"{key} tunes heuristic card play, but this strategy plays "
-                    f"{self.side_play(tunable.side)} on the {tunable.side}"
+                    f"{key} tunes {reader} card play, but this strategy plays {play} on the {tunable.side}"
                 )
 
     @staticmethod
@@ -371,7 +413,11 @@ class Strategy:
         defaults = Strategy()
         for key in KEYS[1:]:
             value = getattr(self, key)
-            if value != getattr(defaults, key):
+            if key in TUNABLES:
+                default = TUNABLES[key].default_for(self.side_play(TUNABLES[key].side))
+            else:
+                default = getattr(defaults, key)
+            if value != default:
                 text = "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
                 parts.append(f"{key}={text}")
         return ",".join(parts)
@@ -465,5 +511,8 @@ def options_markdown() -> str:
         lines.append(f"| `{key}` | {values} | {default} | {meaning} |")
     for key, tunable in TUNABLES.items():
         high = "the cards in a hand" if tunable.high is None else str(tunable.high)
-        lines.append(f"| `{key}` | 0 to {high} | {tunable.default} | heuristic: {tunable.meaning} |")
+        default = str(tunable.default)
+        if tunable.basic is not None and tunable.basic != tunable.default:
+            default += f" (`basic`: {tunable.basic})"
+        lines.append(f"| `{key}` | 0 to {high} | {default} | heuristic: {tunable.meaning} |")
     return "\n".join(lines) + "\n"

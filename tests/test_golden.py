@@ -22,6 +22,8 @@ from tests.golden.regenerate import record_digests, trace_digest
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 DIGESTS = json.loads((GOLDEN / "digests.json").read_text(encoding="utf-8"))
+BASIC = json.loads((GOLDEN / "basic.json").read_text(encoding="utf-8"))
+"""The heuristic cases' digests as committed before issue 13's heuristic; never regenerated."""
 
 
 @pytest.mark.parametrize("name", sorted(RECORD_CASES))
@@ -41,3 +43,17 @@ def test_traces_match_golden_digests(name: str) -> None:
 def test_readable_traces_match_golden_files(players: int) -> None:
     lines = (GOLDEN / f"traces-{players}p.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(line) for line in lines] == readable_traces(players)
+
+
+@pytest.mark.parametrize("name", sorted(BASIC["records"]))
+def test_basic_plays_as_the_heuristic_did_before_issue_13(name: str) -> None:
+    """``play=basic`` is the heuristic of before: same records as its frozen golden digests."""
+    expected = BASIC["records"][name]
+    found = record_digests(run_records(name, policy="basic"))
+    changed = sorted(column for column in expected if found.get(column) != expected[column])
+    assert not changed, f"{name} with basic play: columns changed from the old heuristic: {changed}"
+
+
+@pytest.mark.parametrize("name", sorted(BASIC["traces"]))
+def test_basic_traces_match_the_old_heuristic(name: str) -> None:
+    assert trace_digest(run_traces(name, TRACE_DIGEST_DEALS, policy="basic")) == BASIC["traces"][name]

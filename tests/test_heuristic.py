@@ -11,8 +11,9 @@ import pytest
 from tarotsim.cards import format_card, from_mask, parse_cards, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.announce import poignee_cards, poignee_choice
-from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_BASIC, PLAY_HEURISTIC
 from tarotsim.kernels.policies.ecart import choose_ecart
+from tarotsim.kernels.policies.knowledge import make_view
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import legal_set
 from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
@@ -93,10 +94,10 @@ def position(
     return tb
 
 
-def play(tb: DealState, seat: int) -> str:
-    """The heuristic's card for ``seat`` (checked legal by the reference rules)."""
+def play(tb: DealState, seat: int, policy: int = PLAY_HEURISTIC) -> str:
+    """The heuristic's (or ``policy``'s) card for ``seat`` (checked legal by the reference rules)."""
     legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
-    card = format_card(int(choose_card(PLAY_HEURISTIC, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG)))
+    card = format_card(int(choose_card(policy, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG)))
     hand = reference.sort_cards(format_card(c) for c in _cards(tb.hands[seat]))
     trick = [format_card(int(tb.trick[j])) for j in range(int(tb.info[I_TRICK_LEN]))]
     assert card in reference.legal_cards(hand, trick)
@@ -210,6 +211,90 @@ def test_defender_keeps_its_king_guarded_when_discarding() -> None:
     # void in clubs and trumps: throw a small heart, not the King's guard
     tb = position(hand="KS 3S 4H 9H 8H 2D", seat=2, taker=1, leader=1, trick="5C", voids={2: "CT"})
     assert play(tb, 2) not in ("KS", "3S")
+
+
+# ---------------------------------------------------------------------------------------------
+# what the heuristic knows and basic does not (issue 13)
+# ---------------------------------------------------------------------------------------------
+
+
+def _view(tb: DealState, seat: int, *, informed: bool = True):
+    legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
+    return make_view(seat, np.uint64(legal0), np.uint64(legal1), tb, CFG, informed)
+
+
+def _set(cards: str) -> tuple[int, int]:
+    word0, word1 = to_mask(parse_cards(cards))
+    return int(word0), int(word1)
+
+
+def _holds(words: tuple[np.uint64, np.uint64], cards: str) -> bool:
+    want0, want1 = _set(cards)
+    return (int(words[0]) & want0) == want0 and (int(words[1]) & want1) == want1
+
+
+def _misses(words: tuple[np.uint64, np.uint64], cards: str) -> bool:
+    want0, want1 = _set(cards)
+    return not (int(words[0]) & want0) and not (int(words[1]) & want1)
+
+
+def test_defender_at_garde_places_the_shown_chien_with_the_taker() -> None:
+    # Garde: the chien KH T20 3S 5C 7D 8D went to the taker (seat 0), who has led this trick.
+    # The defenders still to play may not hold those cards: no threat to defender 1's card;
+    # they are still a foe's (the taker's) for later tricks.
+    tb = position(hand="QH 2H 4S T3 T9", seat=1, taker=0, leader=0, trick="4H", contract=GARDE)
+    tb.chien[:] = to_mask(parse_cards("KH T20 3S 5C 7D 8D"))
+    v = _view(tb, 1)
+    assert _misses((v.threat0, v.threat1), "KH T20 3S 5C 7D 8D")
+    assert _holds((v.out0, v.out1), "KH T20 3S 5C 7D 8D")
+    old = _view(tb, 1, informed=False)
+    assert _holds((old.threat0, old.threat1), "KH T20 3S 5C 7D 8D")
+    assert _holds((old.out0, old.out1), "KH T20 3S 5C 7D 8D")
+
+
+def test_the_chien_of_a_garde_sans_stays_unknown() -> None:
+    tb = position(hand="QH 2H 4S T3 T9", seat=1, taker=0, leader=0, trick="4H", contract=GARDE_SANS)
+    tb.chien[:] = to_mask(parse_cards("KH T20 3S 5C 7D 8D"))
+    v = _view(tb, 1)
+    assert _holds((v.threat0, v.threat1), "KH T20 3S 5C 7D 8D")
+
+
+def test_taker_counts_a_poignee_shown_by_a_defender_that_has_played() -> None:
+    # Defender 3 showed T16-T21 in its poignée and followed with QH; defender 1 plays after the
+    # taker. The heuristic knows T15 is above every trump defender 1 may hold: it takes the
+    # Queen and King for sure with T15; basic fears T16-T21 there and plays its lowest trump.
+    tb = position(
+        hand="T12 T15 5C 6C 2S", seat=0, taker=0, leader=2, trick="KH QH", voids={0: "H"}, played="T1 T2"
+    )
+    tb.shown[3, 1] = to_mask(parse_cards("T4 T5 T6 T7 T16 T17 T18 T19 T20 T21"))[1]
+    assert play(tb, 0) == "T15"
+    assert play(tb, 0, PLAY_BASIC) == "T12"
+
+
+def test_a_poignee_with_the_excuse_shows_every_trump() -> None:
+    # defender 2 showed nine trumps and the Excuse: once those nine are played it holds no trump
+    shown = "T2 T3 T4 T5 T6 T7 T8 T9 T10 EX"
+    tb = position(hand="KS 5S 2H T11", seat=0, taker=0, leader=0, played="T2 T3 T4 T5 T6 T7 T8 T9 T10")
+    tb.shown[2, 1] = to_mask(parse_cards(shown))[1]
+    v = _view(tb, 0)
+    assert v.voids >> (VOID_SHIFT * 4 + 2) & 1
+    assert not _view(tb, 0, informed=False).voids >> (VOID_SHIFT * 4 + 2) & 1
+    tb.played[:] = to_mask(parse_cards("T2 T3 T4 T5 T6 T7 T8"))  # two of them still in its hand
+    assert not _view(tb, 0).voids >> (VOID_SHIFT * 4 + 2) & 1
+
+
+def test_defender_leads_its_king_on_the_first_round_of_a_suit() -> None:
+    # hearts never played: 12 hearts out, the taker has shown no void there
+    tb = position(hand="KH 4H 9D 3D 2S T5", seat=1, taker=0, leader=1)
+    assert play(tb, 1) == "KH"
+    assert play(tb, 1, PLAY_BASIC) != "KH"
+    tb.played[:] = to_mask(parse_cards("1H 2H 3H 5H"))  # a round of hearts gone: keep the King
+    assert play(tb, 1) != "KH"
+
+
+def test_defender_keeps_its_king_when_the_taker_is_void() -> None:
+    tb = position(hand="KH 4H 9D 3D 2S T5", seat=1, taker=0, leader=1, voids={0: "H"})
+    assert play(tb, 1) == "4H"  # lead_taker_void: make the taker trump, the King stays
 
 
 def test_heuristic_leaves_the_random_stream_alone() -> None:

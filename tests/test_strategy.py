@@ -66,7 +66,7 @@ def test_label_is_the_name_or_the_spec() -> None:
         (
             lambda: Strategy.parse("play=clever"),
             ValueError,
-            "unknown play policy 'clever'; valid names: greedy, heuristic, random",
+            "unknown play policy 'clever'; valid names: basic, greedy, heuristic, random",
         ),
         (lambda: Strategy.parse("ecart=lazy"), ValueError, "valid names: expert, simple"),
         (
@@ -94,7 +94,7 @@ def test_label_is_the_name_or_the_spec() -> None:
         (
             lambda: Strategy.parse("play=random,follow_min_defence=3"),
             ValueError,
-            "follow_min_defence tunes heuristic card play, but this strategy plays random on the defence",
+            "follow_min_defence tunes heuristic or basic card play, but this strategy plays random on the defence",
         ),
         (
             lambda: Strategy.parse("play=heuristic,defence_play=random,hunt_petit_min=4"),
@@ -121,6 +121,8 @@ def test_tunables_have_todays_constants_as_defaults_and_reach_the_seat_block() -
         "worth_trump_defence": H.WORTH_TRUMP_HALF_DEFENCE,
         "draw_trumps_min": H.DRAW_TRUMPS_MIN,
         "hunt_petit_min": H.HUNT_PETIT_MIN,
+        "king_lead_min": H.KING_LEAD_MIN,
+        "king_lead_min_blind": H.KING_LEAD_MIN_BLIND,
     }
     assert {key: t.default for key, t in TUNABLES.items()} == defaults
     assert (
@@ -137,9 +139,30 @@ def test_tunables_have_todays_constants_as_defaults_and_reach_the_seat_block() -
         worth_trump_defence=6,
         draw_trumps_min=7,
         hunt_petit_min=8,
+        king_lead_min=9,
+        king_lead_min_blind=10,
     )
     block = tuned.block(4)
-    assert [block[t.slot] for t in TUNABLES.values()] == [3, 4, 5, 6, 7, 8]
+    assert [block[t.slot] for t in TUNABLES.values()] == [3, 4, 5, 6, 7, 8, 9, 10]
+
+
+def test_basic_keeps_the_old_heuristic_defaults_and_refuses_the_new_options() -> None:
+    basic = Strategy(play="basic")
+    assert str(basic) == "play=basic"
+    assert Strategy.parse(str(basic)) == basic
+    assert basic.draw_trumps_min == H.BASIC_DRAW_TRUMPS_MIN
+    assert Strategy(play="heuristic").draw_trumps_min == H.DRAW_TRUMPS_MIN
+    assert str(Strategy(play="basic", draw_trumps_min=H.DRAW_TRUMPS_MIN + 1)) == (
+        f"play=basic,draw_trumps_min={H.DRAW_TRUMPS_MIN + 1}"
+    )
+    mixed = Strategy(play="heuristic", attack_play="basic")  # the attack's options take basic's defaults
+    assert mixed.draw_trumps_min == H.BASIC_DRAW_TRUMPS_MIN
+    assert Strategy.parse(str(mixed)) == mixed
+    with pytest.raises(
+        ValueError, match="king_lead_min tunes heuristic card play, but this strategy plays basic"
+    ):
+        Strategy(play="basic", king_lead_min=8)
+    Strategy(play="basic", follow_min_defence=8)  # an option basic reads
 
 
 def test_a_strategy_can_be_invalid_at_one_table_size_only() -> None:
@@ -231,11 +254,17 @@ def test_each_seat_plays_its_own_strategy() -> None:
 
 def test_a_heuristic_option_changes_play_only_when_it_departs_from_its_default() -> None:
     base = tarotsim.simulate(2000, seed=9, strategies=["play=heuristic"] * 4)
-    explicit = tarotsim.simulate(
-        2000, seed=9, strategies=["play=heuristic,follow_min_defence=15,draw_trumps_min=4"] * 4
-    )
+    spelt = f"play=heuristic,follow_min_defence={H.FOLLOW_MIN_DEFENCE},draw_trumps_min={H.DRAW_TRUMPS_MIN}"
+    explicit = tarotsim.simulate(2000, seed=9, strategies=[spelt] * 4)
     pd.testing.assert_frame_equal(base, explicit)
-    for option in ("follow_min_defence=0", "worth_trump_attack=0", "draw_trumps_min=0", "hunt_petit_min=0"):
+    options = (
+        "follow_min_defence=0",
+        "worth_trump_attack=0",
+        "draw_trumps_min=6",
+        "hunt_petit_min=0",
+        "king_lead_min=15",
+    )
+    for option in options:
         tuned = tarotsim.simulate(2000, seed=9, strategies=[f"play=heuristic,{option}"] * 4)
         played = (base.thrown_in == "none").to_numpy()
         changed = (tuned.attack_points[played] != base.attack_points[played]).mean()

@@ -76,6 +76,8 @@ P_WORTH_TRUMP_ATTACK = 13  # heuristic: half points of a trick worth a sure-winn
 P_WORTH_TRUMP_DEFENCE = 14  # heuristic: the same for the defence
 P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the attack draws trumps
 P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
+P_KING_LEAD_MIN = 24  # heuristic: suit cards out from which the defence leads its King, Prise/Garde
+P_KING_LEAD_MIN_BLIND = 25  # heuristic: the same at Garde sans/contre (the taker made no écart)
 # the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
 # LEARNED_ROW slots per contract (Prise … Garde contre): the intercept, then one coefficient per
 # hand feature (kernels.features.F_*); predicted taker score in points times LEARNED_SCALE

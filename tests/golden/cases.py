@@ -37,18 +37,24 @@ TRACE_DIGEST_DEALS = 400
 READABLE_DEALS = 3
 
 
-def run_records(name: str) -> pd.DataFrame:
-    """The records of one record case."""
+def run_records(name: str, policy: str | None = None) -> pd.DataFrame:
+    """The records of one record case, with its card play replaced by ``policy`` if given."""
     options = dict(RECORD_CASES[name])
+    if policy is not None:
+        options["policy"] = policy
     deals = options.pop("deals")
     if options.pop("sweep", False):
         return tarotsim.sweep(deals, seed=SEED, progress=False, **options)
     return tarotsim.simulate(deals, seed=SEED, progress=False, **options)
 
 
-def run_traces(name: str, deals: int) -> list[dict[str, Any]]:
-    """The traces of the first ``deals`` deals of one trace case."""
-    return trace_records(deals, SEED, RunConfig(**TRACE_CASES[name]))
+def run_traces(name: str, deals: int, policy: str | None = None) -> list[dict[str, Any]]:
+    """The traces of the first ``deals`` deals of one trace case, its card play replaced by
+    ``policy`` if given."""
+    options = dict(TRACE_CASES[name])
+    if policy is not None:
+        options["policy"] = policy
+    return trace_records(deals, SEED, RunConfig(**options))
 
 
 def readable_traces(players: int) -> list[dict[str, Any]]:

@@ -1,13 +1,20 @@
-"""The ``heuristic`` card-play policy: a rule-based player for the attack and the defence.
+"""The ``heuristic`` card-play policy: a rule-based player for the attack and the defence,
+and ``basic``, the same player as it was before issue 13, kept so that duels show the gain.
 
-A decision first gathers what the seat may know into a ``View`` (``make_view``): its own
-hand, the cards played so far, the trumps shown in the écart, the écart itself for the
-taker, its own side, and the public scalars of ``DealState.info``, among which what the
-game's step keeps up to date card by card (``kernels.state``: the voids shown, the trick's
-winner, worth and Petit), so that a decision reads it rather than works it out again.
-Nothing else of the table is read, which ``tests/test_no_peeking.py`` checks. The choice
-is then made by small named steps, each returning a card id or -1 ("no opinion"), tried
-in a fixed order; later policies can reuse the steps one by one.
+A decision first gathers what the seat may know into a ``View`` (``knowledge.make_view``):
+its own hand, the cards played so far, the trumps shown in the écart, the écart itself for
+the taker, its own side, the public scalars of ``DealState.info`` (the voids shown, the
+trick's winner, worth and Petit), and, for the ``heuristic`` (``informed``), where the
+cards shown at the table are: the chien shown at Prise and Garde is with the taker or in
+its écart, a poignée's trumps stay in their hand. Nothing else of the table is read,
+which ``tests/test_no_peeking.py`` checks. The choice is then made by small named steps,
+each returning a card id or -1 ("no opinion"), tried in a fixed order; later policies can
+reuse the steps one by one.
+
+``heuristic`` and ``basic`` are one code path: ``heuristic_choice(..., informed)``, where
+``informed`` False (``basic``) leaves every unseen card as anyone's and skips the steps
+added since (``lead_king``), so that ``basic`` plays exactly as the heuristic did before
+(``tests/golden/basic.json``).
 
 Knowledge kept from one decision to the next: ``info[I_TRICKS_WON_BY]`` records which
 sides have won a trick (read from each trick's leader, who won the trick before); the
@@ -26,6 +33,9 @@ deal's random stream is never touched):
   taker holds at least as many trumps as are out); ``lead_long`` (a low card of the
   longest suit).
 - leads, defence: ``cash_master`` (only once the taker has shown it holds no trump);
+  ``lead_king`` (heuristic only: a King while enough cards of its suit are out and no foe
+  has shown a void in it, ``KING_LEAD_MIN``; at Garde sans and Garde contre, where the
+  taker made no écart, ``KING_LEAD_MIN_BLIND``);
   ``lead_taker_void`` (a suit the taker has shown void in, so that it must trump);
   ``hunt_petit`` (the highest trump, while the Petit is out and the seat holds as many
   trumps as are out); ``lead_long`` (a low card of the longest suit without a King, which
@@ -37,14 +47,16 @@ deal's random stream is never touched):
   (the cheapest card: lowest of the suit, a discard that spares Kings and their guards,
   the lowest trump).
 
-"For sure" (``holds_against``) uses what the seat knows: unseen higher cards, shown
-voids, and per side how far a foe that has shown no void is trusted to follow a suit
-(``FOLLOW_MIN_*``): the taker trusts the defenders, the defence never trusts the taker.
+"For sure" (``holds_against``) uses what the seat knows: higher cards that a foe still
+to play may hold (``View.threat*``), shown voids, and per side how far a foe that has
+shown no void is trusted to follow a suit (``FOLLOW_MIN_*``): the taker trusts the
+defenders, the defence never trusts the taker.
 
-Tunable constants: ``FOLLOW_MIN_*``, ``WORTH_TRUMP_HALF_*``, ``DRAW_TRUMPS_MIN`` and
-``HUNT_PETIT_MIN`` below are the defaults; each seat plays with its own values, read from
-its block of ``cfg`` (``kernels.state.P_*``) into the ``View``, which
-``tarotsim.strategy`` exposes as named options.
+Tunable constants: ``FOLLOW_MIN_*``, ``WORTH_TRUMP_HALF_*``, ``DRAW_TRUMPS_MIN``,
+``HUNT_PETIT_MIN`` and ``KING_LEAD_MIN*`` below are the defaults; each seat plays with
+its own values, read from its block of ``cfg`` (``kernels.state.P_*``) into the
+``View``, which ``tarotsim.strategy`` exposes as named options (``basic`` has its own
+defaults where the heuristic's moved on: ``BASIC_*``).
 
 The Petit is kept out of every other choice: it is played when forced, by ``save_petit``,
 or on the last trick; once no foe can hold a trump it is master and waits for the last
@@ -53,8 +65,6 @@ trick (petit au bout).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from tarotsim._jit import njit
@@ -62,7 +72,6 @@ from tarotsim.cards import (
     EXCUSE,
     EXCUSE_BIT,
     FULL_WORD0,
-    FULL_WORD1,
     HALF_POINTS,
     JACKS_MASK,
     KINGS_MASK,
@@ -78,6 +87,7 @@ from tarotsim.cards import (
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
+from tarotsim.kernels.policies.knowledge import View, is_void, make_view, may_trump, note_trick_winners
 from tarotsim.kernels.rules import (
     above_in_suit,
     cards_above,
@@ -87,33 +97,7 @@ from tarotsim.kernels.rules import (
     winning_key,
 )
 from tarotsim.kernels.state import (
-    FIVE_PLAYERS,
-    I_CHELEM_ANNOUNCED,
-    I_CHIEN_SHOWN,
-    I_HI_TRUMP,
-    I_LEADER,
-    I_LED,
-    I_PARTNER,
-    I_PARTNER_KNOWN,
-    I_PETIT_SEAT,
-    I_PLAYERS,
-    I_TAKER,
-    I_TRICK,
-    I_TRICK_HALF,
-    I_TRICKS_WON_BY,
-    I_VOIDS,
-    I_WIN_CARD,
-    I_WIN_SEAT,
-    P_DRAW_TRUMPS_MIN,
-    P_FOLLOW_MIN_ATTACK,
-    P_FOLLOW_MIN_DEFENCE,
-    P_HUNT_PETIT_MIN,
-    P_WORTH_TRUMP_ATTACK,
-    P_WORTH_TRUMP_DEFENCE,
-    WON_BY_ATTACK,
-    WON_BY_DEFENCE,
     DealState,
-    seat_slot,
 )
 
 _NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
@@ -136,46 +120,24 @@ WORTH_TRUMP_HALF_ATTACK = 12
 WORTH_TRUMP_HALF_DEFENCE = 4
 # Trumps besides the Petit from which the attack draws trumps (``draw_trumps``) and the
 # defence hunts the Petit (``hunt_petit``), each also needing as many as are still out.
-DRAW_TRUMPS_MIN = 4
+# Drawing from 1 (as many as are out being then the only condition) beat drawing from 4,
+# basic's value, at 3, 4 and 5 players in duplicate duels of 100,000 deals
+# (benchmarks/bench_heuristic_gain.py, reports/heuristic.md).
+DRAW_TRUMPS_MIN = 1
+BASIC_DRAW_TRUMPS_MIN = 4
 HUNT_PETIT_MIN = 2
+# Cards of a suit out (a foe may hold them) from which the defence leads its King of the suit
+# (``lead_king``) at Prise and Garde, and at Garde sans and Garde contre, where the taker made
+# no écart and so no void of its choice; more than a suit holds (15): never. Chosen on
+# duels of 100,000 deals at 4 players, seeds 7 and 11: 12 gained over never on both
+# (11 level with it; 8, 10 and 13 lost); for the blind contracts 6 and 8 gained about
+# +0.01 point per deal, with intervals about as wide. A King is thus led only on the
+# first round of its suit, where the taker most likely follows.
+KING_LEAD_MIN = 12
+KING_LEAD_MIN_BLIND = 8
 _DISCARD_VALUE = 64  # discard keys: weight of the card's value, above the rest of a key
 _DISCARD_GUARDED = 32  # discard keys, defence: a King with at most 2 guards keeps them
 _KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King first
-
-
-class View(NamedTuple):
-    """What the seat to play knows, as scalars (card sets are uint64 words; seat sets are
-    bit masks of seats).
-
-    ``legal1`` never holds the Excuse (``excuse_step`` decides on it first). ``voids`` is
-    ``info[I_VOIDS]``: bit ``VOID_SHIFT * suit + seat`` once ``seat`` has shown it holds no
-    card of ``suit`` (suit 4: no trump).
-    """
-
-    taker: int
-    attack: bool  # the seat plays for the attack
-    legal0: np.uint64
-    legal1: np.uint64
-    unseen0: np.uint64  # cards neither in the hand nor played (nor in the taker's own écart)
-    unseen1: np.uint64
-    led: int  # suit led (-1 none, 0-3, 4 trumps)
-    hi: int  # highest trump rank in the trick (0 none)
-    win_seat: int  # seat winning the trick so far, -1 when none (empty, or the Excuse alone)
-    win_card: int
-    ally_wins: bool
-    trick_half: int  # half points in the trick, the Excuse left out
-    foes: int  # bit per other seat not known to be a partner
-    foes_after: int  # the foes still to play to this trick
-    voids: int
-    foe_trumps: bool  # some foe may still hold a trump
-    petit_foe_in_trick: bool  # a foe played the Petit to this trick
-    chelem: bool  # the seat's side plays an announced chelem and has won every trick so far
-    cards_left: int
-    # the seat's options for its side (kernels.state.P_*; defaults FOLLOW_MIN_* and so on above)
-    follow_min: int
-    worth_trump: int
-    draw_trumps_min: int
-    hunt_petit_min: int
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,121 +179,6 @@ def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
     return trump_card(lowest_bit(word1))
 
 
-@njit(inline="always")
-def is_void(v: View, seat: int, suit: int) -> bool:
-    """Whether ``seat`` has shown by its play that it holds no card of ``suit`` (4: no trump)."""
-    return (void_seats(v.voids, suit) >> seat) & 1 == 1
-
-
-@njit(inline="always")
-def may_trump(v: View, seats: int) -> int:
-    """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows."""
-    if not (v.unseen1 & TRUMPS_MASK):
-        return 0
-    return seats & ~void_seats(v.voids, TRUMP_SUIT)
-
-
-@njit(inline="always")
-def n_seats(seats: int) -> int:
-    """Number of seats in a seat bitmask."""
-    return popcount(np.uint64(seats))
-
-
-@njit(inline="always")
-def foes_of(tb: DealState, seat: int) -> int:
-    """The seats that ``seat`` does not know to play on its side.
-
-    With five players the partner is secret until the called card is played: only the
-    partner knows its side (the taker's); every other seat takes all others for foes.
-    Otherwise the sides are public: the taker, and the partner once it is known.
-    """
-    info = tb.info
-    players = info[I_PLAYERS]
-    taker = info[I_TAKER]
-    others = ((1 << players) - 1) & ~(1 << seat)
-    own_attack = tb.attack[seat] == 1
-    if players == FIVE_PLAYERS and not info[I_PARTNER_KNOWN]:
-        if own_attack and seat != taker:
-            return others & ~(1 << taker)
-        return others
-    attack_seats = 1 << taker
-    if info[I_PARTNER] >= 0:
-        attack_seats |= 1 << info[I_PARTNER]
-    return others & ~attack_seats if own_attack else attack_seats
-
-
-@njit(inline="always")
-def seats_after(players: int, leader: int, seat: int) -> int:
-    """The seats still to play to the trick led by ``leader`` after ``seat``."""
-    later = ((1 << players) - 1) & ~((2 << seat) - 1)
-    before_leader = (1 << leader) - 1
-    return later | before_leader if seat >= leader else later & before_leader
-
-
-# ---------------------------------------------------------------------------------------------
-# what the seat knows
-# ---------------------------------------------------------------------------------------------
-
-
-@njit(inline="always")
-def note_trick_winners(tb: DealState) -> None:
-    """Record in ``info[I_TRICKS_WON_BY]`` the side of the previous trick's winner (the leader now)."""
-    info = tb.info
-    if info[I_TRICK] > 0:
-        taker_foes = foes_of(tb, info[I_TAKER])
-        info[I_TRICKS_WON_BY] |= WON_BY_DEFENCE if (taker_foes >> info[I_LEADER]) & 1 else WON_BY_ATTACK
-
-
-@njit(inline="always")
-def make_view(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> View:
-    """Gather what ``seat`` may know about the deal (see the module docstring), and its options."""
-    info = tb.info
-    taker = info[I_TAKER]
-    attack = tb.attack[seat] == 1
-    hand0 = tb.hands[seat, 0]
-    hand1 = tb.hands[seat, 1]
-    unseen0 = FULL_WORD0 & ~(hand0 | tb.played[0])
-    unseen1 = FULL_WORD1 & ~(hand1 | tb.played[1])
-    if seat == taker and info[I_CHIEN_SHOWN]:
-        unseen0 &= ~tb.ecart[0]
-        unseen1 &= ~tb.ecart[1]
-    else:
-        unseen1 &= ~(tb.ecart[1] & TRUMPS_MASK)  # trumps in the écart were shown
-    voids = info[I_VOIDS]
-    foes = foes_of(tb, seat)
-    foe_trumps = (unseen1 & TRUMPS_MASK) != ZERO and (foes & ~void_seats(voids, TRUMP_SUIT)) != 0
-    win_seat = info[I_WIN_SEAT]
-    petit_seat = info[I_PETIT_SEAT]
-    chelem = False
-    if info[I_CHELEM_ANNOUNCED] and attack:
-        chelem = (info[I_TRICKS_WON_BY] & WON_BY_DEFENCE) == 0
-    return View(
-        taker,
-        attack,
-        legal0,
-        legal1,
-        unseen0,
-        unseen1,
-        info[I_LED],
-        info[I_HI_TRUMP],
-        win_seat,
-        info[I_WIN_CARD],
-        win_seat >= 0 and not (foes >> win_seat) & 1,
-        info[I_TRICK_HALF],
-        foes,
-        foes & seats_after(info[I_PLAYERS], info[I_LEADER], seat),
-        voids,
-        foe_trumps,
-        petit_seat >= 0 and (foes >> petit_seat) & 1 == 1,
-        chelem,
-        popcount(hand0) + popcount(hand1),
-        cfg[seat_slot(seat, P_FOLLOW_MIN_ATTACK if attack else P_FOLLOW_MIN_DEFENCE)],
-        cfg[seat_slot(seat, P_WORTH_TRUMP_ATTACK if attack else P_WORTH_TRUMP_DEFENCE)],
-        cfg[seat_slot(seat, P_DRAW_TRUMPS_MIN)],
-        cfg[seat_slot(seat, P_HUNT_PETIT_MIN)],
-    )
-
-
 # ---------------------------------------------------------------------------------------------
 # judging a card
 # ---------------------------------------------------------------------------------------------
@@ -354,8 +201,9 @@ def beating_cards(v: View) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(inline="always")
-def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
-    """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``.
+def suit_holds(v: View, seats: int, suit: int, higher_out: bool, out1: np.uint64) -> bool:
+    """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``,
+    who may hold the trumps of ``out1`` between them.
 
     A foe void in the suit beats it when it may trump; a foe that may hold the suit beats
     it when a higher card is out (``higher_out``), or may be void and trump it unless
@@ -363,7 +211,7 @@ def suit_holds(v: View, seats: int, suit: int, higher_out: bool) -> bool:
     """
     if seats == 0:
         return True
-    trumpers = may_trump(v, seats)
+    trumpers = may_trump(v, seats, out1)
     void = seats & void_seats(v.voids, suit)
     if void & trumpers:
         return False
@@ -386,10 +234,11 @@ def holds_against(v: View, card: int) -> bool:
     if v.foes_after == 0:
         return True
     if card >= N_SUIT_CARDS:
-        if not (v.unseen1 & trumps_above(card - N_SUIT_CARDS + 1)):
+        if not (v.threat1 & trumps_above(card - N_SUIT_CARDS + 1)):
             return True
-        return may_trump(v, v.foes_after) == 0
-    return suit_holds(v, v.foes_after, card // SUIT_LEN, (v.unseen0 & above_in_suit(card)) != ZERO)
+        return may_trump(v, v.foes_after, v.threat1) == 0
+    higher_out = (v.threat0 & above_in_suit(card)) != ZERO
+    return suit_holds(v, v.foes_after, card // SUIT_LEN, higher_out, v.threat1)
 
 
 @njit
@@ -403,7 +252,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
             if holds_against(v, card):
                 return card
             suit = card // SUIT_LEN
-            top_out = highest_bit(v.unseen0 & suit_bits(suit))
+            top_out = highest_bit(v.threat0 & suit_bits(suit))
             masters = beaters & above_in_suit(top_out) if top_out >= 0 else beaters
             if masters:
                 card = lowest_bit(masters)
@@ -416,7 +265,7 @@ def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     if holds_against(v, card):
         return card
     # otherwise only a trump above every unseen trump holds
-    above = trumps & trumps_above(highest_bit(v.unseen1 & TRUMPS_MASK) + 1)
+    above = trumps & trumps_above(highest_bit(v.threat1 & TRUMPS_MASK) + 1)
     if above:
         return trump_card(lowest_bit(above))
     return -1
@@ -601,7 +450,7 @@ def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 @njit(inline="always")
 def suit_lead_is_safe(v: View, suit: int, higher_out: bool) -> bool:
     """Whether a lead of ``suit`` is likely to win against every foe (``suit_holds``)."""
-    return suit_holds(v, v.foes, suit, higher_out)
+    return suit_holds(v, v.foes, suit, higher_out, v.out1)
 
 
 @njit
@@ -614,7 +463,7 @@ def cash_master(v: View) -> int:
         if not mine:
             continue
         top = highest_bit(mine)
-        if v.unseen0 & above_in_suit(top):
+        if v.out0 & above_in_suit(top):
             continue
         if HALF_POINTS[top] > best_value and suit_lead_is_safe(v, suit, False):
             best_value = HALF_POINTS[top]
@@ -634,7 +483,7 @@ def draw_trumps(v: View) -> int:
     if not v.foe_trumps:
         return -1
     mine = v.legal1 & _NON_PETIT
-    out = v.unseen1 & TRUMPS_MASK
+    out = v.out1 & TRUMPS_MASK
     n_mine = popcount(mine)
     if n_mine < v.draw_trumps_min or n_mine < popcount(out):
         return -1
@@ -647,7 +496,7 @@ def draw_trumps(v: View) -> int:
 @njit
 def lead_taker_void(v: View) -> int:
     """The lowest card of a suit the taker has shown void in, while the taker may still trump."""
-    if is_void(v, v.taker, TRUMP_SUIT) or not (v.unseen1 & TRUMPS_MASK):
+    if is_void(v, v.taker, TRUMP_SUIT) or not (v.out1 & TRUMPS_MASK):
         return -1
     best = -1
     best_len = _NO_KEY
@@ -662,17 +511,34 @@ def lead_taker_void(v: View) -> int:
 
 
 @njit
+def lead_king(v: View) -> int:
+    """Active defence: a King, in the suit with most cards out, while at least
+    ``v.king_lead_min`` of its cards are out and no foe has shown a void in it; -1 otherwise."""
+    best = -1
+    best_out = v.king_lead_min - 1
+    for suit in range(N_SUITS):
+        king = v.legal0 & suit_bits(suit) & KINGS_MASK
+        if not king or v.foes & void_seats(v.voids, suit):
+            continue
+        n_out = popcount(v.out0 & suit_bits(suit))
+        if n_out > best_out:
+            best_out = n_out
+            best = lowest_bit(king)
+    return best
+
+
+@njit
 def hunt_petit(v: View) -> int:
     """Lead a trump to force out the Petit while it is out and the trumps out are few.
 
     The seat holds at least ``v.hunt_petit_min`` trumps besides the Petit (default two) and
     as many as remain out, so the taker is running short; its highest trump is led.
     """
-    if not (v.unseen1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
+    if not (v.out1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
         return -1
     mine = v.legal1 & _NON_PETIT
     n_mine = popcount(mine)
-    if n_mine < v.hunt_petit_min or n_mine < popcount(v.unseen1 & TRUMPS_MASK):
+    if n_mine < v.hunt_petit_min or n_mine < popcount(v.out1 & TRUMPS_MASK):
         return -1
     return trump_card(highest_bit(mine))
 
@@ -702,11 +568,11 @@ def lead_long(v: View) -> int:
 def chelem_lead(v: View) -> int:
     """Playing an announced chelem: the master trump while foes may hold trumps, then masters."""
     mine = v.legal1 & TRUMPS_MASK
-    if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.unseen1 & TRUMPS_MASK):
+    if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.out1 & TRUMPS_MASK):
         return trump_card(highest_bit(mine))
     for suit in range(N_SUITS):
         cards = v.legal0 & suit_bits(suit)
-        if cards and not (v.unseen0 & above_in_suit(highest_bit(cards))):
+        if cards and not (v.out0 & above_in_suit(highest_bit(cards))):
             return highest_bit(cards)
     if mine & _NON_PETIT:
         return trump_card(highest_bit(mine & _NON_PETIT))
@@ -720,7 +586,7 @@ def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
         return discard(v, legal0)
     trumps = legal1 & _NON_PETIT
     if trumps:
-        if v.foe_trumps and highest_bit(trumps) > highest_bit(v.unseen1 & TRUMPS_MASK):
+        if v.foe_trumps and highest_bit(trumps) > highest_bit(v.out1 & TRUMPS_MASK):
             return trump_card(highest_bit(trumps))
         return trump_card(lowest_bit(trumps))
     return lowest_card(legal0, legal1)
@@ -739,6 +605,8 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
             card = lead_long(v)
     else:
         card = cash_master(v)
+        if card < 0 and v.informed:
+            card = lead_king(v)
         if card < 0:
             card = lead_taker_void(v)
         if card < 0:
@@ -755,6 +623,14 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 @njit(inline="always")
 def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
     """The card the heuristic plays for ``seat`` from its legal cards, with ``seat``'s options."""
+    return heuristic_choice(seat, legal0, legal1, tb, cfg, True)
+
+
+@njit(inline="always")
+def heuristic_choice(
+    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, informed: bool
+) -> int:
+    """The card of the heuristic (``informed``) or of ``basic`` for ``seat``, with its options."""
     note_trick_winners(tb)
     n0 = popcount(legal0)
     n1 = popcount(legal1)
@@ -762,7 +638,7 @@ def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealStat
         return lowest_bit(legal0) if n0 else trump_card(lowest_bit(legal1))
     has_excuse = (legal1 & EXCUSE_BIT) != ZERO
     legal1 &= ~EXCUSE_BIT
-    v = make_view(seat, legal0, legal1, tb, cfg)
+    v = make_view(seat, legal0, legal1, tb, cfg, informed)
     card = excuse_step(v, has_excuse)
     if card >= 0:
         return card

@@ -2,9 +2,11 @@
 
 - ``PLAY_RANDOM``: a card drawn uniformly from the legal cards (the deal's stream);
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic);
+- ``PLAY_BASIC``: the same player without the knowledge and play it gained in issue 13
+  (``heuristic.py``: the ``informed`` flag), its play before, kept so duels show the gain;
 - ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``).
 
-``choose_card`` and ``heuristic_card`` are inlined (Numba IR) into the game loop, which is
+``choose_card`` and ``heuristic_choice`` are inlined (Numba IR) into the game loop, which is
 compiled without reference counting (``_nrt=False``): a call passing the whole ``DealState``
 copies about a hundred words, and in a function with reference counting every
 ``tb.field`` read costs an atomic increment and decrement. The heuristic's steps take
@@ -22,9 +24,9 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
-from tarotsim.kernels.policies.codes import PLAY_GREEDY, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_GREEDY, PLAY_HEURISTIC
 from tarotsim.kernels.policies.greedy import greedy_card
-from tarotsim.kernels.policies.heuristic import heuristic_card
+from tarotsim.kernels.policies.heuristic import heuristic_choice
 from tarotsim.kernels.rng import below
 from tarotsim.kernels.state import DealState
 
@@ -47,8 +49,8 @@ def choose_card(
     policy: int, seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray
 ) -> int:
     """The card ``seat`` plays from its legal cards ``(legal0, legal1)`` under ``policy``."""
-    if policy == PLAY_HEURISTIC:
-        return heuristic_card(seat, legal0, legal1, tb, cfg)
+    if policy == PLAY_HEURISTIC or policy == PLAY_BASIC:  # one inlined copy for both
+        return heuristic_choice(seat, legal0, legal1, tb, cfg, policy == PLAY_HEURISTIC)
     if policy == PLAY_GREEDY:
         return greedy_card(seat, legal0, legal1, tb)
     return random_card(tb.rng, legal0, legal1)

@@ -138,7 +138,9 @@ PLAY_POLICIES: dict[str, int] = {
     "heuristic": codes.PLAY_HEURISTIC,
     "greedy": codes.PLAY_GREEDY,
 }
-BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY}
+PLAYOUT_POLICIES: tuple[str, ...] = ("random", "heuristic", "greedy")
+"""The card-play policies a search may play its playouts with (those that search nothing)."""
+BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY, "montecarlo": codes.BID_MONTECARLO}
 ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
 POIGNEE_POLICIES: dict[str, int] = {
     "always": codes.POIGNEE_ALWAYS,

@@ -29,7 +29,7 @@ import numpy as np
 
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_HEURISTIC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -38,6 +38,7 @@ from tarotsim.labels import (
     DEFAULT_CHELEM_THRESHOLD,
     ECART_POLICIES,
     PLAY_POLICIES,
+    PLAYOUT_POLICIES,
     POIGNEE_POLICIES,
     PUBLISHED_BANDS,
     TABLE_SIZES,
@@ -141,6 +142,14 @@ The range is 0 to ``high``, or to the cards in a hand (24, 18, 15 at 3, 4, 5 pla
 when ``high`` is None: a seat cannot hold more trumps than that, so a larger count is
 refused at that table size."""
 
+DEFAULT_BID_WORLDS = 16
+"""Worlds the ``montecarlo`` bidder samples per decision, chosen by measurement
+(``benchmarks/bench_montecarlo_bidder.py``, ``reports/montecarlo-bidder.md``)."""
+MAX_BID_WORLDS = 4096
+"""The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
+DEFAULT_BID_ROLLOUT = "heuristic"
+"""The card play of the ``montecarlo`` bidder's playouts."""
+
 OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
     "attack_play": ("a `play` name", "`play`", "card play while the seat plays for the attack"),
     "defence_play": ("a `play` name", "`play`", "card play while the seat defends"),
@@ -148,6 +157,17 @@ OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
         "four increasing counts, `40/56/71/81`",
         "the published bands, scaled by the cards in a hand",
         "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre",
+    ),
+    "bid_worlds": (
+        f"1 to {MAX_BID_WORLDS}",
+        str(DEFAULT_BID_WORLDS),
+        "the `montecarlo` bidder's worlds per decision (the issue's `worlds`; the pimc card "
+        "player's own option is `worlds`)",
+    ),
+    "bid_rollout": (
+        ", ".join(f"`{n}`" for n in PLAYOUT_POLICIES),
+        f"`{DEFAULT_BID_ROLLOUT}`",
+        "the card play of the `montecarlo` bidder's playouts, every seat",
     ),
     "chelem_threshold": (
         "0 or more",
@@ -201,6 +221,17 @@ def _thresholds(value: object) -> tuple[int, int, int, int]:
     return cast("tuple[int, int, int, int]", counts)
 
 
+def _rollout(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"bid_rollout must be a play policy name (a string), got {value!r}")
+    if value not in PLAYOUT_POLICIES:
+        raise ValueError(
+            f"bid_rollout must be a play policy without search; valid names: {', '.join(PLAYOUT_POLICIES)}, "
+            f"got {value!r}"
+        )
+    return value
+
+
 def _name(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"a strategy name must be a string, got {value!r}")
@@ -221,7 +252,10 @@ class Strategy:
         (``labels.*_POLICIES``); the defaults are those of ``RunConfig()``.
     **options
         ``attack_play``, ``defence_play`` (card play on one side, overriding ``play``),
-        ``bid_thresholds`` (four increasing Chavey counts), ``chelem_threshold``, ``name``
+        ``bid_thresholds`` (four increasing Chavey counts: the ``chavey`` bidder's bands, and
+        the bands by which the ``montecarlo`` bidder assumes the earlier speakers bid),
+        ``bid_worlds`` and ``bid_rollout`` (the ``montecarlo`` bidder's worlds per decision
+        and the card play of its playouts), ``chelem_threshold``, ``name``
         (a short label), and the heuristic's tunable constants of :data:`TUNABLES`
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``), which need
@@ -231,7 +265,8 @@ class Strategy:
     ------
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
-        of its range, or a heuristic option without heuristic play on its side.
+        of its range, a heuristic option without heuristic play on its side, or a
+        ``montecarlo`` option without ``bid=montecarlo``.
     TypeError
         For a value of the wrong type.
     """
@@ -244,6 +279,8 @@ class Strategy:
     attack_play: str | None
     defence_play: str | None
     bid_thresholds: tuple[int, int, int, int] | None
+    bid_worlds: int
+    bid_rollout: str
     chelem_threshold: int
     name: str | None
     follow_min_attack: int
@@ -279,6 +316,17 @@ class Strategy:
             values[key] = None if given is None or _policy(key, given) == values["play"] else given
         thresholds = options.get("bid_thresholds")
         values["bid_thresholds"] = None if thresholds is None else _thresholds(thresholds)
+        values["bid_worlds"] = _whole(
+            "bid_worlds", options.get("bid_worlds", DEFAULT_BID_WORLDS), MAX_BID_WORLDS
+        )
+        if values["bid_worlds"] < 1:
+            raise ValueError(f"bid_worlds must be 1 to {MAX_BID_WORLDS}, got {values['bid_worlds']}")
+        values["bid_rollout"] = _rollout(options.get("bid_rollout", DEFAULT_BID_ROLLOUT))
+        for key, default in (("bid_worlds", DEFAULT_BID_WORLDS), ("bid_rollout", DEFAULT_BID_ROLLOUT)):
+            if values[key] != default and BID_POLICIES[values["bid"]] != BID_MONTECARLO:
+                raise ValueError(
+                    f"{key} is an option of the montecarlo bidder, but this strategy bids {values['bid']}"
+                )
         values["chelem_threshold"] = _whole(
             "chelem_threshold", options.get("chelem_threshold", DEFAULT_CHELEM_THRESHOLD)
         )
@@ -388,6 +436,8 @@ class Strategy:
         out[S.P_POIGNEE_POLICY] = POIGNEE_POLICIES[self.poignee]
         out[S.P_CHELEM_POLICY] = CHELEM_POLICIES[self.chelem]
         out[S.P_CHELEM_THRESHOLD] = self.chelem_threshold
+        out[S.P_BID_WORLDS] = self.bid_worlds
+        out[S.P_BID_ROLLOUT] = PLAY_POLICIES[self.bid_rollout]
         for key, tunable in TUNABLES.items():
             out[tunable.slot] = getattr(self, key)
         return out
@@ -395,7 +445,7 @@ class Strategy:
 
 def _parse_value(key: str, text: str) -> Any:
     """The Python value of ``key`` written as ``text`` in a spec."""
-    if key in POLICIES or key in ("attack_play", "defence_play", "name"):
+    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bid_rollout"):
         return text
     if key == "bid_thresholds":
         parts = text.split("/")

@@ -75,7 +75,10 @@ P_WORTH_TRUMP_ATTACK = 13  # heuristic: half points of a trick worth a sure-winn
 P_WORTH_TRUMP_DEFENCE = 14  # heuristic: the same for the defence
 P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the attack draws trumps
 P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
-N_SEAT_CFG = 17
+# slots 17-19: the pimc card player's options
+P_BID_WORLDS = 20  # montecarlo bidder: worlds sampled per decision
+P_BID_ROLLOUT = 21  # montecarlo bidder: card-play policy of its playouts (a PLAY_* code)
+N_SEAT_CFG = 22
 N_CFG = C_SEATS + MAX_SEATS * N_SEAT_CFG
 
 

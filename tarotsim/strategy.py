@@ -156,7 +156,8 @@ OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
     "bid_thresholds": (
         "four increasing counts, `40/56/71/81`",
         "the published bands, scaled by the cards in a hand",
-        "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre",
+        "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre; for "
+        "`montecarlo`, the bands by which it assumes the earlier speakers bid",
     ),
     "bid_worlds": (
         f"1 to {MAX_BID_WORLDS}",

@@ -14,7 +14,7 @@ Measures, at 4 players (``--players``), heuristic card play everywhere:
   round; the ratio chavey / montecarlo is taken within each round, its median reported.
 
     nice -n 5 .venv/bin/python benchmarks/bench_montecarlo_bidder.py [--deals 100000]
-        [--study-deals 5000] [--worlds 4,8,16,32] [--speed-deals 400] [--rounds 3] [--seed 2024]
+        [--study-deals 16000] [--worlds 4,8,16,32,64] [--speed-deals 300] [--rounds 3] [--seed 2024]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tarotsim.bench import machine
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.kernels.policies.montecarlo import TRIES_PER_WORLD
 from tarotsim.run.engine import using_threads
-from tarotsim.strategy import DEFAULT_BID_ROLLOUT, DEFAULT_BID_WORLDS
+from tarotsim.strategy import DEFAULT_BID_ROLLOUT, DEFAULT_BID_WORLDS, WORLDS_GAIN_ENOUGH
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 CHAVEY = "play=heuristic"
@@ -69,14 +69,17 @@ def made_interval(n: int, made: float) -> str:
     return f"{100 * made:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def study(worlds: list[int], deals: int, seed: int, players: int) -> list[str]:
+def study(worlds: list[int], deals: int, seed: int, players: int) -> tuple[list[str], int | None]:
+    """The duels at each world count, and the count the rule picks: the first whose next
+    doubling (the next row) gains less than ``WORLDS_GAIN_ENOUGH`` (None if none does)."""
     lines = [
         "| bid_worlds | edge | 95% interval | gain over the row above | 95% interval | montecarlo takes % "
         "| Chavey takes % | duel CPU s | duel deals per CPU s |",
         "|---:|---:|---|---:|---|---:|---:|---:|---:|",
     ]
     previous = None
-    for w in worlds:
+    picked = None
+    for index, w in enumerate(worlds):
         result, cpu = timed_duel(montecarlo(w), deals, seed, players)
         a_rate, b_rate = taker_line(result)
         edges = deal_edges(result)
@@ -84,13 +87,15 @@ def study(worlds: list[int], deals: int, seed: int, players: int) -> list[str]:
         if previous is not None:
             mean, low, high = paired_interval(edges - previous, Z95)
             gain = f"| {mean:+.2f} | [{low:+.2f}, {high:+.2f}] |"
+            if picked is None and w == 2 * worlds[index - 1] and mean < WORLDS_GAIN_ENOUGH:
+                picked = worlds[index - 1]
         previous = edges
         lines.append(
             f"| {w} | {result.edge:+.2f} | [{result.low:+.2f}, {result.high:+.2f}] {gain} {100 * a_rate:.1f} | "
             f"{100 * b_rate:.1f} | {cpu:.0f} | {deals / cpu:,.0f} |"
         )
         print(lines[-1], flush=True)
-    return lines
+    return lines, picked
 
 
 def main_duel(deals: int, seed: int, players: int) -> tuple[DuelResult, list[str]]:
@@ -146,7 +151,7 @@ def speed(worlds: list[int], deals: int, rounds: int, seed: int, players: int) -
     ``deals * 16 // W``; the ratio is taken within each round."""
     specs = {"chavey": (CHAVEY, deals * 100)}
     for w in worlds:
-        specs[f"montecarlo, bid_worlds={w}"] = (montecarlo(w), max(deals * DEFAULT_BID_WORLDS // w, 20))
+        specs[f"montecarlo, bid_worlds={w}"] = (montecarlo(w), max(deals * 16 // w, 20))
     rates: dict[str, list[float]] = {name: [] for name in specs}
     with using_threads(1):
         for spec, _ in specs.values():  # compile and warm up
@@ -176,11 +181,11 @@ def main() -> None:
         "--deals", type=int, default=100_000, help="deals of the duel at the default world count"
     )
     parser.add_argument(
-        "--study-deals", type=int, default=5_000, help="deals per duel of the world-count study"
+        "--study-deals", type=int, default=16_000, help="deals per duel of the world-count study"
     )
-    parser.add_argument("--worlds", default="4,8,16,32", help="world counts of the study, comma-separated")
+    parser.add_argument("--worlds", default="4,8,16,32,64", help="world counts of the study, comma-separated")
     parser.add_argument(
-        "--speed-deals", type=int, default=400, help="montecarlo deals per round at 16 worlds"
+        "--speed-deals", type=int, default=300, help="montecarlo deals per round at 16 worlds"
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the speed measurement")
     parser.add_argument("--players", type=int, default=4)
@@ -190,7 +195,7 @@ def main() -> None:
     worlds = [int(w) for w in args.worlds.split(",")]
     started = time.perf_counter()
     with using_threads(numba.config.NUMBA_NUM_THREADS):
-        study_lines = study(worlds, args.study_deals, args.seed, args.players)
+        study_lines, picked = study(worlds, args.study_deals, args.seed, args.players)
         _, duel_lines = main_duel(args.deals, args.seed + 1, args.players)
     speed_lines = speed(worlds, args.speed_deals, args.rounds, args.seed, args.players)
     about = machine()
@@ -219,7 +224,14 @@ def main() -> None:
         "",
         *study_lines,
         "",
-        f"The default world count is `bid_worlds={DEFAULT_BID_WORLDS}` (`tarotsim.strategy.DEFAULT_BID_WORLDS`).",
+        f"The default is the smallest world count whose doubling gains less than {WORLDS_GAIN_ENOUGH} points per",
+        "deal (each doubling doubles the cost): "
+        + (
+            f"these duels pick `bid_worlds={picked}`"
+            if picked
+            else "no doubling measured here gains that little"
+        )
+        + f"; the default is `bid_worlds={DEFAULT_BID_WORLDS}` (`tarotsim.strategy.DEFAULT_BID_WORLDS`).",
         "",
         f"## The duel at the default: {args.deals:,} deals, {args.players} players (seed {args.seed + 1})",
         "",

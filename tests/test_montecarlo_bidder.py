@@ -19,13 +19,14 @@ from tarotsim.kernels.policies.montecarlo import (
     B_ACCEPTED,
     B_TRIES,
     TRIES_PER_WORLD,
+    BidScratch,
     montecarlo_wish,
     new_bid_scratch,
     playout_totals,
 )
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import I_DEALER, N_REC, new_state
-from tarotsim.labels import Contract
+from tarotsim.kernels.state import I_DEALER, N_REC, DealState, new_state
+from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
@@ -36,7 +37,7 @@ def table_config(spec: str = MC, players: int = 4) -> np.ndarray:
     return RunConfig(players=players, strategies=[spec] * players).to_array()
 
 
-def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: int):  # type: ignore[no-untyped-def]
+def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: int) -> DealState:
     tb = new_state()
     for seat in range(players):
         tb.dealt[seat] = to_mask(sorted(hands[seat]))
@@ -45,9 +46,11 @@ def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: in
     return tb
 
 
-def random_deal(rng: random.Random, players: int, keep: set[int] | None = None, seat: int = 0):  # type: ignore[no-untyped-def]
+def random_deal(
+    rng: random.Random, players: int, keep: set[int] | None = None, seat: int = 0
+) -> tuple[list[set[int]], set[int]]:
     """Hands and chien with no Petit sec; ``keep`` (if given) is ``seat``'s hand."""
-    hand_size, chien_size = {3: (24, 6), 4: (18, 6), 5: (15, 3)}[players]
+    hand_size, chien_size = TABLE_SIZES[players]
     while True:
         rest = [c for c in range(N_CARDS) if keep is None or c not in keep]
         rng.shuffle(rest)
@@ -64,7 +67,7 @@ def random_deal(rng: random.Random, players: int, keep: set[int] | None = None, 
             return hands, chien
 
 
-def wish(tb, cfg, seat, bids, deal=7):  # type: ignore[no-untyped-def]
+def wish(tb: DealState, cfg: np.ndarray, seat: int, bids: list[int], deal: int = 7) -> tuple[int, BidScratch]:
     bs = new_bid_scratch(cfg.reshape(1, -1))
     bs.bids[: len(bids)] = bids
     return montecarlo_wish(tb, cfg, seat, len(bids), KEY, deal, bs), bs

@@ -30,6 +30,7 @@ import numpy as np
 import tarotsim
 from tarotsim.analysis.intervals import Z95, paired_interval, wilson_interval
 from tarotsim.bench import machine
+from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.kernels.policies.montecarlo import TRIES_PER_WORLD
 from tarotsim.run.engine import using_threads
@@ -41,6 +42,11 @@ CHAVEY = "play=heuristic"
 
 def montecarlo(worlds: int) -> str:
     return f"play=heuristic,bid=montecarlo,bid_worlds={worlds}"
+
+
+def table(spec: str, players: int) -> RunConfig:
+    """Every seat of a ``players`` table playing ``spec``."""
+    return RunConfig(players=players, strategies=[spec] * players)
 
 
 def timed_duel(a: str, deals: int, seed: int, players: int) -> tuple[DuelResult, float]:
@@ -155,11 +161,11 @@ def speed(worlds: list[int], deals: int, rounds: int, seed: int, players: int) -
     rates: dict[str, list[float]] = {name: [] for name in specs}
     with using_threads(1):
         for spec, _ in specs.values():  # compile and warm up
-            tarotsim.simulate(20, seed=seed, strategies=[spec] * players, threads=1, progress=False)
+            tarotsim.simulate(20, seed=seed, config=table(spec, players), threads=1, progress=False)
         for _ in range(rounds):
             for name, (spec, n) in specs.items():
                 started = time.process_time()
-                tarotsim.simulate(n, seed=seed, strategies=[spec] * players, threads=1, progress=False)
+                tarotsim.simulate(n, seed=seed, config=table(spec, players), threads=1, progress=False)
                 rates[name].append(n / (time.process_time() - started))
     lines = [
         "| bidder (every seat) | deals per CPU s (median) | chavey / it, median of the rounds' ratios | min – max |",

@@ -141,6 +141,12 @@ def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, 
         help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})",
     )
     parser.add_argument(
+        "--bidder",
+        default=None,
+        metavar="FILE.json",
+        help="bidder file of --bid-policy learned (tarotsim fit-bidder)",
+    )
+    parser.add_argument(
         "--ecart-policy",
         default=default["ecart_policy"],
         help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})",
@@ -381,30 +387,29 @@ def cmd_table(args: argparse.Namespace) -> int:
     from tarotsim.analysis import success_table
 
     by = tuple(c.strip() for c in args.by.split(",") if c.strip())
-    table = success_table(args.run, by=by, contract=args.contract)
+    table = success_table(args.run, by=by, contract=args.contract, client=args.scheduler)
     _emit(table, args.out, f"Contract success by {', '.join(by)}")
     return 0
 
 
 def cmd_thresholds(args: argparse.Namespace) -> int:
-    from tarotsim.analysis import best_contract, hand_points_thresholds, thresholds
+    from tarotsim.analysis import threshold_tables
 
+    tables = threshold_tables(args.run, args.min_rate, args.min_n, client=args.scheduler)
     outputs = [
         (
-            thresholds(args.run, min_rate=args.min_rate, min_n=args.min_n),
-            f"Smallest trump length whose success rate reaches {args.min_rate:g}, by bouts",
+            tables.thresholds,
+            f"Trump length at which each contract is made {args.min_rate:.0%} of the time (threshold) and "
+            "its mean score beats passing (break_even), by bouts: fitted curves, 95% intervals",
         ),
     ]
-    try:
-        outputs.append((best_contract(args.run, min_n=args.min_n), "Best contract by bouts and trump length"))
+    if tables.best is not None and tables.hand_points is not None:
+        outputs.append((tables.best, "Best contract by bouts and trump length"))
         outputs.append(
-            (
-                hand_points_thresholds(args.run, min_n=args.min_n),
-                "Chavey count where each contract pays, against the published bands",
-            )
+            (tables.hand_points, "Chavey count where each contract pays, against the published bands")
         )
-    except ValueError as err:
-        print(f"(best contract and hand-point thresholds need a sweep run: {err})\n")
+    else:
+        print(f"(best contract and hand-point thresholds need a sweep run: {tables.not_compared})\n")
     for index, (table, title) in enumerate(outputs):
         out = args.out
         if out is not None and out.endswith(".csv") and index:
@@ -415,10 +420,8 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from tarotsim.analysis import compare
-    from tarotsim.run import store
 
-    store.check_paired(store.read_manifest(args.run_a), store.read_manifest(args.run_b))
-    table = compare(args.run_a, args.run_b)
+    table = compare(args.run_a, args.run_b, client=args.scheduler)
     _emit(table, args.out, f"{args.run_a} against {args.run_b} (paired, a - b, 95% intervals)")
     return 0
 
@@ -491,7 +494,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from tarotsim.report import write_report
 
     _check_report_folder(args.run, args.out, args.force)
-    folder = write_report(args.run, args.out, min_n=args.min_n)
+    folder = write_report(args.run, args.out, min_n=args.min_n, client=args.scheduler)
     print(f"report written to {folder / 'report.html'} (and report.md beside it)")
     return 0
 
@@ -557,6 +560,17 @@ def _add_run_options(
     )
 
 
+def _add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler`` of the commands that read a run: where its chunks are reduced."""
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="read the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786; its workers must see "
+        "the run directory at the same path (default: read here, chunk by chunk)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tarotsim",
@@ -607,6 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument(
         "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
     )
+    _add_scheduler_option(table)
     table.set_defaults(func=cmd_table)
 
     thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
@@ -619,6 +634,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="also write the tables to FILE.csv (one file per table) or FILE.md",
     )
+    _add_scheduler_option(thr)
     thr.set_defaults(func=cmd_thresholds)
 
     cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
@@ -627,6 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument(
         "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
     )
+    _add_scheduler_option(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
     match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
@@ -648,6 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)"
     )
+    _add_scheduler_option(rep)
     rep.set_defaults(func=cmd_report)
 
     bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
@@ -675,6 +693,10 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--out", required=True, help="output file (.jsonl)")
     _add_config_options(trace)
     trace.set_defaults(func=cmd_trace)
+
+    from tarotsim.cli_learned import add_commands
+
+    add_commands(sub)
     return parser
 
 

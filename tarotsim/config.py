@@ -7,6 +7,7 @@ array a run hands the kernels.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, TypedDict, cast
@@ -80,6 +81,9 @@ class RunConfig:
         Chavey counts from which the ``chavey`` bidder wishes a Prise, a Garde, a Garde
         sans and a Garde contre (default: ``labels.PUBLISHED_BANDS`` at 4 players, scaled
         by the cards in a hand).
+    bidder : str, optional
+        The bidder file (``tarotsim fit-bidder``) of ``bid_policy="learned"``, which needs
+        it; None otherwise.
     chelem_threshold : int
         Count (with the distribution bonus) from which ``chelem_policy="overwhelming"``
         announces a chelem.
@@ -111,6 +115,7 @@ class RunConfig:
     poignee_policy: str = "always"
     chelem_policy: str = "never"
     bid_thresholds: tuple[int, int, int, int] | None = None
+    bidder: str | None = None
     chelem_threshold: int = DEFAULT_CHELEM_THRESHOLD
     forced_taker: int = -1
     forced_contract: str | None = None
@@ -124,6 +129,8 @@ class RunConfig:
         thresholds = default_bid_thresholds(players) if thresholds is None else _check_thresholds(thresholds)
         object.__setattr__(self, "bid_thresholds", thresholds)
         object.__setattr__(self, "chelem_threshold", check_count(self.chelem_threshold, "chelem_threshold"))
+        if isinstance(self.bidder, os.PathLike):
+            object.__setattr__(self, "bidder", os.fspath(self.bidder))
         if self.forced_contract is not None:
             seat = check_count(self.forced_taker, "the taking seat")
             if seat >= players:
@@ -148,6 +155,8 @@ class RunConfig:
             given.append("bid_thresholds")
         if self.chelem_threshold != DEFAULT_CHELEM_THRESHOLD:
             given.append("chelem_threshold")
+        if self.bidder is not None:
+            given.append("bidder")
         if given:
             raise ValueError(f"strategies set every seat's policies: leave {', '.join(given)} unset")
         checked = tuple(to_strategy(s) for s in strategies)
@@ -168,6 +177,7 @@ class RunConfig:
             attack_play=self.attack_policy,
             defence_play=self.defence_policy,
             bid_thresholds=self.bid_thresholds,
+            bidder=self.bidder,
             chelem_threshold=self.chelem_threshold,
         )
         return (same,) * self.players
@@ -197,6 +207,8 @@ class RunConfig:
         out = asdict(self)
         out["bid_thresholds"] = list(self.bid_thresholds or ())
         del out["strategies"]
+        if self.bidder is None:  # absent, as in the manifests of runs before the learned bidder
+            del out["bidder"]
         if self.strategies is not None:  # absent otherwise, as in the manifests of runs before strategies
             out["strategies"] = [str(s) for s in self.strategies]
         return out
@@ -215,6 +227,7 @@ class RunOptions(TypedDict, total=False):
     poignee_policy: str
     chelem_policy: str
     bid_thresholds: tuple[int, int, int, int] | None
+    bidder: str | None
     chelem_threshold: int
     forced_taker: int
     forced_contract: str | None

@@ -20,6 +20,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Self
 
+from tarotsim.kernels import features as F
 from tarotsim.kernels import score as K
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import codes
@@ -140,7 +141,11 @@ PLAY_POLICIES: dict[str, int] = {
 }
 PLAYOUT_POLICIES: tuple[str, ...] = ("random", "heuristic", "greedy")
 """The card-play policies a search may play its playouts with (those that search nothing)."""
-BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY, "montecarlo": codes.BID_MONTECARLO}
+BID_POLICIES: dict[str, int] = {
+    "chavey": codes.BID_CHAVEY,
+    "learned": codes.BID_LEARNED,
+    "montecarlo": codes.BID_MONTECARLO,
+}
 ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
 POIGNEE_POLICIES: dict[str, int] = {
     "always": codes.POIGNEE_ALWAYS,
@@ -152,3 +157,83 @@ CHELEM_POLICIES: dict[str, int] = {"never": codes.CHELEM_NEVER, "overwhelming": 
 DEALINGS: dict[str, int] = {"shuffled": S.DEALING_SHUFFLED, "unshuffled": S.DEALING_UNSHUFFLED}
 """Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,
 cut and unshuffled pack (reshuffled every ``kernels.state.SEQUENCE_DEALS`` deals)."""
+
+HAND_FEATURES: dict[str, int] = {
+    "petit_short": F.F_PETIT_SHORT,
+    "petit_5": F.F_PETIT_5,
+    "petit_6": F.F_PETIT_6,
+    "petit_7": F.F_PETIT_7,
+    "trump_21": F.F_TRUMP_21,
+    "excuse": F.F_EXCUSE,
+    "trumps_short": F.F_TRUMPS_SHORT,
+    "trumps_long": F.F_TRUMPS_LONG,
+    **{f"trump_{rank}": F.F_TRUMP_16 + rank - F.FIRST_MAJOR for rank in range(F.FIRST_MAJOR, 21)},
+    "sequence": F.F_SEQUENCE,
+    "king_queen": F.F_KING_QUEEN,
+    "king": F.F_KING,
+    "queen": F.F_QUEEN,
+    "knight": F.F_KNIGHT,
+    "jack": F.F_JACK,
+    "long_5": F.F_LONG_5,
+    "long_6": F.F_LONG_6,
+    "long_7": F.F_LONG_7,
+    "voids": F.F_VOIDS,
+    "singletons": F.F_SINGLETONS,
+}
+"""The features of a dealt hand (``kernels.features``), name → index, in index order."""
+
+HAND_FEATURE_MEANINGS: dict[str, str] = {
+    "petit_short": "the Petit, with 4 trumps or fewer",
+    "petit_5": "the Petit, with 5 trumps",
+    "petit_6": "the Petit, with 6 trumps",
+    "petit_7": "the Petit, with 7 trumps or more",
+    "trump_21": "the 21",
+    "excuse": "the Excuse",
+    "trumps_short": "each trump, when 4 or fewer",
+    "trumps_long": "each trump, when 5 or more",
+    **{f"trump_{rank}": f"trump {rank}" for rank in range(F.FIRST_MAJOR, 21)},
+    "sequence": "each major trump (16-21) next to another held major",
+    "king_queen": "each suit with King and Queen",
+    "king": "each King without its Queen",
+    "queen": "each Queen without its King",
+    "knight": "each Knight",
+    "jack": "each Jack",
+    "long_5": "each suit of 5 cards",
+    "long_6": "each suit of 6 cards",
+    "long_7": "each suit of 7 cards or more",
+    "voids": "each void suit",
+    "singletons": "each singleton",
+}
+"""What each hand feature counts, as the reports say it."""
+
+CHAVEY_WEIGHTS: dict[str, int] = {
+    "petit_short": 0,
+    "petit_5": 5,
+    "petit_6": 7,
+    "petit_7": 9,
+    "trump_21": 10,
+    "excuse": 8,
+    "trumps_short": 0,
+    "trumps_long": 2,
+    **{f"trump_{rank}": 2 for rank in range(F.FIRST_MAJOR, 21)},
+    "sequence": 1,
+    "king_queen": 10,
+    "king": 6,
+    "queen": 3,
+    "knight": 2,
+    "jack": 1,
+    "long_5": 5,
+    "long_6": 7,
+    "long_7": 9,
+    "voids": 6,
+    "singletons": 3,
+}
+"""Chavey's published weight of each hand feature (``kernels.chavey``). His count also adds
+2 for the 21 as a major trump (his 21 is worth 12 in all), and the voids and singletons only
+to weigh a Garde sans or a Garde contre (his Prise and Garde bands leave them out)."""
+
+DISTRIBUTION_FEATURES: tuple[str, ...] = ("voids", "singletons")
+"""The features of Chavey's distribution bonus, counted for Garde sans and Garde contre only."""
+
+DISTRIBUTION_CONTRACTS: tuple[str, ...] = CONTRACTS[2:]
+"""The contracts for which Chavey adds the distribution bonus."""

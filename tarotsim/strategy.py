@@ -21,15 +21,17 @@ In the kernels a seat's strategy is its block of the ``cfg`` array (slots
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from tarotsim.bidder import load_bidder
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import BID_LEARNED, BID_MONTECARLO, PLAY_HEURISTIC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -175,6 +177,11 @@ OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
         f"`{DEFAULT_BID_ROLLOUT}`",
         "the card play of the `montecarlo` bidder's playouts, every seat",
     ),
+    "bidder": (
+        "the path of a bidder file",
+        "none",
+        "the `learned` bidder's model, made by `tarotsim fit-bidder` (needed by `bid=learned`)",
+    ),
     "chelem_threshold": (
         "0 or more",
         str(DEFAULT_CHELEM_THRESHOLD),
@@ -238,6 +245,24 @@ def _rollout(value: object) -> str:
     return value
 
 
+def _bidder(bid: str, value: object) -> str | None:
+    """The ``bidder`` option: a readable bidder file's path, given exactly when ``bid=learned``."""
+    learned = BID_POLICIES[bid] == BID_LEARNED
+    if value is None:
+        if learned:
+            raise ValueError("bid=learned needs bidder=PATH, a bidder file made by tarotsim fit-bidder")
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"bidder must be the path of a bidder file, got {value!r}")
+    path = os.fspath(value)
+    if not learned:
+        raise ValueError(f"bidder={path} is the learned bidder's file: it needs bid=learned, not bid={bid}")
+    if "," in path or "=" in path:
+        raise ValueError(f"a bidder file's path must not hold ',' or '=', got {path!r}")
+    load_bidder(path)
+    return path
+
+
 def _name(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"a strategy name must be a string, got {value!r}")
@@ -261,7 +286,8 @@ class Strategy:
         ``bid_thresholds`` (four increasing Chavey counts: the ``chavey`` bidder's bands, and
         the bands by which the ``montecarlo`` bidder assumes the earlier speakers bid),
         ``bid_worlds`` and ``bid_rollout`` (the ``montecarlo`` bidder's worlds per decision
-        and the card play of its playouts), ``chelem_threshold``, ``name``
+        and the card play of its playouts), ``bidder`` (the path of the ``learned`` bidder's
+        file, :mod:`tarotsim.bidder`), ``chelem_threshold``, ``name``
         (a short label), and the heuristic's tunable constants of :data:`TUNABLES`
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``), which need
@@ -271,8 +297,9 @@ class Strategy:
     ------
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
-        of its range, a heuristic option without heuristic play on its side, or a
-        ``montecarlo`` option without ``bid=montecarlo``.
+        of its range, a heuristic option without heuristic play on its side, a
+        ``montecarlo`` option without ``bid=montecarlo``, ``bid=learned`` without a readable
+        ``bidder`` file, or a ``bidder`` without ``bid=learned``.
     TypeError
         For a value of the wrong type.
     """
@@ -287,6 +314,7 @@ class Strategy:
     bid_thresholds: tuple[int, int, int, int] | None
     bid_worlds: int
     bid_rollout: str
+    bidder: str | None
     chelem_threshold: int
     name: str | None
     follow_min_attack: int
@@ -333,6 +361,7 @@ class Strategy:
                 raise ValueError(
                     f"{key} is an option of the montecarlo bidder, but this strategy bids {values['bid']}"
                 )
+        values["bidder"] = _bidder(values["bid"], options.get("bidder"))
         values["chelem_threshold"] = _whole(
             "chelem_threshold", options.get("chelem_threshold", DEFAULT_CHELEM_THRESHOLD)
         )
@@ -421,6 +450,8 @@ class Strategy:
                     f"{key}={value} cannot be met at {players} players ({hand} cards in a hand); "
                     f"use 0 to {hand}"
                 )
+        if self.bidder is not None:
+            load_bidder(self.bidder).check(players, path=self.bidder)
 
     def block(self, players: int) -> np.ndarray:
         """The seat's block of the kernels' ``cfg`` at ``players`` players: int64[N_SEAT_CFG],
@@ -444,6 +475,9 @@ class Strategy:
         out[S.P_CHELEM_THRESHOLD] = self.chelem_threshold
         out[S.P_BID_WORLDS] = self.bid_worlds
         out[S.P_BID_ROLLOUT] = PLAY_POLICIES[self.bid_rollout]
+        if self.bidder is not None:
+            learned = load_bidder(self.bidder).slots()
+            out[S.P_LEARNED_0 : S.P_LEARNED_0 + len(learned)] = learned
         for key, tunable in TUNABLES.items():
             out[tunable.slot] = getattr(self, key)
         return out
@@ -451,7 +485,7 @@ class Strategy:
 
 def _parse_value(key: str, text: str) -> Any:
     """The Python value of ``key`` written as ``text`` in a spec."""
-    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bid_rollout"):
+    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bid_rollout", "bidder"):
         return text
     if key == "bid_thresholds":
         parts = text.split("/")

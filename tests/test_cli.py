@@ -345,3 +345,29 @@ def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_p
     assert code == 2 and "--allow-version-change" in err
     assert main([*argv, "--allow-version-change"]) == 0
     assert "version_changes" in (run / "manifest.json").read_text()
+
+
+def test_reading_commands_on_a_dask_cluster_print_what_they_print_here(capsys, small_run, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    commands = [
+        ["table", str(small_run)],
+        ["thresholds", str(small_run), "--min-n", "10"],
+        ["compare", str(small_run), str(small_run)],
+    ]
+    here = []
+    for argv in commands:
+        assert main(argv) == 0
+        here.append(capsys.readouterr().out)
+    assert "Trump length at which each contract is made 50% of the time" in here[1]
+    assert "Smallest" not in here[1]
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        for argv, expected in zip(commands, here, strict=True):
+            assert main([*argv, "--scheduler", cluster.scheduler_address]) == 0
+            assert capsys.readouterr().out == expected
+        out = tmp_path / "report"
+        assert (
+            main(["report", str(small_run), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
+        )
+        assert (out / "report.html").is_file()

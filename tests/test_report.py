@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -486,7 +487,7 @@ def test_findings_compare_each_band_on_its_own_count():
     from tests.test_analysis import noisy_hand_points_sweep
 
     df = noisy_hand_points_sweep()
-    same = analysis.same_play_as(analysis.loading.played_rows(df, what="test"))
+    same = analysis.same_play_as(df)
     assert same == {}
     points = {
         s: analysis.hand_points_thresholds(df, 4, 30, scale=s) for s in ("hand_points", "hand_points_dist")
@@ -498,13 +499,30 @@ def test_findings_compare_each_band_on_its_own_count():
     prise, garde_sans = md.splitlines()
     row = points["hand_points"].set_index("contract").loc["prise"]
     assert prise.startswith(
-        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; bootstrap 95%: "
+        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; resampled 95%: "
         f"{row['positive_from_low']:.0f}–{row['positive_from_high']:.0f})"
     )
     assert "published 40 on the same count" in prise
     row = points["hand_points_dist"].set_index("contract").loc["garde_sans"]
     assert garde_sans.startswith(f"- Garde sans is the best choice from {row['best_from']:.0f}")
     assert "`hand_points_dist`" in garde_sans and "published 71 on the same count" in garde_sans
+    # a break-even that was not fitted, or not reached, is said so, never left blank
+    unfitted = fitted["hand_points"].copy()
+    prise_row = unfitted["contract"] == "prise"
+    unfitted.loc[prise_row, ["break_even", "break_even_low", "break_even_high"]] = np.nan
+    unfitted.loc[prise_row, "degree"] = 0
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, {**fitted, "hand_points": unfitted}, same, ["prise"]))
+    n_total = int(unfitted.loc[prise_row, "n_total"].iloc[0])
+    assert (
+        f"fitted break-even none (no fit: too few deals, {n_total:,} played); published 40" in doc.markdown()
+    )
+    unfitted.loc[prise_row, "degree"] = 3
+    unfitted.loc[prise_row, "note"] = "break-even not reached over hand_points 20–58: fitted -3 points at 58"
+    unfitted.loc[prise_row, "fitted_to"] = 58.0
+    doc = report.Document("t")
+    doc.bullets(*findings.band_findings(points, {**fitted, "hand_points": unfitted}, same, ["prise"]))
+    assert "fitted break-even > 58; published 40" in doc.markdown()
     # without the count with the bonus, the garde sans band is not compared, and says why
     del points["hand_points_dist"], fitted["hand_points_dist"]
     doc = report.Document("t")
@@ -541,3 +559,26 @@ def test_threshold_grid_merges_the_same_play_and_says_what_is_missing():
         ["prise: break-even", "≤ 0", "8.1 (8.0–8.2)"],
         ["garde: break-even", "> 11", "8.2 (8.1–8.3)"],
     ]
+
+
+def test_readme_quotes_the_committed_10m_report_exactly():
+    """Every figure the README quotes from reports/sweep-10M is in that report, as printed there."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    quote = readme.split("<!-- quoted from reports/sweep-10M/report.md", 1)[1].split("<!-- end of quote -->")[
+        0
+    ]
+    summary = (root / "reports" / "sweep-10M" / "report.md").read_text(encoding="utf-8")
+    summary = summary.split("## Thresholds in trump length")[0]
+    intervals = re.findall(r"\d+(?:\.\d)? \(\d+(?:\.\d)?–\d+(?:\.\d)?\)", quote)
+    assert len(intervals) >= 7
+    for text in intervals:
+        assert text in summary, text
+    for count, column in re.findall(r"from (\d+) `(\w+)`", quote):
+        assert f"from {count} `{column}`" in summary
+    assert (
+        "Garde contre is the best choice from 76 `hand_points_dist` (a bin edge; resampled 95%: 76–78)"
+        in summary
+    )
+    for band in ("published 40", "published 71", "published 81", "published 56"):
+        assert band in summary

@@ -1,14 +1,22 @@
 """Success tables, confidence intervals, fitted thresholds and comparisons from simulation records.
 
 Every public function takes either a records DataFrame (one row per deal, or one row per
-``(deal, contract)`` for contract sweeps) or the path of a run directory, which
-:func:`load_records` reads through :mod:`tarotsim.run.store`. pandas and NumPy; the fitted
-curves use statsmodels.
+``(deal, contract)`` for contract sweeps) or the path of a run directory. A run directory is
+read chunk by chunk, a batch of whole deals at a time, and reduced to exact per-cell counts
+and sums (:mod:`~tarotsim.analysis.reduction`): memory does not grow with the size of the
+run, and the tables do not depend on how it was cut into chunks. With ``client=`` (a Dask
+client or a scheduler address) the chunks are reduced on the workers of a cluster.
+pandas and NumPy; the fitted curves use statsmodels.
 
 The package, one job per module, in the order the data goes through it:
 
-- :mod:`~tarotsim.analysis.loading`: read records, keep the played deals, check columns;
-- :mod:`~tarotsim.analysis.intervals`: Wilson and normal confidence intervals;
+- :mod:`~tarotsim.analysis.loading`: find a run's chunks, read them in batches, keep the
+  played deals, check columns;
+- :mod:`~tarotsim.analysis.reduction`: map per-chunk reductions over the chunks (here or
+  on Dask workers) and merge them;
+- :mod:`~tarotsim.analysis.moments`: exact counts and sums per cell, and the means and
+  variances read from them;
+- :mod:`~tarotsim.analysis.intervals`: Wilson confidence intervals;
 - :mod:`~tarotsim.analysis.play`: which contracts a sweep played identically;
 - :mod:`~tarotsim.analysis.fits`: fitted curves of success and expected score, and where
   they cross their targets;
@@ -17,7 +25,11 @@ The package, one job per module, in the order the data goes through it:
   whether the cell decides it;
 - :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay,
   against the published bands on their own scale;
+- :mod:`~tarotsim.analysis.threshold_tables`: the trump and hand-point thresholds and the best
+  contract from one pass;
 - :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
+- :mod:`~tarotsim.analysis.count_fit`: Chavey's count refitted on a sweep, and the
+  ``learned`` bidder fitted from it;
 - :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
 
 Conventions used throughout:
@@ -30,11 +42,12 @@ Conventions used throughout:
   settled ``+3D`` with four players); a pass scores 0.
 - Intervals are two-sided at 95 % by default (``z = 1.959963984540054``); each function
   says how its intervals are made (Wilson, normal on paired differences, delta method on a
-  fit, bootstrap over deals).
+  fit, normal resampling of bin means).
 """
 
 from tarotsim.analysis.best import PASS, best_contract
 from tarotsim.analysis.comparison import compare
+from tarotsim.analysis.count_fit import fit_bidder, fit_count
 from tarotsim.analysis.hand_points import (
     BAND_SCALES,
     PUBLISHED_HAND_POINTS,
@@ -44,8 +57,10 @@ from tarotsim.analysis.hand_points import (
 from tarotsim.analysis.intervals import Z95, wilson_interval
 from tarotsim.analysis.loading import Data, load_records
 from tarotsim.analysis.play import same_play_as
+from tarotsim.analysis.reduction import connect, reduce_records
 from tarotsim.analysis.success import success_table, thresholds
 from tarotsim.analysis.tables import TextTable, text_table, to_markdown
+from tarotsim.analysis.threshold_tables import ThresholdTables, threshold_tables
 from tarotsim.labels import CONTRACTS
 
 __all__ = [
@@ -56,14 +71,20 @@ __all__ = [
     "Z95",
     "Data",
     "TextTable",
+    "ThresholdTables",
     "best_contract",
     "compare",
+    "connect",
+    "fit_bidder",
+    "fit_count",
     "hand_points_table",
     "hand_points_thresholds",
     "load_records",
+    "reduce_records",
     "same_play_as",
     "success_table",
     "text_table",
+    "threshold_tables",
     "thresholds",
     "to_markdown",
     "wilson_interval",

@@ -3,29 +3,37 @@
 Contracts are compared on the same hands only in sweep records (every deal played under
 every contract); passing scores 0. Each cell says by how much its best choice beats the
 runner-up on the same deals, with a 95 % interval, and whether that settles the choice.
+
+The records are read chunk by chunk (:class:`BestSums`): per cell, the sums of every
+choice's scores and, for every pair of choices, the count, sum and sum of squares of their
+per-deal differences. Once the best choice and its runner-up are known, their paired
+interval is read from those sums, so one pass over the run is enough.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from tarotsim.analysis.intervals import Z95, check_z
-from tarotsim.analysis.loading import (
-    RECORD_COLUMNS,
-    Data,
-    by_columns,
-    check_min_n,
-    contract_codes,
-    contracts_present,
-    load_records,
-    played_rows,
-    require_columns,
+from tarotsim.analysis.loading import Data, by_columns, check_min_n
+from tarotsim.analysis.moments import (
+    Counts,
+    cell_codes,
+    contracts_played,
+    exact_bincount,
+    exact_means,
+    exact_variances,
+    merge_frames,
+    whole_numbers,
 )
-from tarotsim.analysis.play import play_keys
-from tarotsim.labels import Contract
+from tarotsim.analysis.play import PLAY_COLUMNS, play_keys
+from tarotsim.analysis.reduction import Chunk, Reduction, deal_index, open_chunks, plan, reduce_records
+from tarotsim.labels import CONTRACTS, Contract
 
 PASS = Contract.PASS.label
 """What the taker scores 0 by choosing: the label of passing in :func:`best_contract`."""
@@ -67,7 +75,8 @@ def rank_choices(scores: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFram
 
 
 class DealGrid:
-    """Played records as deals × contracts arrays, and the cell of hands each deal falls in.
+    """The played records of a chunk as deals × contracts arrays (every contract of
+    :data:`~tarotsim.labels.CONTRACTS`), and the cell of hands each deal falls in.
 
     Attributes
     ----------
@@ -76,57 +85,45 @@ class DealGrid:
         value is missing.
     cells : pandas.DataFrame
         One row per cell: the `by` values, sorted.
+    index : pandas.MultiIndex
+        The same cells as an index.
     scores : numpy.ndarray
         float64[n_deals, 1 + n_contracts]: the taker's score, column 0 passing (0),
-        then each contract present, low to high; NaN where the deal was not played
-        under that contract.
+        then each contract, low to high; NaN where the deal was not played under that
+        contract.
     plays : numpy.ndarray
         int64[n_deals, n_contracts]: the play key of each record (:func:`play_keys`),
         -1 where absent; no columns when made with ``plays=False``.
-    rows_per_deal : numpy.ndarray
-        int64[n_deals]: played records of each deal.
     """
 
-    def __init__(
-        self, played: pd.DataFrame, cols: list[str], present: list[str], *, plays: bool = True
-    ) -> None:
-        deal_i, deals = pd.factorize(played["deal"])
-        con_i = contract_codes(played, present)
+    def __init__(self, chunk: Chunk, cols: list[str], *, plays: bool = True) -> None:
+        played, codes = chunk.played, chunk.codes
+        deal_i, deals = deal_index(chunk)
         n_deals = len(deals)
-        grouped = played.groupby(cols, observed=True, sort=True, dropna=True)
-        codes = grouped.ngroup().to_numpy(dtype=float)
-        codes = np.where(np.isnan(codes), -1, codes).astype(np.int64)
-        self.cells = grouped.size().index.to_frame(index=False)
+        n_contracts = len(CONTRACTS)
+        cells, self.index = cell_codes([(c, played[c]) for c in cols], dropna=True, cache=chunk.cache)
+        self.cells = self.index.to_frame(index=False)
         low = np.full(n_deals, np.iinfo(np.int64).max)
         high = np.full(n_deals, -1, dtype=np.int64)
-        np.minimum.at(low, deal_i, codes)
-        np.maximum.at(high, deal_i, codes)
+        np.minimum.at(low, deal_i, cells)
+        np.maximum.at(high, deal_i, cells)
         if np.any(low != high):
             raise ValueError(
                 f"by column(s) {', '.join(map(repr, cols))} differ between the contracts of a deal; "
                 "group by features of the hand as dealt (bouts, trumps, hand points)"
             )
         self.cell = high
-        self.rows_per_deal = np.bincount(deal_i, minlength=n_deals)
-        slot = deal_i * len(present) + con_i
-        if np.bincount(slot, minlength=n_deals * len(present)).max(initial=0) > 1:
+        slot = deal_i * n_contracts + codes
+        if np.bincount(slot, minlength=n_deals * n_contracts).max(initial=0) > 1:
             raise ValueError(
                 "a deal is recorded twice under the same contract; each (deal, contract) must appear once"
             )
-        self.scores = np.full((n_deals, 1 + len(present)), np.nan)
+        self.scores = np.full((n_deals, 1 + n_contracts), np.nan)
         self.scores[:, 0] = 0.0
-        self.scores[deal_i, 1 + con_i] = played["taker_score"].to_numpy(dtype=float)
-        self.plays = np.full((n_deals, len(present) if plays else 0), -1, dtype=np.int64)
+        self.scores[deal_i, 1 + codes] = played["taker_score"].to_numpy(dtype=float)
+        self.plays = np.full((n_deals, n_contracts if plays else 0), -1, dtype=np.int64)
         if plays:
-            self.plays[deal_i, con_i] = play_keys(played)
-
-    def cell_sums(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per cell: the sum and the count of the non-NaN entries of `values` (float[n_deals])."""
-        keep = (self.cell >= 0) & ~np.isnan(values)
-        n_cells = len(self.cells)
-        sums = np.bincount(self.cell[keep], weights=values[keep], minlength=n_cells)
-        counts = np.bincount(self.cell[keep], minlength=n_cells)
-        return sums, counts
+            self.plays[deal_i, codes] = play_keys(played)
 
 
 def best_contract(
@@ -135,6 +132,7 @@ def best_contract(
     min_n: int = 30,
     *,
     z: float = Z95,
+    client: Any = None,
 ) -> pd.DataFrame:
     """The contract with the highest mean taker score in each cell, against passing.
 
@@ -163,6 +161,9 @@ def best_contract(
         Default 30.
     z : float, optional
         Normal quantile of the intervals (default 95 %).
+    client : distributed.Client or str, optional
+        Reduce the chunks of a run directory on this Dask cluster (see
+        :func:`tarotsim.analysis.reduction.reduce_records`).
 
     Returns
     -------
@@ -184,61 +185,126 @@ def best_contract(
         (not a sweep: the contracts would be compared on different hands).
     """
     cols = by_columns(by)
-    df = load_records(data, columns=[*RECORD_COLUMNS, *cols])
     if not cols:
         raise ValueError("by must name at least one column besides 'contract'")
     check_min_n(min_n)
     check_z(z)
-    require_columns(df, ["deal", "contract", *cols, "made", "taker_score"], what="best_contract")
-    played = played_rows(df, what="best_contract")
-    present = contracts_present(played)
+    chunks = open_chunks(data, ["deal", "contract", *cols, "made", "taker_score"], what="best_contract")
+    results = reduce_records(chunks, best_plan(cols), what="best_contract", client=client)
+    return best_from(results, cols, min_n, z)
+
+
+_CHOICES = (PASS, *CONTRACTS)
+_PAIRS = tuple(combinations(range(len(_CHOICES)), 2))
+"""Pairs ``(i, j)``, ``i < j``, of positions in :data:`_CHOICES` (0 is passing)."""
+
+
+class BestSums(Reduction):
+    """Per cell of `keys`: deals; per choice (pass, each contract) its deals and score sum; per
+    pair of choices the deals with both, and the sum and sum of squares of their score
+    differences; per pair of contracts the deals whose plays differ (or that only one played).
+
+    The result is a DataFrame indexed by the cell's `keys`, int64 columns (float for
+    fractional scores) named ``n``, ``count_<i>``, ``sum_<i>``, ``pairs_<i>_<j>``,
+    ``diff_<i>_<j>``, ``diff_sq_<i>_<j>`` and ``differ_<i>_<j>``, with positions in
+    ``(pass, *CONTRACTS)``.
+    """
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.keys = list(keys)
+        self.columns = ("deal", "contract", "thrown_in", "taker_score", *PLAY_COLUMNS, *self.keys)
+        self.key = f"best:{','.join(self.keys)}"
+
+    def partial(self, chunk: Chunk) -> pd.DataFrame:
+        grid = deal_grid(chunk, self.keys, plays=True)
+        n_cells = len(grid.cells)
+        inside = grid.cell >= 0
+        cell = grid.cell[inside]
+        scores = grid.scores[inside]
+        plays = grid.plays[inside]
+        played = ~np.isnan(scores)
+        values = whole_numbers(np.where(played, scores, 0.0))
+        sums: dict[str, np.ndarray] = {"n": np.bincount(cell, minlength=n_cells).astype(np.int64)}
+        for i in range(1, len(_CHOICES)):
+            sums[f"count_{i}"] = np.bincount(cell, weights=played[:, i], minlength=n_cells).astype(np.int64)
+            sums[f"sum_{i}"] = exact_bincount(cell, values[:, i], n_cells)
+        for i, j in _PAIRS:
+            both = played[:, i] & played[:, j]
+            diff = values[both, i] - values[both, j]
+            sums[f"pairs_{i}_{j}"] = np.bincount(cell[both], minlength=n_cells).astype(np.int64)
+            sums[f"diff_{i}_{j}"] = exact_bincount(cell[both], diff, n_cells)
+            sums[f"diff_sq_{i}_{j}"] = exact_bincount(cell[both], diff * diff, n_cells)
+            if i > 0:
+                differ = plays[:, i - 1] != plays[:, j - 1]
+                sums[f"differ_{i}_{j}"] = np.bincount(cell, weights=differ, minlength=n_cells).astype(
+                    np.int64
+                )
+        return pd.DataFrame(sums, index=grid.index)
+
+    def merge(self, partials: Sequence[pd.DataFrame]) -> pd.DataFrame:
+        return merge_frames(partials)
+
+
+def deal_grid(chunk: Chunk, keys: Sequence[str], *, plays: bool) -> DealGrid:
+    """The :class:`DealGrid` of a chunk over every contract, made once per chunk and `keys`."""
+    name = ("grid", tuple(keys), plays)
+    if name not in chunk.cache:
+        chunk.cache[name] = DealGrid(chunk, list(keys), plays=plays)
+    grid: DealGrid = chunk.cache[name]
+    return grid
+
+
+def best_plan(by: Sequence[str]) -> dict[str, Reduction]:
+    """The reductions :func:`best_from` reads."""
+    return plan(BestSums(by), Counts())
+
+
+def best_from(results: dict[str, Any], by: Sequence[str], min_n: int, z: float) -> pd.DataFrame:
+    """The :func:`best_contract` table from reduced records (see :func:`best_plan`)."""
+    cols = list(by)
+    counts = results[Counts.key]
+    present = contracts_played(counts)
     choices = [PASS, *present]
     score_columns = [f"score_{c}" for c in present]
     columns = [
         *cols, "best", "best_score", "runner_up", "runner_up_score", "diff", "diff_low",
         "diff_high", "decided", "same_play", "n", "low_n", *score_columns,
     ]  # fmt: skip
-    if played.empty:
+    if not present:
         return pd.DataFrame(columns=columns)
-    grid = DealGrid(played, cols, present)
-    if len(present) > 1 and grid.rows_per_deal.max() == 1:
+    if len(present) > 1 and counts["rows_per_deal"] == 1:
         raise ValueError(
             "best_contract needs sweep records (each deal played under several contracts); "
             "these hold one row per deal, so contracts would be compared on different hands"
         )
-    means = {}
-    for i, con in enumerate(choices):
-        sums, counts = grid.cell_sums(grid.scores[:, i])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means[con] = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    sums = results[BestSums(cols).key].sort_index()
+    n = sums["n"].to_numpy(dtype=np.int64)
+    position = [0, *(1 + CONTRACTS.index(c) for c in present)]
+    means = {PASS: np.where(n > 0, 0.0, np.nan)}
+    for con, i in zip(present, position[1:], strict=True):
+        means[con] = exact_means(sums[f"sum_{i}"].to_numpy(), sums[f"count_{i}"].to_numpy())
     ranked = rank_choices(pd.DataFrame(means), choices)
-    index = {c: i for i, c in enumerate(choices)}
-    best_i = ranked["best"].map(index).to_numpy(dtype=np.int64)
-    runner = ranked["runner_up"].map(index)
-    runner_i = runner.fillna(-1).to_numpy(dtype=np.int64)
-
-    deal_rows = np.arange(len(grid.cell))
-    in_cell = grid.cell >= 0
-    cell = np.where(in_cell, grid.cell, 0)
-    b, r = best_i[cell], runner_i[cell]
-    diff = grid.scores[deal_rows, b] - grid.scores[deal_rows, np.maximum(r, 0)]
-    diff = np.where(in_cell & (r >= 0), diff, np.nan)
-    sums, n_pairs = grid.cell_sums(diff)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_diff = np.where(n_pairs > 0, sums / np.maximum(n_pairs, 1), np.nan)
-        squares, _ = grid.cell_sums((diff - mean_diff[cell]) ** 2)
-        half = z * np.sqrt(squares / (n_pairs - 1)) / np.sqrt(n_pairs)
-    half = np.where(n_pairs >= 2, half, np.nan)
-
-    both_contracts = (b > 0) & (r > 0)
-    differs = both_contracts & (
-        grid.plays[deal_rows, np.maximum(b - 1, 0)] != grid.plays[deal_rows, np.maximum(r - 1, 0)]
+    best_i = np.array([position[choices.index(c)] for c in ranked["best"]], dtype=np.int64)
+    runner_i = np.array(
+        [-1 if c is None else position[choices.index(c)] for c in ranked["runner_up"]], dtype=np.int64
     )
-    differs_in_cell = np.bincount(grid.cell[in_cell], weights=differs[in_cell], minlength=len(grid.cells))
-    same_play = (best_i > 0) & (runner_i > 0) & (differs_in_cell == 0)
 
-    n = np.bincount(grid.cell[in_cell], minlength=len(grid.cells)).astype(np.int64)
-    out = grid.cells.assign(
+    pairs, total, squares, differ = (np.zeros(len(sums), dtype=object) for _ in range(4))
+    for row, (b, r) in enumerate(zip(best_i.tolist(), runner_i.tolist(), strict=True)):
+        if r < 0:
+            continue
+        i, j = min(b, r), max(b, r)
+        sign = 1 if b < r else -1
+        pairs[row] = int(sums[f"pairs_{i}_{j}"].iloc[row])
+        total[row] = sign * sums[f"diff_{i}_{j}"].iloc[row].item()
+        squares[row] = sums[f"diff_sq_{i}_{j}"].iloc[row].item()
+        differ[row] = int(sums[f"differ_{i}_{j}"].iloc[row]) if i > 0 else 1
+    pairs = pairs.astype(np.int64)
+    mean_diff = exact_means(total, pairs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = z * np.sqrt(exact_variances(pairs, total, squares)) / np.sqrt(pairs)
+    same_play = (best_i > 0) & (runner_i > 0) & (differ.astype(np.int64) == 0)
+    out = sums.index.to_frame(index=False).assign(
         best=ranked["best"].to_numpy(),
         best_score=ranked["best_score"].to_numpy(),
         runner_up=ranked["runner_up"].to_numpy(),

@@ -32,6 +32,8 @@ import numpy as np
 import pandas as pd
 from numpy.polynomial import polynomial as P
 
+from tarotsim.analysis.moments import cell_table
+
 MAX_DEGREE = 3
 """Highest polynomial degree fitted; fewer values of `x` get a lower degree (cells − 2)."""
 
@@ -135,7 +137,8 @@ def fit_success(cells: Cells, degree: int) -> Curve | None:
 
     The cells must hold both made and failed contracts (else there is no curve to fit).
     """
-    import statsmodels.api as sm
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
     from statsmodels.tools.sm_exceptions import ConvergenceWarning, PerfectSeparationWarning
 
     exog, centre, spread = _design(cells, degree)
@@ -144,7 +147,7 @@ def fit_success(cells: Cells, degree: int) -> Curve | None:
         warnings.simplefilter("error", PerfectSeparationWarning)
         warnings.simplefilter("error", ConvergenceWarning)
         try:
-            result = sm.GLM(endog, exog, family=sm.families.Binomial()).fit()
+            result = GLM(endog, exog, family=families.Binomial()).fit()
         except (PerfectSeparationWarning, ConvergenceWarning):
             return None
     cov = np.asarray(result.cov_params()) * _lack_of_fit(result)
@@ -157,39 +160,32 @@ def fit_score(cells: Cells, degree: int) -> Curve:
     A value of `x` whose deals all scored the same (variance 0) is weighted with the pooled
     variance of the others (1 point² if every variance is 0).
     """
-    import statsmodels.api as sm
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
 
     exog, centre, spread = _design(cells, degree)
     variance = np.nan_to_num(cells.score_var, nan=0.0)
     positive = variance > 0
     pooled = float(np.average(variance[positive], weights=cells.n[positive] - 1)) if positive.any() else 1.0
     variance = np.where(positive, variance, pooled)
-    model = sm.GLM(cells.mean_score, exog, family=sm.families.Gaussian(), var_weights=cells.n / variance)
+    model = GLM(cells.mean_score, exog, family=families.Gaussian(), var_weights=cells.n / variance)
     result = model.fit(scale=1.0)
     cov = np.asarray(result.cov_params()) * _lack_of_fit(result)
     return Curve(np.asarray(result.params), cov, centre, spread, float(cells.x.min()), float(cells.x.max()))
 
 
-def group_cells(played: pd.DataFrame, keys: list[str], x: str) -> pd.DataFrame:
-    """Deals, made, mean score and score variance of each (keys, x) cell of played records."""
-    work = pd.DataFrame(
-        {
-            **{k: played[k] for k in keys},
-            x: played[x].astype(float),
-            "made": played["made"].astype(bool).astype(np.int64),
-            "taker_score": played["taker_score"].astype(float),
-        }
-    )
-    return (
-        work.groupby([*keys, x], sort=True, observed=True, dropna=True)
-        .agg(
-            n=("made", "size"),
-            made=("made", "sum"),
-            mean_score=("taker_score", "mean"),
-            score_var=("taker_score", "var"),
-        )
-        .reset_index()
-    )
+def group_cells(sums: pd.DataFrame, contract: str | None, x: str) -> pd.DataFrame:
+    """Deals, made, mean score and score variance of each (contract, keys, `x`) cell.
+
+    `sums` is a :class:`~tarotsim.analysis.moments.CellSums` result whose last key is `x`;
+    `x` is made a float, and the cells are sorted by their keys then `x`. Only `contract`'s
+    cells when it is given.
+    """
+    table = cell_table(sums, contract)
+    table[x] = table[x].astype(float)
+    keys = [c for c in table.columns if c not in ("n", "made", "mean_score", "score_var", "mean_margin")]
+    table = table.sort_values(keys, kind="mergesort").reset_index(drop=True)
+    return table[[*keys, "n", "made", "mean_score", "score_var"]]
 
 
 def _fmt(value: float) -> str:
@@ -197,7 +193,7 @@ def _fmt(value: float) -> str:
 
 
 def fitted_thresholds(
-    played: pd.DataFrame,
+    table: pd.DataFrame,
     *,
     x: str,
     by: Sequence[str],
@@ -205,14 +201,16 @@ def fitted_thresholds(
     min_n: int,
     z: float,
     same_play: dict[str, str],
+    n_played: int,
 ) -> pd.DataFrame:
     """Fitted success and break-even thresholds in `x`, per contract and `by` group.
 
     See :func:`tarotsim.analysis.thresholds` (``method="fit"``), which checks the input and
-    documents the result; `same_play` maps a contract to a lower one played identically.
+    documents the result. `table` is :func:`group_cells`; `same_play` maps a contract to a
+    lower one played identically; `n_played` is the played records, named when nothing
+    can be fitted.
     """
     keys = ["contract", *by]
-    table = group_cells(played, keys, x)
     target = math.log(min_rate / (1.0 - min_rate))
     what = f"success {min_rate:.0%}"
     rows = []
@@ -265,7 +263,7 @@ def fitted_thresholds(
     if fitted == 0:
         raise ValueError(
             f"too few deals to fit thresholds: no contract and {', '.join(by) or 'contract'} group has "
-            f"{MIN_CELLS} values of {x} with at least {min_n} deals ({len(played):,} played records); "
+            f"{MIN_CELLS} values of {x} with at least {min_n} deals ({n_played:,} played records); "
             "play more deals, lower min_n or use method='first'"
         )
     return pd.DataFrame(rows, columns=[*keys, *FIT_COLUMNS])

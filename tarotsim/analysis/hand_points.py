@@ -7,30 +7,39 @@ from :data:`tarotsim.labels.PUBLISHED_BANDS`), each on the scale it was made on
 voids and singletons (``hand_points_dist``). A band is compared only on its own scale.
 
 Where a contract starts to pay or to be the best is read from bins of hand points; its
-95 % interval comes from a bootstrap over deals (:func:`hand_points_thresholds`).
+95 % interval comes from resampling the bins' mean scores (:func:`hand_points_thresholds`).
+Both read the records chunk by chunk: per value of the count, the deals, sums and sums of
+products of the scores under each pair of contracts (:class:`BinSums`), merged exactly.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.best import DealGrid
-from tarotsim.analysis.intervals import Z95, check_z, standard_error
-from tarotsim.analysis.loading import (
-    RECORD_COLUMNS,
-    Data,
-    check_min_n,
-    contracts_present,
-    load_records,
-    played_rows,
-    require_columns,
+from tarotsim.analysis.best import deal_grid
+from tarotsim.analysis.intervals import Z95, check_z
+from tarotsim.analysis.loading import Data, check_min_n
+from tarotsim.analysis.moments import (
+    SCORE,
+    SCORE_SQ,
+    CellSums,
+    Counts,
+    N,
+    contracts_played,
+    exact_bincount,
+    exact_means,
+    exact_variances,
+    merge_frames,
+    whole_numbers,
 )
-from tarotsim.analysis.play import same_play_as
-from tarotsim.labels import MULTIPLIERS, PUBLISHED_BANDS, Contract
+from tarotsim.analysis.play import SamePlay, same_play_from
+from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
+from tarotsim.labels import CONTRACTS, MULTIPLIERS, PUBLISHED_BANDS, Contract
 
 PUBLISHED_HAND_POINTS: dict[str, int] = PUBLISHED_BANDS
 """The usual published bands of the Chavey hand count: bid each contract from this many
@@ -51,7 +60,7 @@ BAND_SCALES: dict[str, str] = {
 """The count each published band was made on (see :data:`tarotsim.labels.PUBLISHED_BANDS`)."""
 
 N_BOOT = 200
-"""Bootstrap resamples of the deals behind each hand-point interval."""
+"""Resamples of the bins' mean scores behind each hand-point interval."""
 
 
 def bin_edges(values: pd.Series, bins: int | Sequence[float] | None) -> np.ndarray:
@@ -91,6 +100,7 @@ def hand_points_table(
     min_n: int = 30,
     *,
     scale: str = HAND_POINTS,
+    client: Any = None,
 ) -> pd.DataFrame:
     """Mean taker score of each contract by hand-point bin (Chavey count).
 
@@ -109,6 +119,9 @@ def hand_points_table(
     scale : str, optional
         The record column holding the count: ``"hand_points"`` (default, without the
         distribution bonus) or ``"hand_points_dist"`` (with it).
+    client : distributed.Client or str, optional
+        Reduce the chunks of a run directory on this Dask cluster (see
+        :func:`tarotsim.analysis.reduction.reduce_records`).
 
     Returns
     -------
@@ -119,44 +132,51 @@ def hand_points_table(
         (``n < min_n``).
     """
     check_scale(scale)
-    df = load_records(data, columns=[*RECORD_COLUMNS, scale])
     check_min_n(min_n)
-    require_columns(df, ["contract", scale, "taker_score"], what=f"hand_points_table on scale {scale!r}")
-    played = played_rows(df, what="hand_points_table")
-    edges = bin_edges(played[scale], bins)
-    idx = bin_index(edges, played[scale].to_numpy(dtype=float))
-    inside = idx >= 0
-    work = pd.DataFrame(
-        {
-            "contract": played["contract"].to_numpy()[inside],
-            "bin": idx[inside],
-            "taker_score": played["taker_score"].to_numpy(dtype=float)[inside],
-        }
+    chunks = open_chunks(
+        data, ["contract", scale, "taker_score"], what=f"hand_points_table on scale {scale!r}"
     )
-    stats = work.groupby(["contract", "bin"], observed=True).agg(
-        n=("taker_score", "size"),
-        mean_score=("taker_score", "mean"),
-        score_sd=("taker_score", "std"),
+    results = reduce_records(
+        chunks, plan(CellSums([scale]), Counts()), what="hand_points_table", client=client
     )
-    stats["score_se"] = standard_error(stats["score_sd"], stats["n"])
-    present = contracts_present(played)
-    full = pd.MultiIndex.from_product([present, range(len(edges) - 1)], names=["contract", "bin"])
-    stats = stats.reindex(full)
-    stats["n"] = stats["n"].fillna(0).astype(np.int64)
-    stats = stats.reset_index()
-    bin_i = stats["bin"].to_numpy(dtype=np.int64)
-    out = pd.DataFrame(
+    return hand_points_table_from(results, bins, min_n, scale)
+
+
+def _edges_from(sums: pd.DataFrame, bins: int | Sequence[float] | None, scale: str) -> np.ndarray:
+    """The bin edges of :func:`bin_edges` from the values of `scale` in a :class:`CellSums` result."""
+    return bin_edges(pd.Series(sums.index.get_level_values(scale).unique(), dtype=float), bins)
+
+
+def hand_points_table_from(
+    results: dict[str, Any], bins: int | Sequence[float] | None, min_n: int, scale: str
+) -> pd.DataFrame:
+    """The :func:`hand_points_table` from reduced records (``CellSums([scale])`` and ``Counts``)."""
+    sums = results[CellSums([scale]).key]
+    edges = _edges_from(sums, bins, scale)
+    present = contracts_played(results[Counts.key])
+    n_bins = len(edges) - 1
+    flat = sums.reset_index()
+    flat["bin"] = bin_index(edges, flat[scale].to_numpy(dtype=float))
+    flat = flat[flat["bin"] >= 0]
+    by_bin = flat.groupby(["contract", "bin"], sort=False)[[N, SCORE, SCORE_SQ]].sum()
+    full = pd.MultiIndex.from_product(
+        [[CONTRACTS.index(c) for c in present], range(n_bins)], names=["contract", "bin"]
+    )
+    by_bin = by_bin.reindex(full, fill_value=0)
+    n = by_bin[N].to_numpy(dtype=np.int64)
+    variance = exact_variances(n, by_bin[SCORE].to_numpy(), by_bin[SCORE_SQ].to_numpy())
+    bin_i = np.tile(np.arange(n_bins), len(present))
+    return pd.DataFrame(
         {
-            "contract": stats["contract"].astype(object),
+            "contract": pd.Series(np.repeat(np.asarray(present, dtype=object), n_bins), dtype=object),
             "bin_low": edges[bin_i],
             "bin_high": edges[bin_i + 1],
-            "n": stats["n"],
-            "mean_score": stats["mean_score"].astype(float),
-            "score_se": stats["score_se"].astype(float),
-            "low_n": stats["n"] < min_n,
+            "n": n,
+            "mean_score": exact_means(by_bin[SCORE].to_numpy(), n),
+            "score_se": np.sqrt(variance) / np.sqrt(n.astype(float)),
+            "low_n": n < min_n,
         }
     )
-    return out
 
 
 def hand_points_thresholds(
@@ -168,6 +188,7 @@ def hand_points_thresholds(
     n_boot: int = N_BOOT,
     seed: int = 0,
     z: float = Z95,
+    client: Any = None,
 ) -> pd.DataFrame:
     """Where each contract starts to pay and to be the best, in hand points, with intervals.
 
@@ -185,12 +206,17 @@ def hand_points_thresholds(
       edge of the first bin where it is best and the upper edge of the last one
       (it may lose bins in between). NaN when it is never best.
 
-    The intervals of ``positive_from`` and ``best_from`` are percentile intervals of a
-    Bayesian bootstrap over deals (Rubin 1981): in each of `n_boot` resamples every deal
-    weighs an independent Exp(1) draw, made from the fixed `seed`, and the thresholds are
-    read again from the weighted bin means, with the same bins and counted bins. A deal
-    keeps its scores under every contract, so contracts stay paired. A bound is NaN when,
-    in more than its tail share of resamples, the contract never gets there.
+    The intervals of ``positive_from`` and ``best_from`` are percentile intervals over
+    `n_boot` resamples of the bins' mean scores, drawn from the `seed`: in each resample
+    every bin's vector of mean scores (one per contract) is drawn from the normal law of
+    a mean over the bin's deals (the scores' covariance between contracts over the deals
+    played under both, divided by the deal counts), bins independently, and the
+    thresholds are read again with the same bins and counted bins. This is the
+    large-sample form of the Bayesian bootstrap over deals (under which bins are exactly
+    independent), computed from each bin's exact sums, so that a run of any size is read
+    chunk by chunk and the intervals do not depend on how it was cut. A deal keeps its
+    scores under every contract, so contracts stay paired. A bound is NaN when, in more
+    than its tail share of resamples, the contract never gets there.
 
     For the comparison to be fair, use sweep records (each deal played under
     every contract).
@@ -207,11 +233,14 @@ def hand_points_thresholds(
         The count the bins are on: ``"hand_points"`` (default) or ``"hand_points_dist"``
         (with the distribution bonus), a record column.
     n_boot : int, optional
-        Bootstrap resamples (default :data:`N_BOOT`); 0 leaves the intervals out (NaN).
+        Resamples (default :data:`N_BOOT`); 0 leaves the intervals out (NaN).
     seed : int, optional
         Seed of the resampling (default 0): the same records give the same intervals.
     z : float, optional
         Normal quantile setting the interval's coverage (default 95 %).
+    client : distributed.Client or str, optional
+        Reduce the chunks of a run directory on this Dask cluster (see
+        :func:`tarotsim.analysis.reduction.reduce_records`).
 
     Returns
     -------
@@ -234,28 +263,47 @@ def hand_points_thresholds(
     check_z(z)
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
         raise ValueError(f"n_boot must be a whole number of resamples, 0 or more, got {n_boot!r}")
-    df = load_records(data, columns=[*RECORD_COLUMNS, scale])
-    require_columns(
-        df, ["deal", "contract", scale, "taker_score"], what=f"hand_points_thresholds on scale {scale!r}"
+    chunks = open_chunks(
+        data, ["deal", "contract", scale, "taker_score"], what=f"hand_points_thresholds on scale {scale!r}"
     )
-    played = played_rows(df, what="hand_points_thresholds")
-    table = hand_points_table(played, bins, min_n, scale=scale)
-    present = contracts_present(played)
-    edges = bin_edges(played[scale], bins)
+    check_min_n(min_n)
+    reductions = hand_points_plan(scale, same_play="made" in chunks.columns)
+    results = reduce_records(chunks, reductions, what="hand_points_thresholds", client=client)
+    return hand_points_thresholds_from(results, bins, min_n, scale=scale, n_boot=n_boot, seed=seed, z=z)
+
+
+def hand_points_plan(scale: str, *, same_play: bool) -> dict[str, Reduction]:
+    """The reductions :func:`hand_points_thresholds_from` reads (`same_play`: records hold ``made``)."""
+    return plan(CellSums([scale]), Counts(), BinSums(scale), *((SamePlay(),) if same_play else ()))
+
+
+def hand_points_thresholds_from(
+    results: dict[str, Any],
+    bins: int | Sequence[float] | None,
+    min_n: int,
+    *,
+    scale: str,
+    n_boot: int,
+    seed: int,
+    z: float,
+) -> pd.DataFrame:
+    """The :func:`hand_points_thresholds` from reduced records (see :func:`hand_points_plan`)."""
+    table = hand_points_table_from(results, bins, min_n, scale)
+    present = contracts_played(results[Counts.key])
+    edges = _edges_from(results[CellSums([scale]).key], bins, scale)
     lows, highs = edges[:-1], edges[1:]
     # the table holds every bin of every contract, contract by contract: bins × contracts
     counted = ~table["low_n"].to_numpy(dtype=bool).reshape(len(present), len(lows)).T
-
-    patterns, counts = _deal_patterns(played, present, edges, scale)
-    bin_means = _BinMeans(patterns, counted)
-    point = _crossings(bin_means(counts.astype(float))[None], lows, highs)
+    means = table["mean_score"].to_numpy(dtype=float).reshape(len(present), len(lows)).T
+    point = _crossings(np.where(counted, means, np.nan)[None], lows, highs)
     tail = (1.0 - math.erf(z / math.sqrt(2.0))) / 2.0
     bounds = {name: (np.full(len(present), np.nan), np.full(len(present), np.nan)) for name in _INTERVALS}
-    if n_boot and len(counts):
+    if n_boot and len(lows) and present:
+        factors = _covariance_factors(results[BinSums(scale).key], edges, present, scale)
         rng = np.random.default_rng(seed)
-        shapes = counts.astype(float)
-        resampled = [bin_means(rng.standard_gamma(shapes)) for _ in range(n_boot)]
-        boot = _crossings(np.stack(resampled), lows, highs)
+        normal = rng.standard_normal((n_boot, len(lows), len(present)))
+        drawn = np.nan_to_num(means)[None] + np.einsum("bij,rbj->rbi", factors, normal)
+        boot = _crossings(np.where(counted[None], drawn, np.nan), lows, highs)
         for name in _INTERVALS:
             values = np.where(np.isnan(boot[name]), np.inf, boot[name])
             low, high = np.quantile(values, [tail, 1.0 - tail], axis=0, method="inverted_cdf")
@@ -265,7 +313,7 @@ def hand_points_thresholds(
                 np.where(known & np.isfinite(high), high, np.nan),
             )
 
-    same = same_play_as(played) if "made" in played.columns else {}
+    same = same_play_from(results[SamePlay.key]) if SamePlay.key in results else {}
     rows = []
     for i, con in enumerate(present):
         notes = []
@@ -316,56 +364,82 @@ THRESHOLD_COLUMNS = [
 _INTERVALS = ("positive_from", "best_from")
 
 
-def _deal_patterns(
-    played: pd.DataFrame, present: list[str], edges: np.ndarray, scale: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """Deals that fall in a bin, as distinct patterns (bin, score under each contract) and their counts.
+class BinSums(Reduction):
+    """Per value of the count `scale`, per pair of contracts ``(c, d)``, ``c <= d``: the deals
+    played under both, and over them the sums of ``score_c``, of ``score_d`` and of
+    ``score_c · score_d`` (game points; integers for whole-number scores).
 
-    Returns
-    -------
-    (patterns, counts) : tuple of numpy.ndarray
-        float[k, 1 + n_contracts] (the bin index, then the scores, NaN where a deal was not
-        played under a contract) and int64[k]. Weighing a pattern held by ``m`` deals with a
-        Gamma(m, 1) draw is weighing each of its deals with an Exp(1) draw.
-    """
-    grid = DealGrid(played, [scale], present, plays=False)
-    values = grid.cells[scale].to_numpy(dtype=float)
-    deal_bin = np.where(grid.cell >= 0, bin_index(edges, values[np.maximum(grid.cell, 0)]), -1)
-    keep = deal_bin >= 0
-    frame = pd.DataFrame(np.column_stack([deal_bin[keep], grid.scores[keep, 1:]]))
-    counted = frame.value_counts(dropna=False, sort=False)
-    return counted.index.to_frame(index=False).to_numpy(dtype=float), counted.to_numpy(dtype=np.int64)
-
-
-class _BinMeans:
-    """Mean score by bin and contract of deal patterns under any weights (one per pattern).
-
-    `patterns` is float[k, 1 + n_contracts] (bin, then scores; NaN where not played) and
-    `counted` bool[n_bins, n_contracts]: the bins that count for each contract.
+    The result is a DataFrame indexed by the value of `scale`, with columns ``n_<c>_<d>``,
+    ``sum_<c>_<d>``, ``sum_<d>_<c>`` (the sum of ``score_d`` over the pair's deals) and
+    ``prod_<c>_<d>``, positions in :data:`~tarotsim.labels.CONTRACTS`. Deals whose count
+    differs between their contracts are refused.
     """
 
-    def __init__(self, patterns: np.ndarray, counted: np.ndarray) -> None:
-        self.counted = counted
-        n_bins, n_contracts = counted.shape
-        scores = patterns[:, 1:]
-        self.played = (~np.isnan(scores)).astype(float)
-        self.scores = np.nan_to_num(scores)
-        self.bins = patterns[:, 0].astype(np.int64)
-        self.slots = (self.bins[:, None] * n_contracts + np.arange(n_contracts)).ravel()
-        self.every_contract = bool(self.played.all())
+    def __init__(self, scale: str) -> None:
+        self.scale = scale
+        self.columns = ("deal", "contract", "thrown_in", "taker_score", scale)
+        self.key = f"bin_sums:{scale}"
 
-    def __call__(self, weights: np.ndarray) -> np.ndarray:
-        """float[n_bins, n_contracts] under `weights` (float[k]); NaN in bins not counted."""
-        n_bins, n_contracts = self.counted.shape
-        sums = np.bincount(self.slots, (weights[:, None] * self.scores).ravel(), n_bins * n_contracts)
-        if self.every_contract:  # a sweep: every deal under every contract, one denominator per bin
-            dens = np.repeat(np.bincount(self.bins, weights, n_bins), n_contracts)
-        else:
-            dens = np.bincount(self.slots, (weights[:, None] * self.played).ravel(), n_bins * n_contracts)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = (sums / dens).reshape(n_bins, n_contracts)
-        means[~self.counted] = np.nan
-        return means
+    def partial(self, chunk: Chunk) -> pd.DataFrame:
+        grid = deal_grid(chunk, [self.scale], plays=False)
+        inside = grid.cell >= 0
+        cell = grid.cell[inside]
+        n_cells = len(grid.cells)
+        played = ~np.isnan(grid.scores[inside, 1:])
+        values = whole_numbers(np.where(played, grid.scores[inside, 1:], 0.0))
+        sums: dict[str, np.ndarray] = {}
+        for c, d in _CONTRACT_PAIRS:
+            both = played[:, c] & played[:, d]
+            where, first, second = cell[both], values[both, c], values[both, d]
+            sums[f"n_{c}_{d}"] = np.bincount(where, minlength=n_cells).astype(np.int64)
+            sums[f"sum_{c}_{d}"] = exact_bincount(where, first, n_cells)
+            sums[f"sum_{d}_{c}"] = exact_bincount(where, second, n_cells)
+            sums[f"prod_{c}_{d}"] = exact_bincount(where, first * second, n_cells)
+        return pd.DataFrame(sums, index=grid.index)
+
+    def merge(self, partials: Sequence[pd.DataFrame]) -> pd.DataFrame:
+        return merge_frames(partials)
+
+
+_CONTRACT_PAIRS = tuple((c, d) for c in range(len(CONTRACTS)) for d in range(c, len(CONTRACTS)))
+
+
+def _covariance_factors(sums: pd.DataFrame, edges: np.ndarray, present: list[str], scale: str) -> np.ndarray:
+    """float[n_bins, k, k]: per bin, a square root ``A`` (``A Aᵀ = Σ``) of the covariance of the
+    mean scores of the `present` contracts (k of them).
+
+    ``Σ[c, d] = Σ_i (s_ic − m_c)(s_id − m_d) / (n_c n_d)`` over the deals ``i`` played under
+    both, computed exactly from the bin's integer sums and rounded once; the root is taken
+    from the eigen-decomposition, so that contracts with scores in a fixed ratio (the same
+    play) give a singular Σ without harm.
+    """
+    bin_of = bin_index(edges, sums.index.get_level_values(0).to_numpy(dtype=float))
+    per_bin = sums[bin_of >= 0].groupby(bin_of[bin_of >= 0], sort=True).sum()
+    codes = [CONTRACTS.index(c) for c in present]
+    factors = np.zeros((len(edges) - 1, len(codes), len(codes)))
+    for b, row in per_bin.iterrows():
+        sigma = np.zeros((len(codes), len(codes)))
+        for i, c in enumerate(codes):
+            for j, d in enumerate(codes):
+                sigma[i, j] = _covariance(row, min(c, d), max(c, d))
+        values, vectors = np.linalg.eigh(sigma)
+        factors[int(b)] = vectors * np.sqrt(np.clip(values, 0.0, None))
+    return factors
+
+
+def _covariance(row: pd.Series, c: int, d: int) -> float:
+    """Σ[c, d] of :func:`_covariance_factors` from one bin's sums (``c <= d``)."""
+    n_c, n_d, n_cd = int(row[f"n_{c}_{c}"]), int(row[f"n_{d}_{d}"]), int(row[f"n_{c}_{d}"])
+    if n_c == 0 or n_d == 0 or n_cd == 0:
+        return 0.0
+    s_c, s_d = row[f"sum_{c}_{c}"].item(), row[f"sum_{d}_{d}"].item()
+    both_c, both_d, product = (
+        row[f"sum_{c}_{d}"].item(),
+        row[f"sum_{d}_{c}"].item(),
+        row[f"prod_{c}_{d}"].item(),
+    )
+    numerator = n_c * n_d * product - n_d * s_c * both_d - n_c * s_d * both_c + n_cd * s_c * s_d
+    return numerator / (n_c * n_c * n_d * n_d)
 
 
 def _crossings(means: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> dict[str, np.ndarray]:

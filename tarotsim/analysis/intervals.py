@@ -1,4 +1,4 @@
-"""Confidence intervals: Wilson for success rates, normal for means and paired differences.
+"""Confidence intervals: Wilson for success rates, normal for paired differences; the normal quantile.
 
 Intervals are two-sided at 95 % by default (``z =`` :data:`Z95`).
 """
@@ -76,13 +76,8 @@ def check_z(z: float) -> None:
         raise ValueError(f"z must be a positive number, got {z!r}")
 
 
-def standard_error(std: pd.Series, n: pd.Series) -> pd.Series:
-    """Standard error of the mean, ``std(ddof=1) / sqrt(n)`` (NaN where ``n < 2``)."""
-    return std.astype(float) / np.sqrt(n.astype(float))
-
-
 def paired_interval(differences: np.ndarray, z: float) -> tuple[float, float, float]:
-    """Mean of paired differences and its normal-approximation interval.
+    """Mean of paired differences and its normal-approximation interval (used by the duel's edge).
 
     Parameters
     ----------

@@ -1,16 +1,20 @@
-"""Records in: read a run's records, keep the played deals, and check what every table needs.
+"""Records in: read a run's records chunk by chunk, keep the played deals, and check what every table needs.
 
 Every public function of :mod:`tarotsim.analysis` takes either a records DataFrame (one row
 per deal, or one row per ``(deal, contract)`` for contract sweeps) or the path of a run
-directory, which :func:`load_records` reads through :mod:`tarotsim.run.store` (the only
-reader of run directories).
+directory. A DataFrame is one chunk; a run directory is the chunks its manifest lists, found
+through :mod:`tarotsim.run.store` (the only module that knows the layout of run directories)
+and read one batch of whole deals at a time (:func:`read_batches`), so that no table needs
+the whole run, or even a whole chunk, in memory.
+:func:`load_records` still reads a whole run, for callers that want the records themselves.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from typing import Union
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TypeAlias, Union
 
 import numpy as np
 import pandas as pd
@@ -21,14 +25,8 @@ from tarotsim.run import store
 Data = Union[pd.DataFrame, str, "os.PathLike[str]"]
 """Records, or the path of a run directory holding them."""
 
-RECORD_COLUMNS = (
-    "deal", "contract", "thrown_in", "taker_trumps", "taker_bouts", "hand_points",
-    "attack_points", "attack_bouts", "made", "margin", "taker_score",
-)  # fmt: skip
-"""Record columns the analysis reads from a run directory (besides any ``by`` columns)."""
-
-PLAYED_ONLY = "played_only"
-"""Key of ``DataFrame.attrs`` that marks a frame :func:`played_rows` already made."""
+Source: TypeAlias = pd.DataFrame | Path
+"""One chunk of records: a DataFrame, or the path of a Parquet chunk of a run directory."""
 
 _PLAYED = ThrownIn.NONE.label
 
@@ -42,8 +40,9 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
         Records, returned unchanged (the same object), or a run directory that
         holds ``manifest.json`` and ``chunks/chunk-*.parquet``.
     columns : sequence of str, optional
-        When reading a run directory, read only these columns (those that exist),
-        which keeps memory low on runs of millions of deals.
+        When reading a run directory, read only these columns (those that exist). The
+        whole run is held in memory: the tables of this package read it in batches
+        instead (:func:`read_batches`).
 
     Returns
     -------
@@ -58,22 +57,128 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
     ValueError
         If the directory does not exist, or lacks ``manifest.json`` or chunks.
     """
+    _check_data(data)
     if isinstance(data, pd.DataFrame):
         return data
-    if not isinstance(data, (str, os.PathLike)):
+    return store.load_records(data, columns)
+
+
+def _check_data(data: object) -> None:
+    if not isinstance(data, (pd.DataFrame, str, os.PathLike)):
         raise TypeError(
             f"data must be a records DataFrame or the path of a run directory, got {type(data).__name__}"
         )
-    return store.load_records(data, columns)
+
+
+def chunk_sources(data: Data) -> list[Source]:
+    """The chunks of `data`, in deal order: ``[data]`` for a DataFrame, else the run's chunk files.
+
+    Raises
+    ------
+    TypeError
+        If `data` is neither a DataFrame nor a path.
+    ValueError
+        If the run directory does not exist, lacks ``manifest.json``, is not finished or
+        holds no chunk.
+    """
+    _check_data(data)
+    if isinstance(data, pd.DataFrame):
+        return [data]
+    return list(store.chunk_paths(data, store.read_manifest(data)))
+
+
+def source_columns(source: Source) -> list[str]:
+    """The record columns of one chunk (read from the Parquet schema, not the data)."""
+    if isinstance(source, pd.DataFrame):
+        return [str(c) for c in source.columns]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.read_schema(source).names)
+    except (OSError, pa.ArrowException) as err:
+        raise _unreadable(source, err) from None
+
+
+BATCH_ROWS = 2**17
+"""Rows read from a chunk file at a time (plus the rest of the last deal): what bounds memory."""
+
+
+def read_batches(source: Source, columns: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
+    """The records of one chunk, a batch of about :data:`BATCH_ROWS` rows at a time, whole deals each.
+
+    A DataFrame is yielded whole, the same object. A chunk file is read in batches of its
+    `columns` (those it holds; all when None); when it has a ``deal`` column, the rows of
+    a deal that a batch ends in are held back for the next batch, so that no deal is split.
+
+    Raises
+    ------
+    ValueError
+        If the rows of a chunk file are not in deal order, or the file cannot be read.
+    """
+    if isinstance(source, pd.DataFrame):
+        yield source
+        return
+    import pyarrow as pa
+
+    try:
+        yield from _file_batches(source, columns)
+    except (OSError, pa.ArrowException) as err:
+        raise _unreadable(source, err) from None
+
+
+def _unreadable(source: Path, err: Exception) -> ValueError:
+    """The one-line error of a chunk file that cannot be read."""
+    return ValueError(
+        f"chunk {source.name} of run {str(source.parent.parent)!r} cannot be read ({err}); "
+        "repeat the command that made the run to make it again"
+    )
+
+
+def _file_batches(source: Path, columns: Sequence[str] | None) -> Iterator[pd.DataFrame]:
+    """:func:`read_batches` of a chunk file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    present = source_columns(source)
+    if columns is not None:
+        present = [c for c in dict.fromkeys(columns) if c in present]
+    file = pq.ParquetFile(source)
+    if file.metadata.num_rows == 0:
+        yield file.read(columns=present).to_pandas()
+        return
+    if "deal" not in present:
+        for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=present, use_threads=False):
+            yield batch.to_pandas()
+        return
+    held: list[pa.RecordBatch] = []
+    for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=present, use_threads=False):
+        table = pa.Table.from_batches([*held, batch])
+        deals = table.column("deal").to_numpy()
+        if np.any(deals[1:] < deals[:-1]):
+            raise ValueError(
+                f"chunk {source.name} is not in deal order; repeat the command that made the run to make it again"
+            )
+        cut = int(np.searchsorted(deals, deals[-1], side="left"))
+        held = table.slice(cut).to_batches()
+        if cut:
+            yield table.slice(0, cut).to_pandas()
+    if held:
+        yield pa.Table.from_batches(held).to_pandas()
 
 
 def require_columns(df: pd.DataFrame, columns: Iterable[str], *, what: str) -> None:
     """Raise a ``ValueError`` naming the `columns` that `df` lacks, for the table `what`."""
-    missing = [c for c in dict.fromkeys(columns) if c not in df.columns]
+    require_in([str(c) for c in df.columns], columns, what=what)
+
+
+def require_in(present: Sequence[str], columns: Iterable[str], *, what: str) -> None:
+    """Raise a ``ValueError`` naming the `columns` missing from the record columns `present`."""
+    missing = [c for c in dict.fromkeys(columns) if c not in present]
     if missing:
         raise ValueError(
             f"{what} needs column(s) {', '.join(map(repr, missing))}, which the records lack "
-            f"(they have: {', '.join(map(str, df.columns))})"
+            f"(they have: {', '.join(map(str, present))})"
         )
 
 
@@ -100,43 +205,35 @@ def check_contract(contract: str | None) -> None:
         raise ValueError(f"contract must be one of {', '.join(CONTRACTS)}, got {contract!r}")
 
 
-def played_rows(df: pd.DataFrame, *, what: str) -> pd.DataFrame:
-    """Rows of deals actually played, with ``contract`` as plain strings.
+def played_part(df: pd.DataFrame, *, what: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """The rows of deals actually played, and the contract of each as a code.
 
-    A row is thrown in when ``thrown_in`` (if present) is not ``'none'`` or when it
-    has no contract. Unknown contract names raise ``ValueError``. The result is marked
-    in its ``attrs`` (:data:`PLAYED_ONLY`), so that a frame of played rows passed on to
-    the next table is not filtered and copied again.
+    A row is thrown in when ``thrown_in`` (if present) is not ``'none'`` or when it has no
+    contract. Unknown contract names raise ``ValueError``; `what` names the table asking.
+
+    Returns
+    -------
+    (played, codes) : tuple
+        The played rows (a copy, with a fresh ``RangeIndex``) and int64[len(played)], the
+        position of each row's contract in :data:`~tarotsim.labels.CONTRACTS`.
     """
-    if df.attrs.get(PLAYED_ONLY):
-        return df
-    keep = played_mask(df, what=what)
-    out = df.loc[keep].copy()
-    out["contract"] = df["contract"][keep].to_numpy(dtype=object)
-    unknown = sorted(map(str, set(out["contract"].unique()) - set(CONTRACTS)))
-    if unknown:
+    played = df[played_mask(df, what=what)].reset_index(drop=True)
+    codes = contract_codes(played, CONTRACTS)
+    if np.any(codes < 0):
+        unknown = sorted(map(str, played["contract"][codes < 0].unique()))
         raise ValueError(
             f"unknown contract value(s) {', '.join(map(repr, unknown))}; expected {', '.join(CONTRACTS)}"
         )
-    out.attrs[PLAYED_ONLY] = True
-    return out
+    return played, codes
 
 
 def played_mask(df: pd.DataFrame, *, what: str) -> np.ndarray:
     """bool[n_rows]: which records are of played deals (a contract, and not thrown in)."""
-    if df.attrs.get(PLAYED_ONLY):
-        return np.ones(len(df), dtype=bool)
     require_columns(df, ["contract"], what=what)
     keep = df["contract"].notna().to_numpy()
     if "thrown_in" in df.columns:
         keep = keep & (df["thrown_in"] == _PLAYED).to_numpy(dtype=bool)
     return keep
-
-
-def contracts_present(played: pd.DataFrame) -> list[str]:
-    """Contracts present in played records, low to high."""
-    seen = set(played["contract"].unique())
-    return [c for c in CONTRACTS if c in seen]
 
 
 def contract_codes(played: pd.DataFrame, contracts: Sequence[str]) -> np.ndarray:

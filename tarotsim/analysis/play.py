@@ -9,15 +9,20 @@ not multiplied), so their success rates are equal by construction and comparing 
 says nothing about the hands: the higher multiplier wins wherever taking pays at all.
 
 A play is keyed per record by :func:`play_keys`; :func:`same_play_as` compares the keys of
-two contracts deal by deal.
+two contracts deal by deal, chunk by chunk (:class:`SamePlay`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.loading import contract_codes, contracts_present, require_columns
+from tarotsim.analysis.loading import Data, require_columns
+from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
+from tarotsim.labels import CONTRACTS
 
 PLAY_COLUMNS = ("made", "attack_points", "attack_bouts")
 """Record columns that together fix the outcome of the play (``made`` is required)."""
@@ -40,15 +45,75 @@ def play_keys(played: pd.DataFrame) -> np.ndarray:
     return key
 
 
-def same_play_as(played: pd.DataFrame) -> dict[str, str]:
+class SamePlay(Reduction):
+    """Per contract, its played rows and whether a deal repeats; per pair, whether they play alike.
+
+    The result is a tuple ``(rows, repeats, alike)``: int64[n_contracts] played rows,
+    bool[n_contracts] whether a deal is recorded twice under the contract, and
+    bool[n_contracts, n_contracts] whether the lower contract (row) and the higher one
+    (column) hold the same deals with the same play keys, in every chunk so far (contracts
+    in the order of :data:`~tarotsim.labels.CONTRACTS`). A deal lies in one chunk, so the
+    chunks' answers combine with *and*.
+    """
+
+    columns = ("deal", "contract", "thrown_in", *PLAY_COLUMNS)
+    key = "same_play"
+
+    def partial(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        played = chunk.played
+        require_columns(played, ["deal", "contract"], what="the same-play test")
+        keys = play_keys(played)
+        deals = played["deal"].to_numpy()
+        n = len(CONTRACTS)
+        by_contract = []
+        for i in range(n):
+            mine = chunk.codes == i
+            order = np.argsort(deals[mine], kind="stable")
+            by_contract.append((deals[mine][order], keys[mine][order]))
+        rows = np.array([len(d) for d, _ in by_contract], dtype=np.int64)
+        repeats = np.array([bool(np.any(np.diff(d) == 0)) for d, _ in by_contract])
+        alike = np.zeros((n, n), dtype=bool)
+        for high in range(n):
+            for low in range(high):
+                alike[low, high] = np.array_equal(
+                    by_contract[low][0], by_contract[high][0]
+                ) and np.array_equal(by_contract[low][1], by_contract[high][1])
+        return rows, repeats, alike
+
+    def merge(self, partials: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+        return (
+            np.sum([p[0] for p in partials], axis=0).astype(np.int64),
+            np.any([p[1] for p in partials], axis=0),
+            np.all([p[2] for p in partials], axis=0),
+        )
+
+
+def same_play_from(result: tuple[np.ndarray, ...]) -> dict[str, str]:
+    """The ``{higher: lower}`` contracts played alike, from a :class:`SamePlay` result."""
+    rows, repeats, alike = result
+    same: dict[str, str] = {}
+    for high, name in enumerate(CONTRACTS):
+        if rows[high] == 0 or repeats[high]:
+            continue
+        for low in range(high):
+            if rows[low] > 0 and alike[low, high]:
+                same[name] = CONTRACTS[low]
+                break
+    return same
+
+
+def same_play_as(data: Data, *, client: Any = None) -> dict[str, str]:
     """For each contract played exactly like a lower one, that lower contract.
 
     Parameters
     ----------
-    played : pandas.DataFrame
-        Played records (see :func:`tarotsim.analysis.loading.played_rows`) with ``deal``,
+    data : pandas.DataFrame or str or os.PathLike
+        Records (thrown-in rows are left out) or a run directory, with ``deal``,
         ``contract`` and ``made``; ``attack_points`` and ``attack_bouts`` are used when
         present.
+    client : distributed.Client or str, optional
+        Reduce the chunks of a run directory on this Dask cluster (see
+        :func:`tarotsim.analysis.reduction.reduce_records`).
 
     Returns
     -------
@@ -57,24 +122,6 @@ def same_play_as(played: pd.DataFrame) -> dict[str, str]:
         contract on the very same deals, play outcome for play outcome; the lowest such
         contract is named. Empty when the records hold one contract per deal (not a sweep).
     """
-    require_columns(played, ["deal", "contract"], what="the same-play test")
-    keys = play_keys(played)
-    deals = played["deal"].to_numpy()
-    present = contracts_present(played)
-    codes = contract_codes(played, present)
-    by_contract: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for i, con in enumerate(present):
-        mine = codes == i
-        order = np.argsort(deals[mine], kind="stable")
-        by_contract[con] = (deals[mine][order], keys[mine][order])
-    same: dict[str, str] = {}
-    for i, high in enumerate(present):
-        deals_high, keys_high = by_contract[high]
-        if len(deals_high) == 0 or np.any(np.diff(deals_high) == 0):
-            continue
-        for low in present[:i]:
-            deals_low, keys_low = by_contract[low]
-            if np.array_equal(deals_low, deals_high) and np.array_equal(keys_low, keys_high):
-                same[high] = low
-                break
-    return same
+    chunks = open_chunks(data, ["deal", "contract", "made"], what="the same-play test")
+    results = reduce_records(chunks, plan(SamePlay()), what="the same-play test", client=client)
+    return same_play_from(results[SamePlay.key])

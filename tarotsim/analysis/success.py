@@ -9,25 +9,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.fits import fitted_thresholds
-from tarotsim.analysis.intervals import Z95, check_z, standard_error, wilson_interval
+from tarotsim.analysis.fits import fitted_thresholds, group_cells
+from tarotsim.analysis.intervals import Z95, check_z, wilson_interval
 from tarotsim.analysis.loading import (
-    RECORD_COLUMNS,
     Data,
     by_columns,
     check_contract,
     check_min_n,
-    load_records,
-    played_rows,
-    require_columns,
     sort_by_contract,
-    thrown_in_counts,
 )
-from tarotsim.analysis.play import same_play_as
+from tarotsim.analysis.moments import CellSums, Counts, cell_table
+from tarotsim.analysis.play import SamePlay, same_play_from
+from tarotsim.analysis.reduction import Reduction, open_chunks, plan, reduce_records
+from tarotsim.labels import CONTRACTS
 
 SUCCESS_COLUMNS = [
     "n",
@@ -48,8 +47,12 @@ def success_table(
     contract: str | None = None,
     *,
     z: float = Z95,
+    client: Any = None,
 ) -> pd.DataFrame:
     """Success rate and mean score of the taker, by contract and hand features.
+
+    Read chunk by chunk (see :mod:`tarotsim.analysis.reduction`): memory does not grow with
+    the size of the run.
 
     Parameters
     ----------
@@ -62,6 +65,9 @@ def success_table(
         Keep only this contract. By default every contract gets its own rows.
     z : float, optional
         Normal quantile of the Wilson interval (default 95 %).
+    client : distributed.Client or str, optional
+        Reduce the chunks of a run directory on this Dask cluster (a client, or a scheduler
+        address); see :func:`tarotsim.analysis.reduction.reduce_records`.
 
     Returns
     -------
@@ -84,42 +90,33 @@ def success_table(
         ``result.attrs["thrown_in_by_reason"]`` (dict).
     """
     cols = by_columns(by)
-    df = load_records(data, columns=[*RECORD_COLUMNS, *cols])
     check_contract(contract)
-    require_columns(df, ["contract", *cols, "made", "margin", "taker_score"], what="success_table")
-    thrown = thrown_in_counts(df)
-    played = played_rows(df, what="success_table")
-    if contract is not None:
-        played = played[played["contract"] == contract]
-    keys = ["contract", *cols]
-    made = played["made"].astype(bool)
-    work = pd.DataFrame(
-        {
-            **{c: played[c] for c in keys},
-            "made": made.astype(np.int64),
-            "taker_score": played["taker_score"].astype(float),
-            "signed_margin": np.where(made, 1.0, -1.0) * played["margin"].astype(float),
-        }
-    )
-    grouped = work.groupby(keys, sort=False, observed=True, dropna=True)
-    table = grouped.agg(
-        n=("made", "size"),
-        made=("made", "sum"),
-        mean_score=("taker_score", "mean"),
-        score_sd=("taker_score", "std"),
-        mean_margin=("signed_margin", "mean"),
-    ).reset_index()
-    table["score_se"] = standard_error(table["score_sd"], table["n"])
-    table["n"] = table["n"].astype(np.int64)
+    chunks = open_chunks(data, ["contract", *cols, "made", "margin", "taker_score"], what="success_table")
+    results = reduce_records(chunks, success_plan(cols), what="success_table", client=client)
+    return success_from(results, cols, contract, z)
+
+
+def success_plan(by: Sequence[str]) -> dict[str, Reduction]:
+    """The reductions :func:`success_from` reads, for cells of contract and `by`."""
+    return plan(CellSums(by, margin=True), Counts())
+
+
+def success_from(results: dict[str, Any], by: Sequence[str], contract: str | None, z: float) -> pd.DataFrame:
+    """The :func:`success_table` from reduced records (see :func:`success_plan`)."""
+    cols = list(by)
+    sums = results[CellSums(cols, margin=True).key]
+    table = cell_table(sums, contract)
+    table["score_se"] = np.sqrt(table.pop("score_var")) / np.sqrt(table["n"].astype(float))
     table["made"] = table["made"].astype(np.int64)
     table["rate"] = table["made"] / table["n"]
     low, high = wilson_interval(table["made"].to_numpy(), table["n"].to_numpy(), z)
     table["rate_low"] = low
     table["rate_high"] = high
-    table = table[[*keys, *SUCCESS_COLUMNS]]
-    table = sort_by_contract(table, cols)
+    table["contract"] = table["contract"].astype(str)
+    table = sort_by_contract(table[["contract", *cols, *SUCCESS_COLUMNS]], cols)
+    thrown = results[Counts.key]["thrown_in_rows"]
     table.attrs["thrown_in"] = int(sum(thrown.values()))
-    table.attrs["thrown_in_by_reason"] = thrown
+    table.attrs["thrown_in_by_reason"] = dict(thrown)
     return table
 
 
@@ -137,6 +134,7 @@ def thresholds(
     method: str = "fit",
     x: str = "taker_trumps",
     by: str | Sequence[str] = ("taker_bouts",),
+    client: Any = None,
 ) -> pd.DataFrame:
     """Where each contract starts to pay off, in trump length (or any hand feature `x`).
 
@@ -181,6 +179,10 @@ def thresholds(
     by : str or sequence of str, optional
         Columns that split each contract's deals into groups. Default: the taker's bouts.
         An empty sequence gives one row per contract.
+    client : distributed.Client or str, optional
+        Reduce the chunks of a run directory on this Dask cluster (see
+        :func:`tarotsim.analysis.reduction.reduce_records`). Either way the run is read
+        chunk by chunk and the curves are fitted on per-cell counts and sums.
 
     Returns
     -------
@@ -210,6 +212,22 @@ def thresholds(
         On a bad option or a missing column, or, for a fit, when no group has enough
         values of `x` with `min_n` deals to fit (too few deals).
     """
+    check_threshold_options(min_rate, min_n, z, method)
+    cols = by_columns(by)
+    if not isinstance(x, str) or x in cols or x == "contract":
+        raise ValueError(f"x must be one column name, not a by column or 'contract', got {x!r}")
+    check_contract(contract)
+    needed = ["contract", *cols, x, "made", "taker_score", *(["margin"] if method == "first" else [])]
+    chunks = open_chunks(data, needed, what="thresholds")
+    reductions = thresholds_plan(cols, x, method=method, same_play="deal" in chunks.columns)
+    results = reduce_records(chunks, reductions, what="thresholds", client=client)
+    return thresholds_from(
+        results, x=x, by=cols, min_rate=float(min_rate), min_n=min_n, z=z, method=method, contract=contract
+    )
+
+
+def check_threshold_options(min_rate: float, min_n: int, z: float, method: str) -> None:
+    """Check the options of :func:`thresholds` (``TypeError``/``ValueError`` saying which is wrong)."""
     if not isinstance(min_rate, (int, float, np.floating)) or isinstance(min_rate, bool):
         raise TypeError(f"min_rate must be a number, got {type(min_rate).__name__}")
     if not 0.0 <= float(min_rate) <= 1.0:
@@ -220,40 +238,60 @@ def thresholds(
         raise ValueError(f"a fitted threshold needs min_rate strictly between 0 and 1, got {min_rate}")
     check_min_n(min_n)
     check_z(z)
-    cols = by_columns(by)
-    if not isinstance(x, str) or x in cols or x == "contract":
-        raise ValueError(f"x must be one column name, not a by column or 'contract', got {x!r}")
-    df = load_records(data, columns=[*RECORD_COLUMNS, *cols, x])
-    check_contract(contract)
-    require_columns(df, ["contract", *cols, x, "made", "taker_score"], what="thresholds")
-    played = played_rows(df, what="thresholds")
-    if not pd.api.types.is_numeric_dtype(played[x]):
-        raise ValueError(f"x must be a numeric column, {x!r} holds {played[x].dtype}")
-    same = same_play_as(played) if "deal" in played.columns else {}
-    if contract is not None:
-        played = played[played["contract"] == contract]
+
+
+def thresholds_plan(by: Sequence[str], x: str, *, method: str, same_play: bool) -> dict[str, Reduction]:
+    """The reductions :func:`thresholds_from` reads (`same_play`: the records have deal numbers)."""
+    cells = CellSums([*by, x], margin=method == "first")
+    return plan(cells, Counts(), *((SamePlay(),) if same_play else ()))
+
+
+def thresholds_from(
+    results: dict[str, Any],
+    *,
+    x: str,
+    by: Sequence[str],
+    min_rate: float,
+    min_n: int,
+    z: float,
+    method: str,
+    contract: str | None,
+) -> pd.DataFrame:
+    """The :func:`thresholds` from reduced records (see :func:`thresholds_plan`); options checked."""
+    cols = list(by)
+    keys = [*cols, x]
+    # the fit needs no margin: cells summed with it (for a success table) serve as well
+    sums = results.get(CellSums(keys, margin=True).key)
+    if sums is None:
+        sums = results[CellSums(keys, margin=False).key]
+    if not pd.api.types.is_numeric_dtype(sums.index.get_level_values(x).dtype):
+        raise ValueError(f"x must be a numeric column, {x!r} holds {sums.index.get_level_values(x).dtype}")
+    same = same_play_from(results[SamePlay.key]) if SamePlay.key in results else {}
     if method == "fit":
+        played = results[Counts.key]["played_rows"]
+        n_played = int(played.sum()) if contract is None else int(played[CONTRACTS.index(contract)])
         out = fitted_thresholds(
-            played, x=x, by=cols, min_rate=float(min_rate), min_n=min_n, z=z, same_play=same
-        )
+            group_cells(sums, contract, x),
+            x=x, by=cols, min_rate=min_rate, min_n=min_n, z=z, same_play=same, n_played=n_played,
+        )  # fmt: skip
     else:
-        out = _first_thresholds(played, x, cols, float(min_rate), min_n, z, same)
+        table = success_from(results, [*cols, x], contract, z)
+        out = _first_thresholds(table, x, cols, min_rate, min_n, same)
     out.attrs["x"] = x
     out.attrs["method"] = method
     return sort_by_contract(out, cols)
 
 
 def _first_thresholds(
-    played: pd.DataFrame,
+    table: pd.DataFrame,
     x: str,
     by: list[str],
     min_rate: float,
     min_n: int,
-    z: float,
     same_play: dict[str, str],
 ) -> pd.DataFrame:
-    """Thresholds by the first-cell rule (see :func:`thresholds`, ``method="first"``)."""
-    table = success_table(played, [*by, x], z=z)
+    """Thresholds by the first-cell rule (see :func:`thresholds`, ``method="first"``) from the
+    success table of cells (contract, `by`, `x`)."""
     keys = ["contract", *by]
     rows = []
     for group, cell in table.groupby(keys, sort=False, observed=True):

@@ -40,6 +40,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS
+from tarotsim.kernels.features import N_FEATURES
 from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
@@ -78,7 +79,14 @@ P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defe
 # slots 17-19: the pimc card player's options
 P_BID_WORLDS = 20  # montecarlo bidder: worlds sampled per decision
 P_BID_ROLLOUT = 21  # montecarlo bidder: card-play policy of its playouts (a PLAY_* code)
-N_SEAT_CFG = 22
+# the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
+# LEARNED_ROW slots per contract (Prise … Garde contre): the intercept, then one coefficient per
+# hand feature (kernels.features.F_*); predicted taker score in points times LEARNED_SCALE
+P_LEARNED_0 = 28
+LEARNED_ROW = N_FEATURES + 1
+N_LEARNED_CONTRACTS = 4
+LEARNED_SCALE = 1000  # fixed point: a coefficient of 1.5 points is stored as 1500
+N_SEAT_CFG = P_LEARNED_0 + N_LEARNED_CONTRACTS * LEARNED_ROW
 N_CFG = C_SEATS + MAX_SEATS * N_SEAT_CFG
 
 

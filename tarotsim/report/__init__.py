@@ -3,46 +3,48 @@
 The package, one job per module:
 
 - :mod:`~tarotsim.report.style`: contract names and colours, the Agg ``Figure`` helpers;
-- :mod:`~tarotsim.report.figures`: one function per figure, records in, a :class:`Drawn` out;
+- :mod:`~tarotsim.report.figures`: the success, best-contract and hand-point figures, records
+  (or their tables) in, a :class:`Drawn` out;
+- :mod:`~tarotsim.report.distributions`: the histograms and the bonus chart, from tallies;
 - :mod:`~tarotsim.report.document`: the document model, written as Markdown and as HTML;
-- :mod:`~tarotsim.report.assembly`: :func:`write_report`, which reads a run and puts it together.
+- :mod:`~tarotsim.report.summary`: every table of a run from one pass over its chunks;
+- :mod:`~tarotsim.report.assembly`: :func:`write_report`, which puts the report together.
 
 matplotlib is imported only when a figure is drawn, and only its object-oriented API
 (``Figure`` with the Agg canvas): no pyplot, no global state, no window.
 """
 
-from tarotsim.report.assembly import REPORT_COLUMNS, provenance_table, read_run, write_report
+from tarotsim.report.assembly import write_report
+from tarotsim.report.distributions import attack_margin_histogram, events_chart, taker_score_histogram
 from tarotsim.report.document import Code, Document, Link
 from tarotsim.report.figures import (
     Drawn,
-    attack_margin_histogram,
     best_contract_map,
-    events_chart,
     hand_points_plot,
     success_heatmap,
     success_lines,
-    taker_score_histogram,
 )
 from tarotsim.report.style import CONTRACT_COLOURS, CONTRACT_LABELS, DPI, SHORT_LABELS
+from tarotsim.report.summary import RunSummary, provenance_table, summarise_run
 
 __all__ = [
     "CONTRACT_COLOURS",
     "CONTRACT_LABELS",
     "DPI",
-    "REPORT_COLUMNS",
     "SHORT_LABELS",
     "Code",
     "Link",
     "Document",
     "Drawn",
+    "RunSummary",
     "attack_margin_histogram",
     "best_contract_map",
     "events_chart",
     "hand_points_plot",
     "provenance_table",
-    "read_run",
     "success_heatmap",
     "success_lines",
+    "summarise_run",
     "taker_score_histogram",
     "write_report",
 ]

@@ -1,8 +1,9 @@
 """A run directory → a report folder: PNG figures, ``report.md`` and a standalone ``report.html``.
 
-:func:`write_report` reads a run through :mod:`tarotsim.run.store`, draws the figures of
-:mod:`tarotsim.report.figures`, and lays them out with the tables of :mod:`tarotsim.analysis`
-in a :class:`~tarotsim.report.document.Document`, written once as Markdown and once as HTML.
+:func:`write_report` reads a run once, chunk by chunk (:mod:`tarotsim.report.summary`), draws
+the figures of :mod:`tarotsim.report.figures` and :mod:`tarotsim.report.distributions` from
+its tables, and lays them out with those tables in a
+:class:`~tarotsim.report.document.Document`, written once as Markdown and once as HTML.
 Both documents show the same text, tables and figures; the figures are PNG files beside them
 in the report folder, referenced by relative path (``src="heatmap_garde.png"``), so the folder
 can be moved or published as a whole.
@@ -20,125 +21,24 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from tarotsim import analysis
 from tarotsim.analysis.hand_points import N_BOOT
-from tarotsim.analysis.loading import check_min_n, contracts_present, played_mask, played_rows
-from tarotsim.labels import Contract
+from tarotsim.analysis.loading import check_min_n
 from tarotsim.report import findings
+from tarotsim.report.distributions import (
+    draw_attack_margin_histogram,
+    draw_events_chart,
+    draw_taker_score_histogram,
+)
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import (
     Drawn,
-    attack_margin_histogram,
-    best_contract_map,
-    events_chart,
-    hand_points_plot,
-    success_heatmap,
-    success_lines,
-    taker_score_histogram,
+    draw_best_contract_map,
+    draw_hand_points_plot,
+    draw_success_heatmap,
+    draw_success_lines,
 )
 from tarotsim.report.style import DPI, contract_name, deals_text
-from tarotsim.run import store
-
-REPORT_COLUMNS = (
-    "deal",
-    "contract",
-    "thrown_in",
-    "taker_trumps",
-    "taker_bouts",
-    "hand_points",
-    "hand_points_dist",
-    "others_bid",
-    "speaker_position",
-    "attack_points",
-    "attack_bouts",
-    "made",
-    "margin",
-    "taker_score",
-    "petit_au_bout",
-    "chelem",
-    "chelem_announced",
-    "poignees",
-    "poignee_points",
-)
-"""The record columns a report reads when the run has them (the rest are not loaded)."""
-
-
-def read_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], pd.DataFrame]:
-    """The manifest and the records of a run directory.
-
-    Raises
-    ------
-    ValueError
-        If `run_dir` is not a run directory (no readable ``manifest.json`` describing a
-        run, or no record chunks), or if the run holds no played deal.
-    """
-    root = Path(run_dir)
-    manifest = store.read_manifest(root)
-    records = analysis.load_records(root, columns=REPORT_COLUMNS)
-    if not played_mask(records, what="the report").any():
-        raise ValueError(
-            f"run {str(root)!r} has no played deals: all {records['deal'].nunique()} deals were "
-            "thrown in, so there is nothing to report"
-        )
-    return manifest, records
-
-
-def _played(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows of played deals (see :func:`tarotsim.analysis.loading.played_rows`)."""
-    return played_rows(df, what="the report")
-
-
-def provenance_table(manifest: dict[str, Any], records: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Where the run comes from, as a two-column table (``field``, ``value``, both text).
-
-    Seed, deal count, kind, contracts and seat (sweeps), policies, versions, wall time and
-    whether the run is complete; with `records`, the played and thrown-in deal counts.
-    """
-    run = manifest.get("run", {})
-    config = run.get("config", {}) or {}
-    policy = config.get("policy")
-    rows: list[tuple[str, object]] = [
-        ("kind", run.get("kind")),
-        ("seed", run.get("seed")),
-        ("deals", f"{run.get('deals', 0):,}"),
-    ]
-    if records is not None:
-        played = records.loc[played_mask(records, what="the provenance table"), "deal"]
-        thrown = records.loc[~records["deal"].isin(played)]
-        reasons = thrown.drop_duplicates("deal")["thrown_in"].astype(object).value_counts()
-        rows.append(("played deals", f"{played.nunique():,}"))
-        rows.append(("records (rows)", f"{len(records):,}"))
-        rows.append(
-            (
-                "thrown in",
-                ", ".join(f"{k.replace('_', ' ')} {int(v):,}" for k, v in reasons.items()) or "none",
-            )
-        )
-    if run.get("kind") == "sweep":
-        rows.append(("contracts", ", ".join(run.get("contracts", []))))
-        rows.append(("taking seat", run.get("seat")))
-    rows += [
-        ("players", config.get("players")),
-        ("card play", policy),
-        ("attack card play", config.get("attack_policy") or policy),
-        ("defence card play", config.get("defence_policy") or policy),
-        ("bid policy", config.get("bid_policy")),
-        ("bid thresholds", ", ".join(map(str, config.get("bid_thresholds", []) or []))),
-        ("écart policy", config.get("ecart_policy")),
-        ("poignée policy", config.get("poignee_policy")),
-        ("chelem policy", config.get("chelem_policy")),
-        ("chunk size (deals)", f"{run.get('chunk_deals', 0):,}"),
-    ]
-    for name, version in (manifest.get("versions") or {}).items():
-        rows.append((f"{name} version", version))
-    wall = manifest.get("wall_time_s")
-    rows.append(("wall time (s)", "" if wall is None else f"{float(wall):.1f}"))
-    rows.append(("complete", "yes" if manifest.get("complete") else "no"))
-    return pd.DataFrame(
-        {"field": [r[0] for r in rows], "value": ["" if r[1] is None else str(r[1]) for r in rows]}
-    )
+from tarotsim.report.summary import RunSummary, provenance_table, summarise_run
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:
@@ -153,6 +53,7 @@ def write_report(
     out_dir: str | os.PathLike[str],
     *,
     min_n: int = 30,
+    client: Any = None,
 ) -> Path:
     """Write the report of a run: PNG figures, ``report.md`` and ``report.html``.
 
@@ -173,6 +74,11 @@ def write_report(
     min_n : int, optional
         Fewest played deals a cell (bouts × trumps, or a hand-point bin) needs to be
         counted in thresholds and drawn as a full cell or line point. Default 30.
+    client : distributed.Client or str, optional
+        Reduce the run's chunks on this Dask cluster (a client, or a scheduler address);
+        by default they are read here. Either way the run is read once, chunk by chunk
+        (:func:`~tarotsim.report.summary.summarise_run`), in memory that does not grow
+        with its size.
 
     Returns
     -------
@@ -190,7 +96,8 @@ def write_report(
         If `run_dir` is not a run directory or holds no played deal, or `min_n` < 1.
     """
     check_min_n(min_n)
-    manifest, records = read_run(run_dir)
+    summary = summarise_run(run_dir, min_n, client=client)
+    manifest = summary.manifest
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -199,11 +106,10 @@ def write_report(
     run = manifest["run"]
     kind = run["kind"]
     config = run.get("config", {}) or {}
-    played = _played(records)
-    contracts = contracts_present(played)
+    contracts = summary.contracts
     sweep = kind == "sweep"
-    n_played = played["deal"].nunique()
-    same = analysis.same_play_as(played)
+    n_played = summary.counts["played_deals"]
+    same = summary.same_play
     groups = findings.plays(contracts, same)
 
     doc = Document(
@@ -233,9 +139,8 @@ def write_report(
         doc.paragraph("Warning: this run is not complete; the report covers the chunks finished so far.")
     skipped: list[str] = []
 
-    fitted, fit_error = _fitted(played, min_n)
-    best = analysis.best_contract(played, min_n=min_n) if sweep else None
-    points, fitted_points = _hand_point_tables(played, min_n) if sweep else ({}, {})
+    fitted, fit_error, best = summary.fitted, summary.fit_error, summary.best
+    points, fitted_points = summary.points, summary.fitted_points
 
     doc.heading(2, "What this run says")
     doc.paragraph(
@@ -261,7 +166,7 @@ def write_report(
         doc.bullets(*findings.best_by_shape(best, min_n))
         doc.heading(3, "Against Chavey's published bands")
         doc.bullets(*findings.band_findings(points, fitted_points, same, contracts))
-        _auction_tables(doc, played)
+        _auction_tables(doc, summary)
     if same:
         doc.paragraph(*findings.same_play_paragraph(same))
     doc.paragraph(*findings.players_paragraph(config, kind, out))
@@ -290,7 +195,7 @@ def write_report(
     for group in groups:
         _add_figure(
             doc,
-            success_heatmap(played, group[0], min_n=min_n, name=_play_name(group)),
+            draw_success_heatmap(summary.success, group[0], min_n=min_n, name=_play_name(group)),
             out,
             f"heatmap_{group[0]}.png",
         )
@@ -298,14 +203,14 @@ def write_report(
     for group in groups:
         _add_figure(
             doc,
-            success_lines(played, group[0], min_n=min_n, name=_play_name(group)),
+            draw_success_lines(summary.success, group[0], min_n=min_n, name=_play_name(group)),
             out,
             f"success_{group[0]}.png",
         )
 
     doc.heading(2, "Best contract")
     if best is not None:
-        drawn = best_contract_map(played, min_n=min_n)
+        drawn = draw_best_contract_map(best, min_n=min_n)
         _add_figure(doc, drawn, out, "best_contract.png")
         doc.paragraph(
             "Per cell: ",
@@ -330,14 +235,15 @@ def write_report(
         skipped.append("best-contract map and table")
 
     doc.heading(2, "Hand points")
-    _add_figure(doc, hand_points_plot(played, min_n=min_n), out, "hand_points.png")
+    _add_figure(doc, draw_hand_points_plot(summary.hand_points, min_n=min_n), out, "hand_points.png")
     if sweep:
         doc.paragraph(
             "Where each contract's mean score turns positive and where it is the best choice, "
             "in bins of 2 hand points, against the published bands made on the same count "
             "(a band made on the other count is left blank and the note says why). Intervals: "
-            f"percentiles of {N_BOOT} Bayesian-bootstrap resamples of the deals "
-            "(fixed seed), so they move by whole bins."
+            f"percentiles over {N_BOOT} resamples of the bins' mean scores, each bin's means drawn "
+            "from their normal law over its deals (the large-sample Bayesian bootstrap; fixed seed), "
+            "so they move by whole bins."
         )
         for scale, table in points.items():
             doc.paragraph("On the count ", Code(scale), ":")
@@ -351,15 +257,15 @@ def write_report(
         skipped.append("hand-point thresholds table")
 
     doc.heading(2, "Distributions")
-    _add_figure(doc, taker_score_histogram(played), out, "taker_score.png")
-    _add_figure(doc, attack_margin_histogram(played), out, "attack_margin.png")
-    _add_figure(doc, events_chart(played), out, "events.png")
+    _add_figure(doc, draw_taker_score_histogram(summary.scores, n_played), out, "taker_score.png")
+    _add_figure(doc, draw_attack_margin_histogram(summary.ends, n_played), out, "attack_margin.png")
+    _add_figure(doc, draw_events_chart(summary.events, n_played), out, "events.png")
     if skipped:
         doc.heading(2, "Left out")
         doc.paragraph(f"This is a {kind} run, so these parts were left out: {'; '.join(skipped)}.")
 
     doc.heading(2, "Provenance")
-    doc.table(provenance_table(manifest, records))
+    doc.table(provenance_table(manifest, counts=summary.counts))
 
     (out / "report.md").write_text(doc.markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.html(), encoding="utf-8")
@@ -373,29 +279,9 @@ def _play_name(group: list[str]) -> str | None:
     return " and ".join(contract_name(c) for c in group) + " (the same play)"
 
 
-def _fitted(played: pd.DataFrame, min_n: int) -> tuple[pd.DataFrame | None, str]:
-    """The fitted trump thresholds, or ``None`` and why they could not be fitted."""
-    try:
-        return analysis.thresholds(played, 0.5, min_n), ""
-    except ValueError as err:
-        return None, str(err)
-
-
-def _hand_point_tables(
-    played: pd.DataFrame, min_n: int
-) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
-    """By hand-point count the records hold: the binned thresholds and the fitted ones, per contract."""
-    points, fitted = {}, {}
-    for scale in dict.fromkeys(analysis.BAND_SCALES.values()):
-        if scale in played.columns:
-            points[scale] = analysis.hand_points_thresholds(played, None, min_n, scale=scale)
-            fitted[scale] = analysis.thresholds(played, 0.5, min_n, x=scale, by=())
-    return points, fitted
-
-
-def _auction_tables(doc: Document, played: pd.DataFrame) -> None:
+def _auction_tables(doc: Document, summary: RunSummary) -> None:
     """A sweep's mean scores by the other seats' wishes and by the taking seat's turn to speak."""
-    if not {"others_bid", "speaker_position"} <= set(played.columns):
+    if summary.by_others_bid is None or summary.by_position is None:
         return
     doc.heading(3, "When no other seat would bid, and by turn to speak")
     doc.paragraph(
@@ -407,9 +293,7 @@ def _auction_tables(doc: Document, played: pd.DataFrame) -> None:
         " row nobody else would bid, so "
         "the deal is the taking seat's to take whatever its turn. Mean taker score (pass = 0), 95% interval:",
     )
-    doc.table(findings.auction_table(analysis.success_table(played, by="others_bid"), "others_bid"))
-    first = played[played["contract"] == played["contract"].iloc[0]]
-    uncontested = (first["others_bid"] == Contract.PASS.label).groupby(first["speaker_position"]).mean()
+    doc.table(findings.auction_table(summary.by_others_bid, "others_bid"))
     doc.paragraph(
         "By the taking seat's turn to speak (",
         Code("speaker_position"),
@@ -418,7 +302,5 @@ def _auction_tables(doc: Document, played: pd.DataFrame) -> None:
         " is the share of them on which no other seat would bid:",
     )
     doc.table(
-        findings.auction_table(
-            analysis.success_table(played, by="speaker_position"), "speaker_position", uncontested=uncontested
-        )
+        findings.auction_table(summary.by_position, "speaker_position", uncontested=summary.uncontested)
     )

@@ -1,22 +1,23 @@
-"""The report's figures: one function per figure, records in, a :class:`Drawn` out.
+"""The report's figures of success, best contract and hand points: records in, a :class:`Drawn` out.
 
-Each function takes records (a DataFrame or a run directory), computes its table with
-:mod:`tarotsim.analysis` and draws it on an Agg ``Figure`` (see :mod:`tarotsim.report.style`),
-with a one-line caption along its foot. Thrown-in deals are left out of every figure.
+Each figure function takes records (a DataFrame or a run directory), computes its table with
+:mod:`tarotsim.analysis` (chunk by chunk) and hands it to its ``draw_*`` function, which draws
+it on an Agg ``Figure`` (see :mod:`tarotsim.report.style`) with a one-line caption along its
+foot. The report calls the ``draw_*`` functions with the tables of one pass over the run.
+Thrown-in deals are left out of every figure.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from tarotsim import analysis
-from tarotsim.analysis.loading import check_min_n, contracts_present, played_rows
-from tarotsim.labels import CONTRACTS, SIDE_NAMES, TARGETS
+from tarotsim.analysis.loading import check_min_n
+from tarotsim.labels import CONTRACTS
 from tarotsim.report.style import (
     BOUT_COLOURS,
     BOUTS,
@@ -39,11 +40,6 @@ from tarotsim.report.style import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-_TARGET_POINTS = np.array([TARGETS[bouts] for bouts in BOUTS], dtype=float)
-"""Card points the attack needs, indexed by the bouts it ends with."""
-
-_TARGETS_TEXT = " / ".join(f"{points:g}" for points in _TARGET_POINTS)
-
 
 class Drawn(NamedTuple):
     """One figure of the report.
@@ -61,11 +57,6 @@ class Drawn(NamedTuple):
     figure: Figure
     data: pd.DataFrame
     caption: str
-
-
-def _played(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows of played deals (see :func:`tarotsim.analysis.loading.played_rows`)."""
-    return played_rows(df, what="a report figure")
 
 
 # --------------------------------------------------------------------------- success
@@ -87,14 +78,26 @@ def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30, name
         ``data`` is the success table of `contract` (columns of
         :func:`~tarotsim.analysis.success_table`) plus ``low_n`` (``n < min_n``).
     """
+    check_min_n(min_n)
+    return draw_success_heatmap(analysis.success_table(data), contract, min_n=min_n, name=name)
+
+
+def _contract_cells(success: pd.DataFrame, contract: str, min_n: int) -> pd.DataFrame:
+    """The rows of `contract` in a success table of every contract, with ``low_n``."""
+    table = success[success["contract"] == contract].reset_index(drop=True)
+    table["low_n"] = table["n"] < min_n
+    return table
+
+
+def draw_success_heatmap(
+    success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None
+) -> Drawn:
+    """The :func:`success_heatmap` of `contract` from the success table of every contract
+    (:func:`tarotsim.analysis.success_table` by bouts and trumps, which sets the trump lengths shown)."""
     from matplotlib import colormaps
 
-    check_min_n(min_n)
-    df = analysis.load_records(data)
-    played = _played(df)
-    table = analysis.success_table(df, contract=contract).reset_index(drop=True)
-    table["low_n"] = table["n"] < min_n
-    columns = trump_range(played)
+    table = _contract_cells(success, contract, min_n)
+    columns = trump_range(success)
     grid = np.full((len(BOUTS), len(columns)), np.nan)
     for row in table.itertuples(index=False):
         if not row.low_n:
@@ -159,12 +162,17 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: 
         bouts has the label ``"b bouts"`` (``"1 bout"``) and the table's ``rate`` of its
         cells with ``n >= min_n``, in trump order, as y data.
     """
+    check_min_n(min_n)
+    return draw_success_lines(
+        analysis.success_table(data, contract=contract), contract, min_n=min_n, name=name
+    )
+
+
+def draw_success_lines(success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None) -> Drawn:
+    """The :func:`success_lines` of `contract` from a success table holding its cells."""
     from matplotlib.ticker import MaxNLocator
 
-    check_min_n(min_n)
-    df = analysis.load_records(data)
-    table = analysis.success_table(df, contract=contract).reset_index(drop=True)
-    table["low_n"] = table["n"] < min_n
+    table = _contract_cells(success, contract, min_n)
     fig = new_figure(8.0, 4.6)
     ax = fig.add_subplot()
     thin_drawn = False
@@ -251,16 +259,18 @@ def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
     Drawn
         ``data`` is the :func:`~tarotsim.analysis.best_contract` table.
     """
+    check_min_n(min_n)
+    return draw_best_contract_map(analysis.best_contract(data, min_n=min_n), min_n=min_n)
+
+
+def draw_best_contract_map(table: pd.DataFrame, *, min_n: int) -> Drawn:
+    """The :func:`best_contract_map` of a :func:`tarotsim.analysis.best_contract` table."""
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
-    check_min_n(min_n)
-    df = analysis.load_records(data)
-    table = analysis.best_contract(df, min_n=min_n)
-    played = _played(df)
-    present = contracts_present(played)
+    present = [c for c in CONTRACTS if f"score_{c}" in table.columns]
     choices = [analysis.PASS, *present]
-    columns = trump_range(played)
+    columns = trump_range(table)
     grid = np.full((len(BOUTS), len(columns)), np.nan)
     for row in table.itertuples(index=False):
         grid[int(row.taker_bouts), int(row.taker_trumps) - columns[0]] = choices.index(row.best)
@@ -361,8 +371,14 @@ def hand_points_plot(
         label (:data:`~tarotsim.report.style.CONTRACT_LABELS`) and the ``mean_score`` of its counted bins as y data.
     """
     check_min_n(min_n)
-    df = analysis.load_records(data)
-    table = analysis.hand_points_table(df, bins, min_n, scale=scale)
+    return draw_hand_points_plot(
+        analysis.hand_points_table(data, bins, min_n, scale=scale), min_n=min_n, scale=scale
+    )
+
+
+def draw_hand_points_plot(table: pd.DataFrame, *, min_n: int, scale: str = "hand_points") -> Drawn:
+    """The :func:`hand_points_plot` of a :func:`tarotsim.analysis.hand_points_table` on `scale`."""
+    table = table.copy()
     table["bin_mid"] = (table["bin_low"] + table["bin_high"]) / 2.0
     fig = new_figure(9.0, 5.0)
     ax = fig.add_subplot()
@@ -413,203 +429,6 @@ def hand_points_plot(
     caption = (
         f"Mean taker score (±95% band) by hand-point bin for each contract, from {dealt}; "
         f"bins with fewer than {min_n} deals are left out."
-    )
-    write_caption(fig, caption)
-    return Drawn(fig, table, caption)
-
-
-# --------------------------------------------------------------------------- distributions
-
-
-def taker_score_histogram(data: analysis.Data) -> Drawn:
-    """Histogram of the taker's score, one panel per contract (thrown-in deals left out).
-
-    Returns
-    -------
-    Drawn
-        ``data`` has one row per bar: ``contract``, ``bin_low``, ``bin_high`` (game
-        points) and ``count`` (deals); the counts of a contract sum to its played deals.
-    """
-    df = analysis.load_records(data)
-    played = _played(df)
-    present = contracts_present(played)
-    ncols = min(2, len(present))
-    nrows = -(-len(present) // ncols)
-    fig = new_figure(5.0 * ncols, 3.0 * nrows + 0.7)
-    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-    rows = []
-    for ax, con in zip(axes, present, strict=False):
-        scores = played.loc[played["contract"] == con, "taker_score"].to_numpy(dtype=float)
-        counts, edges = np.histogram(scores, bins=_score_edges(scores))
-        ax.stairs(counts, edges, fill=True, color=contract_colour(con), alpha=0.85)
-        ax.axvline(0.0, color="black", linewidth=0.8)
-        ax.axvline(
-            scores.mean(), color="black", linewidth=1.0, linestyle="--", label=f"mean {scores.mean():+.0f}"
-        )
-        ax.set_title(f"{contract_name(con)} ({deals_text(len(scores))})", fontsize=10)
-        ax.set_xlabel("taker score (game points)")
-        ax.set_ylabel(f"deals (per {edges[1] - edges[0]:g}-point bin)")
-        ax.legend(loc="upper right", fontsize=8)
-        ax.grid(alpha=0.3)
-        rows.append(
-            pd.DataFrame(
-                {
-                    "contract": con,
-                    "bin_low": edges[:-1],
-                    "bin_high": edges[1:],
-                    "count": counts.astype(np.int64),
-                }
-            )
-        )
-    for ax in axes[len(present) :]:
-        ax.set_visible(False)
-    fig.suptitle("Distribution of the taker's score")
-    n = played["deal"].nunique()
-    caption = (
-        f"Taker's score per played deal for each contract (thrown-in deals left out), "
-        f"from {deals_text(n)}; the dashed line is the mean."
-    )
-    write_caption(fig, caption)
-    table = pd.concat(rows, ignore_index=True)
-    return Drawn(fig, table, caption)
-
-
-def _score_edges(scores: np.ndarray) -> np.ndarray:
-    lo, hi = float(scores.min()), float(scores.max())
-    span = max(hi - lo, 1.0)
-    # a round bin width (1, 2, 5, 10, 20, 50 … game points) giving 25 to 60 bins
-    raw = span / 60.0
-    width = 1.0
-    for step in (10.0**k * m for k in range(6) for m in (1.0, 2.0, 5.0)):
-        width = step
-        if step >= raw:
-            break
-    start = math.floor(lo / width) * width
-    return np.arange(start, hi + width + width / 2, width)
-
-
-def attack_margin_histogram(data: analysis.Data) -> Drawn:
-    """Histogram of the attack's points minus its target by bouts (:data:`tarotsim.labels.TARGETS`).
-
-    Bins are one card point wide and start on whole numbers, so a contract made by a half
-    point (+0.5) and one failed by a half point (−0.5) fall either side of 0.
-
-    Returns
-    -------
-    Drawn
-        ``data`` has one row per bin and contract: ``contract``, ``bin_low``,
-        ``bin_high`` (card points) and ``count`` (deals).
-    """
-    df = analysis.load_records(data)
-    played = _played(df)
-    present = contracts_present(played)
-    diff = (
-        played["attack_points"].to_numpy(dtype=float)
-        - _TARGET_POINTS[played["attack_bouts"].to_numpy(dtype=np.int64)]
-    )
-    edges = np.arange(math.floor(diff.min()), math.floor(diff.max()) + 2, 1.0)
-    fig = new_figure(9.0, 4.6)
-    ax = fig.add_subplot()
-    rows = []
-    contract = played["contract"].to_numpy()
-    for con in present:
-        counts, _ = np.histogram(diff[contract == con], bins=edges)
-        # lower contracts get wider lines, so that identical histograms (prise and garde
-        # in a sweep: the same play) still show both colours
-        width = 1.3 + 0.6 * (len(CONTRACTS) - 1 - CONTRACTS.index(con))
-        ax.stairs(counts, edges, color=contract_colour(con), linewidth=width, label=contract_name(con))
-        rows.append(
-            pd.DataFrame(
-                {
-                    "contract": con,
-                    "bin_low": edges[:-1],
-                    "bin_high": edges[1:],
-                    "count": counts.astype(np.int64),
-                }
-            )
-        )
-    ax.axvline(0.0, color="black", linewidth=1.0, linestyle="--", label="target (made from 0 up)")
-    ax.set_title("Attack points minus target")
-    ax.set_xlabel(f"attack points − target (card points; target {_TARGETS_TEXT} for 0–3 bouts)")
-    ax.set_ylabel("deals (per 1-point bin)")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="upper right", fontsize=8)
-    n = played["deal"].nunique()
-    caption = (
-        f"How far the attack ends above or below its target, by contract, from {deals_text(n)} "
-        "(thrown-in deals left out); right of the dashed line the contract is made."
-    )
-    write_caption(fig, caption)
-    return Drawn(fig, pd.concat(rows, ignore_index=True), caption)
-
-
-def _scored_by(column: str, side: str) -> Callable[[pd.DataFrame], pd.Series]:
-    """The test "the side `side` scored the bonus recorded in `column`" on played rows."""
-    return lambda played: played[column].astype(object) == side
-
-
-_EVENTS = (
-    *((f"petit au bout\n{side}", _scored_by("petit_au_bout", side)) for side in SIDE_NAMES),
-    ("poignée shown\n(any side)", lambda p: p["poignees"].to_numpy() > 0),
-    *((f"chelem\n{side}", _scored_by("chelem", side)) for side in SIDE_NAMES),
-    ("chelem\nannounced", lambda p: p["chelem_announced"].to_numpy(dtype=bool)),
-)
-
-
-def events_chart(data: analysis.Data) -> Drawn:
-    """Bar chart of how often the bonuses happen: petit au bout (by side), poignées, chelems.
-
-    Returns
-    -------
-    Drawn
-        ``data`` has one row per bar: ``event`` (one line), ``contract``, ``count``
-        (deals), ``n`` (played deals of the contract) and ``share`` (``count / n``, the
-        height of the bar).
-    """
-    df = analysis.load_records(data)
-    played = _played(df)
-    present = contracts_present(played)
-    rows = []
-    for con in present:
-        mine = played[played["contract"] == con]
-        for name, test in _EVENTS:
-            count = int(np.asarray(test(mine), dtype=bool).sum())
-            rows.append(
-                {
-                    "event": name.replace("\n", " "),
-                    "contract": con,
-                    "count": count,
-                    "n": len(mine),
-                    "share": count / len(mine),
-                }
-            )
-    table = pd.DataFrame(rows, columns=["event", "contract", "count", "n", "share"])
-    fig = new_figure(9.0, 4.6)
-    ax = fig.add_subplot()
-    width = 0.8 / len(present)
-    x = np.arange(len(_EVENTS))
-    for i, con in enumerate(present):
-        mine = table[table["contract"] == con]
-        bars = ax.bar(
-            x + (i - (len(present) - 1) / 2) * width,
-            mine["share"].to_numpy(),
-            width,
-            color=contract_colour(con),
-            label=contract_name(con),
-        )
-        ax.bar_label(bars, labels=[f"{s:.1%}" for s in mine["share"]], fontsize=6, padding=1, rotation=90)
-    ax.set_xticks(x, [name for name, _ in _EVENTS], fontsize=8)
-    ax.set_title("How often the bonuses happen")
-    ax.set_xlabel("event (petit au bout and chelem by the side that scored it)")
-    ax.set_ylabel("share of played deals (%)")
-    percent_axis(ax.yaxis)
-    ax.margins(y=0.18)
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="upper right", fontsize=8)
-    n = played["deal"].nunique()
-    caption = (
-        f"Share of played deals with a petit au bout, a poignée shown or a chelem, by "
-        f"contract, from {deals_text(n)}."
     )
     write_caption(fig, caption)
     return Drawn(fig, table, caption)

@@ -59,6 +59,17 @@ def _missing(note: str, what: str, fitted_from: float, fitted_to: float) -> str:
     return ""
 
 
+def _break_even(fit: pd.Series) -> str:
+    """A fitted break-even in words: ``"46.2 (45.1–47.3)"``, ``"> 60"`` (not reached over the
+    fitted range), ``"≤ 20"`` (passed already at its start), or why there is none."""
+    text = interval_text(fit["break_even"], fit["break_even_low"], fit["break_even_high"])
+    if text:
+        return text
+    if fit["degree"] == 0:
+        return f"none (no fit: too few deals, {int(fit['n_total']):,} played)"
+    return _missing(fit["note"], "break-even", fit["fitted_from"], fit["fitted_to"]) or "none (see the note)"
+
+
 def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: float = 0.5) -> pd.DataFrame:
     """The fitted trump thresholds as one compact table: a row per threshold, a column per bout count.
 
@@ -156,9 +167,9 @@ def band_findings(
                     f"{name}: its published {band} cannot be tested by this sweep. Its players play "
                     f"{name} exactly as {lower.capitalize()}, so it scores {ratio:g}× {lower.capitalize()}'s "
                     f"card score on every deal and leads {lower.capitalize()} wherever taking pays at all. "
-                    f"Its own break-even: {interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])} ",
+                    f"Its own fitted break-even: {_break_even(fit)} on ",
                     Code(scale),
-                    " (fitted).",
+                    ".",
                 )
             )
         elif con == lowest:
@@ -167,8 +178,7 @@ def band_findings(
                 (
                     f"{name} pays (beats passing) from {value or 'nowhere in the hands seen'} ",
                     Code(scale),
-                    f" ({spread}), fitted break-even "
-                    f"{interval_text(fit['break_even'], fit['break_even_low'], fit['break_even_high'])}; "
+                    f" ({spread}), fitted break-even {_break_even(fit)}; "
                     f"published {band} on the same count. This is the comparison with the published bands "
                     f"that a sweep can make for {name}.",
                 )
@@ -199,14 +209,14 @@ def band_findings(
 
 
 def _binned(row: pd.Series, name: str) -> tuple[str, str]:
-    """A hand-point threshold read from bins, and its bootstrap interval in words."""
+    """A hand-point threshold read from bins, and its resampled interval in words."""
     value, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
     if math.isnan(value):
         return "", "read from bins of hand points"
     if low == high == value:
-        return f"{value:.0f}", "a bin edge; every bootstrap resample gives the same bin"
+        return f"{value:.0f}", "a bin edge; every resample of the bin means gives the same bin"
     bounds = f"{low:.0f}–{high:.0f}" if not (math.isnan(low) or math.isnan(high)) else "open"
-    return f"{value:.0f}", f"a bin edge; bootstrap 95%: {bounds}"
+    return f"{value:.0f}", f"a bin edge; resampled 95%: {bounds}"
 
 
 def same_play_paragraph(same_play: dict[str, str]) -> tuple[Inline, ...]:

@@ -118,9 +118,10 @@ def percent_axis(axis: Any) -> None:
     axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
 
 
-def trump_range(played: pd.DataFrame) -> np.ndarray:
-    """int[k]: every trump length from the shortest to the longest the takers held."""
-    trumps = played["taker_trumps"].to_numpy()
+def trump_range(cells: pd.DataFrame) -> np.ndarray:
+    """int[k]: every trump length from the shortest to the longest in a table of cells
+    (a ``taker_trumps`` column: the success table of every contract, or the best-contract table)."""
+    trumps = cells["taker_trumps"].to_numpy()
     return np.arange(int(trumps.min()), int(trumps.max()) + 1)
 
 

@@ -39,7 +39,7 @@ import platform
 import re
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -338,6 +338,35 @@ def load_records(
     if len(frames) == 1:
         return frames[0].reset_index(drop=True)
     return pd.concat(frames, ignore_index=True)
+
+
+def iter_records(
+    directory: str | os.PathLike[str], columns: Sequence[str] | None = None, *, verify: str = "sha256"
+) -> Iterator[pd.DataFrame]:
+    """The records of a finished run directory one chunk at a time, in deal order.
+
+    Memory holds one chunk (``chunk_deals`` deals) at a time, however long the run. Arguments
+    and errors are those of :func:`load_records`; a chunk that cannot be read raises when
+    its turn comes.
+    """
+    manifest = read_manifest(directory)
+    paths = chunk_paths(directory, manifest, verify=verify)
+    if not paths:
+        raise ValueError(f"run directory {str(directory)!r} holds no deals (no {CHUNKS}/chunk-*.parquet)")
+    if columns is not None:
+        import pyarrow.parquet as pq
+
+        present = set(pq.read_schema(paths[0]).names)
+        columns = [c for c in dict.fromkeys(columns) if c in present]
+    for path in paths:
+        try:
+            frame = pd.read_parquet(path, columns=columns)
+        except Exception as err:  # a chunk damaged past what ``verify="size"`` sees
+            raise ValueError(
+                f"chunk {path} cannot be read ({type(err).__name__}: {err}); "
+                f"{_repair(Path(directory), manifest)}"
+            ) from None
+        yield frame
 
 
 def check_paired(manifest_a: dict[str, Any], manifest_b: dict[str, Any]) -> None:

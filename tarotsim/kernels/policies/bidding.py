@@ -1,9 +1,15 @@
-"""Bidding: the contract a seat would like to play, from Chavey's count.
+"""Bidding: the contract a seat would like to play, by the seat's bid policy (``P_BID_POLICY``).
 
-The thresholds are the bidding seat's ``P_BID_PRISE … P_BID_GARDE_CONTRE`` (defaults 40,
-56, 71, 81 at 4 players: the published bands). Prise and Garde compare the plain count; Garde sans and Garde
-contre compare the count plus the distribution bonus. The game loop turns the wish
-into a bid only when it is higher than the highest bid so far.
+``chavey``: the thresholds are the bidding seat's ``P_BID_PRISE … P_BID_GARDE_CONTRE``
+(defaults 40, 56, 71, 81 at 4 players: the published bands). Prise and Garde compare the
+plain count; Garde sans and Garde contre compare the count plus the distribution bonus.
+
+``learned``: a model fitted on a sweep (``tarotsim.bidder``) predicts the taker's score of
+each contract from the hand's features (``kernels.features``) as a linear function whose
+coefficients are fixed-point integers in the seat's block (``state.P_LEARNED_0`` …); the
+seat wishes the contract with the highest prediction, or passes when none is above 0.
+
+The game loop turns the wish into a bid only when it is higher than the highest bid so far.
 """
 
 from __future__ import annotations
@@ -12,14 +18,20 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.chavey import distribution_points, hand_points
+from tarotsim.kernels.features import N_FEATURES, hand_features
+from tarotsim.kernels.policies.codes import BID_LEARNED
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import P_BID_GARDE, P_BID_GARDE_CONTRE, P_BID_GARDE_SANS, P_BID_PRISE, seat_slot
-
-
-@njit
-def wished_contract(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) -> int:
-    """Highest contract (PASS … GARDE_CONTRE) whose threshold, ``seat``'s, the hand reaches."""
-    return chavey_wish(word0, word1, cfg, seat)
+from tarotsim.kernels.state import (
+    LEARNED_ROW,
+    N_LEARNED_CONTRACTS,
+    P_BID_GARDE,
+    P_BID_GARDE_CONTRE,
+    P_BID_GARDE_SANS,
+    P_BID_POLICY,
+    P_BID_PRISE,
+    P_LEARNED_0,
+    seat_slot,
+)
 
 
 @njit
@@ -40,3 +52,30 @@ def chavey_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) 
     if count >= cfg[seat_slot(seat, P_BID_PRISE)]:
         return PRISE
     return PASS
+
+
+@njit
+def learned_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) -> int:
+    """The contract with the highest predicted taker score, PASS when none is above 0.
+
+    A tie keeps the lower contract."""
+    features = hand_features(word0, word1)
+    best = PASS
+    best_value = 0
+    for c in range(N_LEARNED_CONTRACTS):
+        row = seat_slot(seat, P_LEARNED_0 + c * LEARNED_ROW)
+        value = cfg[row]
+        for k in range(N_FEATURES):
+            value += cfg[row + 1 + k] * features[k]
+        if value > best_value:
+            best = PRISE + c
+            best_value = value
+    return best
+
+
+@njit
+def wished_contract(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) -> int:
+    """The contract (PASS … GARDE_CONTRE) ``seat`` wishes to play with this hand, by its bid policy."""
+    if cfg[seat_slot(seat, P_BID_POLICY)] == BID_LEARNED:
+        return learned_wish(word0, word1, cfg, seat)
+    return chavey_wish(word0, word1, cfg, seat)

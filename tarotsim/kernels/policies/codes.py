@@ -1,6 +1,7 @@
 """Integer codes of the policies, chosen by name in the Python API (``tarotsim.config``)."""
 
 BID_CHAVEY = 0
+BID_LEARNED = 1
 BID_MONTECARLO = 2
 
 ECART_SIMPLE = 0

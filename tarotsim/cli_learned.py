@@ -1,0 +1,111 @@
+"""The commands of the refitted count and the learned bidder: ``fit-count`` and ``fit-bidder``.
+
+Kept apart from :mod:`tarotsim.cli`, which registers them (``add_commands``) and handles
+their errors like every command's: one line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tarotsim.cli import CliError, _emit, _positive_int, _table_file, _writable
+from tarotsim.labels import CONTRACTS
+
+SAMPLE_HELP = (
+    "deals drawn from the sweep, without replacement, by a seeded generator (default {default:,}; "
+    "all of them when the sweep is smaller): the run is read one chunk at a time and only "
+    "the sampled rows are kept, so memory grows with the sample, not the run"
+)
+
+
+def _bidder_file(text: str) -> str:
+    if Path(text).suffix != ".json":
+        raise argparse.ArgumentTypeError(f"must end in .json, got {text!r}")
+    return text
+
+
+def _add_sample_options(parser: argparse.ArgumentParser) -> None:
+    from tarotsim.analysis.count_fit import SAMPLE_DEALS, SAMPLE_SEED
+
+    parser.add_argument("run", help="a sweep's run directory (tarotsim sweep)")
+    parser.add_argument(
+        "--sample", type=_positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
+    )
+    parser.add_argument(
+        "--sample-seed",
+        type=int,
+        default=SAMPLE_SEED,
+        help=f"seed of the sample of deals (default {SAMPLE_SEED})",
+    )
+
+
+def cmd_fit_count(args: argparse.Namespace) -> int:
+    from tarotsim.analysis.count_fit import fit_count, verdict
+
+    _writable(Path(args.out))
+    table = fit_count(
+        args.run,
+        contract=args.contract,
+        outcome=args.outcome,
+        sample=args.sample,
+        sample_seed=args.sample_seed,
+    )
+    shown = table.assign(verdict=table.apply(verdict, axis=1))
+    what = "taker's score (OLS, HC1)" if args.outcome == "score" else "success (logit GLM)"
+    title = (
+        f"Chavey's count refitted on the {args.contract}'s {what}: {table.attrs['n']:,} deals "
+        f"sampled from {table.attrs['run']} (sample seed {args.sample_seed}), weights scaled so the 21 "
+        "is worth 10, 95% delta-method intervals"
+    )
+    _emit(shown, args.out, title)
+    return 0
+
+
+def cmd_fit_bidder(args: argparse.Namespace) -> int:
+    from tarotsim.analysis.count_fit import fit_bidder
+
+    out = Path(args.out)
+    _writable(out)
+    bidder = fit_bidder(args.run, sample=args.sample, sample_seed=args.sample_seed)
+    try:
+        bidder.save(out)
+    except OSError as err:
+        raise CliError(f"cannot write {out}: {err.strerror or err}") from None
+    print(json.dumps({c: round(bidder.coefficients[c]["intercept"], 2) for c in CONTRACTS}))
+    print(f"bidder: {out} ({bidder.players} players); play it with bid=learned,bidder={out}")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Register ``fit-count`` and ``fit-bidder`` on the CLI's subcommands."""
+    from tarotsim.analysis.count_fit import OUTCOMES
+
+    count = sub.add_parser(
+        "fit-count", help="Chavey's count refitted on a sweep, weight by weight, against the published one"
+    )
+    _add_sample_options(count)
+    count.add_argument(
+        "--out", type=_table_file, required=True, help="write the table to FILE.md or FILE.csv"
+    )
+    count.add_argument(
+        "--contract",
+        choices=CONTRACTS,
+        default=CONTRACTS[0],
+        help=f"contract fitted (default {CONTRACTS[0]})",
+    )
+    count.add_argument(
+        "--outcome",
+        choices=OUTCOMES,
+        default=OUTCOMES[0],
+        help="fit the taker's score (OLS) or success (logit GLM) (default score)",
+    )
+    count.set_defaults(func=cmd_fit_count)
+
+    bidder = sub.add_parser(
+        "fit-bidder", help="fit the learned bidder on a sweep: bid=learned,bidder=FILE.json plays it"
+    )
+    _add_sample_options(bidder)
+    bidder.add_argument("--out", type=_bidder_file, required=True, help="the bidder file to write (.json)")
+    bidder.set_defaults(func=cmd_fit_bidder)

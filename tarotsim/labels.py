@@ -140,7 +140,13 @@ PLAY_POLICIES: dict[str, int] = {
     "greedy": codes.PLAY_GREEDY,
     "basic": codes.PLAY_BASIC,
 }
-BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY, "learned": codes.BID_LEARNED}
+PLAYOUT_POLICIES: tuple[str, ...] = ("random", "heuristic", "greedy")
+"""The card-play policies a search may play its playouts with (those that search nothing)."""
+BID_POLICIES: dict[str, int] = {
+    "chavey": codes.BID_CHAVEY,
+    "learned": codes.BID_LEARNED,
+    "montecarlo": codes.BID_MONTECARLO,
+}
 ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
 POIGNEE_POLICIES: dict[str, int] = {
     "always": codes.POIGNEE_ALWAYS,

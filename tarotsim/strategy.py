@@ -31,7 +31,7 @@ import numpy as np
 from tarotsim.bidder import load_bidder
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import BID_LEARNED, PLAY_BASIC, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import BID_LEARNED, BID_MONTECARLO, PLAY_BASIC, PLAY_HEURISTIC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -40,6 +40,7 @@ from tarotsim.labels import (
     DEFAULT_CHELEM_THRESHOLD,
     ECART_POLICIES,
     PLAY_POLICIES,
+    PLAYOUT_POLICIES,
     POIGNEE_POLICIES,
     PUBLISHED_BANDS,
     TABLE_SIZES,
@@ -182,13 +183,38 @@ The range is 0 to ``high``, or to the cards in a hand (24, 18, 15 at 3, 4, 5 pla
 when ``high`` is None: a seat cannot hold more trumps than that, so a larger count is
 refused at that table size."""
 
+DEFAULT_BID_WORLDS = 32
+"""Worlds the ``montecarlo`` bidder samples per decision, chosen by measurement
+(``benchmarks/bench_montecarlo_bidder.py``, ``reports/montecarlo-bidder.md``): the smallest
+count whose doubling gains less than ``WORLDS_GAIN_ENOUGH`` points per deal in duels against
+Chavey's count (4 players, heuristic play; each doubling doubles the cost). Measured on 16,000
+deals: 16 → 32 worlds gained +0.83 [+0.45, +1.22], 32 → 64 +0.31 [+0.01, +0.62]."""
+WORLDS_GAIN_ENOUGH = 0.5
+"""Points per deal a doubling of the montecarlo bidder's worlds must gain to be worth its cost."""
+MAX_BID_WORLDS = 4096
+"""The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
+DEFAULT_BID_ROLLOUT = "heuristic"
+"""The card play of the ``montecarlo`` bidder's playouts."""
+
 OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
     "attack_play": ("a `play` name", "`play`", "card play while the seat plays for the attack"),
     "defence_play": ("a `play` name", "`play`", "card play while the seat defends"),
     "bid_thresholds": (
         "four increasing counts, `40/56/71/81`",
         "the published bands, scaled by the cards in a hand",
-        "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre",
+        "the `chavey` bidder's Chavey counts for Prise, Garde, Garde sans and Garde contre; for "
+        "`montecarlo`, the bands by which it assumes the earlier speakers bid",
+    ),
+    "bid_worlds": (
+        f"1 to {MAX_BID_WORLDS}",
+        str(DEFAULT_BID_WORLDS),
+        "the `montecarlo` bidder's worlds per decision (the issue's `worlds`; the pimc card "
+        "player's own option is `worlds`)",
+    ),
+    "bid_rollout": (
+        ", ".join(f"`{n}`" for n in PLAYOUT_POLICIES),
+        f"`{DEFAULT_BID_ROLLOUT}`",
+        "the card play of the `montecarlo` bidder's playouts, every seat",
     ),
     "bidder": (
         "the path of a bidder file",
@@ -247,6 +273,17 @@ def _thresholds(value: object) -> tuple[int, int, int, int]:
     return cast("tuple[int, int, int, int]", counts)
 
 
+def _rollout(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"bid_rollout must be a play policy name (a string), got {value!r}")
+    if value not in PLAYOUT_POLICIES:
+        raise ValueError(
+            f"bid_rollout must be a play policy without search; valid names: {', '.join(PLAYOUT_POLICIES)}, "
+            f"got {value!r}"
+        )
+    return value
+
+
 def _bidder(bid: str, value: object) -> str | None:
     """The ``bidder`` option: a readable bidder file's path, given exactly when ``bid=learned``."""
     learned = BID_POLICIES[bid] == BID_LEARNED
@@ -285,8 +322,11 @@ class Strategy:
         (``labels.*_POLICIES``); the defaults are those of ``RunConfig()``.
     **options
         ``attack_play``, ``defence_play`` (card play on one side, overriding ``play``),
-        ``bid_thresholds`` (four increasing Chavey counts), ``bidder`` (the path of the
-        ``learned`` bidder's file, :mod:`tarotsim.bidder`), ``chelem_threshold``, ``name``
+        ``bid_thresholds`` (four increasing Chavey counts: the ``chavey`` bidder's bands, and
+        the bands by which the ``montecarlo`` bidder assumes the earlier speakers bid),
+        ``bid_worlds`` and ``bid_rollout`` (the ``montecarlo`` bidder's worlds per decision
+        and the card play of its playouts), ``bidder`` (the path of the ``learned`` bidder's
+        file, :mod:`tarotsim.bidder`), ``chelem_threshold``, ``name``
         (a short label), and the heuristic's tunable constants of :data:`TUNABLES`
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``, ``king_lead_min``,
@@ -297,8 +337,9 @@ class Strategy:
     ------
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
-        of its range, a heuristic option without heuristic play on its side, ``bid=learned``
-        without a readable ``bidder`` file, or a ``bidder`` without ``bid=learned``.
+        of its range, a heuristic option without heuristic play on its side, a
+        ``montecarlo`` option without ``bid=montecarlo``, ``bid=learned`` without a readable
+        ``bidder`` file, or a ``bidder`` without ``bid=learned``.
     TypeError
         For a value of the wrong type.
     """
@@ -311,6 +352,8 @@ class Strategy:
     attack_play: str | None
     defence_play: str | None
     bid_thresholds: tuple[int, int, int, int] | None
+    bid_worlds: int
+    bid_rollout: str
     bidder: str | None
     chelem_threshold: int
     name: str | None
@@ -349,6 +392,17 @@ class Strategy:
             values[key] = None if given is None or _policy(key, given) == values["play"] else given
         thresholds = options.get("bid_thresholds")
         values["bid_thresholds"] = None if thresholds is None else _thresholds(thresholds)
+        values["bid_worlds"] = _whole(
+            "bid_worlds", options.get("bid_worlds", DEFAULT_BID_WORLDS), MAX_BID_WORLDS
+        )
+        if values["bid_worlds"] < 1:
+            raise ValueError(f"bid_worlds must be 1 to {MAX_BID_WORLDS}, got {values['bid_worlds']}")
+        values["bid_rollout"] = _rollout(options.get("bid_rollout", DEFAULT_BID_ROLLOUT))
+        for key, default in (("bid_worlds", DEFAULT_BID_WORLDS), ("bid_rollout", DEFAULT_BID_ROLLOUT)):
+            if values[key] != default and BID_POLICIES[values["bid"]] != BID_MONTECARLO:
+                raise ValueError(
+                    f"{key} is an option of the montecarlo bidder, but this strategy bids {values['bid']}"
+                )
         values["bidder"] = _bidder(values["bid"], options.get("bidder"))
         values["chelem_threshold"] = _whole(
             "chelem_threshold", options.get("chelem_threshold", DEFAULT_CHELEM_THRESHOLD)
@@ -465,6 +519,8 @@ class Strategy:
         out[S.P_POIGNEE_POLICY] = POIGNEE_POLICIES[self.poignee]
         out[S.P_CHELEM_POLICY] = CHELEM_POLICIES[self.chelem]
         out[S.P_CHELEM_THRESHOLD] = self.chelem_threshold
+        out[S.P_BID_WORLDS] = self.bid_worlds
+        out[S.P_BID_ROLLOUT] = PLAY_POLICIES[self.bid_rollout]
         if self.bidder is not None:
             learned = load_bidder(self.bidder).slots()
             out[S.P_LEARNED_0 : S.P_LEARNED_0 + len(learned)] = learned
@@ -475,7 +531,7 @@ class Strategy:
 
 def _parse_value(key: str, text: str) -> Any:
     """The Python value of ``key`` written as ``text`` in a spec."""
-    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bidder"):
+    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bid_rollout", "bidder"):
         return text
     if key == "bid_thresholds":
         parts = text.split("/")

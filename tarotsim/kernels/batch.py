@@ -11,6 +11,7 @@ from numba import prange
 
 from tarotsim._jit import njit
 from tarotsim.kernels.game import gather_pack, play_deal
+from tarotsim.kernels.policies.montecarlo import BidScratch, new_bid_scratch
 from tarotsim.kernels.state import (
     C_DEALING,
     C_FORCED_CONTRACT,
@@ -38,22 +39,34 @@ def _block_size(cfg: np.ndarray) -> int:
 
 @njit
 def _catch_up(
-    deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+    deal: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    tb: DealState,
+    rec: np.ndarray,
+    log: np.ndarray,
+    bs: BidScratch,
 ) -> None:
     """Unshuffled dealing: replay the deals of ``deal``'s sequence that come before it, so
     that ``tb.pack`` holds the cards gathered from the deal before ``deal``."""
     if cfg[C_DEALING] != DEALING_UNSHUFFLED:
         return
     for earlier in range(deal - deal % SEQUENCE_DEALS, deal):
-        play_deal(earlier, key, cfg, tb, rec, log)
+        play_deal(earlier, key, cfg, tb, rec, log, bs)
         gather_pack(tb, cfg, rec, log)
 
 
 @njit(inline="always")
 def _play(
-    deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+    deal: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    tb: DealState,
+    rec: np.ndarray,
+    log: np.ndarray,
+    bs: BidScratch,
 ) -> None:
-    play_deal(deal, key, cfg, tb, rec, log)
+    play_deal(deal, key, cfg, tb, rec, log, bs)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED:
         gather_pack(tb, cfg, rec, log)
 
@@ -64,11 +77,12 @@ def _play_block(
 ) -> None:
     """Play deals start … stop - 1 on one table into ``out`` (row = deal - first_deal)."""
     tb = new_state()
+    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
-    _catch_up(start, key, cfg, tb, rec, log)
+    _catch_up(start, key, cfg, tb, rec, log, bs)
     for deal in range(start, stop):
-        _play(deal, key, cfg, tb, rec, log)
+        _play(deal, key, cfg, tb, rec, log, bs)
         for c in range(N_REC):
             out[deal - first_deal, c] = rec[c]
 
@@ -124,13 +138,14 @@ def _sweep_block(
     """Sweep rows of deals first_deal + start … first_deal + stop - 1 on one table."""
     n_contracts = contracts.shape[0]
     tb = new_state()
+    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     block_cfg = cfg.copy()
     for i in range(start, stop):
         for k in range(n_contracts):
             block_cfg[C_FORCED_CONTRACT] = contracts[k]
-            play_deal(first_deal + i, key, block_cfg, tb, rec, log)
+            play_deal(first_deal + i, key, block_cfg, tb, rec, log, bs)
             for c in range(N_REC):
                 out[i * n_contracts + k, c] = rec[c]
 
@@ -141,12 +156,13 @@ def trace_deals(
 ) -> None:
     """Like ``run_deals`` on one thread, also keeping each deal's log (int64[n, N_LOG]) and card sets (uint64[n, N_MASKS])."""
     tb = new_state()
+    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     if out.shape[0] > 0:
-        _catch_up(first_deal, key, cfg, tb, rec, logs[0])
+        _catch_up(first_deal, key, cfg, tb, rec, logs[0], bs)
     for i in range(out.shape[0]):
         log = logs[i]
-        _play(first_deal + i, key, cfg, tb, rec, log)
+        _play(first_deal + i, key, cfg, tb, rec, log, bs)
         for c in range(N_REC):
             out[i, c] = rec[c]
         for seat in range(MAX_SEATS):
@@ -180,10 +196,11 @@ def _duel_block(
     """Duel rows of deals first_deal + start … first_deal + stop - 1 on one table."""
     n_rotations = cfgs.shape[0]
     tb = new_state()
+    bs = new_bid_scratch(cfgs)
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     for i in range(start, stop):
         for r in range(n_rotations):
-            play_deal(first_deal + i, key, cfgs[r], tb, rec, log)
+            play_deal(first_deal + i, key, cfgs[r], tb, rec, log, bs)
             for c in range(N_REC):
                 out[i * n_rotations + r, c] = rec[c]

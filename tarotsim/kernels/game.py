@@ -27,6 +27,8 @@ from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.policies.bidding import wished_contract
+from tarotsim.kernels.policies.codes import BID_MONTECARLO
+from tarotsim.kernels.policies.montecarlo import BidScratch, montecarlo_wish
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import (
@@ -62,6 +64,7 @@ from tarotsim.kernels.state import (
     L_WINNERS,
     MAX_SEATS,
     N_REC,
+    P_BID_POLICY,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     R_ATTACK_BOUTS,
@@ -122,9 +125,10 @@ def _reset_record(rec: np.ndarray, dealer: int) -> None:
 
 
 @njit(_nrt=False)
-def _record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int) -> None:
+def _record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int, wishes: np.ndarray) -> None:
     """Record the features of ``seat``'s hand as dealt (trumps, bouts, Kings, Chavey count)
-    and of its auction: its turn to speak, the highest contract the other seats wish to bid."""
+    and of its auction: its turn to speak, the highest contract the other seats wish to bid
+    (``wishes``, by seat: their wishes in the auction, ``_auction``)."""
     word0 = tb.dealt[seat, 0]
     word1 = tb.dealt[seat, 1]
     rec[R_TAKER_TRUMPS] = popcount(word1 & TRUMPS_MASK)
@@ -144,31 +148,60 @@ def _record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int) -> 
     others = PASS
     for other in range(players):
         if other != seat:
-            others = max(others, wished_contract(tb.dealt[other, 0], tb.dealt[other, 1], cfg, other))
+            others = max(others, wishes[other])
     rec[R_OTHERS_BID] = others
     rec[R_SPEAKER_POSITION] = (seat - tb.info[I_DEALER] - 1) % players
 
 
 @njit(_nrt=False)
-def _bid(tb: DealState, cfg: np.ndarray, log: np.ndarray, players: int, dealer: int) -> tuple[int, int]:
-    """Each seat speaks once from (dealer + 1) % n; returns (taker, contract), (-1, PASS) if all pass."""
+def _auction(
+    tb: DealState, cfg: np.ndarray, players: int, dealer: int, key: np.ndarray, deal: int, bs: BidScratch
+) -> tuple[int, int]:
+    """Each seat speaks once from (dealer + 1) % n and bids its policy's wish if it beats the
+    bid so far: ``bs.wishes`` gets each seat's wish, ``bs.bids`` what each speaker said
+    (speaking order); returns (taker, contract), (-1, PASS) if all pass."""
     first = (dealer + 1) % players
     taker = -1
     contract = PASS
-    forced = cfg[C_FORCED_CONTRACT]
     for j in range(players):
         seat = (first + j) % players
-        if forced > PASS:
-            wish = forced if seat == cfg[C_FORCED_TAKER] else PASS
+        if cfg[seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO:
+            wish = montecarlo_wish(tb, cfg, seat, j, key, deal, bs)
         else:
             wish = wished_contract(tb.dealt[seat, 0], tb.dealt[seat, 1], cfg, seat)
+        bs.wishes[seat] = wish
         if wish > contract:
             contract = wish
             taker = seat
-            log[L_BIDS + j] = wish
+            bs.bids[j] = wish
         else:
-            log[L_BIDS + j] = PASS
+            bs.bids[j] = PASS
     return taker, contract
+
+
+@njit(_nrt=False)
+def _bid(
+    tb: DealState,
+    cfg: np.ndarray,
+    log: np.ndarray,
+    players: int,
+    dealer: int,
+    key: np.ndarray,
+    deal: int,
+    bs: BidScratch,
+) -> tuple[int, int]:
+    """The auction (``_auction``), or the sweep's forced taker and contract; the words said go
+    to the log. Returns (taker, contract), (-1, PASS) if all pass."""
+    forced = cfg[C_FORCED_CONTRACT]
+    if forced <= PASS:
+        taker, contract = _auction(tb, cfg, players, dealer, key, deal, bs)
+        for j in range(players):
+            log[L_BIDS + j] = bs.bids[j]
+        return taker, contract
+    first = (dealer + 1) % players
+    for j in range(players):
+        log[L_BIDS + j] = forced if (first + j) % players == cfg[C_FORCED_TAKER] else PASS
+    return cfg[C_FORCED_TAKER], forced
 
 
 @njit(inline="always")
@@ -184,9 +217,16 @@ def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
 
 @njit(_nrt=False)
 def play_deal(
-    deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+    deal: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    tb: DealState,
+    rec: np.ndarray,
+    log: np.ndarray,
+    bs: BidScratch,
 ) -> None:
-    """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and ``log``."""
+    """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and
+    ``log``; ``bs`` is the auction's scratch (``policies.montecarlo.new_bid_scratch``)."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
     dealer = deal % players
@@ -204,20 +244,21 @@ def play_deal(
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if cfg[C_FORCED_CONTRACT] > PASS:  # a sweep knows its taking seat's hand even when the deal is thrown in
-        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER])
+        _auction(tb, cfg, players, dealer, key, deal, bs)  # the wishes the other seats would bid
+        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], bs.wishes)
 
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
             rec[R_THROWN_IN] = THROWN_PETIT_SEC
             return
 
-    taker, contract = _bid(tb, cfg, log, players, dealer)
+    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, bs)
     if taker < 0:
         rec[R_THROWN_IN] = THROWN_ALL_PASS
         return
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
-    _record_hand(tb, cfg, rec, taker)
+    _record_hand(tb, cfg, rec, taker, bs.wishes)
     take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 

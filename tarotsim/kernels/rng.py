@@ -46,6 +46,23 @@ def seed_stream(state: np.ndarray, key: np.ndarray, stream: int) -> None:
 
 
 @njit(inline="always")
+def seed_substream(state: np.ndarray, key: np.ndarray, stream: int, sub: int) -> None:
+    """Start ``state`` (uint64[4]) on sub-stream ``sub`` of stream ``stream`` of the run key ``key``.
+
+    A decision that draws its own random numbers (a search's worlds) takes a sub-stream of
+    its deal's stream, so that the deal's own stream is left as it was and the decision is a
+    function of the run key, the deal number and ``sub`` alone. The start mixes ``sub`` into
+    the stream number before the key, so sub-streams and the deals' streams start apart.
+    """
+    x = splitmix64(np.uint64(stream) * _GOLDEN ^ splitmix64(np.uint64(sub) ^ _MIX2))
+    for j in range(STREAM_WORDS):
+        x = splitmix64(x ^ key[j])
+        state[j] = x
+    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+        state[0] = _GOLDEN
+
+
+@njit(inline="always")
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 

@@ -78,6 +78,9 @@ P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the att
 P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
 P_KING_LEAD_MIN = 24  # heuristic: suit cards out from which the defence leads its King, Prise/Garde
 P_KING_LEAD_MIN_BLIND = 25  # heuristic: the same at Garde sans/contre (the taker made no écart)
+# slots 17-19: the pimc card player's options
+P_BID_WORLDS = 20  # montecarlo bidder: worlds sampled per decision
+P_BID_ROLLOUT = 21  # montecarlo bidder: card-play policy of its playouts (a PLAY_* code)
 # the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
 # LEARNED_ROW slots per contract (Prise … Garde contre): the intercept, then one coefficient per
 # hand feature (kernels.features.F_*); predicted taker score in points times LEARNED_SCALE

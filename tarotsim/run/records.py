@@ -187,7 +187,8 @@ COLUMNS: tuple[Column, ...] = (
         "label",
         "highest contract another seat wishes to bid from its own hand under its strategy's bid policy, "
         "whether it speaks before or after the taker (`pass`: none would bid); where seats bid, never "
-        "above `contract` (as for `taker_trumps`)",
+        "above `contract`; a `montecarlo` seat's wish is the one it formed in the auction, from the bids "
+        "it heard (in a sweep, an auction held as if nobody were forced) (as for `taker_trumps`)",
         S.R_OTHERS_BID,
         first_code=Contract.PASS,
         missing=HAND,

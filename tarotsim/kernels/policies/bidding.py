@@ -36,7 +36,11 @@ from tarotsim.kernels.state import (
 
 @njit
 def chavey_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) -> int:
-    """Highest contract (PASS … GARDE_CONTRE) whose threshold, ``seat``'s, the hand reaches."""
+    """Chavey's count against ``seat``'s thresholds: the highest contract the hand reaches.
+
+    Also the public convention by which the ``montecarlo`` bidder assumes the seats that
+    spoke before it bid (``policies.montecarlo``).
+    """
     count = hand_points(word0, word1)
     with_distribution = count + distribution_points(word0)
     if with_distribution >= cfg[seat_slot(seat, P_BID_GARDE_CONTRE)]:

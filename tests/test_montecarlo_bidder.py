@@ -1,0 +1,186 @@
+"""The ``montecarlo`` bidder: deterministic, blind to the cards it cannot see, sensible on clear hands."""
+
+from __future__ import annotations
+
+import random
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import tarotsim
+from tarotsim.cards import N_CARDS, parse_cards, to_mask
+from tarotsim.config import RunConfig
+from tarotsim.kernels.batch import run_deals
+from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.policies.bidding import chavey_wish
+from tarotsim.kernels.policies.montecarlo import (
+    B_ACCEPTED,
+    B_TRIES,
+    TRIES_PER_WORLD,
+    BidScratch,
+    montecarlo_wish,
+    new_bid_scratch,
+    playout_totals,
+)
+from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
+from tarotsim.kernels.state import I_DEALER, N_REC, DealState, new_state
+from tarotsim.labels import TABLE_SIZES, Contract
+from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
+
+MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
+KEY = np.array([11, 22, 33, 44], dtype=np.uint64)
+
+
+def table_config(spec: str = MC, players: int = 4) -> np.ndarray:
+    return RunConfig(players=players, strategies=[spec] * players).to_array()
+
+
+def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: int) -> DealState:
+    tb = new_state()
+    for seat in range(players):
+        tb.dealt[seat] = to_mask(sorted(hands[seat]))
+    tb.chien[:] = to_mask(sorted(chien))
+    tb.info[I_DEALER] = dealer
+    return tb
+
+
+def random_deal(
+    rng: random.Random, players: int, keep: set[int] | None = None, seat: int = 0
+) -> tuple[list[set[int]], set[int]]:
+    """Hands and chien with no Petit sec; ``keep`` (if given) is ``seat``'s hand."""
+    hand_size, chien_size = TABLE_SIZES[players]
+    while True:
+        rest = [c for c in range(N_CARDS) if keep is None or c not in keep]
+        rng.shuffle(rest)
+        hands: list[set[int]] = []
+        for s in range(players):
+            if keep is not None and s == seat:
+                hands.append(set(keep))
+            else:
+                hands.append(set(rest[:hand_size]))
+                rest = rest[hand_size:]
+        chien = set(rest)
+        assert len(chien) == chien_size
+        if not any(is_petit_sec(to_mask(sorted(h))[1]) for h in hands):
+            return hands, chien
+
+
+def wish(tb: DealState, cfg: np.ndarray, seat: int, bids: list[int], deal: int = 7) -> tuple[int, BidScratch]:
+    bs = new_bid_scratch(cfg.reshape(1, -1))
+    bs.bids[: len(bids)] = bids
+    return montecarlo_wish(tb, cfg, seat, len(bids), KEY, deal, bs), bs
+
+
+def test_a_hand_with_three_bouts_and_twelve_trumps_wishes_at_least_a_garde() -> None:
+    cfg = table_config("play=heuristic,bid=montecarlo,bid_worlds=16")
+    hand = set(parse_cards("T1 T21 EX T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 KS KH 2D 3D 4C".split()))
+    others, chien = random_deal(random.Random(1), 4, keep=hand, seat=1)
+    contract, _ = wish(dealt_table(others, chien, dealer=0, players=4), cfg, 1, [])
+    assert contract >= GARDE
+
+
+def test_a_hopeless_hand_passes() -> None:
+    cfg = table_config("play=heuristic,bid=montecarlo,bid_worlds=16")
+    hand = set(parse_cards("2S 3S 4S 5S 2H 3H 4H 5H 6H 2D 3D 4D 5D 6D 2C 3C T2 T3".split()))
+    others, chien = random_deal(random.Random(2), 4, keep=hand, seat=1)
+    contract, _ = wish(dealt_table(others, chien, dealer=0, players=4), cfg, 1, [])
+    assert contract == PASS
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_wish_depends_only_on_the_seat_hand_and_the_bids_heard(players: int) -> None:
+    """Re-deal the other hands and the chien, keeping the seat's hand and the words heard: same wish."""
+    cfg = table_config(players=players)
+    rng = random.Random(players)
+    for trial in range(4):
+        hands, chien = random_deal(rng, players)
+        dealer = rng.randrange(players)
+        spoken = rng.randrange(players)
+        seat = (dealer + 1 + spoken) % players
+        bids = [rng.choice([PASS, PASS, PRISE, GARDE]) for _ in range(spoken)]
+        first, bs = wish(dealt_table(hands, chien, dealer, players), cfg, seat, bids, deal=trial)
+        totals = bs.total.copy()
+        for _ in range(3):
+            again, chien2 = random_deal(rng, players, keep=hands[seat], seat=seat)
+            second, bs2 = wish(dealt_table(again, chien2, dealer, players), cfg, seat, bids, deal=trial)
+            assert second == first
+            assert (bs2.total == totals).all()
+
+
+def test_worlds_fit_the_bids_heard_and_the_cap_is_kept() -> None:
+    cfg = table_config()
+    hands, chien = random_deal(random.Random(5), 4)
+    tb = dealt_table(hands, chien, dealer=3, players=4)  # seat 0 speaks first, seat 1 second
+    bs = new_bid_scratch(cfg.reshape(1, -1))
+    bs.bids[0] = PASS
+    assert playout_totals(tb, cfg, 1, 1, KEY, 0, bs) == 4
+    assert bs.scalars[B_TRIES] >= bs.scalars[B_ACCEPTED] == 4
+    bs.bids[0] = GARDE_SANS  # a rare bid: some worlds are rejected, and at most the cap is drawn
+    accepted = playout_totals(tb, cfg, 1, 1, KEY, 0, bs)
+    assert bs.scalars[B_TRIES] <= TRIES_PER_WORLD * 4
+    assert accepted == bs.scalars[B_ACCEPTED] <= 4
+    assert bs.total[PRISE] == bs.total[GARDE] == bs.total[GARDE_SANS] == 0  # only Garde contre is above
+    # the earlier speaker of every accepted world bid as Chavey's count says: checked on the last one
+    if accepted:
+        assert chavey_wish(bs.table.dealt[0, 0], bs.table.dealt[0, 1], cfg, 1) == GARDE_SANS
+
+
+def test_records_do_not_depend_on_where_a_block_starts() -> None:
+    cfg = table_config()
+    whole = np.zeros((40, N_REC), dtype=np.int32)
+    run_deals(0, KEY, cfg, whole)
+    part = np.zeros((25, N_REC), dtype=np.int32)
+    run_deals(15, KEY, cfg, part)
+    assert (part == whole[15:]).all()
+
+
+def test_same_seed_same_records_with_one_and_two_threads() -> None:
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs two threads")
+    config = RunConfig(players=4, strategies=["play=heuristic,bid=montecarlo,bid_worlds=1"] * 4)
+    one = tarotsim.simulate(1100, seed=9, config=config, threads=1, progress=False)
+    two = tarotsim.simulate(1100, seed=9, config=config, threads=2, progress=False)
+    pd.testing.assert_frame_equal(one, two)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_duel_against_chavey_plays_complete_deals(players: int) -> None:
+    result = tarotsim.duel(MC, "play=heuristic", 40, seed=players, players=players, progress=False)
+    played = result.records[result.records.thrown_in == "none"]
+    scores = played[[f"score_{s}" for s in range(players)]].to_numpy()
+    assert (scores.sum(axis=1) == 0).all()
+    codes = played.others_bid.cat.codes.to_numpy()
+    assert (codes <= played.contract.cat.codes.to_numpy() + 1).all()  # others_bid counts pass as 0
+    assert np.isfinite(result.edge)
+
+
+def test_others_bid_holds_the_auction_wishes() -> None:
+    """Chavey seats wish from their own hand whatever they heard: the records are those of before."""
+    config = RunConfig(players=4, policy="heuristic")
+    df = tarotsim.simulate(300, seed=4, config=config, threads=1, progress=False)
+    played = df[df.thrown_in == "none"]
+    assert (played.others_bid.cat.codes <= played.contract.cat.codes + 1).all()
+
+
+def test_a_sweep_with_montecarlo_bidders_records_their_wishes() -> None:
+    df = tarotsim.sweep(6, seed=3, config=RunConfig(players=4, strategies=[MC] * 4), progress=False)
+    assert len(df) == 6 * 4 and (df.taker == 0).all()
+    assert df.others_bid.notna().all()
+    assert {c for c in df.others_bid.unique()} <= {c.label for c in Contract}
+
+
+def test_strategy_options() -> None:
+    s = Strategy.parse("play=heuristic,bid=montecarlo,bid_worlds=8,bid_rollout=random")
+    assert str(s) == "play=heuristic,bid=montecarlo,bid_worlds=8,bid_rollout=random"
+    assert Strategy.parse(str(s)) == s
+    assert Strategy(bid="montecarlo").bid_worlds == DEFAULT_BID_WORLDS
+    with pytest.raises(ValueError, match="bid_worlds is an option of the montecarlo bidder"):
+        Strategy.parse("play=heuristic,bid_worlds=8")
+    with pytest.raises(ValueError, match="bid_worlds must be 1 to"):
+        Strategy.parse("bid=montecarlo,bid_worlds=0")
+    with pytest.raises(ValueError, match="valid names: random, heuristic, greedy"):
+        Strategy.parse("bid=montecarlo,bid_rollout=clever")
+    with pytest.raises(TypeError, match="bid_rollout must be a play policy name"):
+        Strategy(bid="montecarlo", bid_rollout=3)

@@ -137,6 +137,7 @@ PLAY_POLICIES: dict[str, int] = {
     "random": codes.PLAY_RANDOM,
     "heuristic": codes.PLAY_HEURISTIC,
     "greedy": codes.PLAY_GREEDY,
+    "pimc": codes.PLAY_PIMC,
 }
 BID_POLICIES: dict[str, int] = {"chavey": codes.BID_CHAVEY}
 ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}

@@ -29,7 +29,8 @@ import numpy as np
 
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
+from tarotsim.kernels.search import pimc as PIMC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -158,7 +159,44 @@ OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
 }
 """The options besides the heuristic's: name → (values, default, meaning), as the README shows them."""
 
-KEYS: tuple[str, ...] = (*POLICIES, *OTHER_OPTIONS, *TUNABLES)
+ROLLOUT_POLICIES: dict[str, int] = {
+    name: code for name, code in PLAY_POLICIES.items() if code in (PLAY_HEURISTIC, PLAY_RANDOM)
+}
+"""The card-play policies a ``pimc`` seat may play its playouts with."""
+
+
+class SearchOption(NamedTuple):
+    """One option of the ``pimc`` card play: its slot, default, values and meaning."""
+
+    slot: int
+    default: int | str
+    values: str
+    meaning: str
+
+
+PIMC_OPTIONS: dict[str, SearchOption] = {
+    "worlds": SearchOption(
+        S.P_WORLDS,
+        PIMC.DEFAULT_WORLDS,
+        f"1 to {PIMC.MAX_WORLDS}",
+        "pimc: deals of the unseen cards drawn per decision",
+    ),
+    "endgame": SearchOption(
+        S.P_ENDGAME,
+        PIMC.DEFAULT_ENDGAME,
+        f"0 to {PIMC.MAX_ENDGAME}",
+        "pimc: tricks left from which the exact solver replaces the playouts (0: never)",
+    ),
+    "rollout": SearchOption(
+        S.P_ROLLOUT,
+        "heuristic",
+        ", ".join(f"`{name}`" for name in ROLLOUT_POLICIES),
+        "pimc: card play of every seat in the playouts",
+    ),
+}
+"""The options of ``pimc`` card play (``kernels.search.pimc``): they need ``pimc`` on some side."""
+
+KEYS: tuple[str, ...] = (*POLICIES, *OTHER_OPTIONS, *TUNABLES, *PIMC_OPTIONS)
 """Every key of a strategy spec, in the order ``str()`` writes them (``name`` among them)."""
 
 
@@ -225,13 +263,16 @@ class Strategy:
         (a short label), and the heuristic's tunable constants of :data:`TUNABLES`
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``), which need
-        heuristic card play on their side.
+        heuristic card play on their side, and the ``pimc`` options of
+        :data:`PIMC_OPTIONS` (``worlds``, ``endgame``, ``rollout``), which need ``pimc``
+        card play on some side.
 
     Raises
     ------
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
-        of its range, or a heuristic option without heuristic play on its side.
+        of its range, a heuristic option without heuristic play on its side, or a
+        ``pimc`` option without ``pimc`` play.
     TypeError
         For a value of the wrong type.
     """
@@ -252,6 +293,9 @@ class Strategy:
     worth_trump_defence: int
     draw_trumps_min: int
     hunt_petit_min: int
+    worlds: int
+    endgame: int
+    rollout: str
 
     def __init__(
         self,
@@ -285,9 +329,15 @@ class Strategy:
         values["name"] = None if options.get("name") is None else _name(options["name"])
         for key, tunable in TUNABLES.items():
             values[key] = _whole(key, options.get(key, tunable.default), tunable.high)
+        values["worlds"] = _whole("worlds", options.get("worlds", PIMC.DEFAULT_WORLDS), PIMC.MAX_WORLDS)
+        if values["worlds"] < 1:
+            raise ValueError(f"worlds must be 1 to {PIMC.MAX_WORLDS}, got {values['worlds']}")
+        values["endgame"] = _whole("endgame", options.get("endgame", PIMC.DEFAULT_ENDGAME), PIMC.MAX_ENDGAME)
+        values["rollout"] = _rollout(options.get("rollout", PIMC_OPTIONS["rollout"].default))
         for key, value in values.items():
             object.__setattr__(self, key, value)
         self._check_tunables_have_heuristic_play()
+        self._check_search_options_have_pimc_play()
 
     def side_play(self, side: str) -> str:
         """The card-play policy of the seat on ``side`` (``"attack"`` or ``"defence"``)."""
@@ -303,6 +353,16 @@ class Strategy:
                 raise ValueError(
                     f"{key} tunes heuristic card play, but this strategy plays "
                     f"{self.side_play(tunable.side)} on the {tunable.side}"
+                )
+
+    def _check_search_options_have_pimc_play(self) -> None:
+        plays = {self.side_play(ATTACK), self.side_play(DEFENCE)}
+        if any(PLAY_POLICIES[play] == PLAY_PIMC for play in plays):
+            return
+        for key, option in PIMC_OPTIONS.items():
+            if getattr(self, key) != option.default:
+                raise ValueError(
+                    f"{key} sets pimc card play, but this strategy plays {' and '.join(sorted(plays))}"
                 )
 
     @staticmethod
@@ -390,12 +450,15 @@ class Strategy:
         out[S.P_CHELEM_THRESHOLD] = self.chelem_threshold
         for key, tunable in TUNABLES.items():
             out[tunable.slot] = getattr(self, key)
+        out[S.P_WORLDS] = self.worlds
+        out[S.P_ENDGAME] = self.endgame
+        out[S.P_ROLLOUT] = ROLLOUT_POLICIES[self.rollout]
         return out
 
 
 def _parse_value(key: str, text: str) -> Any:
     """The Python value of ``key`` written as ``text`` in a spec."""
-    if key in POLICIES or key in ("attack_play", "defence_play", "name"):
+    if key in POLICIES or key in ("attack_play", "defence_play", "name", "rollout"):
         return text
     if key == "bid_thresholds":
         parts = text.split("/")
@@ -409,6 +472,16 @@ def _parse_value(key: str, text: str) -> Any:
         return int(text)
     except ValueError:
         raise ValueError(f"{key} must be a whole number, got {text!r}") from None
+
+
+def _rollout(name: object) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"rollout must be a card-play policy name (a string), got {name!r}")
+    if name not in ROLLOUT_POLICIES:
+        raise ValueError(
+            f"pimc plays its playouts with {' or '.join(ROLLOUT_POLICIES)}, got rollout={name!r}"
+        )
+    return name
 
 
 def to_strategy(value: Strategy | str) -> Strategy:
@@ -432,4 +505,7 @@ def options_markdown() -> str:
     for key, tunable in TUNABLES.items():
         high = "the cards in a hand" if tunable.high is None else str(tunable.high)
         lines.append(f"| `{key}` | 0 to {high} | {tunable.default} | heuristic: {tunable.meaning} |")
+    for key, option in PIMC_OPTIONS.items():
+        default = f"`{option.default}`" if isinstance(option.default, str) else str(option.default)
+        lines.append(f"| `{key}` | {option.values} | {default} | {option.meaning} |")
     return "\n".join(lines) + "\n"

@@ -2,7 +2,10 @@
 
 - ``PLAY_RANDOM``: a card drawn uniformly from the legal cards (the deal's stream);
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic);
-- ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``).
+- ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``);
+- ``PLAY_PIMC``: perfect-information Monte Carlo search (``kernels.search.pimc``).
+
+``random_card`` lives in ``uniform.py`` (the search players' playouts use it too).
 
 ``choose_card`` and ``heuristic_card`` are inlined (Numba IR) into the game loop, which is
 compiled without reference counting (``_nrt=False``): a call passing the whole ``DealState``
@@ -20,26 +23,12 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_SUIT_CARDS
-from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
-from tarotsim.kernels.policies.codes import PLAY_GREEDY, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import PLAY_GREEDY, PLAY_HEURISTIC, PLAY_PIMC
 from tarotsim.kernels.policies.greedy import greedy_card
 from tarotsim.kernels.policies.heuristic import heuristic_card
-from tarotsim.kernels.rng import below
+from tarotsim.kernels.policies.uniform import random_card
+from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.state import DealState
-
-
-@njit(inline="always")
-def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
-    """A card drawn uniformly from a non-empty card set."""
-    n0 = popcount(legal0)
-    total = n0 + popcount(legal1)
-    if total == 1:
-        return lowest_bit(legal0) if n0 else N_SUIT_CARDS + lowest_bit(legal1)
-    k = below(rng, total)
-    if k < n0:
-        return select_bit(legal0, k)
-    return N_SUIT_CARDS + select_bit(legal1, k - n0)
 
 
 @njit(inline="always")
@@ -51,4 +40,6 @@ def choose_card(
         return heuristic_card(seat, legal0, legal1, tb, cfg)
     if policy == PLAY_GREEDY:
         return greedy_card(seat, legal0, legal1, tb)
+    if policy == PLAY_PIMC:
+        return pimc_card(seat, legal0, legal1, tb, cfg)
     return random_card(tb.rng, legal0, legal1)

@@ -21,7 +21,7 @@ from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
 from tarotsim.trace import trace_records
 from tests import reference as ref
-from tests.test_no_peeking import SEARCH, copy_table, count_changed, words
+from tests.test_no_peeking import SEARCH, copy_table, count_changed, mid_deal_positions, words
 from tests.test_no_peeking_five import count_changed_partner
 
 FAST = "play=pimc,worlds=4"
@@ -204,3 +204,29 @@ def test_decision_sub_streams_differ_from_the_deal_stream() -> None:
         seed_substream(state, key, 9, sub)
         subs.add(tuple(int(w) for w in state))
     assert len(subs) == 4 and tuple(int(w) for w in deal_stream) not in subs
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_count_of_a_world_equal_to_the_deal_is_the_deals_own(players: int) -> None:
+    """In the world that is the real deal, the count rebuilt from the public history under the
+    world's sides is the deal's count (the écart or chien where it counts included)."""
+    from tarotsim.kernels.search.pimc import world_count
+    from tarotsim.kernels.search.view import seat_constraints, world_hands
+    from tests.test_worlds import true_holders
+
+    cfg = RunConfig(players=players).to_array()
+    sc = SEARCH
+    checked = 0
+    for tb, seat, _legal0, _legal1 in mid_deal_positions(30, seed=40 + players, players=players):
+        n = seat_constraints(
+            tb, cfg, seat, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat
+        )
+        truth = true_holders(tb, seat, n, sc.unseen, sc.holder_seat)
+        for h, (word0, word1) in enumerate(truth):
+            sc.world[h] = (word0, word1)
+        world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
+        world_count(tb, cfg, sc, n)
+        assert np.array_equal(sc.count, tb.count)
+        assert np.array_equal(sc.pile, tb.pile)
+        checked += 1
+    assert checked == 30

@@ -13,7 +13,9 @@ playout stream (common random numbers). With ``endgame`` tricks left or fewer (0
 the exact double-dummy solver (``solver.card_values``) replaces the playouts: a card's
 value in a world is then the card points its side wins from the trick in progress on,
 with the petit au bout counted as ``PETIT_WEIGHT`` half points, under perfect play by both
-sides. The seat plays the card of best total over the worlds; ties go to the rollout
+sides. Equivalent legal cards (adjacent in rank once the seat's own and the played cards
+are set aside, of equal points, no bout: ``mark_candidates``) are evaluated once, by their
+lowest card, and share its total. The seat plays the card of best total over the worlds; ties go to the rollout
 policy's own card when it is among the best (the heuristic's, for either rollout), else
 to the lowest card id.
 
@@ -41,14 +43,23 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_BIT, N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
+from tarotsim.cards import (
+    EXCUSE,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    N_CARDS,
+    N_SUIT_CARDS,
+    PETIT,
+    TRUMP_21,
+    TRUMPS_MASK,
+)
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.policies.codes import PLAY_RANDOM
 from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.policies.uniform import random_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
-from tarotsim.kernels.rules import card_bit
+from tarotsim.kernels.rules import card_bit, suit_code
 from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE_SANS, POIGNEE_BONUS, SIDE_NONE, poignee_size
 from tarotsim.kernels.search.scratch import Q_DEAL, Q_POIGNEES, SearchScratch
 from tarotsim.kernels.search.solver import card_values
@@ -109,6 +120,49 @@ def _is_in(card: int, word0: np.uint64, word1: np.uint64) -> bool:
 
 
 @njit(_nrt=False)
+def mark_candidates(
+    tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, candidate: np.ndarray
+) -> int:
+    """Mark in ``candidate`` (int64[N_CARDS]) the legal cards worth evaluating: one card of
+    each run of equivalent legal cards, the lowest; returns how many.
+
+    Two legal cards are equivalent when they are of one suit (the trumps one suit), of equal
+    points, neither the Petit, the 21 nor the Excuse, and every card ranking between them is
+    in ``seat``'s hand or already played: whoever holds the other cards, they win and lose
+    the same tricks (the solver's rule, ``solver.py``). Each other card of a run gets its
+    run's lowest card's index in ``candidate`` (-1 - lowest), each candidate 1, other cards 0.
+    """
+    own0 = tb.hands[seat, 0] | tb.played[0]
+    own1 = tb.hands[seat, 1] | tb.played[1]
+    previous = -1
+    n = 0
+    for card in range(N_CARDS):
+        candidate[card] = 0
+        if not _is_in(card, legal0, legal1):
+            continue
+        if previous >= 0 and _equivalent(previous, card, own0, own1):
+            candidate[card] = candidate[previous] if candidate[previous] < 0 else -1 - previous
+        else:
+            candidate[card] = 1
+            n += 1
+        previous = card
+    return n
+
+
+@njit(inline="always")
+def _equivalent(low: int, high: int, own0: np.uint64, own1: np.uint64) -> bool:
+    """Whether legal cards ``low`` < ``high`` are equivalent (``mark_candidates``)."""
+    if suit_code(low) != suit_code(high) or HALF_POINTS[low] != HALF_POINTS[high]:
+        return False
+    if low == PETIT or high == TRUMP_21 or high == EXCUSE:
+        return False
+    for between in range(low + 1, high):
+        if not _is_in(between, own0, own1):
+            return False
+    return True
+
+
+@njit(_nrt=False)
 def shown_poignee_points(tb: DealState, players: int) -> int:
     """The poignée bonuses (points) of the poignées shown so far (``tb.shown``, public)."""
     points = 0
@@ -121,7 +175,7 @@ def shown_poignee_points(tb: DealState, players: int) -> int:
 
 
 @njit(_nrt=False)
-def _world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: int) -> None:
+def world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: int) -> None:
     """The table's scalars and the count so far in the world just drawn: the partner and
     the sides it implies, the écart or chien where it counts for the attack, and every
     trick completed counted again under those sides (``tb.history``)."""
@@ -238,7 +292,7 @@ def _playout_values(
     played out from the same table and the same playout stream."""
     rollout = cfg[seat_slot(seat, P_ROLLOUT)]
     for card in range(N_CARDS):
-        if _is_in(card, legal0, legal1):
+        if sc.candidate[card] == 1:
             _set_table(tb, cfg, sc)
             put_card(sc.table, seat, card)
             _play_out(sc.table, cfg, rollout, sc.scalars[Q_POIGNEES])
@@ -272,7 +326,7 @@ def _solver_values(
     )
     sign = 1 if sc.attack[seat] == 1 else -1
     for card in range(N_CARDS):
-        if _is_in(card, legal0, legal1):
+        if sc.candidate[card] == 1:
             sc.total[card] += sign * sc.values[card]
 
 
@@ -290,6 +344,8 @@ def pimc_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cf
     n = seat_constraints(tb, cfg, seat, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat)
     holder_allowed(sc.unseen, sc.voids, sc.known, sc.possible, n, sc.allowed)
     fallback = heuristic_card(seat, legal0, legal1, tb, cfg)
+    if mark_candidates(tb, seat, legal0, legal1, sc.candidate) == 1:
+        return fallback  # every legal card is equivalent
     if prepare_worlds(sc.allowed, sc.sizes, n, sc.unseen, sc.worlds) <= 0.0:
         return fallback
     worlds = cfg[seat_slot(seat, P_WORLDS)]
@@ -301,13 +357,16 @@ def pimc_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cf
     for _ in range(worlds):
         draw_world(sc.rng, sc.worlds, sc.world)
         world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
-        _world_count(tb, cfg, sc, n)
+        world_count(tb, cfg, sc, n)
         if exact:
             _solver_values(tb, cfg, sc, seat, legal0, legal1)
         else:
             for j in range(STREAM_WORDS):
                 sc.playout_rng[j] = next_u64(sc.rng)
             _playout_values(tb, cfg, sc, seat, legal0, legal1)
+    for card in range(N_CARDS):  # a run's cards share its lowest card's total
+        if sc.candidate[card] < 0:
+            sc.total[card] = sc.total[-1 - sc.candidate[card]]
     best = fallback
     for card in range(N_CARDS):
         if _is_in(card, legal0, legal1) and sc.total[card] > sc.total[best]:

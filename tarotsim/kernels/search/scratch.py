@@ -57,6 +57,7 @@ class SearchScratch(NamedTuple):
     total: np.ndarray  # int64[N_CARDS]: per candidate card, its values summed over the worlds
     values: np.ndarray  # int64[N_CARDS]: the solver's value of each card in one world
     half: np.ndarray  # int64[N_CARDS]: the values the solver counts (the cards' half points)
+    candidate: np.ndarray  # int64[N_CARDS]: the legal cards evaluated (``pimc.mark_candidates``)
 
 
 @njit
@@ -109,6 +110,7 @@ def new_search_scratch(searching: bool) -> SearchScratch:
         np.zeros(N_INFO, dtype=np.int64),
         np.zeros(N_COUNT, dtype=np.int64),
         np.zeros(2, dtype=np.uint64),
+        np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),

@@ -31,8 +31,8 @@ from tarotsim.analysis import best_contract, compare, success_table, thresholds
 from tarotsim.analysis.tables import to_markdown
 from tarotsim.bench import machine
 from tarotsim.config import RunConfig
-from tarotsim.kernels.search.pimc import DEFAULT_WORLDS
 from tarotsim.run.engine import check_threads
+from tarotsim.strategy import DEFAULT_WORLDS
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 TARGET_DEALS = 50_000

@@ -30,10 +30,10 @@ import tarotsim
 from tarotsim.bench import machine
 from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
-from tarotsim.kernels.search.pimc import DEFAULT_ENDGAME, DEFAULT_WORLDS
 from tarotsim.labels import PLAY_POLICIES
 from tarotsim.run.engine import play, using_threads
 from tarotsim.run.seeding import run_key
+from tarotsim.strategy import DEFAULT_ENDGAME, DEFAULT_WORLDS
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 Z95 = 1.959963984540054

@@ -30,7 +30,6 @@ import numpy as np
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
-from tarotsim.kernels.search import pimc as PIMC
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -165,6 +164,16 @@ ROLLOUT_POLICIES: dict[str, int] = {
 """The card-play policies a ``pimc`` seat may play its playouts with."""
 
 
+DEFAULT_WORLDS = 16
+"""``pimc``: worlds per decision by default, chosen by ``benchmarks/bench_strength.py``."""
+DEFAULT_ENDGAME = 0
+"""``pimc``: tricks left from which the solver replaces the playouts by default (0 never)."""
+MAX_WORLDS = 4096
+"""``pimc``: the most worlds a decision may draw."""
+MAX_ENDGAME = 8
+"""``pimc``: the most tricks left the solver may be asked to search (its cost grows steeply)."""
+
+
 class SearchOption(NamedTuple):
     """One option of the ``pimc`` card play: its slot, default, values and meaning."""
 
@@ -177,14 +186,14 @@ class SearchOption(NamedTuple):
 PIMC_OPTIONS: dict[str, SearchOption] = {
     "worlds": SearchOption(
         S.P_WORLDS,
-        PIMC.DEFAULT_WORLDS,
-        f"1 to {PIMC.MAX_WORLDS}",
+        DEFAULT_WORLDS,
+        f"1 to {MAX_WORLDS}",
         "pimc: deals of the unseen cards drawn per decision",
     ),
     "endgame": SearchOption(
         S.P_ENDGAME,
-        PIMC.DEFAULT_ENDGAME,
-        f"0 to {PIMC.MAX_ENDGAME}",
+        DEFAULT_ENDGAME,
+        f"0 to {MAX_ENDGAME}",
         "pimc: tricks left from which the exact solver replaces the playouts (0: never)",
     ),
     "rollout": SearchOption(
@@ -329,10 +338,10 @@ class Strategy:
         values["name"] = None if options.get("name") is None else _name(options["name"])
         for key, tunable in TUNABLES.items():
             values[key] = _whole(key, options.get(key, tunable.default), tunable.high)
-        values["worlds"] = _whole("worlds", options.get("worlds", PIMC.DEFAULT_WORLDS), PIMC.MAX_WORLDS)
+        values["worlds"] = _whole("worlds", options.get("worlds", DEFAULT_WORLDS), MAX_WORLDS)
         if values["worlds"] < 1:
-            raise ValueError(f"worlds must be 1 to {PIMC.MAX_WORLDS}, got {values['worlds']}")
-        values["endgame"] = _whole("endgame", options.get("endgame", PIMC.DEFAULT_ENDGAME), PIMC.MAX_ENDGAME)
+            raise ValueError(f"worlds must be 1 to {MAX_WORLDS}, got {values['worlds']}")
+        values["endgame"] = _whole("endgame", options.get("endgame", DEFAULT_ENDGAME), MAX_ENDGAME)
         values["rollout"] = _rollout(options.get("rollout", PIMC_OPTIONS["rollout"].default))
         for key, value in values.items():
             object.__setattr__(self, key, value)

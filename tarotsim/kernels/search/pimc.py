@@ -32,6 +32,9 @@ records are the same whatever the threads or workers, and the deal's own stream 
 play, …) is not disturbed. When no world can be drawn (a position the sampler's scratch
 cannot count), the seat plays the heuristic's card.
 
+Options (``tarotsim.strategy.PIMC_OPTIONS``, which holds their defaults and ranges) are
+read from the seat's block of ``cfg``.
+
 Scratch: ``tb.search`` (``search.scratch``), made once per block of deals; a decision
 allocates nothing. The score of a world is rebuilt from the public ``tb.history`` under
 that world's sides (five players: the partner may differ between worlds), never from the
@@ -93,15 +96,6 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, settle_deal, show_poignee
-
-DEFAULT_WORLDS = 16
-"""Worlds per decision by default (``worlds``), chosen by ``benchmarks/bench_strength.py``."""
-DEFAULT_ENDGAME = 0
-"""Tricks left from which the solver replaces the playouts by default (``endgame``; 0 never)."""
-MAX_WORLDS = 4096
-"""The most worlds a decision may draw."""
-MAX_ENDGAME = 8
-"""The most tricks left the solver may be asked to search (its cost grows steeply with them)."""
 
 PETIT_WEIGHT = 20
 """Endgame solver: the petit au bout in half points (10 points, as the score counts it

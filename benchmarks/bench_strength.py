@@ -131,7 +131,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=400, help="deals per duel at 4 players")
     parser.add_argument("--deals-other", type=int, default=150, help="deals per duel at 3 and 5 players")
-    parser.add_argument("--worlds", default=f"4,{DEFAULT_WORLDS},32", help="the pimc rungs' worlds")
+    parser.add_argument("--worlds", default="8,16,24", help="the pimc rungs' worlds (the default is added)")
     parser.add_argument(
         "--endgame", type=int, default=3, help="an endgame setting tried at the default worlds"
     )
@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPORTS / "strength.md")
     args = parser.parse_args()
     started = time.perf_counter()
-    worlds = [int(w) for w in args.worlds.split(",")]
+    worlds = sorted({int(w) for w in args.worlds.split(",")} | {DEFAULT_WORLDS})
     basic = [("basic", spec("basic"))] if "basic" in PLAY_POLICIES else []
     rungs = [("random", spec("random")), *basic, ("heuristic", HEURISTIC)]
     pimc_rungs = [(f"pimc worlds={w}", spec("pimc", worlds=w)) for w in worlds]
@@ -165,7 +165,7 @@ def main() -> None:
     about = machine()
     command = (
         f"benchmarks/bench_strength.py --deals {args.deals} --deals-other {args.deals_other} "
-        f"--worlds {args.worlds} --endgame {args.endgame} --speed-rounds {args.speed_rounds} "
+        f"--worlds {','.join(map(str, worlds))} --endgame {args.endgame} --speed-rounds {args.speed_rounds} "
         f"--speed-seconds {args.speed_seconds} --seed {args.seed}"
     )
     text = [

@@ -164,7 +164,7 @@ ROLLOUT_POLICIES: dict[str, int] = {
 """The card-play policies a ``pimc`` seat may play its playouts with."""
 
 
-DEFAULT_WORLDS = 16
+DEFAULT_WORLDS = 24
 """``pimc``: worlds per decision by default, chosen by ``benchmarks/bench_strength.py``."""
 DEFAULT_ENDGAME = 0
 """``pimc``: tricks left from which the solver replaces the playouts by default (0 never)."""

@@ -193,7 +193,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100_000, help="deals per duel (learned against chavey)")
     parser.add_argument("--mc-deals", type=int, default=10_000, help="deals per duel involving montecarlo")
-    parser.add_argument("--sweep", default="/work/main/runs/sweep-10M", help="sweep the count is refitted on")
+    parser.add_argument(
+        "--sweep",
+        default="runs/sweep-10M",
+        help="sweep the count is refitted on (made by `tarotsim sweep --deals 10000000 --seed 2024 --out runs/sweep-10M`)",
+    )
     parser.add_argument("--sample", type=int, default=1_000_000, help="deals sampled from the sweep")
     parser.add_argument("--sample-seed", type=int, default=0)
     parser.add_argument(

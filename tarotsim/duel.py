@@ -221,7 +221,7 @@ def duel(
         raise ValueError("threads is for local duels; a Dask worker runs one chunk per thread")
     if out is None:
         with using_threads(threads):
-            records = spec.compute_chunk(0, progress=show_progress(progress, deals))
+            records = spec.compute_chunk(0, progress=show_progress(progress, deals, spec.progress_step))
         return DuelResult.from_records(records, a, b, players=spec.config.players, seed=spec.seed)
     if distributed:
         from tarotsim.run.distributed import execute_distributed

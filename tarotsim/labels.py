@@ -139,6 +139,7 @@ PLAY_POLICIES: dict[str, int] = {
     "heuristic": codes.PLAY_HEURISTIC,
     "greedy": codes.PLAY_GREEDY,
     "basic": codes.PLAY_BASIC,
+    "pimc": codes.PLAY_PIMC,
 }
 PLAYOUT_POLICIES: tuple[str, ...] = ("random", "heuristic", "greedy")
 """The card-play policies a search may play its playouts with (those that search nothing)."""

@@ -25,7 +25,7 @@ from tarotsim.run.spec import RunSpec
 def _records(spec: RunSpec, threads: int | None, progress: bool | None) -> pd.DataFrame:
     """The records of ``spec`` in memory, with the seed and configuration in ``attrs``."""
     with using_threads(threads):
-        frame = spec.compute_chunk(0, progress=show_progress(progress, spec.deals))
+        frame = spec.compute_chunk(0, progress=show_progress(progress, spec.deals, spec.progress_step))
     frame.attrs["seed"] = spec.seed
     frame.attrs["config"] = spec.config.as_dict()
     return frame

@@ -31,7 +31,14 @@ import numpy as np
 from tarotsim.bidder import load_bidder
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.policies.codes import BID_LEARNED, BID_MONTECARLO, PLAY_BASIC, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import (
+    BID_LEARNED,
+    BID_MONTECARLO,
+    PLAY_BASIC,
+    PLAY_HEURISTIC,
+    PLAY_PIMC,
+    PLAY_RANDOM,
+)
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -230,7 +237,54 @@ OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
 }
 """The options besides the heuristic's: name → (values, default, meaning), as the README shows them."""
 
-KEYS: tuple[str, ...] = (*POLICIES, *OTHER_OPTIONS, *TUNABLES)
+ROLLOUT_POLICIES: dict[str, int] = {
+    name: code for name, code in PLAY_POLICIES.items() if code in (PLAY_HEURISTIC, PLAY_RANDOM)
+}
+"""The card-play policies a ``pimc`` seat may play its playouts with."""
+
+
+DEFAULT_WORLDS = 24
+"""``pimc``: worlds per decision by default, chosen by ``benchmarks/bench_strength.py``."""
+DEFAULT_ENDGAME = 0
+"""``pimc``: tricks left from which the solver replaces the playouts by default (0 never)."""
+MAX_WORLDS = 4096
+"""``pimc``: the most worlds a decision may draw."""
+MAX_ENDGAME = 8
+"""``pimc``: the most tricks left the solver may be asked to search (its cost grows steeply)."""
+
+
+class SearchOption(NamedTuple):
+    """One option of the ``pimc`` card play: its slot, default, values and meaning."""
+
+    slot: int
+    default: int | str
+    values: str
+    meaning: str
+
+
+PIMC_OPTIONS: dict[str, SearchOption] = {
+    "worlds": SearchOption(
+        S.P_WORLDS,
+        DEFAULT_WORLDS,
+        f"1 to {MAX_WORLDS}",
+        "pimc: deals of the unseen cards drawn per decision",
+    ),
+    "endgame": SearchOption(
+        S.P_ENDGAME,
+        DEFAULT_ENDGAME,
+        f"0 to {MAX_ENDGAME}",
+        "pimc: tricks left from which the exact solver replaces the playouts (0: never)",
+    ),
+    "rollout": SearchOption(
+        S.P_ROLLOUT,
+        "heuristic",
+        ", ".join(f"`{name}`" for name in ROLLOUT_POLICIES),
+        "pimc: card play of every seat in the playouts",
+    ),
+}
+"""The options of ``pimc`` card play (``kernels.search.pimc``): they need ``pimc`` on some side."""
+
+KEYS: tuple[str, ...] = (*POLICIES, *OTHER_OPTIONS, *TUNABLES, *PIMC_OPTIONS)
 """Every key of a strategy spec, in the order ``str()`` writes them (``name`` among them)."""
 
 
@@ -273,14 +327,13 @@ def _thresholds(value: object) -> tuple[int, int, int, int]:
     return cast("tuple[int, int, int, int]", counts)
 
 
-def _rollout(value: object) -> str:
+def _playout(key: str, value: object, allowed: Sequence[str]) -> str:
+    """The card play of a search's playouts (``rollout`` for pimc, ``bid_rollout`` for the
+    montecarlo bidder), checked against the policies it may use."""
     if not isinstance(value, str):
-        raise TypeError(f"bid_rollout must be a play policy name (a string), got {value!r}")
-    if value not in PLAYOUT_POLICIES:
-        raise ValueError(
-            f"bid_rollout must be a play policy without search; valid names: {', '.join(PLAYOUT_POLICIES)}, "
-            f"got {value!r}"
-        )
+        raise TypeError(f"{key} must be a card-play policy name (a string), got {value!r}")
+    if value not in allowed:
+        raise ValueError(f"{key} must be one of {', '.join(allowed)}, got {value!r}")
     return value
 
 
@@ -331,14 +384,16 @@ class Strategy:
         (``follow_min_attack``, ``follow_min_defence``, ``worth_trump_attack``,
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``, ``king_lead_min``,
         ``king_lead_min_blind``), which need
-        heuristic (or basic) card play on their side.
+        heuristic (or basic) card play on their side, and the ``pimc`` options of
+        :data:`PIMC_OPTIONS` (``worlds``, ``endgame``, ``rollout``), which need ``pimc``
+        card play on some side.
 
     Raises
     ------
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
         of its range, a heuristic option without heuristic play on its side, a
-        ``montecarlo`` option without ``bid=montecarlo``, ``bid=learned`` without a readable
+        ``pimc`` option without ``pimc`` play, a ``montecarlo`` option without ``bid=montecarlo``, ``bid=learned`` without a readable
         ``bidder`` file, or a ``bidder`` without ``bid=learned``.
     TypeError
         For a value of the wrong type.
@@ -365,6 +420,9 @@ class Strategy:
     hunt_petit_min: int
     king_lead_min: int
     king_lead_min_blind: int
+    worlds: int
+    endgame: int
+    rollout: str
 
     def __init__(
         self,
@@ -397,7 +455,9 @@ class Strategy:
         )
         if values["bid_worlds"] < 1:
             raise ValueError(f"bid_worlds must be 1 to {MAX_BID_WORLDS}, got {values['bid_worlds']}")
-        values["bid_rollout"] = _rollout(options.get("bid_rollout", DEFAULT_BID_ROLLOUT))
+        values["bid_rollout"] = _playout(
+            "bid_rollout", options.get("bid_rollout", DEFAULT_BID_ROLLOUT), PLAYOUT_POLICIES
+        )
         for key, default in (("bid_worlds", DEFAULT_BID_WORLDS), ("bid_rollout", DEFAULT_BID_ROLLOUT)):
             if values[key] != default and BID_POLICIES[values["bid"]] != BID_MONTECARLO:
                 raise ValueError(
@@ -412,9 +472,17 @@ class Strategy:
             override = values["attack_play" if tunable.side == ATTACK else "defence_play"]
             default = tunable.default_for(values["play"] if override is None else override)
             values[key] = _whole(key, options.get(key, default), tunable.high)
+        values["worlds"] = _whole("worlds", options.get("worlds", DEFAULT_WORLDS), MAX_WORLDS)
+        if values["worlds"] < 1:
+            raise ValueError(f"worlds must be 1 to {MAX_WORLDS}, got {values['worlds']}")
+        values["endgame"] = _whole("endgame", options.get("endgame", DEFAULT_ENDGAME), MAX_ENDGAME)
+        values["rollout"] = _playout(
+            "rollout", options.get("rollout", PIMC_OPTIONS["rollout"].default), tuple(ROLLOUT_POLICIES)
+        )
         for key, value in values.items():
             object.__setattr__(self, key, value)
         self._check_tunables_have_heuristic_play()
+        self._check_search_options_have_pimc_play()
 
     def side_play(self, side: str) -> str:
         """The card-play policy of the seat on ``side`` (``"attack"`` or ``"defence"``)."""
@@ -428,6 +496,16 @@ class Strategy:
                 reader = "heuristic or basic" if tunable.basic is not None else "heuristic"
                 raise ValueError(
                     f"{key} tunes {reader} card play, but this strategy plays {play} on the {tunable.side}"
+                )
+
+    def _check_search_options_have_pimc_play(self) -> None:
+        plays = {self.side_play(ATTACK), self.side_play(DEFENCE)}
+        if any(PLAY_POLICIES[play] == PLAY_PIMC for play in plays):
+            return
+        for key, option in PIMC_OPTIONS.items():
+            if getattr(self, key) != option.default:
+                raise ValueError(
+                    f"{key} sets pimc card play, but this strategy plays {' and '.join(sorted(plays))}"
                 )
 
     @staticmethod
@@ -526,12 +604,15 @@ class Strategy:
             out[S.P_LEARNED_0 : S.P_LEARNED_0 + len(learned)] = learned
         for key, tunable in TUNABLES.items():
             out[tunable.slot] = getattr(self, key)
+        out[S.P_WORLDS] = self.worlds
+        out[S.P_ENDGAME] = self.endgame
+        out[S.P_ROLLOUT] = ROLLOUT_POLICIES[self.rollout]
         return out
 
 
 def _parse_value(key: str, text: str) -> Any:
     """The Python value of ``key`` written as ``text`` in a spec."""
-    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bid_rollout", "bidder"):
+    if key in POLICIES or key in ("attack_play", "defence_play", "name", "bid_rollout", "bidder", "rollout"):
         return text
     if key == "bid_thresholds":
         parts = text.split("/")
@@ -571,4 +652,7 @@ def options_markdown() -> str:
         if tunable.basic is not None and tunable.basic != tunable.default:
             default += f" (`basic`: {tunable.basic})"
         lines.append(f"| `{key}` | 0 to {high} | {default} | heuristic: {tunable.meaning} |")
+    for key, option in PIMC_OPTIONS.items():
+        default = f"`{option.default}`" if isinstance(option.default, str) else str(option.default)
+        lines.append(f"| `{key}` | {option.values} | {default} | {option.meaning} |")
     return "\n".join(lines) + "\n"

@@ -34,10 +34,10 @@ from tarotsim.kernels.state import (
     VOID_SHIFT,
     WON_BY_ATTACK,
     DealState,
-    new_state,
     seat_slot,
 )
 from tarotsim.kernels.steps import put_card, start_trick
+from tarotsim.kernels.table import new_state
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402

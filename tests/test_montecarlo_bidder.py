@@ -180,7 +180,7 @@ def test_strategy_options() -> None:
         Strategy.parse("play=heuristic,bid_worlds=8")
     with pytest.raises(ValueError, match="bid_worlds must be 1 to"):
         Strategy.parse("bid=montecarlo,bid_worlds=0")
-    with pytest.raises(ValueError, match="valid names: random, heuristic, greedy"):
+    with pytest.raises(ValueError, match="one of random, heuristic, greedy"):
         Strategy.parse("bid=montecarlo,bid_rollout=clever")
-    with pytest.raises(TypeError, match="bid_rollout must be a play policy name"):
+    with pytest.raises(TypeError, match="bid_rollout must be a card-play policy name"):
         Strategy(bid="montecarlo", bid_rollout=3)

@@ -49,6 +49,7 @@ from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
+from tarotsim.kernels.search.scratch import new_search_scratch, new_table
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,
@@ -65,7 +66,6 @@ from tarotsim.kernels.state import (
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
     DealState,
-    new_state,
     seat_slot,
 )
 from tarotsim.kernels.steps import end_trick, legal_now, reset_table, show_poignee, take_contract
@@ -94,8 +94,13 @@ def shown_void(tb: DealState, seat: int, suit: int) -> bool:
     return bool(void_seats(int(tb.info[I_VOIDS]), suit) >> seat & 1)
 
 
+SEARCH = new_search_scratch(True)
+"""One full search scratch that every table of the harness shares (scratch holds no state of a deal)."""
+
+
 def copy_table(tb: DealState) -> DealState:
-    return DealState(*(field.copy() for field in tb))
+    """A copy of the deal's arrays, sharing the search players' scratch."""
+    return DealState(*(field.copy() for field in tb[:-1]), tb.search)
 
 
 def suit_index(card: int) -> int:
@@ -110,7 +115,7 @@ def suit_index(card: int) -> int:
 
 def new_deal(rng: random.Random, cfg: np.ndarray) -> DealState:
     """A dealt table with a taker (drawn at random, any contract) and the écart made."""
-    tb = new_state()
+    tb = new_table(SEARCH)
     players, hand_size, chien_size = int(cfg[C_PLAYERS]), int(cfg[C_HAND]), int(cfg[C_CHIEN])
     while True:
         pack = list(range(N_CARDS))

@@ -66,7 +66,7 @@ def test_label_is_the_name_or_the_spec() -> None:
         (
             lambda: Strategy.parse("play=clever"),
             ValueError,
-            "unknown play policy 'clever'; valid names: basic, greedy, heuristic, random",
+            "unknown play policy 'clever'; valid names: basic, greedy, heuristic, pimc, random",
         ),
         (lambda: Strategy.parse("ecart=lazy"), ValueError, "valid names: expert, simple"),
         (

@@ -25,16 +25,21 @@ from tarotsim.kernels.state import (
     N_REC,
     SEQUENCE_DEALS,
     DealState,
-    new_state,
 )
+from tarotsim.kernels.table import new_state, new_state_for, searches
 
 BLOCK_DEALS = 1024
 """Deals per block: one table and one scratch record per block."""
+SEARCH_BLOCK_DEALS = 8
+"""The same when some seat searches (``pimc``): its deals cost thousands of others, so
+small blocks keep every thread busy; a block's table then holds the full search scratch."""
 
 
 @njit
 def _block_size(cfg: np.ndarray) -> int:
-    return SEQUENCE_DEALS if cfg[C_DEALING] == DEALING_UNSHUFFLED else BLOCK_DEALS
+    if cfg[C_DEALING] == DEALING_UNSHUFFLED:
+        return SEQUENCE_DEALS
+    return SEARCH_BLOCK_DEALS if searches(cfg) else BLOCK_DEALS
 
 
 @njit
@@ -76,7 +81,7 @@ def _play_block(
     start: int, stop: int, first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray
 ) -> None:
     """Play deals start … stop - 1 on one table into ``out`` (row = deal - first_deal)."""
-    tb = new_state()
+    tb = new_state_for(cfg)
     bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
@@ -118,11 +123,10 @@ def run_sweep(
     """
     n_contracts = contracts.shape[0]
     n_deals = out.shape[0] // n_contracts
-    n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
+    size = SEARCH_BLOCK_DEALS if searches(cfg) else BLOCK_DEALS
+    n_blocks = (n_deals + size - 1) // size
     for block in prange(n_blocks):
-        _sweep_block(
-            block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfg, contracts, out
-        )
+        _sweep_block(block * size, min(n_deals, (block + 1) * size), first_deal, key, cfg, contracts, out)
 
 
 @njit
@@ -137,7 +141,7 @@ def _sweep_block(
 ) -> None:
     """Sweep rows of deals first_deal + start … first_deal + stop - 1 on one table."""
     n_contracts = contracts.shape[0]
-    tb = new_state()
+    tb = new_state_for(cfg)
     bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
@@ -155,7 +159,7 @@ def trace_deals(
     first_deal: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray, logs: np.ndarray, masks: np.ndarray
 ) -> None:
     """Like ``run_deals`` on one thread, also keeping each deal's log (int64[n, N_LOG]) and card sets (uint64[n, N_MASKS])."""
-    tb = new_state()
+    tb = new_state_for(cfg)
     bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     if out.shape[0] > 0:
@@ -174,6 +178,14 @@ def trace_deals(
             masks[i, M_ECART + w] = tb.ecart[w]
 
 
+@njit
+def _duel_searches(cfgs: np.ndarray) -> bool:
+    for r in range(cfgs.shape[0]):
+        if searches(cfgs[r]):
+            return True
+    return False
+
+
 @njit(parallel=True)
 def run_duel(first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray) -> None:
     """Play every deal once under each configuration of ``cfgs`` (int64[k, N_CFG]): a duel's rotations.
@@ -184,9 +196,10 @@ def run_duel(first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray
     """
     n_rotations = cfgs.shape[0]
     n_deals = out.shape[0] // n_rotations
-    n_blocks = (n_deals + BLOCK_DEALS - 1) // BLOCK_DEALS
+    size = SEARCH_BLOCK_DEALS if _duel_searches(cfgs) else BLOCK_DEALS
+    n_blocks = (n_deals + size - 1) // size
     for block in prange(n_blocks):
-        _duel_block(block * BLOCK_DEALS, min(n_deals, (block + 1) * BLOCK_DEALS), first_deal, key, cfgs, out)
+        _duel_block(block * size, min(n_deals, (block + 1) * size), first_deal, key, cfgs, out)
 
 
 @njit
@@ -195,7 +208,7 @@ def _duel_block(
 ) -> None:
     """Duel rows of deals first_deal + start … first_deal + stop - 1 on one table."""
     n_rotations = cfgs.shape[0]
-    tb = new_state()
+    tb = new_state(_duel_searches(cfgs))
     bs = new_bid_scratch(cfgs)
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)

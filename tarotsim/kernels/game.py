@@ -41,6 +41,7 @@ from tarotsim.kernels.score import (
     POIGNEE_BONUS,
     SIDE_NONE,
 )
+from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.state import (
     BOUT_HELD_21,
     BOUT_HELD_EXCUSE,
@@ -233,6 +234,7 @@ def play_deal(
     info = tb.info
 
     seed_stream(tb.rng, key, deal)
+    note_deal(tb.search, key, deal)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED and deal % SEQUENCE_DEALS != 0:
         cut_pack(tb.rng, tb.pack)
         deal_packets(

@@ -23,6 +23,7 @@ MASK32 = np.uint64(0xFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
+_SUB_SALT = np.uint64(0xD1B54A32D192ED03)
 
 
 @njit(inline="always")
@@ -47,16 +48,13 @@ def seed_stream(state: np.ndarray, key: np.ndarray, stream: int) -> None:
 
 @njit(inline="always")
 def seed_substream(state: np.ndarray, key: np.ndarray, stream: int, sub: int) -> None:
-    """Start ``state`` (uint64[4]) on sub-stream ``sub`` of stream ``stream`` of the run key ``key``.
-
-    A decision that draws its own random numbers (a search's worlds) takes a sub-stream of
-    its deal's stream, so that the deal's own stream is left as it was and the decision is a
-    function of the run key, the deal number and ``sub`` alone. The start mixes ``sub`` into
-    the stream number before the key, so sub-streams and the deals' streams start apart.
-    """
-    x = splitmix64(np.uint64(stream) * _GOLDEN ^ splitmix64(np.uint64(sub) ^ _MIX2))
+    """Start ``state`` on sub-stream ``sub`` (0 or more) of stream ``stream`` of the run key:
+    a stream of its own, apart from the stream itself and from every other sub-stream, for
+    work such as a search player's decisions that must not disturb the deal's own draws."""
+    seed_stream(state, key, stream)
+    x = splitmix64(np.uint64(sub) ^ _SUB_SALT)
     for j in range(STREAM_WORDS):
-        x = splitmix64(x ^ key[j])
+        x = splitmix64(x ^ state[j])
         state[j] = x
     if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
         state[0] = _GOLDEN

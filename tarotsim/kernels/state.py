@@ -12,8 +12,9 @@ The flat int arrays and their slots, all defined here and nowhere else:
 - ``log`` (int64[N_LOG], slots ``L_*``): the decisions of a deal, from which traces are written;
 - ``masks`` (uint64[N_MASKS], columns ``M_*``): the card sets a trace shows.
 
-A block of deals allocates one ``DealState`` and reuses it for every deal, so playing a
-deal allocates nothing. Card-play policies receive the table and the seat to play;
+A block of deals allocates one ``DealState`` (``kernels.table.new_state``, which also
+sizes the search players' scratch) and reuses it for every deal, so playing a deal
+allocates nothing. Card-play policies receive the table and the seat to play;
 what a seat may know is spelt out field by field below ("public": every seat knows
 it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking.py``
 checks that decisions do not change when the unseen cards are dealt differently.
@@ -27,6 +28,9 @@ it out again at every decision; all of it is public, built from the cards on the
 - who wins the trick so far and with what: ``I_WIN_SEAT``, ``I_WIN_CARD`` (the card's
   ``rules.winning_key``, which is its id); what the trick is worth: ``I_TRICK_HALF``;
   who played the Petit to it: ``I_PETIT_SEAT``;
+- the tricks completed, ``history`` (each trick's cards, leader and winner by the
+  ordinary rule), from which a search player counts a deal again under the sides of a
+  world it draws;
 - the voids shown in play, ``I_VOIDS``: bit ``VOID_SHIFT * suit + seat`` is set once
   ``seat`` has shown it holds no card of ``suit`` (0-3; 4: no trump), so that a suit's
   void seats are one byte (``rules.void_seats``).
@@ -34,14 +38,12 @@ it out again at every decision; all of it is public, built from the cards on the
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_CARDS
 from tarotsim.kernels.features import N_FEATURES
-from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
@@ -78,7 +80,9 @@ P_DRAW_TRUMPS_MIN = 15  # heuristic: trumps besides the Petit from which the att
 P_HUNT_PETIT_MIN = 16  # heuristic: trumps besides the Petit from which the defence hunts the Petit
 P_KING_LEAD_MIN = 24  # heuristic: suit cards out from which the defence leads its King, Prise/Garde
 P_KING_LEAD_MIN_BLIND = 25  # heuristic: the same at Garde sans/contre (the taker made no écart)
-# slots 17-19: the pimc card player's options
+P_WORLDS = 17  # pimc: worlds sampled per decision
+P_ENDGAME = 18  # pimc: tricks left from which the exact solver replaces the playouts (0 never)
+P_ROLLOUT = 19  # pimc: card-play policy of the playouts (PLAY_HEURISTIC or PLAY_RANDOM)
 P_BID_WORLDS = 20  # montecarlo bidder: worlds sampled per decision
 P_BID_ROLLOUT = 21  # montecarlo bidder: card-play policy of its playouts (a PLAY_* code)
 # the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
@@ -182,6 +186,11 @@ BOUT_HELD_21 = 2
 BOUT_HELD_EXCUSE = 4
 """Bits of ``rec[R_BOUTS_HELD]``; the value 0-7 is the code of ``records.BOUTS_HELD``'s labels."""
 
+# columns of ``DealState.history``: one row per trick completed (public)
+H_LEADER = MAX_SEATS  # columns 0 … players-1: the trick's cards in play order; then its leader
+H_WINNER = MAX_SEATS + 1  # the seat whose card won it by the ordinary rule (``close_trick``'s ``winner``)
+N_HISTORY = MAX_SEATS + 2
+
 # log slots (int64)
 L_BIDS = 0  # one per seat, in speaking order from (dealer + 1) % n: contract code, 0 = pass
 L_POIGNEE = L_BIDS + MAX_SEATS  # per seat: poignée size shown (0 none)
@@ -215,24 +224,5 @@ class DealState(NamedTuple):
     scores: np.ndarray  # int64[5], each seat's score for the deal
     count: np.ndarray  # int64[N_COUNT], the running count (kernels.count)
     pile: np.ndarray  # uint64[2], cards the attack has won so far (count; not for policies)
-
-
-@njit
-def new_state() -> DealState:
-    """A fresh table, large enough for any number of players."""
-    return DealState(
-        np.zeros(STREAM_WORDS, dtype=np.uint64),
-        np.zeros(N_CARDS, dtype=np.int64),
-        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
-        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
-        np.zeros(N_INFO, dtype=np.int64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(N_COUNT, dtype=np.int64),
-        np.zeros(2, dtype=np.uint64),
-    )
+    history: np.ndarray  # int64[MAX_TRICKS, N_HISTORY], the tricks completed, columns H_* (public)
+    search: Any  # the search players' scratch (``kernels.table``; not part of the deal)

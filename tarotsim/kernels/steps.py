@@ -44,6 +44,8 @@ from tarotsim.kernels.state import (
     C_HAND,
     C_PLAYERS,
     FIVE_PLAYERS,
+    H_LEADER,
+    H_WINNER,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -206,13 +208,19 @@ def put_card(tb: DealState, seat: int, card: int) -> None:
 
 @njit(inline="always")
 def end_trick(tb: DealState, cfg: np.ndarray) -> int:
-    """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner)
-    and start the next, led by the seat that takes it; returns that seat."""
+    """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner),
+    add it to ``tb.history``, and start the next, led by the seat that takes it; returns
+    that seat."""
     info = tb.info
     t = info[I_TRICK]
+    players = cfg[C_PLAYERS]
+    for j in range(players):
+        tb.history[t, j] = tb.trick[j]
+    tb.history[t, H_LEADER] = info[I_LEADER]
+    tb.history[t, H_WINNER] = info[I_WIN_SEAT]
     winner = close_trick(
         tb.trick,
-        cfg[C_PLAYERS],
+        players,
         info[I_LEADER],
         info[I_WIN_SEAT],
         tb.attack,

@@ -13,9 +13,22 @@ import numpy as np
 from tarotsim.config import check_count
 from tarotsim.kernels.batch import run_deals, run_duel, run_sweep
 from tarotsim.kernels.state import N_REC
+from tarotsim.kernels.table import searches
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
+SEARCH_STEP_DEALS = 64
+"""The same when some seat searches (``pimc``), whose deals cost thousands of others."""
+
+
+def searching(cfg: np.ndarray) -> bool:
+    """Whether some seat of ``cfg`` (int64[N_CFG], or one row per duel rotation) searches."""
+    return any(searches(row) for row in np.atleast_2d(cfg))
+
+
+def progress_step(cfg: np.ndarray) -> int:
+    """Deals per progress-bar update of a run with configuration ``cfg``."""
+    return SEARCH_STEP_DEALS if searching(cfg) else PROGRESS_STEP_DEALS
 
 
 def check_threads(threads: int | None) -> int:
@@ -102,10 +115,11 @@ def check_memory(rows: int, row_bytes: int) -> None:
         )
 
 
-def show_progress(progress: bool | None, deals: int) -> bool:
-    """Default: a progress bar only on a terminal and for runs that take more than a moment."""
+def show_progress(progress: bool | None, deals: int, step: int = PROGRESS_STEP_DEALS) -> bool:
+    """Default: a progress bar only on a terminal and for runs that take more than a moment
+    (four updates or more of ``step`` deals, ``progress_step``)."""
     if progress is None:
-        return sys.stderr.isatty() and deals >= 4 * PROGRESS_STEP_DEALS
+        return sys.stderr.isatty() and deals >= 4 * step
     return bool(progress)
 
 
@@ -143,8 +157,9 @@ def play(
     from tqdm import tqdm
 
     with tqdm(total=deals, unit="deal", unit_scale=True, desc="deals", file=sys.stderr) as bar:
-        for start in range(0, deals, PROGRESS_STEP_DEALS):
-            stop = min(deals, start + PROGRESS_STEP_DEALS)
+        step = progress_step(cfg)
+        for start in range(0, deals, step):
+            stop = min(deals, start + step)
             _run(first_deal + start, key, cfg, contracts, out[start * per_deal : stop * per_deal])
             bar.update(stop - start)
     return out

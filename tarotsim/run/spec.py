@@ -18,7 +18,7 @@ import pandas as pd
 
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
 from tarotsim.labels import CONTRACTS, parse_contract
-from tarotsim.run.engine import check_memory, play
+from tarotsim.run.engine import check_memory, play, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -272,6 +272,11 @@ class RunSpec:
             # the sweep kernel sets the contract row by row; the taking seat is fixed here
             return replace(self.config, forced_taker=self.seat, forced_contract=self.contracts[0]).to_array()
         return self.config.to_array()
+
+    @property
+    def progress_step(self) -> int:
+        """Deals per progress-bar update (``engine.progress_step``: fewer when a seat searches)."""
+        return progress_step(self._cfg())
 
     def compute_chunk(self, index: int, *, progress: bool = False) -> pd.DataFrame:
         """Records of chunk ``index``: a pure function of the spec and the index.

@@ -26,6 +26,8 @@ RECORD_CASES: dict[str, dict[str, Any]] = {
     "unshuffled-4p": {"players": 4, "deals": 2100, "dealing": "unshuffled", **EXPERT},
     "sweep-4p": {"players": 4, "deals": 600, "sweep": True},
     "sweep-5p": {"players": 5, "deals": 400, "sweep": True},
+    "pimc-4p": {"players": 4, "deals": 20, "strategies": ["play=pimc,worlds=4,ecart=expert"] * 4},
+    "pimc-5p-endgame": {"players": 5, "deals": 10, "strategies": ["play=pimc,worlds=4,endgame=2"] * 5},
 }
 TRACE_CASES: dict[str, dict[str, Any]] = {
     "expert-3p": {"players": 3, **EXPERT},

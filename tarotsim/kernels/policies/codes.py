@@ -17,4 +17,5 @@ CHELEM_OVERWHELMING = 1
 PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
 PLAY_GREEDY = 2
+PLAY_PIMC = 3
 PLAY_BASIC = 4  # the heuristic without what it learnt in issue 13: its play before, kept for duels

@@ -86,7 +86,6 @@ from tarotsim.kernels.state import (
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     DealState,
-    new_state,
     seat_slot,
 )
 from tarotsim.kernels.steps import (
@@ -98,6 +97,7 @@ from tarotsim.kernels.steps import (
     show_poignee,
     take_contract,
 )
+from tarotsim.kernels.table import new_state
 
 TRIES_PER_WORLD = 64
 """Worlds drawn at most per world asked for, before the seat settles for those accepted."""

@@ -4,7 +4,10 @@
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic);
 - ``PLAY_BASIC``: the same player without the knowledge and play it gained in issue 13
   (``heuristic.py``: the ``informed`` flag), its play before, kept so duels show the gain;
-- ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``).
+- ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``);
+- ``PLAY_PIMC``: perfect-information Monte Carlo search (``kernels.search.pimc``).
+
+``random_card`` lives in ``uniform.py`` (the search players' playouts use it too).
 
 ``choose_card`` and ``heuristic_choice`` are inlined (Numba IR) into the game loop, which is
 compiled without reference counting (``_nrt=False``): a call passing the whole ``DealState``
@@ -22,26 +25,12 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_SUIT_CARDS
-from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
-from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_GREEDY, PLAY_HEURISTIC
+from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_GREEDY, PLAY_HEURISTIC, PLAY_PIMC
 from tarotsim.kernels.policies.greedy import greedy_card
 from tarotsim.kernels.policies.heuristic import heuristic_choice
-from tarotsim.kernels.rng import below
+from tarotsim.kernels.policies.uniform import random_card
+from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.state import DealState
-
-
-@njit(inline="always")
-def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
-    """A card drawn uniformly from a non-empty card set."""
-    n0 = popcount(legal0)
-    total = n0 + popcount(legal1)
-    if total == 1:
-        return lowest_bit(legal0) if n0 else N_SUIT_CARDS + lowest_bit(legal1)
-    k = below(rng, total)
-    if k < n0:
-        return select_bit(legal0, k)
-    return N_SUIT_CARDS + select_bit(legal1, k - n0)
 
 
 @njit(inline="always")
@@ -53,4 +42,6 @@ def choose_card(
         return heuristic_choice(seat, legal0, legal1, tb, cfg, policy == PLAY_HEURISTIC)
     if policy == PLAY_GREEDY:
         return greedy_card(seat, legal0, legal1, tb)
+    if policy == PLAY_PIMC:
+        return pimc_card(seat, legal0, legal1, tb, cfg)
     return random_card(tb.rng, legal0, legal1)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_BIT, FULL_WORD0, FULL_WORD1, KINGS_MASK, TRUMPS_MASK
+from tarotsim.cards import EXCUSE_BIT, FULL_WORD0, FULL_WORD1, KINGS_MASK, TRUMP_SUIT, TRUMPS_MASK
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.state import (
@@ -44,6 +44,8 @@ from tarotsim.kernels.state import (
     I_PLAYERS,
     I_TAKER,
     I_TRICK_LEN,
+    I_VOIDS,
+    VOID_SHIFT,
     DealState,
 )
 
@@ -118,7 +120,10 @@ def seat_constraints(
         other = (seat + step) % players
         played_now = (other - leader) % players < trick_len
         sizes[n] = own_count - 1 if played_now else own_count
-        voids[n] = tb.voids[other]
+        voids[n] = 0
+        for suit in range(TRUMP_SUIT + 1):  # the suits, then no trump
+            if (info[I_VOIDS] >> (VOID_SHIFT * suit + other)) & 1:
+                voids[n] |= 1 << suit
         known[n, 0] = tb.shown[other, 0] & unseen[0]
         known[n, 1] = tb.shown[other, 1] & unseen[1]
         possible[n, 0] = FULL_WORD0

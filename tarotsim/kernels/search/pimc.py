@@ -1,0 +1,368 @@
+"""The ``pimc`` card-play policy: perfect-information Monte Carlo search.
+
+At each decision with more than one legal card (a forced card is played at once, at no
+cost), the seat draws ``worlds`` deals of the cards it cannot see consistent with what it
+knows (``view.seat_constraints``: its hand, the cards played, the voids shown, the
+poignées shown, the chien shown at a Prise or a Garde, the écart's trumps, its own écart,
+the called card at five players, the hand sizes), and for each world and each legal card
+plays the deal out to the end with the rollout policy for every seat (``rollout``: the
+heuristic, or random play), scored by the seat's own final score under RULES.md
+(``steps.settle_deal``: contract, margin, bouts, petit au bout, poignées, chelem, in
+points). Every candidate card of a world is played out on the same world from the same
+playout stream (common random numbers). With ``endgame`` tricks left or fewer (0: never),
+the exact double-dummy solver (``solver.card_values``) replaces the playouts: a card's
+value in a world is then the card points its side wins from the trick in progress on,
+with the petit au bout counted as ``PETIT_WEIGHT`` half points, under perfect play by both
+sides. Equivalent legal cards (adjacent in rank once the seat's own and the played cards
+are set aside, of equal points, no bout: ``mark_candidates``) are evaluated once, by their
+lowest card, and share its total. The seat plays the card of best total over the worlds; ties go to the rollout
+policy's own card when it is among the best (the heuristic's, for either rollout), else
+to the lowest card id.
+
+**Sampling is exactly uniform** over the deals consistent with what the seat knows
+(``worlds.py``: an exact count by dynamic programming, then a draw that telescopes to one
+over that count). It **ignores** how likely each deal makes the bids, the écart, the
+poignée choices and the cards played so far under any policy (no weighting by the
+opponents' likely holdings), and that the deal had no petit sec. In each world the
+players are treated as seeing every card (the usual PIMC "strategy fusion" bias).
+
+Randomness: each decision seeds its own sub-stream (``rng.seed_substream``) from the run
+key, the deal number and the decision's index in the deal (cards played so far), so
+records are the same whatever the threads or workers, and the deal's own stream (random
+play, …) is not disturbed. When no world can be drawn (a position the sampler's scratch
+cannot count), the seat plays the heuristic's card.
+
+Options (``tarotsim.strategy.PIMC_OPTIONS``, which holds their defaults and ranges) are
+read from the seat's block of ``cfg``.
+
+Scratch: ``tb.search`` (``search.scratch``), made once per block of deals; a decision
+allocates nothing. The score of a world is rebuilt from the public ``tb.history`` under
+that world's sides (five players: the partner may differ between worlds), never from the
+deal's own count, which holds the real écart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.cards import (
+    EXCUSE,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    N_CARDS,
+    N_SUIT_CARDS,
+    PETIT,
+    TRUMP_21,
+    TRUMPS_MASK,
+)
+from tarotsim.kernels.bits import lowest_bit, popcount
+from tarotsim.kernels.count import close_trick, start_count
+from tarotsim.kernels.policies.codes import PLAY_RANDOM
+from tarotsim.kernels.policies.heuristic import heuristic_card
+from tarotsim.kernels.policies.uniform import random_card
+from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
+from tarotsim.kernels.rules import card_bit, suit_code
+from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE_SANS, POIGNEE_BONUS, SIDE_NONE, poignee_size
+from tarotsim.kernels.search.scratch import Q_DEAL, Q_POIGNEES, SearchScratch
+from tarotsim.kernels.search.solver import card_values
+from tarotsim.kernels.search.view import seat_constraints, world_hands
+from tarotsim.kernels.search.worlds import draw_world, holder_allowed, prepare_worlds
+from tarotsim.kernels.state import (
+    C_HAND,
+    C_PLAYERS,
+    H_LEADER,
+    H_WINNER,
+    I_CHIEN_SHOWN,
+    I_CONTRACT,
+    I_LEADER,
+    I_PARTNER,
+    I_TAKER,
+    I_TRICK,
+    I_TRICK_LEN,
+    I_TRICKS_WON_BY,
+    MAX_SEATS,
+    N_COUNT,
+    N_INFO,
+    P_ENDGAME,
+    P_ROLLOUT,
+    P_WORLDS,
+    S_ATTACK_TRICKS,
+    S_PREV_PETIT,
+    S_PREV_WINNER,
+    WON_BY_ATTACK,
+    WON_BY_DEFENCE,
+    DealState,
+    seat_slot,
+)
+from tarotsim.kernels.steps import end_trick, legal_now, put_card, settle_deal, show_poignee
+
+PETIT_WEIGHT = 20
+"""Endgame solver: the petit au bout in half points (10 points, as the score counts it
+at the multiplier of a Prise)."""
+
+
+@njit(inline="always")
+def _only_card(legal0: np.uint64, legal1: np.uint64) -> int:
+    return lowest_bit(legal0) if legal0 else N_SUIT_CARDS + lowest_bit(legal1)
+
+
+@njit(inline="always")
+def _is_in(card: int, word0: np.uint64, word1: np.uint64) -> bool:
+    bit0, bit1 = card_bit(card)
+    return (word0 & bit0) != 0 or (word1 & bit1) != 0
+
+
+@njit(_nrt=False)
+def mark_candidates(
+    tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, candidate: np.ndarray
+) -> int:
+    """Mark in ``candidate`` (int64[N_CARDS]) the legal cards worth evaluating: one card of
+    each run of equivalent legal cards, the lowest; returns how many.
+
+    Two legal cards are equivalent when they are of one suit (the trumps one suit), of equal
+    points, neither the Petit, the 21 nor the Excuse, and every card ranking between them is
+    in ``seat``'s hand or already played: whoever holds the other cards, they win and lose
+    the same tricks (the solver's rule, ``solver.py``). Each other card of a run gets its
+    run's lowest card's index in ``candidate`` (-1 - lowest), each candidate 1, other cards 0.
+    """
+    own0 = tb.hands[seat, 0] | tb.played[0]
+    own1 = tb.hands[seat, 1] | tb.played[1]
+    previous = -1
+    n = 0
+    for card in range(N_CARDS):
+        candidate[card] = 0
+        if not _is_in(card, legal0, legal1):
+            continue
+        if previous >= 0 and _equivalent(previous, card, own0, own1):
+            candidate[card] = candidate[previous] if candidate[previous] < 0 else -1 - previous
+        else:
+            candidate[card] = 1
+            n += 1
+        previous = card
+    return n
+
+
+@njit(inline="always")
+def _equivalent(low: int, high: int, own0: np.uint64, own1: np.uint64) -> bool:
+    """Whether legal cards ``low`` < ``high`` are equivalent (``mark_candidates``)."""
+    if suit_code(low) != suit_code(high) or HALF_POINTS[low] != HALF_POINTS[high]:
+        return False
+    if low == PETIT or high == TRUMP_21 or high == EXCUSE:
+        return False
+    for between in range(low + 1, high):
+        if not _is_in(between, own0, own1):
+            return False
+    return True
+
+
+@njit(_nrt=False)
+def shown_poignee_points(tb: DealState, players: int) -> int:
+    """The poignée bonuses (points) of the poignées shown so far (``tb.shown``, public)."""
+    points = 0
+    for seat in range(players):
+        shown1 = tb.shown[seat, 1]
+        if shown1:
+            size = poignee_size(popcount(shown1 & TRUMPS_MASK), (shown1 & EXCUSE_BIT) != 0, players)
+            points += POIGNEE_BONUS[size]
+    return points
+
+
+@njit(_nrt=False)
+def world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: int) -> None:
+    """The table's scalars and the count so far in the world just drawn: the partner and
+    the sides it implies, the écart or chien where it counts for the attack, and every
+    trick completed counted again under those sides (``tb.history``)."""
+    info = tb.info
+    players = cfg[C_PLAYERS]
+    taker = info[I_TAKER]
+    for i in range(N_INFO):
+        sc.info[i] = info[i]
+    sc.info[I_PARTNER] = -1
+    for seat in range(players):
+        if seat != taker and sc.attack[seat] == 1:
+            sc.info[I_PARTNER] = seat
+    hidden0 = np.uint64(0)
+    hidden1 = np.uint64(0)
+    for h in range(n_holders):
+        if sc.holder_seat[h] < 0:
+            hidden0 = sc.world[h, 0]
+            hidden1 = sc.world[h, 1]
+    table = sc.table
+    contract = info[I_CONTRACT]
+    if info[I_CHIEN_SHOWN] == 1:  # Prise, Garde: the écart counts for the attack
+        if n_holders > 0 and sc.holder_seat[n_holders - 1] < 0:  # a defender: the hidden part drawn
+            table.ecart[0] = hidden0
+            table.ecart[1] = hidden1 | (tb.ecart[1] & TRUMPS_MASK)
+        else:  # the taker knows its écart
+            table.ecart[0] = tb.ecart[0]
+            table.ecart[1] = tb.ecart[1]
+        table.chien[0] = tb.chien[0]
+        table.chien[1] = tb.chien[1]
+        start_count(sc.count, sc.pile, table.ecart[0], table.ecart[1])
+    else:
+        table.ecart[0] = np.uint64(0)
+        table.ecart[1] = np.uint64(0)
+        table.chien[0] = hidden0
+        table.chien[1] = hidden1
+        if contract == GARDE_SANS:
+            start_count(sc.count, sc.pile, hidden0, hidden1)
+        else:
+            start_count(sc.count, sc.pile, np.uint64(0), np.uint64(0))
+    done = info[I_TRICK]
+    for t in range(done):
+        row = tb.history[t]
+        close_trick(row, players, row[H_LEADER], row[H_WINNER], sc.attack, t, cfg[C_HAND], sc.count, sc.pile)
+    won_by = 0
+    if sc.count[S_ATTACK_TRICKS] > 0:
+        won_by |= WON_BY_ATTACK
+    if done - sc.count[S_ATTACK_TRICKS] > 0:
+        won_by |= WON_BY_DEFENCE
+    sc.info[I_TRICKS_WON_BY] = won_by
+
+
+@njit(_nrt=False)
+def _set_table(tb: DealState, cfg: np.ndarray, sc: SearchScratch) -> None:
+    """The playout table in the world at the decision: hands, sides, cards played, trick,
+    poignées, scalars and count; ``table.rng`` at the world's playout stream."""
+    table = sc.table
+    players = cfg[C_PLAYERS]
+    for seat in range(MAX_SEATS):
+        in_play = seat < players
+        table.hands[seat, 0] = sc.hands[seat, 0] if in_play else np.uint64(0)
+        table.hands[seat, 1] = sc.hands[seat, 1] if in_play else np.uint64(0)
+        table.attack[seat] = sc.attack[seat] if in_play else 0
+        table.shown[seat, 0] = tb.shown[seat, 0]
+        table.shown[seat, 1] = tb.shown[seat, 1]
+        table.trick[seat] = tb.trick[seat]
+        table.scores[seat] = 0
+    table.played[0] = tb.played[0]
+    table.played[1] = tb.played[1]
+    for i in range(N_INFO):
+        table.info[i] = sc.info[i]
+    for i in range(N_COUNT):
+        table.count[i] = sc.count[i]
+    table.pile[0] = sc.pile[0]
+    table.pile[1] = sc.pile[1]
+    for t in range(tb.info[I_TRICK]):
+        for j in range(tb.history.shape[1]):
+            table.history[t, j] = tb.history[t, j]
+    for j in range(STREAM_WORDS):
+        table.rng[j] = sc.playout_rng[j]
+
+
+@njit(_nrt=False)
+def _play_out(table: DealState, cfg: np.ndarray, rollout: int, poignee_points: int) -> None:
+    """Play the playout table to the end of the deal with ``rollout`` for every seat, then
+    score it (``table.scores``); ``poignee_points``: the bonuses shown so far. The seats
+    yet to play to the first trick show their poignées before their card."""
+    info = table.info
+    players = cfg[C_PLAYERS]
+    hand_size = cfg[C_HAND]
+    while True:
+        if info[I_TRICK_LEN] == players:
+            end_trick(table, cfg)
+            if info[I_TRICK] == hand_size:
+                break
+            continue
+        seat = (info[I_LEADER] + info[I_TRICK_LEN]) % players
+        if info[I_TRICK] == 0:
+            size = show_poignee(table, cfg, seat)
+            poignee_points += POIGNEE_BONUS[size]
+        legal0, legal1 = legal_now(table, seat)
+        if rollout == PLAY_RANDOM:
+            card = random_card(table.rng, legal0, legal1)
+        else:
+            card = heuristic_card(seat, legal0, legal1, table, cfg)
+        put_card(table, seat, card)
+    settle_deal(table, cfg, poignee_points)
+
+
+@njit(_nrt=False)
+def _playout_values(
+    tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, legal0: np.uint64, legal1: np.uint64
+) -> None:
+    """Add to ``sc.total`` each legal card's score for ``seat`` in the world drawn, each card
+    played out from the same table and the same playout stream."""
+    rollout = cfg[seat_slot(seat, P_ROLLOUT)]
+    for card in range(N_CARDS):
+        if sc.candidate[card] == 1:
+            _set_table(tb, cfg, sc)
+            put_card(sc.table, seat, card)
+            _play_out(sc.table, cfg, rollout, sc.scalars[Q_POIGNEES])
+            sc.total[card] += sc.table.scores[seat]
+
+
+@njit(_nrt=False)
+def _solver_values(
+    tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, legal0: np.uint64, legal1: np.uint64
+) -> None:
+    """Add to ``sc.total`` each legal card's exact double-dummy value for ``seat``'s side in
+    the world drawn (the attack's card points from here, negated for the defence)."""
+    players = cfg[C_PLAYERS]
+    info = tb.info
+    prev_petit = SIDE_NONE
+    if sc.count[S_PREV_PETIT] == 1:
+        prev_petit = ATTACK if sc.attack[sc.count[S_PREV_WINNER]] == 1 else DEFENCE
+    card_values(
+        sc.hands,
+        players,
+        sc.attack,
+        info[I_LEADER],
+        tb.trick,
+        info[I_TRICK_LEN],
+        sc.info[I_TRICKS_WON_BY],
+        prev_petit,
+        sc.half,
+        PETIT_WEIGHT,
+        sc.solver,
+        sc.values,
+    )
+    sign = 1 if sc.attack[seat] == 1 else -1
+    for card in range(N_CARDS):
+        if sc.candidate[card] == 1:
+            sc.total[card] += sign * sc.values[card]
+
+
+@njit(_nrt=False)
+def pimc_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
+    """The card ``seat`` plays from its legal cards by PIMC search with its options
+    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT`` of its block of ``cfg``)."""
+    if popcount(legal0) + popcount(legal1) == 1:
+        return _only_card(legal0, legal1)
+    sc = tb.search
+    info = tb.info
+    players = cfg[C_PLAYERS]
+    decision = info[I_TRICK] * players + info[I_TRICK_LEN]
+    seed_substream(sc.rng, sc.key, sc.scalars[Q_DEAL], decision)
+    n = seat_constraints(tb, cfg, seat, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat)
+    holder_allowed(sc.unseen, sc.voids, sc.known, sc.possible, n, sc.allowed)
+    fallback = heuristic_card(seat, legal0, legal1, tb, cfg)
+    if mark_candidates(tb, seat, legal0, legal1, sc.candidate) == 1:
+        return fallback  # every legal card is equivalent
+    if prepare_worlds(sc.allowed, sc.sizes, n, sc.unseen, sc.worlds) <= 0.0:
+        return fallback
+    worlds = cfg[seat_slot(seat, P_WORLDS)]
+    endgame = cfg[seat_slot(seat, P_ENDGAME)]
+    exact = cfg[C_HAND] - info[I_TRICK] <= endgame
+    sc.scalars[Q_POIGNEES] = shown_poignee_points(tb, players)
+    for card in range(N_CARDS):
+        sc.total[card] = 0
+    for _ in range(worlds):
+        draw_world(sc.rng, sc.worlds, sc.world)
+        world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
+        world_count(tb, cfg, sc, n)
+        if exact:
+            _solver_values(tb, cfg, sc, seat, legal0, legal1)
+        else:
+            for j in range(STREAM_WORDS):
+                sc.playout_rng[j] = next_u64(sc.rng)
+            _playout_values(tb, cfg, sc, seat, legal0, legal1)
+    for card in range(N_CARDS):  # a run's cards share its lowest card's total
+        if sc.candidate[card] < 0:
+            sc.total[card] = sc.total[-1 - sc.candidate[card]]
+    best = fallback
+    for card in range(N_CARDS):
+        if _is_in(card, legal0, legal1) and sc.total[card] > sc.total[best]:
+            best = card
+    return best

@@ -1,0 +1,129 @@
+"""The working arrays of the search players, reachable from the deal state (``tb.search``).
+
+The game loop is compiled without allocation (``_nrt=False``), so everything a search
+decision needs is made once per block of deals (``kernels.table.new_state``) and reused:
+the world sampler's and the solver's scratch, the arrays of a seat's constraints and of a
+drawn world, the playout table (a ``DealState`` of its own, whose ``search`` is an empty
+array: playouts never search), and the run key and deal number from which each decision
+seeds its own random sub-stream (``note_deal``, called by ``game.play_deal``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.cards import HALF_POINTS, N_CARDS
+from tarotsim.kernels.rng import STREAM_WORDS
+from tarotsim.kernels.search.solver import SolverScratch, new_solver_scratch
+from tarotsim.kernels.search.worlds import MAX_HOLDERS, MAX_STATES, WorldScratch, new_world_scratch
+from tarotsim.kernels.state import MAX_SEATS, MAX_TRICKS, N_COUNT, N_HISTORY, N_INFO, DealState
+
+Q_DEAL = 0  # number of the deal in play (its stream in the run key)
+Q_POIGNEES = 1  # pimc: poignée bonuses shown before the decision, for the playouts' scores
+N_SEARCH_SCALARS = 2
+
+SMALL_STATES = 1
+"""World-sampler room of a table no seat of which searches (``new_state(searching=False)``)."""
+SMALL_TT_BITS = 0
+"""Solver table of a table no seat of which searches."""
+
+
+class SearchScratch(NamedTuple):
+    """Working arrays of one search decision, made by ``new_search_scratch``."""
+
+    table: DealState  # the playout table
+    worlds: WorldScratch
+    solver: SolverScratch
+    key: np.ndarray  # uint64[STREAM_WORDS]: the run key of the deal in play
+    scalars: np.ndarray  # int64[N_SEARCH_SCALARS], slots Q_*
+    rng: np.ndarray  # uint64[STREAM_WORDS]: the decision's own stream
+    playout_rng: np.ndarray  # uint64[STREAM_WORDS]: start of a world's playout stream (common to every card)
+    unseen: np.ndarray  # uint64[2]: the cards the seat cannot see
+    sizes: np.ndarray  # int64[MAX_HOLDERS]: the holders' sizes (``view.seat_constraints``)
+    voids: np.ndarray  # int64[MAX_HOLDERS]
+    known: np.ndarray  # uint64[MAX_HOLDERS, 2]
+    possible: np.ndarray  # uint64[MAX_HOLDERS, 2]
+    holder_seat: np.ndarray  # int64[MAX_HOLDERS]
+    allowed: np.ndarray  # uint64[MAX_HOLDERS, 2]
+    world: np.ndarray  # uint64[MAX_HOLDERS, 2]: a drawn world (``worlds.draw_world``)
+    hands: np.ndarray  # uint64[MAX_SEATS, 2]: every seat's hand in the world
+    attack: np.ndarray  # int64[MAX_SEATS]: the sides in the world
+    info: np.ndarray  # int64[N_INFO]: the table's scalars in the world
+    count: np.ndarray  # int64[N_COUNT]: the count so far under the world's sides
+    pile: np.ndarray  # uint64[2]: the cards the attack has won so far in the world
+    total: np.ndarray  # int64[N_CARDS]: per candidate card, its values summed over the worlds
+    values: np.ndarray  # int64[N_CARDS]: the solver's value of each card in one world
+    half: np.ndarray  # int64[N_CARDS]: the values the solver counts (the cards' half points)
+    candidate: np.ndarray  # int64[N_CARDS]: the legal cards evaluated (``pimc.mark_candidates``)
+
+
+@njit
+def new_table(search: object) -> DealState:
+    """A fresh table, large enough for any number of players, holding ``search``."""
+    return DealState(
+        np.zeros(STREAM_WORDS, dtype=np.uint64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(N_INFO, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(N_COUNT, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros((MAX_TRICKS, N_HISTORY), dtype=np.int64),
+        search,
+    )
+
+
+@njit
+def new_search_scratch(searching: bool) -> SearchScratch:
+    """The scratch of a block's table: full size when a seat searches (about 17 MB: the
+    world sampler's programme and the solver's transposition table), else a few tens of KB."""
+    max_states = MAX_STATES if searching else SMALL_STATES
+    tt_bits = 16 if searching else SMALL_TT_BITS
+    scratch = SearchScratch(
+        new_table(np.zeros(0, dtype=np.uint8)),
+        new_world_scratch(max_states),
+        new_solver_scratch(tt_bits),
+        np.zeros(STREAM_WORDS, dtype=np.uint64),
+        np.zeros(N_SEARCH_SCALARS, dtype=np.int64),
+        np.zeros(STREAM_WORDS, dtype=np.uint64),
+        np.zeros(STREAM_WORDS, dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(MAX_HOLDERS, dtype=np.int64),
+        np.zeros(MAX_HOLDERS, dtype=np.int64),
+        np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
+        np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
+        np.zeros(MAX_HOLDERS, dtype=np.int64),
+        np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
+        np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(N_INFO, dtype=np.int64),
+        np.zeros(N_COUNT, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros(N_CARDS, dtype=np.int64),
+    )
+    for card in range(N_CARDS):
+        scratch.half[card] = HALF_POINTS[card]
+    return scratch
+
+
+@njit(inline="always")
+def note_deal(sc: SearchScratch, key: np.ndarray, deal: int) -> None:
+    """Keep the run key and the deal number, from which each decision of the deal seeds its
+    own sub-stream (``rng.seed_substream``)."""
+    for j in range(STREAM_WORDS):
+        sc.key[j] = key[j]
+    sc.scalars[Q_DEAL] = deal

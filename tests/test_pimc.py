@@ -1,0 +1,232 @@
+"""The ``pimc`` card-play policy: legal complete deals, determinism, no peeking, forced
+moves at no cost, and a position with one obviously winning card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tarotsim
+from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
+from tarotsim.config import RunConfig
+from tarotsim.kernels.batch import run_deals
+from tarotsim.kernels.policies.codes import PLAY_PIMC
+from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.rng import seed_substream
+from tarotsim.kernels.score import GARDE_CONTRE
+from tarotsim.kernels.search.pimc import pimc_card
+from tarotsim.kernels.state import C_HAND, I_LEADER, N_REC, DealState
+from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table, take_contract
+from tarotsim.run.seeding import run_key
+from tarotsim.strategy import Strategy
+from tarotsim.trace import trace_records
+from tests import reference as ref
+from tests.test_no_peeking import SEARCH, copy_table, count_changed, mid_deal_positions, words
+from tests.test_no_peeking_five import count_changed_partner
+
+FAST = "play=pimc,worlds=4"
+
+
+def fast_config(players: int, **options: object) -> RunConfig:
+    return RunConfig(players=players, strategies=[FAST] * players, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pimc_deals_are_legal_and_complete(players: int) -> None:
+    traces = trace_records(6, 7, fast_config(players))
+    played = [t for t in traces if t["thrown_in"] is None]
+    assert played
+    for trace in traces:
+        ref.check_trace(trace)  # legality, each card once, 91 points, the scores (zero-sum)
+
+
+def test_pimc_records_are_the_same_with_one_and_two_threads() -> None:
+    config = fast_config(4)
+    one = tarotsim.simulate(8, seed=3, config=config, threads=1, progress=False)
+    two = tarotsim.simulate(8, seed=3, config=config, threads=2, progress=False)
+    pd_equal = one.equals(two)
+    assert pd_equal
+
+
+def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -> None:
+    """Each decision draws from its own sub-stream: a block starting at another deal (another
+    thread's share) gives the same records."""
+    cfg = fast_config(4).to_array()
+    key = run_key(11)
+    whole = np.zeros((6, N_REC), dtype=np.int32)
+    run_deals(0, key, cfg, whole)
+    tail = np.zeros((3, N_REC), dtype=np.int32)
+    run_deals(3, key, cfg, tail)
+    assert np.array_equal(whole[3:], tail)
+
+
+def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
+    strategy = Strategy.parse("play=pimc,worlds=32,endgame=3,rollout=random")
+    assert str(strategy) == "play=pimc,worlds=32,endgame=3,rollout=random"
+    from tarotsim.kernels.state import P_ENDGAME, P_ROLLOUT, P_WORLDS
+
+    block = strategy.block(4)
+    assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT]) == (32, 3, 0)
+    with pytest.raises(ValueError, match="worlds sets pimc card play"):
+        Strategy.parse("play=heuristic,worlds=8")
+    with pytest.raises(ValueError, match="random or heuristic"):
+        Strategy.parse("play=pimc,rollout=greedy")
+    with pytest.raises(ValueError, match="worlds must be 1 to"):
+        Strategy(play="pimc", worlds=0)
+    assert Strategy.parse("attack_play=pimc,play=heuristic,endgame=2").endgame == 2
+
+
+def _decide_with(cfg: np.ndarray):
+    def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
+        return int(choose_card(PLAY_PIMC, seat, legal0, legal1, tb, cfg))
+
+    return decide
+
+
+@pytest.mark.parametrize("endgame", [0, 3])
+def test_pimc_does_not_peek(endgame: int) -> None:
+    """Re-dealing the cards the seat cannot see, keeping what it knows, leaves the decision."""
+    cfg = RunConfig(strategies=[f"{FAST},endgame={endgame}"] * 4).to_array()
+    changed, tried = count_changed(_decide_with(cfg), 40, seed=13, redeals=2)
+    assert tried == 40
+    assert changed == 0
+
+
+def test_pimc_does_not_peek_at_the_ecart() -> None:
+    cfg = RunConfig(strategies=[FAST] * 4).to_array()
+    changed, tried = count_changed(_decide_with(cfg), 25, seed=17, redeals=2, defender_view=True)
+    assert changed == 0
+
+
+def test_pimc_does_not_peek_at_five_players() -> None:
+    cfg = RunConfig(players=5, strategies=[FAST] * 5).to_array()
+    changed, tried = count_changed(_decide_with(cfg), 25, seed=19, redeals=2, players=5)
+    assert tried == 25
+    assert changed == 0
+
+
+def test_pimc_does_not_peek_at_the_secret_partner() -> None:
+    cfg = RunConfig(players=5, strategies=[FAST] * 5).to_array()
+    changed, moved, _kinds = count_changed_partner(_decide_with(cfg), 20, seed=23)
+    assert moved == 20
+    assert changed == 0
+
+
+def _all_trumps_table(cfg: np.ndarray) -> tuple[DealState, int]:
+    """3 players: seat 0 holds every trump and three Kings and takes a Garde contre; it leads
+    its trumps from the top but the Petit and the 21, then its Kings, while the others play
+    their highest legal card. Returns the table at the last-but-one trick, seat 0 to lead
+    with the Petit and the 21 only, and that seat."""
+    taker = 0
+    hands = [
+        [N_SUIT_CARDS + t for t in range(21)] + [13, 27, 41],  # trumps 1-21, Kings of 3 suits
+        [],
+        [],
+    ]
+    rest = [c for c in range(78) if c not in hands[0]]
+    hands[1] = rest[:24]
+    hands[2] = rest[24:48]
+    chien = rest[48:]
+    tb = copy_table(_blank())
+    for seat, hand in enumerate(hands):
+        tb.dealt[seat] = to_mask(hand)
+    tb.chien[:] = to_mask(chien)
+    reset_table(tb, 3, 2)
+    take_contract(tb, cfg, taker, GARDE_CONTRE)
+    hand_size = int(cfg[C_HAND])
+    for _t in range(hand_size - 2):
+        seat = int(tb.info[I_LEADER])
+        for _j in range(3):
+            legal0, legal1 = words(legal_now(tb, seat))
+            cards = [c for c in range(78) if (int(legal0) >> c) & 1] + [
+                N_SUIT_CARDS + b for b in range(22) if (int(legal1) >> b) & 1
+            ]
+            if seat == taker and len(cards) > 1:
+                cards = [c for c in cards if c not in (PETIT, TRUMP_21)] or cards
+            put_card(tb, seat, max(cards))
+            seat = (seat + 1) % 3
+        end_trick(tb, cfg)
+    assert int(tb.info[I_LEADER]) == taker
+    return tb, taker
+
+
+def _blank() -> DealState:
+    from tarotsim.kernels.search.scratch import new_table
+
+    return new_table(SEARCH)
+
+
+def test_pimc_finds_the_obviously_winning_card() -> None:
+    """Leading the 21 then the Petit wins the petit au bout in every world; the Petit first
+    does not."""
+    cfg = RunConfig(players=3, poignee_policy="never", strategies=None, policy="pimc").to_array()
+    tb, seat = _all_trumps_table(cfg)
+    legal0, legal1 = words(legal_now(tb, seat))
+    assert legal0 == 0 and int(legal1) == (1 << 0) | (1 << 20)
+    card = int(pimc_card(seat, legal0, legal1, tb, cfg))
+    assert card == TRUMP_21
+    total = tb.search.total
+    assert total[TRUMP_21] > total[PETIT]
+
+
+def test_a_forced_card_is_played_without_sampling() -> None:
+    cfg = RunConfig(players=3, poignee_policy="never", policy="pimc").to_array()
+    tb, seat = _all_trumps_table(cfg)
+    for card in (TRUMP_21, PETIT):  # the last-but-one trick, then the lead of the last one
+        player = seat
+        put_card(tb, player, card)
+        for _ in range(2):
+            player = (player + 1) % 3
+            legal0, legal1 = words(legal_now(tb, player))
+            if card == PETIT:
+                break
+            put_card(tb, player, int(pimc_card(player, legal0, legal1, tb, cfg)))
+        if card == TRUMP_21:
+            end_trick(tb, cfg)
+    assert bin(int(legal0)).count("1") + bin(int(legal1)).count("1") == 1  # its last card
+    tb.search.rng[:] = 0
+    tb.search.total[:] = -1
+    card = int(pimc_card(player, legal0, legal1, tb, cfg))
+    assert card < N_SUIT_CARDS and (int(legal0) >> card) & 1
+    assert not tb.search.rng.any()  # no sub-stream seeded, no world drawn
+    assert (tb.search.total == -1).all()
+
+
+def test_decision_sub_streams_differ_from_the_deal_stream() -> None:
+    key = run_key(5)
+    deal_stream = np.zeros(4, dtype=np.uint64)
+    from tarotsim.kernels.rng import seed_stream
+
+    seed_stream(deal_stream, key, 9)
+    subs = set()
+    for sub in range(4):
+        state = np.zeros(4, dtype=np.uint64)
+        seed_substream(state, key, 9, sub)
+        subs.add(tuple(int(w) for w in state))
+    assert len(subs) == 4 and tuple(int(w) for w in deal_stream) not in subs
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_count_of_a_world_equal_to_the_deal_is_the_deals_own(players: int) -> None:
+    """In the world that is the real deal, the count rebuilt from the public history under the
+    world's sides is the deal's count (the écart or chien where it counts included)."""
+    from tarotsim.kernels.search.pimc import world_count
+    from tarotsim.kernels.search.view import seat_constraints, world_hands
+    from tests.test_worlds import true_holders
+
+    cfg = RunConfig(players=players).to_array()
+    sc = SEARCH
+    checked = 0
+    for tb, seat, _legal0, _legal1 in mid_deal_positions(30, seed=40 + players, players=players):
+        n = seat_constraints(
+            tb, cfg, seat, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat
+        )
+        truth = true_holders(tb, seat, n, sc.unseen, sc.holder_seat)
+        for h, (word0, word1) in enumerate(truth):
+            sc.world[h] = (word0, word1)
+        world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
+        world_count(tb, cfg, sc, n)
+        assert np.array_equal(sc.count, tb.count)
+        assert np.array_equal(sc.pile, tb.pile)
+        checked += 1
+    assert checked == 30

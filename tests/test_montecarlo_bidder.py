@@ -25,7 +25,8 @@ from tarotsim.kernels.policies.montecarlo import (
     playout_totals,
 )
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import I_DEALER, N_REC, DealState, new_state
+from tarotsim.kernels.state import I_DEALER, N_REC, DealState
+from tarotsim.kernels.table import new_state
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
 

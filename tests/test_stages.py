@@ -7,6 +7,7 @@ import pytest
 
 from tarotsim.config import RunConfig
 from tarotsim.kernels.game import play_deal
+from tarotsim.kernels.policies.montecarlo import new_bid_scratch
 from tarotsim.kernels.stages import (
     N_STAGES,
     STAGE_BID,
@@ -28,8 +29,8 @@ from tarotsim.kernels.state import (
     N_LOG,
     N_REC,
     S_ATTACK_TRICKS,
-    new_state,
 )
+from tarotsim.kernels.table import new_state
 from tarotsim.run.engine import play
 from tarotsim.run.seeding import run_key
 
@@ -46,7 +47,7 @@ def _cfg(players: int, policy: str, ecart: str) -> np.ndarray:
 
 
 def _tables(tb) -> dict[str, np.ndarray]:
-    return {name: np.array(getattr(tb, name)) for name in tb._fields}
+    return {name: np.array(getattr(tb, name)) for name in tb._fields if name != "search"}
 
 
 @pytest.mark.parametrize(("players", "policy", "ecart"), CONFIGS)
@@ -63,12 +64,13 @@ def test_a_deal_played_to_the_score_or_the_records_leaves_the_table_of_play_deal
     cfg = _cfg(players, policy, ecart)
     key = run_key(11)
     engine, stage = new_state(), new_state()
+    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec, log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     stage_rec, stage_log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     for deal in range(60):
-        play_deal(deal, key, cfg, engine, rec, log)
+        play_deal(deal, key, cfg, engine, rec, log, bs)
         for last in (STAGE_PLAY, STAGE_SCORE, STAGE_RECORDS):
-            play_until(last, deal, key, cfg, stage, stage_rec, stage_log)
+            play_until(last, deal, key, cfg, stage, stage_rec, stage_log, bs)
             expected, got = _tables(engine), _tables(stage)
             if last == STAGE_PLAY:  # the scores are not settled yet
                 expected.pop("scores"), got.pop("scores")
@@ -83,13 +85,14 @@ def test_earlier_stages_stop_where_the_deal_stands(players, policy, ecart):
     cfg = _cfg(players, policy, ecart)
     key = run_key(3)
     engine, stage = new_state(), new_state()
+    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec, log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     hand_size = cfg[C_HAND]
     for deal in range(60):
-        play_deal(deal, key, cfg, engine, rec, log)
+        play_deal(deal, key, cfg, engine, rec, log, bs)
         played = engine.info[I_TAKER] >= 0 and engine.info[I_TRICK] == hand_size
         for last in (STAGE_DEAL, STAGE_BID, STAGE_ECART):
-            play_until(last, deal, key, cfg, stage, rec, log)
+            play_until(last, deal, key, cfg, stage, rec, log, bs)
             np.testing.assert_array_equal(stage.dealt, engine.dealt)
             assert stage.info[I_TRICK] == 0
             if last < STAGE_ECART:
@@ -97,7 +100,7 @@ def test_earlier_stages_stop_where_the_deal_stands(players, policy, ecart):
             elif played:
                 np.testing.assert_array_equal(stage.ecart, engine.ecart)
         for last in (STAGE_MOVES, STAGE_KNOWLEDGE, STAGE_COUNT):
-            play_until(last, deal, key, cfg, stage, rec, log)
+            play_until(last, deal, key, cfg, stage, rec, log, bs)
             if not played:
                 continue
             # every card of the hands played, the lowest legal one each time

@@ -36,10 +36,12 @@ from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.bits import lowest_bit
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
-from tarotsim.kernels.game import _bid, _record_hand, _reset_record, play_card
+from tarotsim.kernels.game import _auction, _bid, _record_hand, _reset_record, play_card
+from tarotsim.kernels.policies.montecarlo import BidScratch, new_bid_scratch
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import card_bit, trick_after
 from tarotsim.kernels.score import PASS, POIGNEE_BONUS
+from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.state import (
     C_FORCED_CONTRACT,
     C_FORCED_TAKER,
@@ -83,7 +85,6 @@ from tarotsim.kernels.state import (
     THROWN_ALL_PASS,
     THROWN_PETIT_SEC,
     DealState,
-    new_state,
 )
 from tarotsim.kernels.steps import (
     end_trick,
@@ -95,6 +96,7 @@ from tarotsim.kernels.steps import (
     start_trick,
     take_contract,
 )
+from tarotsim.kernels.table import new_state
 
 STAGE_DEAL = 0
 STAGE_BID = 1
@@ -144,11 +146,19 @@ def _fixed_cards(stage: int, tb: DealState, cfg: np.ndarray) -> None:
 
 @njit(_nrt=False)
 def play_until(
-    stage: int, deal: int, key: np.ndarray, cfg: np.ndarray, tb: DealState, rec: np.ndarray, log: np.ndarray
+    stage: int,
+    deal: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    tb: DealState,
+    rec: np.ndarray,
+    log: np.ndarray,
+    bs: BidScratch,
 ) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) up to ``stage``
     (``STAGE_*``) on ``tb``; ``rec`` (int64[N_REC]) and ``log`` (int64[N_LOG]) are written
-    at ``STAGE_RECORDS`` only, which is ``game.play_deal`` (shuffled dealing)."""
+    at ``STAGE_RECORDS`` only, which is ``game.play_deal`` (shuffled dealing); ``bs`` is the
+    auction's scratch (``policies.montecarlo.new_bid_scratch``)."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
     dealer = deal % players
@@ -156,13 +166,15 @@ def play_until(
     records = stage >= STAGE_RECORDS
 
     seed_stream(tb.rng, key, deal)
+    note_deal(tb.search, key, deal)
     shuffle_pack(tb.rng, tb.pack)
     deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
     if records:
         _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if records and cfg[C_FORCED_CONTRACT] > PASS:
-        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER])
+        _auction(tb, cfg, players, dealer, key, deal, bs)
+        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], bs.wishes)
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
             if records:
@@ -171,7 +183,7 @@ def play_until(
     if stage < STAGE_BID:
         return
 
-    taker, contract = _bid(tb, cfg, log, players, dealer)
+    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, bs)
     if taker < 0:
         if records:
             rec[R_THROWN_IN] = THROWN_ALL_PASS
@@ -179,7 +191,7 @@ def play_until(
     if records:
         rec[R_TAKER] = taker
         rec[R_CONTRACT] = contract
-        _record_hand(tb, cfg, rec, taker)
+        _record_hand(tb, cfg, rec, taker, bs.wishes)
     if stage < STAGE_ECART:
         return
 
@@ -244,10 +256,11 @@ def _stage_block(
     """Deals start … stop - 1 up to ``stage`` on one table. At ``STAGE_RECORDS`` row ``deal``
     of ``out`` gets the deal's record; before it, column 0 gets a digest of the table."""
     tb = new_state()
+    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     for deal in range(start, stop):
-        play_until(stage, deal, key, cfg, tb, rec, log)
+        play_until(stage, deal, key, cfg, tb, rec, log, bs)
         if stage >= STAGE_RECORDS:
             for c in range(N_REC):
                 out[deal, c] = rec[c]

@@ -69,7 +69,7 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
     assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT]) == (32, 3, 0)
     with pytest.raises(ValueError, match="worlds sets pimc card play"):
         Strategy.parse("play=heuristic,worlds=8")
-    with pytest.raises(ValueError, match="random or heuristic"):
+    with pytest.raises(ValueError, match="rollout must be one of random, heuristic,"):
         Strategy.parse("play=pimc,rollout=greedy")
     with pytest.raises(ValueError, match="worlds must be 1 to"):
         Strategy(play="pimc", worlds=0)

@@ -146,26 +146,17 @@ def _add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, 
         metavar="FILE.json",
         help="bidder file of --bid-policy learned (tarotsim fit-bidder)",
     )
-    parser.add_argument(
-        "--ecart-policy",
-        default=default["ecart_policy"],
-        help=f"écart policy: {names(ECART_POLICIES)} (default {default['ecart_policy']})",
-    )
-    parser.add_argument(
-        "--poignee-policy",
-        default=default["poignee_policy"],
-        help=f"poignée policy: {names(POIGNEE_POLICIES)} (default {default['poignee_policy']})",
-    )
-    parser.add_argument(
-        "--chelem-policy",
-        default=default["chelem_policy"],
-        help=f"chelem announcement policy: {names(CHELEM_POLICIES)} (default {default['chelem_policy']})",
-    )
-    parser.add_argument(
-        "--dealing",
-        default=default["dealing"],
-        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})",
-    )
+    for option, table, text in (
+        ("ecart_policy", ECART_POLICIES, "écart policy: {names} (default {default})"),
+        ("poignee_policy", POIGNEE_POLICIES, "poignée policy: {names} (default {default})"),
+        ("chelem_policy", CHELEM_POLICIES, "chelem announcement policy: {names} (default {default})"),
+        ("dealing", DEALINGS, "dealing: {names} (unshuffled: casual tables; default {default})"),
+    ):
+        parser.add_argument(
+            "--" + option.replace("_", "-"),
+            default=default[option],
+            help=text.format(names=names(table), default=default[option]),
+        )
     parser.add_argument(
         "--bid-thresholds",
         type=_thresholds,

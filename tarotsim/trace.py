@@ -13,6 +13,7 @@ from tarotsim.cards import format_cards, from_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels import batch as B
 from tarotsim.kernels import state as S
+from tarotsim.kernels.searching import needs_search
 from tarotsim.kernels.state import C_HAND, MAX_SEATS
 from tarotsim.labels import CONTRACT_NAMES, THROWN_IN_NAMES, Poignee, Side
 
@@ -111,7 +112,7 @@ def traced_block(
     out = np.zeros((deals, S.N_REC), dtype=np.int32)
     logs = np.zeros((deals, S.N_LOG), dtype=np.int64)
     masks = np.zeros((deals, S.N_MASKS), dtype=np.uint64)
-    B.trace_deals(first_deal, key, cfg, out, logs, masks)
+    B.trace_deals(first_deal, key, cfg, out, logs, masks, needs_search(cfg))
     return out, logs, masks
 
 

@@ -34,10 +34,10 @@ from tarotsim.kernels.state import (
     VOID_SHIFT,
     WON_BY_ATTACK,
     DealState,
+    new_state,
     seat_slot,
 )
 from tarotsim.kernels.steps import put_card, start_trick
-from tarotsim.kernels.table import new_state
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402
@@ -97,7 +97,7 @@ def position(
 def play(tb: DealState, seat: int, policy: int = PLAY_HEURISTIC) -> str:
     """The heuristic's (or ``policy``'s) card for ``seat`` (checked legal by the reference rules)."""
     legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
-    card = format_card(int(choose_card(policy, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG)))
+    card = format_card(int(choose_card(policy, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG, None)))
     hand = reference.sort_cards(format_card(c) for c in _cards(tb.hands[seat]))
     trick = [format_card(int(tb.trick[j])) for j in range(int(tb.info[I_TRICK_LEN]))]
     assert card in reference.legal_cards(hand, trick)

@@ -25,8 +25,7 @@ from tarotsim.kernels.policies.montecarlo import (
     playout_totals,
 )
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import I_DEALER, N_REC, DealState
-from tarotsim.kernels.table import new_state
+from tarotsim.kernels.state import I_DEALER, MAX_SEATS, N_REC, DealState, new_state
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
 
@@ -68,10 +67,16 @@ def random_deal(
             return hands, chien
 
 
+def heard(bids: list[int]) -> np.ndarray:
+    """The auction's words in speaking order (int64[MAX_SEATS])."""
+    words = np.zeros(MAX_SEATS, dtype=np.int64)
+    words[: len(bids)] = bids
+    return words
+
+
 def wish(tb: DealState, cfg: np.ndarray, seat: int, bids: list[int], deal: int = 7) -> tuple[int, BidScratch]:
     bs = new_bid_scratch(cfg.reshape(1, -1))
-    bs.bids[: len(bids)] = bids
-    return montecarlo_wish(tb, cfg, seat, len(bids), KEY, deal, bs), bs
+    return montecarlo_wish(tb, cfg, seat, len(bids), KEY, deal, heard(bids), bs), bs
 
 
 def test_a_hand_with_three_bouts_and_twelve_trumps_wishes_at_least_a_garde() -> None:
@@ -115,11 +120,10 @@ def test_worlds_fit_the_bids_heard_and_the_cap_is_kept() -> None:
     hands, chien = random_deal(random.Random(5), 4)
     tb = dealt_table(hands, chien, dealer=3, players=4)  # seat 0 speaks first, seat 1 second
     bs = new_bid_scratch(cfg.reshape(1, -1))
-    bs.bids[0] = PASS
-    assert playout_totals(tb, cfg, 1, 1, KEY, 0, bs) == 4
+    assert playout_totals(tb, cfg, 1, 1, KEY, 0, heard([PASS]), bs) == 4
     assert bs.scalars[B_TRIES] >= bs.scalars[B_ACCEPTED] == 4
-    bs.bids[0] = GARDE_SANS  # a rare bid: some worlds are rejected, and at most the cap is drawn
-    accepted = playout_totals(tb, cfg, 1, 1, KEY, 0, bs)
+    # a rare bid: some worlds are rejected, and at most the cap is drawn
+    accepted = playout_totals(tb, cfg, 1, 1, KEY, 0, heard([GARDE_SANS]), bs)
     assert bs.scalars[B_TRIES] <= TRIES_PER_WORLD * 4
     assert accepted == bs.scalars[B_ACCEPTED] <= 4
     assert bs.total[PRISE] == bs.total[GARDE] == bs.total[GARDE_SANS] == 0  # only Garde contre is above
@@ -131,9 +135,9 @@ def test_worlds_fit_the_bids_heard_and_the_cap_is_kept() -> None:
 def test_records_do_not_depend_on_where_a_block_starts() -> None:
     cfg = table_config()
     whole = np.zeros((40, N_REC), dtype=np.int32)
-    run_deals(0, KEY, cfg, whole)
+    run_deals(0, KEY, cfg, whole, True)
     part = np.zeros((25, N_REC), dtype=np.int32)
-    run_deals(15, KEY, cfg, part)
+    run_deals(15, KEY, cfg, part, True)
     assert (part == whole[15:]).all()
 
 

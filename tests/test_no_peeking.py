@@ -46,10 +46,12 @@ from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.game import play_card
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
+from tarotsim.kernels.policies.montecarlo import new_bid_scratch
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
-from tarotsim.kernels.search.scratch import new_search_scratch, new_table
+from tarotsim.kernels.search.scratch import new_search_scratch
+from tarotsim.kernels.searching import Search
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,
@@ -62,10 +64,12 @@ from tarotsim.kernels.state import (
     I_PLAYERS,
     I_TAKER,
     I_VOIDS,
+    N_CFG,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
     DealState,
+    new_state,
     seat_slot,
 )
 from tarotsim.kernels.steps import end_trick, legal_now, reset_table, show_poignee, take_contract
@@ -94,13 +98,13 @@ def shown_void(tb: DealState, seat: int, suit: int) -> bool:
     return bool(void_seats(int(tb.info[I_VOIDS]), suit) >> seat & 1)
 
 
-SEARCH = new_search_scratch(True)
-"""One full search scratch that every table of the harness shares (scratch holds no state of a deal)."""
+SEARCH = Search(new_search_scratch(True), new_bid_scratch(np.zeros((1, N_CFG), dtype=np.int64)))
+"""One full ``pimc`` scratch that every decision of the harness shares (it holds no state of a deal)."""
 
 
 def copy_table(tb: DealState) -> DealState:
-    """A copy of the deal's arrays, sharing the search players' scratch."""
-    return DealState(*(field.copy() for field in tb[:-1]), tb.search)
+    """A copy of the deal's arrays."""
+    return DealState(*(field.copy() for field in tb))
 
 
 def suit_index(card: int) -> int:
@@ -115,7 +119,7 @@ def suit_index(card: int) -> int:
 
 def new_deal(rng: random.Random, cfg: np.ndarray) -> DealState:
     """A dealt table with a taker (drawn at random, any contract) and the écart made."""
-    tb = new_table(SEARCH)
+    tb = new_state()
     players, hand_size, chien_size = int(cfg[C_PLAYERS]), int(cfg[C_HAND]), int(cfg[C_CHIEN])
     while True:
         pack = list(range(N_CARDS))
@@ -160,7 +164,7 @@ def play_to(
             if (t, j) == (stop_trick, stop_card):
                 legal0, legal1 = words(legal_now(tb, seat))
                 return seat, legal0, legal1
-            play_card(tb, cfg, seat)
+            play_card(tb, cfg, seat, None)
             seat = (seat + 1) % players
         end_trick(tb, cfg)
     raise AssertionError("the stopping point is past the end of the deal")
@@ -296,7 +300,7 @@ def peek_ecart(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -
 
 
 def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, HEURISTIC_CFG))
+    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, HEURISTIC_CFG, None))
 
 
 HEURISTIC_CFG = RunConfig(policy="heuristic").to_array()
@@ -379,7 +383,7 @@ def test_every_card_play_policy_does_not_peek(name: str) -> None:
     ``labels.PLAY_POLICIES``."""
 
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-        return int(choose_card(PLAY_POLICIES[name], seat, legal0, legal1, tb, HEURISTIC_CFG))
+        return int(choose_card(PLAY_POLICIES[name], seat, legal0, legal1, tb, HEURISTIC_CFG, SEARCH))
 
     changed, tried = count_changed(decide, 150, seed=31)
     assert tried == 150

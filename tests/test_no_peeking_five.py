@@ -55,7 +55,7 @@ CFG = RunConfig(players=PLAYERS, policy="heuristic").to_array()
 
 
 def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, CFG))
+    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, CFG, None))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,9 +54,9 @@ def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -
     cfg = fast_config(4).to_array()
     key = run_key(11)
     whole = np.zeros((6, N_REC), dtype=np.int32)
-    run_deals(0, key, cfg, whole)
+    run_deals(0, key, cfg, whole, True)
     tail = np.zeros((3, N_REC), dtype=np.int32)
-    run_deals(3, key, cfg, tail)
+    run_deals(3, key, cfg, tail, True)
     assert np.array_equal(whole[3:], tail)
 
 
@@ -78,7 +78,7 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
 
 def _decide_with(cfg: np.ndarray):
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-        return int(choose_card(PLAY_PIMC, seat, legal0, legal1, tb, cfg))
+        return int(choose_card(PLAY_PIMC, seat, legal0, legal1, tb, cfg, SEARCH))
 
     return decide
 
@@ -151,9 +151,9 @@ def _all_trumps_table(cfg: np.ndarray) -> tuple[DealState, int]:
 
 
 def _blank() -> DealState:
-    from tarotsim.kernels.search.scratch import new_table
+    from tarotsim.kernels.state import new_state
 
-    return new_table(SEARCH)
+    return new_state()
 
 
 def test_pimc_finds_the_obviously_winning_card() -> None:
@@ -163,9 +163,9 @@ def test_pimc_finds_the_obviously_winning_card() -> None:
     tb, seat = _all_trumps_table(cfg)
     legal0, legal1 = words(legal_now(tb, seat))
     assert legal0 == 0 and int(legal1) == (1 << 0) | (1 << 20)
-    card = int(pimc_card(seat, legal0, legal1, tb, cfg))
+    card = int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play))
     assert card == TRUMP_21
-    total = tb.search.total
+    total = SEARCH.play.total
     assert total[TRUMP_21] > total[PETIT]
 
 
@@ -180,16 +180,16 @@ def test_a_forced_card_is_played_without_sampling() -> None:
             legal0, legal1 = words(legal_now(tb, player))
             if card == PETIT:
                 break
-            put_card(tb, player, int(pimc_card(player, legal0, legal1, tb, cfg)))
+            put_card(tb, player, int(pimc_card(player, legal0, legal1, tb, cfg, SEARCH.play)))
         if card == TRUMP_21:
             end_trick(tb, cfg)
     assert bin(int(legal0)).count("1") + bin(int(legal1)).count("1") == 1  # its last card
-    tb.search.rng[:] = 0
-    tb.search.total[:] = -1
-    card = int(pimc_card(player, legal0, legal1, tb, cfg))
+    SEARCH.play.rng[:] = 0
+    SEARCH.play.total[:] = -1
+    card = int(pimc_card(player, legal0, legal1, tb, cfg, SEARCH.play))
     assert card < N_SUIT_CARDS and (int(legal0) >> card) & 1
-    assert not tb.search.rng.any()  # no sub-stream seeded, no world drawn
-    assert (tb.search.total == -1).all()
+    assert not SEARCH.play.rng.any()  # no sub-stream seeded, no world drawn
+    assert (SEARCH.play.total == -1).all()
 
 
 def test_decision_sub_streams_differ_from_the_deal_stream() -> None:
@@ -215,7 +215,7 @@ def test_the_count_of_a_world_equal_to_the_deal_is_the_deals_own(players: int) -
     from tests.test_worlds import true_holders
 
     cfg = RunConfig(players=players).to_array()
-    sc = SEARCH
+    sc = SEARCH.play
     checked = 0
     for tb, seat, _legal0, _legal1 in mid_deal_positions(30, seed=40 + players, players=players):
         n = seat_constraints(

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from tarotsim.config import RunConfig
-from tarotsim.kernels.game import play_deal
-from tarotsim.kernels.policies.montecarlo import new_bid_scratch
+from tarotsim.kernels.game import new_auction, play_deal
 from tarotsim.kernels.stages import (
     N_STAGES,
     STAGE_BID,
@@ -29,8 +28,8 @@ from tarotsim.kernels.state import (
     N_LOG,
     N_REC,
     S_ATTACK_TRICKS,
+    new_state,
 )
-from tarotsim.kernels.table import new_state
 from tarotsim.run.engine import play
 from tarotsim.run.seeding import run_key
 
@@ -64,13 +63,13 @@ def test_a_deal_played_to_the_score_or_the_records_leaves_the_table_of_play_deal
     cfg = _cfg(players, policy, ecart)
     key = run_key(11)
     engine, stage = new_state(), new_state()
-    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
+    auction = new_auction()
     rec, log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     stage_rec, stage_log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     for deal in range(60):
-        play_deal(deal, key, cfg, engine, rec, log, bs)
+        play_deal(deal, key, cfg, engine, rec, log, auction, None)
         for last in (STAGE_PLAY, STAGE_SCORE, STAGE_RECORDS):
-            play_until(last, deal, key, cfg, stage, stage_rec, stage_log, bs)
+            play_until(last, deal, key, cfg, stage, stage_rec, stage_log, auction)
             expected, got = _tables(engine), _tables(stage)
             if last == STAGE_PLAY:  # the scores are not settled yet
                 expected.pop("scores"), got.pop("scores")
@@ -85,14 +84,14 @@ def test_earlier_stages_stop_where_the_deal_stands(players, policy, ecart):
     cfg = _cfg(players, policy, ecart)
     key = run_key(3)
     engine, stage = new_state(), new_state()
-    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
+    auction = new_auction()
     rec, log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     hand_size = cfg[C_HAND]
     for deal in range(60):
-        play_deal(deal, key, cfg, engine, rec, log, bs)
+        play_deal(deal, key, cfg, engine, rec, log, auction, None)
         played = engine.info[I_TAKER] >= 0 and engine.info[I_TRICK] == hand_size
         for last in (STAGE_DEAL, STAGE_BID, STAGE_ECART):
-            play_until(last, deal, key, cfg, stage, rec, log, bs)
+            play_until(last, deal, key, cfg, stage, rec, log, auction)
             np.testing.assert_array_equal(stage.dealt, engine.dealt)
             assert stage.info[I_TRICK] == 0
             if last < STAGE_ECART:
@@ -100,7 +99,7 @@ def test_earlier_stages_stop_where_the_deal_stands(players, policy, ecart):
             elif played:
                 np.testing.assert_array_equal(stage.ecart, engine.ecart)
         for last in (STAGE_MOVES, STAGE_KNOWLEDGE, STAGE_COUNT):
-            play_until(last, deal, key, cfg, stage, rec, log, bs)
+            play_until(last, deal, key, cfg, stage, rec, log, auction)
             if not played:
                 continue
             # every card of the hands played, the lowest legal one each time

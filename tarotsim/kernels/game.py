@@ -8,9 +8,15 @@ The deal after the auction is played with the steps of ``kernels.steps`` (the sa
 ``tests/test_no_peeking.py`` and the search players drive); this module adds the deal, the
 auction, the records, and ``play_card``: the seat's legal cards → its policy's choice →
 ``steps.put_card``.
+
+``search`` is the search players' scratch (``kernels.searching.Search``) or ``None`` when
+no seat searches; the ``search is None`` tests are settled when Numba compiles for the
+argument's type, so the game without search players compiles and carries none of them.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,7 +34,7 @@ from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.policies.bidding import wished_contract
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
-from tarotsim.kernels.policies.montecarlo import BidScratch, montecarlo_wish
+from tarotsim.kernels.policies.montecarlo import montecarlo_wish
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import (
@@ -42,6 +48,7 @@ from tarotsim.kernels.score import (
     SIDE_NONE,
 )
 from tarotsim.kernels.search.scratch import note_deal
+from tarotsim.kernels.searching import Search
 from tarotsim.kernels.state import (
     BOUT_HELD_21,
     BOUT_HELD_EXCUSE,
@@ -113,6 +120,19 @@ from tarotsim.kernels.steps import (
 )
 
 
+class Auction(NamedTuple):
+    """What the auction of the deal in play heard (``new_auction``, reused deal after deal)."""
+
+    wishes: np.ndarray  # int64[MAX_SEATS]: each seat's wish, by seat (contract code, 0 = pass)
+    bids: np.ndarray  # int64[MAX_SEATS]: what each speaker said, in speaking order (PASS or its bid)
+
+
+@njit
+def new_auction() -> Auction:
+    """A fresh ``Auction``."""
+    return Auction(np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64))
+
+
 @njit(inline="always")
 def _reset_record(rec: np.ndarray, dealer: int) -> None:
     for i in range(N_REC):
@@ -156,27 +176,36 @@ def _record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int, wis
 
 @njit(_nrt=False)
 def _auction(
-    tb: DealState, cfg: np.ndarray, players: int, dealer: int, key: np.ndarray, deal: int, bs: BidScratch
+    tb: DealState,
+    cfg: np.ndarray,
+    players: int,
+    dealer: int,
+    key: np.ndarray,
+    deal: int,
+    auction: Auction,
+    search: Search | None,
 ) -> tuple[int, int]:
     """Each seat speaks once from (dealer + 1) % n and bids its policy's wish if it beats the
-    bid so far: ``bs.wishes`` gets each seat's wish, ``bs.bids`` what each speaker said
-    (speaking order); returns (taker, contract), (-1, PASS) if all pass."""
+    bid so far: ``auction.wishes`` gets each seat's wish, ``auction.bids`` what each speaker
+    said (speaking order); returns (taker, contract), (-1, PASS) if all pass."""
     first = (dealer + 1) % players
     taker = -1
     contract = PASS
     for j in range(players):
         seat = (first + j) % players
-        if cfg[seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO:
-            wish = montecarlo_wish(tb, cfg, seat, j, key, deal, bs)
-        else:
+        wish = -1
+        if search is not None:
+            if cfg[seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO:
+                wish = montecarlo_wish(tb, cfg, seat, j, key, deal, auction.bids, search.bid)
+        if wish < 0:
             wish = wished_contract(tb.dealt[seat, 0], tb.dealt[seat, 1], cfg, seat)
-        bs.wishes[seat] = wish
+        auction.wishes[seat] = wish
         if wish > contract:
             contract = wish
             taker = seat
-            bs.bids[j] = wish
+            auction.bids[j] = wish
         else:
-            bs.bids[j] = PASS
+            auction.bids[j] = PASS
     return taker, contract
 
 
@@ -189,15 +218,16 @@ def _bid(
     dealer: int,
     key: np.ndarray,
     deal: int,
-    bs: BidScratch,
+    auction: Auction,
+    search: Search | None,
 ) -> tuple[int, int]:
     """The auction (``_auction``), or the sweep's forced taker and contract; the words said go
     to the log. Returns (taker, contract), (-1, PASS) if all pass."""
     forced = cfg[C_FORCED_CONTRACT]
     if forced <= PASS:
-        taker, contract = _auction(tb, cfg, players, dealer, key, deal, bs)
+        taker, contract = _auction(tb, cfg, players, dealer, key, deal, auction, search)
         for j in range(players):
-            log[L_BIDS + j] = bs.bids[j]
+            log[L_BIDS + j] = auction.bids[j]
         return taker, contract
     first = (dealer + 1) % players
     for j in range(players):
@@ -206,12 +236,12 @@ def _bid(
 
 
 @njit(inline="always")
-def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
+def play_card(tb: DealState, cfg: np.ndarray, seat: int, search: Search | None) -> int:
     """One card of the game: ``seat``'s legal cards, the choice of its policy for its side, played;
     returns the card."""
     legal0, legal1 = legal_now(tb, seat)
     policy = cfg[seat_slot(seat, P_PLAY_ATTACK if tb.attack[seat] else P_PLAY_DEFENCE)]
-    card = choose_card(policy, seat, legal0, legal1, tb, cfg)
+    card = choose_card(policy, seat, legal0, legal1, tb, cfg, search)
     put_card(tb, seat, card)
     return card
 
@@ -224,17 +254,20 @@ def play_deal(
     tb: DealState,
     rec: np.ndarray,
     log: np.ndarray,
-    bs: BidScratch,
+    auction: Auction,
+    search: Search | None,
 ) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and
-    ``log``; ``bs`` is the auction's scratch (``policies.montecarlo.new_bid_scratch``)."""
+    ``log``; ``auction`` is the auction's scratch (``new_auction``), ``search`` the search
+    players' (``searching.new_search``) or ``None`` when no seat searches."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
     dealer = deal % players
     info = tb.info
 
     seed_stream(tb.rng, key, deal)
-    note_deal(tb.search, key, deal)
+    if search is not None:
+        note_deal(search.play, key, deal)
     if cfg[C_DEALING] == DEALING_UNSHUFFLED and deal % SEQUENCE_DEALS != 0:
         cut_pack(tb.rng, tb.pack)
         deal_packets(
@@ -246,21 +279,21 @@ def play_deal(
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if cfg[C_FORCED_CONTRACT] > PASS:  # a sweep knows its taking seat's hand even when the deal is thrown in
-        _auction(tb, cfg, players, dealer, key, deal, bs)  # the wishes the other seats would bid
-        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], bs.wishes)
+        _auction(tb, cfg, players, dealer, key, deal, auction, search)  # the wishes the other seats would bid
+        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], auction.wishes)
 
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
             rec[R_THROWN_IN] = THROWN_PETIT_SEC
             return
 
-    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, bs)
+    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, auction, search)
     if taker < 0:
         rec[R_THROWN_IN] = THROWN_ALL_PASS
         return
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
-    _record_hand(tb, cfg, rec, taker, bs.wishes)
+    _record_hand(tb, cfg, rec, taker, auction.wishes)
     take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 
@@ -275,7 +308,7 @@ def play_deal(
                 if size > 0:
                     poignee_points += POIGNEE_BONUS[size]
                     rec[R_N_POIGNEES] += 1
-            log[L_PLAYS + t * MAX_SEATS + j] = play_card(tb, cfg, seat)
+            log[L_PLAYS + t * MAX_SEATS + j] = play_card(tb, cfg, seat, search)
             seat = seat + 1 if seat + 1 < players else 0
         log[L_WINNERS + t] = end_trick(tb, cfg)
 

@@ -23,7 +23,7 @@ The stages, each run with every stage before it:
   output row: ``game.play_deal`` and ``batch.run_deals`` exactly.
 
 Run to ``STAGE_RECORDS`` a stage kernel gives the records of ``batch.run_deals``
-(``tests/test_stages.py``). Shuffled dealing only: the benchmark's runs.
+(``tests/test_stages.py``). Shuffled dealing and no search players only: the benchmark's runs.
 """
 
 from __future__ import annotations
@@ -36,12 +36,10 @@ from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.bits import lowest_bit
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
-from tarotsim.kernels.game import _auction, _bid, _record_hand, _reset_record, play_card
-from tarotsim.kernels.policies.montecarlo import BidScratch, new_bid_scratch
+from tarotsim.kernels.game import Auction, _auction, _bid, _record_hand, _reset_record, new_auction, play_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import card_bit, trick_after
 from tarotsim.kernels.score import PASS, POIGNEE_BONUS
-from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.state import (
     C_FORCED_CONTRACT,
     C_FORCED_TAKER,
@@ -85,6 +83,7 @@ from tarotsim.kernels.state import (
     THROWN_ALL_PASS,
     THROWN_PETIT_SEC,
     DealState,
+    new_state,
 )
 from tarotsim.kernels.steps import (
     end_trick,
@@ -96,7 +95,6 @@ from tarotsim.kernels.steps import (
     start_trick,
     take_contract,
 )
-from tarotsim.kernels.table import new_state
 
 STAGE_DEAL = 0
 STAGE_BID = 1
@@ -153,12 +151,12 @@ def play_until(
     tb: DealState,
     rec: np.ndarray,
     log: np.ndarray,
-    bs: BidScratch,
+    auction: Auction,
 ) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) up to ``stage``
     (``STAGE_*``) on ``tb``; ``rec`` (int64[N_REC]) and ``log`` (int64[N_LOG]) are written
-    at ``STAGE_RECORDS`` only, which is ``game.play_deal`` (shuffled dealing); ``bs`` is the
-    auction's scratch (``policies.montecarlo.new_bid_scratch``)."""
+    at ``STAGE_RECORDS`` only, which is ``game.play_deal`` (shuffled dealing, no search
+    players); ``auction`` is the auction's scratch (``game.new_auction``)."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
     dealer = deal % players
@@ -166,15 +164,14 @@ def play_until(
     records = stage >= STAGE_RECORDS
 
     seed_stream(tb.rng, key, deal)
-    note_deal(tb.search, key, deal)
     shuffle_pack(tb.rng, tb.pack)
     deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
     if records:
         _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if records and cfg[C_FORCED_CONTRACT] > PASS:
-        _auction(tb, cfg, players, dealer, key, deal, bs)
-        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], bs.wishes)
+        _auction(tb, cfg, players, dealer, key, deal, auction, None)
+        _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], auction.wishes)
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
             if records:
@@ -183,7 +180,7 @@ def play_until(
     if stage < STAGE_BID:
         return
 
-    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, bs)
+    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, auction, None)
     if taker < 0:
         if records:
             rec[R_THROWN_IN] = THROWN_ALL_PASS
@@ -191,7 +188,7 @@ def play_until(
     if records:
         rec[R_TAKER] = taker
         rec[R_CONTRACT] = contract
-        _record_hand(tb, cfg, rec, taker, bs.wishes)
+        _record_hand(tb, cfg, rec, taker, auction.wishes)
     if stage < STAGE_ECART:
         return
 
@@ -218,7 +215,7 @@ def play_until(
                 if size > 0:
                     poignee_points += POIGNEE_BONUS[size]
                     n_poignees += 1
-            card = play_card(tb, cfg, seat)
+            card = play_card(tb, cfg, seat, None)
             if records:
                 log[L_PLAYS + t * MAX_SEATS + j] = card
             seat = seat + 1 if seat + 1 < players else 0
@@ -256,11 +253,11 @@ def _stage_block(
     """Deals start … stop - 1 up to ``stage`` on one table. At ``STAGE_RECORDS`` row ``deal``
     of ``out`` gets the deal's record; before it, column 0 gets a digest of the table."""
     tb = new_state()
-    bs = new_bid_scratch(cfg.reshape((1, cfg.shape[0])))
+    auction = new_auction()
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     for deal in range(start, stop):
-        play_until(stage, deal, key, cfg, tb, rec, log, bs)
+        play_until(stage, deal, key, cfg, tb, rec, log, auction)
         if stage >= STAGE_RECORDS:
             for c in range(N_REC):
                 out[deal, c] = rec[c]

@@ -12,9 +12,9 @@ The flat int arrays and their slots, all defined here and nowhere else:
 - ``log`` (int64[N_LOG], slots ``L_*``): the decisions of a deal, from which traces are written;
 - ``masks`` (uint64[N_MASKS], columns ``M_*``): the card sets a trace shows.
 
-A block of deals allocates one ``DealState`` (``kernels.table.new_state``, which also
-sizes the search players' scratch) and reuses it for every deal, so playing a deal
-allocates nothing. Card-play policies receive the table and the seat to play;
+A block of deals allocates one ``DealState`` (``new_state``) and reuses it for every
+deal, so playing a deal allocates nothing; the search players' scratch is apart
+(``kernels.searching``), so that the deal state every step is passed stays small. Card-play policies receive the table and the seat to play;
 what a seat may know is spelt out field by field below ("public": every seat knows
 it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking.py``
 checks that decisions do not change when the unseen cards are dealt differently.
@@ -38,12 +38,14 @@ it out again at every decision; all of it is public, built from the cards on the
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.cards import N_CARDS
 from tarotsim.kernels.features import N_FEATURES
+from tarotsim.kernels.rng import STREAM_WORDS
 
 MAX_SEATS = 5
 MAX_TRICKS = 24
@@ -225,4 +227,25 @@ class DealState(NamedTuple):
     count: np.ndarray  # int64[N_COUNT], the running count (kernels.count)
     pile: np.ndarray  # uint64[2], cards the attack has won so far (count; not for policies)
     history: np.ndarray  # int64[MAX_TRICKS, N_HISTORY], the tricks completed, columns H_* (public)
-    search: Any  # the search players' scratch (``kernels.table``; not part of the deal)
+
+
+@njit
+def new_state() -> DealState:
+    """A fresh deal state, large enough for any number of players."""
+    return DealState(
+        np.zeros(STREAM_WORDS, dtype=np.uint64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        np.zeros(N_INFO, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(N_COUNT, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros((MAX_TRICKS, N_HISTORY), dtype=np.int64),
+    )

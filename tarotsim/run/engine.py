@@ -12,23 +12,20 @@ import numpy as np
 
 from tarotsim.config import check_count
 from tarotsim.kernels.batch import run_deals, run_duel, run_sweep
+from tarotsim.kernels.searching import needs_search
 from tarotsim.kernels.state import N_REC
-from tarotsim.kernels.table import searches
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
 SEARCH_STEP_DEALS = 64
-"""The same when some seat searches (``pimc``), whose deals cost thousands of others."""
-
-
-def searching(cfg: np.ndarray) -> bool:
-    """Whether some seat of ``cfg`` (int64[N_CFG], or one row per duel rotation) searches."""
-    return any(searches(row) for row in np.atleast_2d(cfg))
+"""The same when some seat searches (``pimc`` play, the ``montecarlo`` bidder), whose deals
+cost hundreds or thousands of others."""
 
 
 def progress_step(cfg: np.ndarray) -> int:
-    """Deals per progress-bar update of a run with configuration ``cfg``."""
-    return SEARCH_STEP_DEALS if searching(cfg) else PROGRESS_STEP_DEALS
+    """Deals per progress-bar update of a run with configuration ``cfg`` (int64[N_CFG], or
+    one row per duel rotation)."""
+    return PROGRESS_STEP_DEALS if needs_search(cfg) is None else SEARCH_STEP_DEALS
 
 
 def check_threads(threads: int | None) -> int:
@@ -126,12 +123,13 @@ def show_progress(progress: bool | None, deals: int, step: int = PROGRESS_STEP_D
 def _run(
     first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray
 ) -> None:
+    searching = needs_search(cfg)
     if cfg.ndim == 2:
-        run_duel(first_deal, key, cfg, out)
+        run_duel(first_deal, key, cfg, out, searching)
     elif contracts is None:
-        run_deals(first_deal, key, cfg, out)
+        run_deals(first_deal, key, cfg, out, searching)
     else:
-        run_sweep(first_deal, key, cfg, contracts, out)
+        run_sweep(first_deal, key, cfg, contracts, out, searching)
 
 
 def play(

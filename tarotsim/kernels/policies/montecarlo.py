@@ -59,7 +59,7 @@ from tarotsim.cards import FULL_WORD0, FULL_WORD1
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
-from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.policies.play import playout_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE, PASS, POIGNEE_BONUS
 from tarotsim.kernels.search.worlds import (
@@ -86,6 +86,7 @@ from tarotsim.kernels.state import (
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     DealState,
+    new_state,
     seat_slot,
 )
 from tarotsim.kernels.steps import (
@@ -97,7 +98,6 @@ from tarotsim.kernels.steps import (
     show_poignee,
     take_contract,
 )
-from tarotsim.kernels.table import new_state
 
 TRIES_PER_WORLD = 64
 """Worlds drawn at most per world asked for, before the seat settles for those accepted."""
@@ -112,11 +112,9 @@ N_BID_SCALARS = 2
 
 
 class BidScratch(NamedTuple):
-    """Working arrays of the auction and the ``montecarlo`` bidder, made once per block of
-    deals by ``new_bid_scratch`` and reused for every deal."""
+    """Working arrays of the ``montecarlo`` bidder, made once per block of deals by
+    ``new_bid_scratch`` and reused for every deal."""
 
-    wishes: np.ndarray  # int64[MAX_SEATS]: each seat's wish in the auction, by seat
-    bids: np.ndarray  # int64[MAX_SEATS]: what each speaker said, in speaking order (PASS or its bid)
     rng: np.ndarray  # uint64[STREAM_WORDS]: the decision's sub-stream
     seed: np.ndarray  # uint64[STREAM_WORDS]: the playouts' stream of the world in hand
     cfg: np.ndarray  # int64[N_CFG]: the playouts' configuration
@@ -146,8 +144,6 @@ def new_bid_scratch(cfgs: np.ndarray) -> BidScratch:
     arrays are full size (about 9 MB) only when some seat bids ``montecarlo``."""
     max_states = MAX_STATES if uses_montecarlo(cfgs) else 1
     return BidScratch(
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(STREAM_WORDS, dtype=np.uint64),
         np.zeros(STREAM_WORDS, dtype=np.uint64),
         np.zeros(N_CFG, dtype=np.int64),
@@ -194,7 +190,7 @@ def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int) -> int:
                     poignee_points += POIGNEE_BONUS[size]
             legal0, legal1 = legal_now(pt, seat)
             policy = cfg[seat_slot(seat, P_PLAY_ATTACK if pt.attack[seat] else P_PLAY_DEFENCE)]
-            put_card(pt, seat, choose_card(policy, seat, legal0, legal1, pt, cfg))
+            put_card(pt, seat, playout_card(policy, seat, legal0, legal1, pt, cfg))
             seat = seat + 1 if seat + 1 < players else 0
         end_trick(pt, cfg)
     settle_deal(pt, cfg, poignee_points)
@@ -232,13 +228,14 @@ def playout_totals(
     spoken: int,
     key: np.ndarray,
     deal: int,
+    bids: np.ndarray,
     bs: BidScratch,
 ) -> int:
     """Sample the worlds of ``seat``'s decision and play them out: ``bs.total[c]`` gets the
     sum of the seat's scores over the accepted worlds for every contract ``c`` above the bid
     heard; returns the number of worlds accepted (also in ``bs.scalars[B_ACCEPTED]``).
 
-    ``seat`` speaks after ``spoken`` seats, whose words are ``bs.bids[:spoken]``; the deal
+    ``seat`` speaks after ``spoken`` seats, whose words are ``bids[:spoken]`` (int64, speaking order); the deal
     is deal number ``deal`` of the run whose key is ``key``; ``tb`` is read for the seat's
     hand as dealt and the dealer only.
     """
@@ -247,7 +244,7 @@ def playout_totals(
     first = (dealer + 1) % players
     current = PASS
     for j in range(spoken):
-        current = max(current, bs.bids[j])
+        current = max(current, bids[j])
     for c in range(N_CONTRACT_CODES):
         bs.total[c] = 0
     bs.scalars[B_ACCEPTED] = 0
@@ -285,7 +282,7 @@ def playout_totals(
             pt.dealt[other, 1] = bs.world[h, 1]
         pt.chien[0] = bs.world[players - 1, 0]
         pt.chien[1] = bs.world[players - 1, 1]
-        if not _fits(pt, cfg, seat, first, spoken, bs.bids):
+        if not _fits(pt, cfg, seat, first, spoken, bids):
             continue
         accepted += 1
         for j in range(STREAM_WORDS):
@@ -302,12 +299,19 @@ def playout_totals(
 
 @njit(_nrt=False)
 def montecarlo_wish(
-    tb: DealState, cfg: np.ndarray, seat: int, spoken: int, key: np.ndarray, deal: int, bs: BidScratch
+    tb: DealState,
+    cfg: np.ndarray,
+    seat: int,
+    spoken: int,
+    key: np.ndarray,
+    deal: int,
+    bids: np.ndarray,
+    bs: BidScratch,
 ) -> int:
     """The contract ``seat`` wishes (PASS … GARDE_CONTRE): the best mean playout score above
     the bid heard if positive, the lower contract on a tie; PASS otherwise, or when no world
     fitted the bids (``playout_totals`` says the rest)."""
-    accepted = playout_totals(tb, cfg, seat, spoken, key, deal, bs)
+    accepted = playout_totals(tb, cfg, seat, spoken, key, deal, bids, bs)
     wish = PASS
     best = 0
     for contract in range(N_CONTRACT_CODES):

@@ -35,7 +35,7 @@ cannot count), the seat plays the heuristic's card.
 Options (``tarotsim.strategy.PIMC_OPTIONS``, which holds their defaults and ranges) are
 read from the seat's block of ``cfg``.
 
-Scratch: ``tb.search`` (``search.scratch``), made once per block of deals; a decision
+Scratch: ``sc`` (``search.scratch``), made once per block of deals; a decision
 allocates nothing. The score of a world is rebuilt from the public ``tb.history`` under
 that world's sides (five players: the partner may differ between worlds), never from the
 deal's own count, which holds the real écart.
@@ -325,12 +325,13 @@ def _solver_values(
 
 
 @njit(_nrt=False)
-def pimc_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
+def pimc_card(
+    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, sc: SearchScratch
+) -> int:
     """The card ``seat`` plays from its legal cards by PIMC search with its options
-    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT`` of its block of ``cfg``)."""
+    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT`` of its block of ``cfg``), working in ``sc``."""
     if popcount(legal0) + popcount(legal1) == 1:
         return _only_card(legal0, legal1)
-    sc = tb.search
     info = tb.info
     players = cfg[C_PLAYERS]
     decision = info[I_TRICK] * players + info[I_TRICK_LEN]

@@ -1,11 +1,11 @@
-"""The working arrays of the search players, reachable from the deal state (``tb.search``).
+"""The working arrays of the ``pimc`` player (``SearchScratch``), passed beside the deal state.
 
 The game loop is compiled without allocation (``_nrt=False``), so everything a search
-decision needs is made once per block of deals (``kernels.table.new_state``) and reused:
-the world sampler's and the solver's scratch, the arrays of a seat's constraints and of a
-drawn world, the playout table (a ``DealState`` of its own, whose ``search`` is an empty
-array: playouts never search), and the run key and deal number from which each decision
-seeds its own random sub-stream (``note_deal``, called by ``game.play_deal``).
+decision needs is made once per block of deals (``kernels.searching.new_search``) and
+reused: the world sampler's and the solver's scratch, the arrays of a seat's constraints
+and of a drawn world, the playout table (a ``DealState`` of its own), and the run key and
+deal number from which each decision seeds its own random sub-stream (``note_deal``,
+called by ``game.play_deal``).
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from tarotsim.cards import HALF_POINTS, N_CARDS
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.search.solver import SolverScratch, new_solver_scratch
 from tarotsim.kernels.search.worlds import MAX_HOLDERS, MAX_STATES, WorldScratch, new_world_scratch
-from tarotsim.kernels.state import MAX_SEATS, MAX_TRICKS, N_COUNT, N_HISTORY, N_INFO, DealState
+from tarotsim.kernels.state import MAX_SEATS, N_COUNT, N_INFO, DealState, new_state
 
 Q_DEAL = 0  # number of the deal in play (its stream in the run key)
 Q_POIGNEES = 1  # pimc: poignée bonuses shown before the decision, for the playouts' scores
 N_SEARCH_SCALARS = 2
 
 SMALL_STATES = 1
-"""World-sampler room of a table no seat of which searches (``new_state(searching=False)``)."""
+"""World-sampler room of a block no seat of which plays ``pimc`` (``new_search_scratch(False)``)."""
 SMALL_TT_BITS = 0
-"""Solver table of a table no seat of which searches."""
+"""Solver table of a block no seat of which plays ``pimc``."""
 
 
 class SearchScratch(NamedTuple):
@@ -61,36 +61,13 @@ class SearchScratch(NamedTuple):
 
 
 @njit
-def new_table(search: object) -> DealState:
-    """A fresh table, large enough for any number of players, holding ``search``."""
-    return DealState(
-        np.zeros(STREAM_WORDS, dtype=np.uint64),
-        np.zeros(N_CARDS, dtype=np.int64),
-        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
-        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros((MAX_SEATS, 2), dtype=np.uint64),
-        np.zeros(N_INFO, dtype=np.int64),
-        np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros(N_COUNT, dtype=np.int64),
-        np.zeros(2, dtype=np.uint64),
-        np.zeros((MAX_TRICKS, N_HISTORY), dtype=np.int64),
-        search,
-    )
-
-
-@njit
 def new_search_scratch(searching: bool) -> SearchScratch:
-    """The scratch of a block's table: full size when a seat searches (about 17 MB: the
+    """The scratch of a block of deals: full size when a seat plays ``pimc`` (about 17 MB: the
     world sampler's programme and the solver's transposition table), else a few tens of KB."""
     max_states = MAX_STATES if searching else SMALL_STATES
     tt_bits = 16 if searching else SMALL_TT_BITS
     scratch = SearchScratch(
-        new_table(np.zeros(0, dtype=np.uint8)),
+        new_state(),
         new_world_scratch(max_states),
         new_solver_scratch(tt_bits),
         np.zeros(STREAM_WORDS, dtype=np.uint64),

@@ -224,13 +224,19 @@ def main() -> None:
     command = (
         f"benchmarks/bench_strength.py --deals {args.deals} --deals-other {args.deals_other} "
         f"--worlds {','.join(map(str, worlds))} --endgame {','.join(map(str, endgames))} --speed-rounds {args.speed_rounds} "
-        f"--speed-seconds {args.speed_seconds} --seed {args.seed}"
+        f"--speed-seconds {args.speed_seconds} --seed {args.seed}" + (" --keep DIR" if args.keep else "")
+    )
+    kept = (
+        " Duels found in the `--keep` folder were read back, not played again: their wall times are"
+        " those of the run that played them; the speed table is always measured afresh."
+        if args.keep
+        else ""
     )
     text = [
         "# Strength of the card-play policies, and the cost of `pimc`",
         "",
         f"Written by `.venv/bin/python {command}` on "
-        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC in {time.perf_counter() - started:.0f} s.",
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC in {time.perf_counter() - started:.0f} s.{kept}",
         "",
         "Machine: " + ", ".join(f"{k} {v}" for k, v in about.items()) + ".",
         "",

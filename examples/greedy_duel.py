@@ -8,7 +8,7 @@ added the way the README's "Adding a policy" section describes:
    legal cards and the ``DealState`` in, a card id out; it reads only what the seat may
    know: its own hand, the trick in play);
 2. its code, ``PLAY_GREEDY = 2`` in ``tarotsim/kernels/policies/codes.py``, and one branch
-   in ``choose_card`` (``tarotsim/kernels/policies/play.py``);
+   in ``playout_card`` (``tarotsim/kernels/policies/play.py``);
 3. its name, ``"greedy"`` in ``PLAY_POLICIES`` (``tarotsim/labels.py``); from then on it is
    a strategy's ``play=greedy`` and the no-peeking test (``tests/test_no_peeking.py``,
    parametrized over ``PLAY_POLICIES``) replays its decisions with the unseen cards dealt

@@ -1,4 +1,4 @@
-"""The random card-play policy: a legal card drawn uniformly (used by ``play.choose_card``,
+"""The random card-play policy: a legal card drawn uniformly (used by ``play.playout_card``,
 the baseline and the search players' random playouts)."""
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from tarotsim.kernels.policies.codes import (
     PLAY_PIMC,
     PLAY_RANDOM,
 )
+from tarotsim.kernels.search.scratch import MAX_WORLDS
 from tarotsim.labels import (
     BANDS_HAND_CARDS,
     BID_POLICIES,
@@ -243,12 +244,18 @@ ROLLOUT_POLICIES: dict[str, int] = {
 """The card-play policies a ``pimc`` seat may play its playouts with."""
 
 
-DEFAULT_WORLDS = 24
-"""``pimc``: worlds per decision by default, chosen by ``benchmarks/bench_strength.py``."""
+DEFAULT_WORLDS = 32
+"""``pimc``: worlds per decision by default, chosen with ``DEFAULT_DROP`` by
+``benchmarks/bench_strength.py`` (``reports/strength.md``): the most worlds whose deal, with
+cards dropped, stays within the cost of 3,000 heuristic deals."""
 DEFAULT_ENDGAME = 0
 """``pimc``: tricks left from which the solver replaces the playouts by default (0 never)."""
-MAX_WORLDS = 4096
-"""``pimc``: the most worlds a decision may draw."""
+DEFAULT_DROP = 20
+"""``pimc``: tenths of a standard error behind the best card at which a card is dropped, by
+default (0: never). At 32 worlds, dropping at 2 standard errors plays out about as many
+cards as 24 worlds without it (``reports/strength.md``)."""
+MAX_DROP = 100
+"""``pimc``: the largest ``drop`` (10 standard errors: a card is then practically never dropped)."""
 MAX_ENDGAME = 8
 """``pimc``: the most tricks left the solver may be asked to search (its cost grows steeply)."""
 
@@ -280,6 +287,13 @@ PIMC_OPTIONS: dict[str, SearchOption] = {
         "heuristic",
         ", ".join(f"`{name}`" for name in ROLLOUT_POLICIES),
         "pimc: card play of every seat in the playouts",
+    ),
+    "drop": SearchOption(
+        S.P_DROP,
+        DEFAULT_DROP,
+        f"0 to {MAX_DROP}",
+        "pimc: a card whose values fall this many tenths of a standard error behind the best "
+        "card's (paired over the worlds drawn) is no longer played out (0: never)",
     ),
 }
 """The options of ``pimc`` card play (``kernels.search.pimc``): they need ``pimc`` on some side."""
@@ -385,7 +399,7 @@ class Strategy:
         ``worth_trump_defence``, ``draw_trumps_min``, ``hunt_petit_min``, ``king_lead_min``,
         ``king_lead_min_blind``), which need
         heuristic (or basic) card play on their side, and the ``pimc`` options of
-        :data:`PIMC_OPTIONS` (``worlds``, ``endgame``, ``rollout``), which need ``pimc``
+        :data:`PIMC_OPTIONS` (``worlds``, ``endgame``, ``rollout``, ``drop``), which need ``pimc``
         card play on some side.
 
     Raises
@@ -423,6 +437,7 @@ class Strategy:
     worlds: int
     endgame: int
     rollout: str
+    drop: int
 
     def __init__(
         self,
@@ -479,6 +494,7 @@ class Strategy:
         values["rollout"] = _playout(
             "rollout", options.get("rollout", PIMC_OPTIONS["rollout"].default), tuple(ROLLOUT_POLICIES)
         )
+        values["drop"] = _whole("drop", options.get("drop", DEFAULT_DROP), MAX_DROP)
         for key, value in values.items():
             object.__setattr__(self, key, value)
         self._check_tunables_have_heuristic_play()
@@ -607,6 +623,7 @@ class Strategy:
         out[S.P_WORLDS] = self.worlds
         out[S.P_ENDGAME] = self.endgame
         out[S.P_ROLLOUT] = ROLLOUT_POLICIES[self.rollout]
+        out[S.P_DROP] = self.drop
         return out
 
 

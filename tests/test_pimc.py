@@ -14,8 +14,8 @@ from tarotsim.kernels.policies.codes import PLAY_PIMC
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE
-from tarotsim.kernels.search.pimc import pimc_card
-from tarotsim.kernels.state import C_HAND, I_LEADER, N_REC, DealState
+from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, pimc_card
+from tarotsim.kernels.state import C_HAND, I_LEADER, N_REC, P_DROP, P_WORLDS, DealState, seat_slot
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table, take_contract
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
@@ -40,14 +40,6 @@ def test_pimc_deals_are_legal_and_complete(players: int) -> None:
         ref.check_trace(trace)  # legality, each card once, 91 points, the scores (zero-sum)
 
 
-def test_pimc_records_are_the_same_with_one_and_two_threads() -> None:
-    config = fast_config(4)
-    one = tarotsim.simulate(8, seed=3, config=config, threads=1, progress=False)
-    two = tarotsim.simulate(8, seed=3, config=config, threads=2, progress=False)
-    pd_equal = one.equals(two)
-    assert pd_equal
-
-
 def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -> None:
     """Each decision draws from its own sub-stream: a block starting at another deal (another
     thread's share) gives the same records."""
@@ -63,7 +55,7 @@ def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -
 def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
     strategy = Strategy.parse("play=pimc,worlds=32,endgame=3,rollout=random")
     assert str(strategy) == "play=pimc,worlds=32,endgame=3,rollout=random"
-    from tarotsim.kernels.state import P_ENDGAME, P_ROLLOUT, P_WORLDS
+    from tarotsim.kernels.state import P_ENDGAME, P_ROLLOUT
 
     block = strategy.block(4)
     assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT]) == (32, 3, 0)
@@ -74,6 +66,42 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
     with pytest.raises(ValueError, match="worlds must be 1 to"):
         Strategy(play="pimc", worlds=0)
     assert Strategy.parse("attack_play=pimc,play=heuristic,endgame=2").endgame == 2
+    assert Strategy.parse("play=pimc,drop=25").block(4)[P_DROP] == 25
+    with pytest.raises(ValueError, match="drop sets pimc card play"):
+        Strategy.parse("play=heuristic,drop=5")
+    with pytest.raises(ValueError, match="drop must be 0 to 100"):
+        Strategy(play="pimc", drop=101)
+
+
+@pytest.mark.parametrize("spec", [FAST, "play=pimc,worlds=16,drop=10"])
+def test_pimc_records_do_not_depend_on_the_threads(spec: str) -> None:
+    config = RunConfig(players=4, strategies=[spec] * 4)
+    one = tarotsim.simulate(8, seed=3, config=config, threads=1, progress=False)
+    two = tarotsim.simulate(8, seed=3, config=config, threads=2, progress=False)
+    assert one.equals(two)
+
+
+def _set_values(sc, rows: dict[int, list[int]]) -> None:
+    sc.live[:] = 0
+    sc.total[:] = 0
+    for card, values in rows.items():
+        sc.live[card] = 1
+        sc.world_values[: len(values), card] = values
+        sc.total[card] = sum(values)
+
+
+def test_dropping_keeps_the_best_card_and_the_cards_in_doubt() -> None:
+    """At ``drop=20`` (2 standard errors) a card always 5 points behind goes, a card equal in
+    every world stays, a card behind by about one standard error stays, and so does the best."""
+    sc = SEARCH.play
+    best = [30, -10, 50, 0, 20, 40, -30, 10]
+    noisy = [b + d for b, d in zip(best, [-20, 25, -15, 10, -30, 5, 20, -5], strict=True)]  # mean -1.25
+    _set_values(sc, {3: best, 5: list(best), 7: [b - 5 for b in best], 9: noisy})
+    assert _drop_behind(sc, 8, 20) == 3
+    assert [int(sc.live[c]) for c in (3, 5, 7, 9)] == [1, 1, 0, 1]
+    _set_values(sc, {3: best, 9: noisy})
+    assert _drop_behind(sc, 8, 1) == 1  # at a tenth of a standard error it goes too
+    assert sc.live[3] == 1 and sc.live[9] == 0
 
 
 def _decide_with(cfg: np.ndarray):
@@ -167,6 +195,26 @@ def test_pimc_finds_the_obviously_winning_card() -> None:
     assert card == TRUMP_21
     total = SEARCH.play.total
     assert total[TRUMP_21] > total[PETIT]
+
+
+@pytest.mark.parametrize("drop", [0, 5])
+def test_no_more_worlds_are_drawn_once_one_card_is_left(drop: int) -> None:
+    """The Petit is behind the 21 in every world: with dropping it goes at the first test and
+    the 21's total holds the first ``DROP_FIRST`` worlds only."""
+    cfg = RunConfig(players=3, poignee_policy="never", strategies=None, policy="pimc").to_array()
+    for seat in range(3):
+        cfg[seat_slot(seat, P_WORLDS)] = 64
+        cfg[seat_slot(seat, P_DROP)] = drop
+    tb, seat = _all_trumps_table(cfg)
+    legal0, legal1 = words(legal_now(tb, seat))
+    unset = -123_456
+    SEARCH.play.world_values[:] = unset
+    assert int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play)) == TRUMP_21
+    worlds = DROP_FIRST if drop else 64
+    values = SEARCH.play.world_values[:, TRUMP_21]
+    assert (values[:worlds] != unset).all() and (values[worlds:] == unset).all()
+    assert SEARCH.play.total[TRUMP_21] == values[:worlds].sum()
+    assert SEARCH.play.live[PETIT] == (0 if drop else 1)
 
 
 def test_a_forced_card_is_played_without_sampling() -> None:

@@ -15,7 +15,18 @@ value in a world is then the card points its side wins from the trick in progres
 with the petit au bout counted as ``PETIT_WEIGHT`` half points, under perfect play by both
 sides. Equivalent legal cards (adjacent in rank once the seat's own and the played cards
 are set aside, of equal points, no bout: ``mark_candidates``) are evaluated once, by their
-lowest card, and share its total. The seat plays the card of best total over the worlds; ties go to the rollout
+lowest card, and share its total.
+
+**Dropping** (option ``drop``, in tenths of a standard error; 0: never): after world
+``DROP_FIRST`` and every ``DROP_EVERY`` worlds after it, a card still evaluated is dropped
+when its values fall behind those of the best card still evaluated (highest total) by more
+than ``drop / 10`` standard errors of their paired difference (world by world, over the
+worlds drawn so far; a constant difference is dropped as soon as it is negative). A dropped
+card is no longer played out and is not chosen; once one card is left, no more worlds are
+drawn. This is racing (successive rejection) on the same worlds: it spends the playouts on
+the cards still in doubt, and the worlds and their order are the same as without it.
+
+The seat plays the card of best total among the cards not dropped; ties go to the rollout
 policy's own card when it is among the best (the heuristic's, for either rollout), else
 to the lowest card id.
 
@@ -84,6 +95,7 @@ from tarotsim.kernels.state import (
     MAX_SEATS,
     N_COUNT,
     N_INFO,
+    P_DROP,
     P_ENDGAME,
     P_ROLLOUT,
     P_WORLDS,
@@ -100,6 +112,10 @@ from tarotsim.kernels.steps import end_trick, legal_now, put_card, settle_deal, 
 PETIT_WEIGHT = 20
 """Endgame solver: the petit au bout in half points (10 points, as the score counts it
 at the multiplier of a Prise)."""
+DROP_FIRST = 8
+"""Worlds drawn before the first test that drops cards (option ``drop``)."""
+DROP_EVERY = 4
+"""Worlds between two tests that drop cards."""
 
 
 @njit(inline="always")
@@ -279,26 +295,23 @@ def _play_out(table: DealState, cfg: np.ndarray, rollout: int, poignee_points: i
 
 
 @njit(_nrt=False)
-def _playout_values(
-    tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, legal0: np.uint64, legal1: np.uint64
-) -> None:
-    """Add to ``sc.total`` each legal card's score for ``seat`` in the world drawn, each card
-    played out from the same table and the same playout stream."""
+def _playout_values(tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, drawn: int) -> None:
+    """Row ``drawn`` of ``sc.world_values``: each live card's score for ``seat`` in the world
+    drawn, each card played out from the same table and the same playout stream."""
     rollout = cfg[seat_slot(seat, P_ROLLOUT)]
     for card in range(N_CARDS):
-        if sc.candidate[card] == 1:
+        if sc.live[card] == 1:
             _set_table(tb, cfg, sc)
             put_card(sc.table, seat, card)
             _play_out(sc.table, cfg, rollout, sc.scalars[Q_POIGNEES])
-            sc.total[card] += sc.table.scores[seat]
+            sc.world_values[drawn, card] = sc.table.scores[seat]
 
 
 @njit(_nrt=False)
-def _solver_values(
-    tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, legal0: np.uint64, legal1: np.uint64
-) -> None:
-    """Add to ``sc.total`` each legal card's exact double-dummy value for ``seat``'s side in
-    the world drawn (the attack's card points from here, negated for the defence)."""
+def _solver_values(tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, drawn: int) -> None:
+    """Row ``drawn`` of ``sc.world_values``: each live card's exact double-dummy value for
+    ``seat``'s side in the world drawn (the attack's card points from here, negated for the
+    defence)."""
     players = cfg[C_PLAYERS]
     info = tb.info
     prev_petit = SIDE_NONE
@@ -320,8 +333,37 @@ def _solver_values(
     )
     sign = 1 if sc.attack[seat] == 1 else -1
     for card in range(N_CARDS):
-        if sc.candidate[card] == 1:
-            sc.total[card] += sign * sc.values[card]
+        if sc.live[card] == 1:
+            sc.world_values[drawn, card] = sign * sc.values[card]
+
+
+@njit(_nrt=False)
+def _drop_behind(sc: SearchScratch, drawn: int, drop: int) -> int:
+    """Drop (``sc.live``) every live card more than ``drop / 10`` standard errors behind the
+    live card of highest total over the ``drawn`` worlds (paired, ``sc.world_values``);
+    returns how many cards are left."""
+    best = -1
+    for card in range(N_CARDS):
+        if sc.live[card] == 1 and (best < 0 or sc.total[card] > sc.total[best]):
+            best = card
+    left = 0
+    for card in range(N_CARDS):
+        if sc.live[card] == 0:
+            continue
+        if card != best:
+            gap = 0.0
+            squares = 0.0
+            for w in range(drawn):
+                d = float(sc.world_values[w, best] - sc.world_values[w, card])
+                gap += d
+                squares += d * d
+            mean = gap / drawn
+            variance = (squares - drawn * mean * mean) / (drawn - 1)
+            if mean > 0.0 and (variance <= 0.0 or 10.0 * mean > drop * np.sqrt(variance / drawn)):
+                sc.live[card] = 0
+                continue
+        left += 1
+    return left
 
 
 @njit(_nrt=False)
@@ -329,7 +371,8 @@ def pimc_card(
     seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, sc: SearchScratch
 ) -> int:
     """The card ``seat`` plays from its legal cards by PIMC search with its options
-    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT`` of its block of ``cfg``), working in ``sc``."""
+    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT``, ``P_DROP`` of its block of ``cfg``), working
+    in ``sc``."""
     if popcount(legal0) + popcount(legal1) == 1:
         return _only_card(legal0, legal1)
     info = tb.info
@@ -346,24 +389,36 @@ def pimc_card(
     worlds = cfg[seat_slot(seat, P_WORLDS)]
     endgame = cfg[seat_slot(seat, P_ENDGAME)]
     exact = cfg[C_HAND] - info[I_TRICK] <= endgame
+    drop = cfg[seat_slot(seat, P_DROP)]
     sc.scalars[Q_POIGNEES] = shown_poignee_points(tb, players)
+    left = 0
     for card in range(N_CARDS):
         sc.total[card] = 0
-    for _ in range(worlds):
+        sc.live[card] = 1 if sc.candidate[card] == 1 else 0
+        left += sc.live[card]
+    drawn = 0
+    while drawn < worlds and left > 1:
         draw_world(sc.rng, sc.worlds, sc.world)
         world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
         world_count(tb, cfg, sc, n)
         if exact:
-            _solver_values(tb, cfg, sc, seat, legal0, legal1)
+            _solver_values(tb, cfg, sc, seat, drawn)
         else:
             for j in range(STREAM_WORDS):
                 sc.playout_rng[j] = next_u64(sc.rng)
-            _playout_values(tb, cfg, sc, seat, legal0, legal1)
-    for card in range(N_CARDS):  # a run's cards share its lowest card's total
+            _playout_values(tb, cfg, sc, seat, drawn)
+        for card in range(N_CARDS):
+            if sc.live[card] == 1:
+                sc.total[card] += sc.world_values[drawn, card]
+        drawn += 1
+        if drop > 0 and DROP_FIRST <= drawn < worlds and (drawn - DROP_FIRST) % DROP_EVERY == 0:
+            left = _drop_behind(sc, drawn, drop)
+    for card in range(N_CARDS):  # a run's cards share its lowest card's total and fate
         if sc.candidate[card] < 0:
             sc.total[card] = sc.total[-1 - sc.candidate[card]]
-    best = fallback
+            sc.live[card] = sc.live[-1 - sc.candidate[card]]
+    best = fallback if sc.live[fallback] == 1 else -1
     for card in range(N_CARDS):
-        if _is_in(card, legal0, legal1) and sc.total[card] > sc.total[best]:
+        if sc.live[card] == 1 and (best < 0 or sc.total[card] > sc.total[best]):
             best = card
     return best

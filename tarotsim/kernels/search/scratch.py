@@ -29,6 +29,8 @@ SMALL_STATES = 1
 """World-sampler room of a block no seat of which plays ``pimc`` (``new_search_scratch(False)``)."""
 SMALL_TT_BITS = 0
 """Solver table of a block no seat of which plays ``pimc``."""
+MAX_WORLDS = 4096
+"""The most worlds a ``pimc`` decision may draw (rows of ``SearchScratch.world_values``)."""
 
 
 class SearchScratch(NamedTuple):
@@ -58,14 +60,17 @@ class SearchScratch(NamedTuple):
     values: np.ndarray  # int64[N_CARDS]: the solver's value of each card in one world
     half: np.ndarray  # int64[N_CARDS]: the values the solver counts (the cards' half points)
     candidate: np.ndarray  # int64[N_CARDS]: the legal cards evaluated (``pimc.mark_candidates``)
+    live: np.ndarray  # int64[N_CARDS]: 1 for a candidate still evaluated (not dropped), else 0
+    world_values: np.ndarray  # int64[MAX_WORLDS, N_CARDS]: each live candidate's value in each world drawn
 
 
 @njit
 def new_search_scratch(searching: bool) -> SearchScratch:
-    """The scratch of a block of deals: full size when a seat plays ``pimc`` (about 17 MB: the
-    world sampler's programme and the solver's transposition table), else a few tens of KB."""
+    """The scratch of a block of deals: full size when a seat plays ``pimc`` (about 20 MB: the
+    world sampler's programme, the solver's transposition table and the values of every world), else a few tens of KB."""
     max_states = MAX_STATES if searching else SMALL_STATES
     tt_bits = 16 if searching else SMALL_TT_BITS
+    max_worlds = MAX_WORLDS if searching else 1
     scratch = SearchScratch(
         new_state(),
         new_world_scratch(max_states),
@@ -91,6 +96,8 @@ def new_search_scratch(searching: bool) -> SearchScratch:
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros((max_worlds, N_CARDS), dtype=np.int64),
     )
     for card in range(N_CARDS):
         scratch.half[card] = HALF_POINTS[card]

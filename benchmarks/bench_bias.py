@@ -4,7 +4,7 @@ with heuristic play and with ``pimc`` for every seat on the same deals; writes r
 The sweeps use the same seed (the same deals, the same taking seat) and the sweep defaults
 (``SWEEP_DEFAULTS``: the expert écart …); only the card play differs: the heuristic,
 ``basic`` (tarotsim 0.1.0's heuristic, which played the published 100M sweep) and
-``pimc`` at its default worlds for every seat. The report sets side by side, with 95 %
+``pimc`` (at its default options, or those of ``--pimc``) for every seat. The report sets side by side, with 95 %
 intervals:
 
 - findings read off the tables below them;
@@ -23,7 +23,7 @@ intervals:
 The ``pimc`` sweep runs in chunks (``--chunk``); with ``--keep DIR`` every sweep and chunk is
 kept there and read back, so a stopped study resumes and its report is rewritten without a rerun.
 
-    .venv/bin/python benchmarks/bench_bias.py [--deals 300] [--worlds 24] [--seed 2026]
+    .venv/bin/python benchmarks/bench_bias.py [--deals 300] [--pimc worlds=24,drop=0] [--seed 2026]
         [--keep DIR] [--chunk 2500] [--out reports/bias.md]
 """
 
@@ -49,7 +49,7 @@ from tarotsim.labels import CONTRACTS, PLAY_POLICIES
 from tarotsim.run.engine import check_threads
 from tarotsim.run.seeding import resolve_seed
 from tarotsim.run.spec import RunSpec
-from tarotsim.strategy import DEFAULT_WORLDS
+from tarotsim.strategy import DEFAULT_DROP, DEFAULT_WORLDS
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 TARGET_DEALS = 50_000
@@ -78,12 +78,18 @@ def _kept(
     return frame, wall, cpu
 
 
+def pimc_spec(pimc_options: str) -> str:
+    """The strategy spec of the ``pimc`` seats: ``pimc_options`` and the expert écart."""
+    return f"play=pimc,{pimc_options},ecart=expert"
+
+
 def run_sweeps(
-    deals: int, seed: int, worlds: int, keep: Path | None = None, chunk: int = 2_500
+    deals: int, seed: int, pimc_options: str, keep: Path | None = None, chunk: int = 2_500
 ) -> tuple[dict[str, pd.DataFrame], dict[str, tuple[float, float]]]:
     """The sweeps and their (wall, CPU) seconds: the heuristic, ``basic`` (tarotsim 0.1.0's
     heuristic, which played the published 100M sweep; when that policy exists) and
-    ``pimc``, each on the four contracts.
+    ``pimc`` with ``pimc_options`` (``key=value`` pairs separated by commas, such as
+    ``worlds=24,drop=0``), each on the four contracts.
 
     The ``pimc`` sweep is computed in chunks of ``chunk`` deals (``RunSpec.compute_chunk``: the
     records of a deal do not depend on the chunking). With ``keep``, every sweep and chunk is
@@ -93,7 +99,7 @@ def run_sweeps(
     seed = resolve_seed(seed)
     frames: dict[str, pd.DataFrame] = {}
     seconds: dict[str, tuple[float, float]] = {}
-    pimc = RunConfig(strategies=[f"play=pimc,worlds={worlds},ecart=expert"] * 4)
+    pimc = RunConfig(strategies=[pimc_spec(pimc_options)] * 4)
     cheap = {"heuristic": RunConfig(policy="heuristic", ecart_policy="expert")}
     if "basic" in PLAY_POLICIES:
         cheap["basic"] = RunConfig(policy="basic", ecart_policy="expert")
@@ -113,7 +119,7 @@ def run_sweeps(
     for index in range(-(-deals // chunk)):
         first, count = spec.chunk_range(index)
         part, w, c = _kept(
-            path(f"pimc-{seed}-{worlds}-{first}-{count}"),
+            path(f"pimc-{seed}-{pimc_options}-{first}-{count}"),
             lambda index=index: spec.compute_chunk(index, progress=False),
             f"pimc deals {first:,}–{first + count - 1:,}",
         )
@@ -380,7 +386,11 @@ def main() -> None:
     parser.add_argument(
         "--deals", type=int, default=300, help="deals of each sweep (the issue asks ≥ 50,000)"
     )
-    parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="the pimc seats' worlds")
+    parser.add_argument(
+        "--pimc",
+        default=f"worlds={DEFAULT_WORLDS},drop={DEFAULT_DROP}",
+        help="the pimc seats' options, key=value pairs separated by commas (default: pimc's defaults)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=REPORTS / "bias.md")
     parser.add_argument(
@@ -388,7 +398,7 @@ def main() -> None:
     )
     parser.add_argument("--chunk", type=int, default=2_500, help="deals per chunk of the pimc sweep")
     args = parser.parse_args()
-    frames, seconds = run_sweeps(args.deals, args.seed, args.worlds, args.keep, args.chunk)
+    frames, seconds = run_sweeps(args.deals, args.seed, args.pimc, args.keep, args.chunk)
     check_deals, check_differ = same_play_check(frames["pimc"])
     threads = check_threads(None)
     min_n = 30 if args.deals >= 5_000 else 10
@@ -420,7 +430,7 @@ def main() -> None:
     text = [
         "# Bias study: the contract sweep with heuristic play and with `pimc` on the same deals",
         "",
-        f"Written by `.venv/bin/python benchmarks/bench_bias.py --deals {args.deals} --worlds {args.worlds} "
+        f"Written by `.venv/bin/python benchmarks/bench_bias.py --deals {args.deals} --pimc {args.pimc} "
         f"--seed {args.seed} --chunk {args.chunk} --keep DIR` (NUMBA_NUM_THREADS=1; the sweeps kept in DIR "
         "as they finished, and read back to write this report) on "
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC.",
@@ -431,7 +441,7 @@ def main() -> None:
         "the sweep defaults (the expert écart); card play of every seat: the heuristic (tarotsim "
         f"{about['versions']['tarotsim']}), "
         + ("`basic` (0.1.0's heuristic, which played the published 100M sweep), " if has_basic else "")
-        + f"or `play=pimc,worlds={args.worlds},ecart=expert` (the four seats search, attack and defence alike).",
+        + f"or `{pimc_spec(args.pimc)}` (the four seats search, attack and defence alike).",
         f"Time of the sweeps on {threads} thread(s) of a shared {about['cores']}-core machine, wall / CPU: "
         + ", ".join(f"{name} {seconds[name][0]:,.0f} s / {seconds[name][1]:,.0f} s" for name in frames)
         + f" ({per_deal['pimc']:.3f} s of wall time per deal of four contracts with pimc).",

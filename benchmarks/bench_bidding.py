@@ -62,6 +62,9 @@ PLAYERS = 4
 """The table size of the refitted count and of the speed measurement."""
 SIZES = (3, 4, 5)
 PLAY = "play=heuristic,ecart=expert"
+HEURISTIC_PLAY_VERSIONS = ("0.2.0", "0.3.0")
+"""The tarotsim versions whose heuristic plays as this one's (it changed in 0.2.0, issue 13):
+sweeps made by them fit bidders to the play their duels use."""
 MONTECARLO = "montecarlo"
 
 
@@ -817,7 +820,7 @@ def main() -> None:
         except (OSError, ValueError, KeyError):
             made_by[run] = "an unknown version (no manifest here)"
     versions_made = ", ".join(f"`{run}` {version}" for run, version in made_by.items())
-    same_play = all(version == tarotsim.__version__ for version in made_by.values())
+    same_play = all(version in HEURISTIC_PLAY_VERSIONS for version in made_by.values())
     tally = "; ".join(
         f"{c}: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts[c].items())) for c in CONTRACTS
     )

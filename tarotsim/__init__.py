@@ -8,7 +8,7 @@ from tarotsim.labels import Contract, Side
 from tarotsim.simulate import simulate, sweep
 from tarotsim.strategy import Strategy
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "Contract",

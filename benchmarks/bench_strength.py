@@ -4,8 +4,8 @@ writes reports/strength.md.
 Measures, on the same deals (one seed) for every rung:
 
 - duplicate duels (``tarotsim.duel``) at 4 players of random, ``basic`` (when the name
-  exists in ``labels.PLAY_POLICIES``), the heuristic itself, and ``pimc`` at several
-  ``worlds`` (and ``endgame`` settings at the default worlds), each as A against the heuristic as B: A's edge
+  exists in ``labels.PLAY_POLICIES``), the heuristic itself, ``pimc`` at its defaults and
+  at each set of options given by ``--pimc``, each as A against the heuristic as B: A's edge
   in points per deal with its 95 % interval; a shorter ladder at 3 and 5 players;
 - paired differences between the ``pimc`` rungs (same deals: per-deal edges subtracted);
 - speed on one thread: deals per CPU second of every policy with all seats playing it,
@@ -13,7 +13,7 @@ Measures, on the same deals (one seed) for every rung:
   deal's, each round's ratio taken in that round (median over rounds).
 
     .venv/bin/python benchmarks/bench_strength.py [--deals 400] [--deals-other 150]
-        [--worlds 4,16,32] [--endgame 3,4] [--speed-rounds 3] [--seed 2026]
+        [--pimc "worlds=8,drop=0;worlds=32,drop=0"] [--speed-rounds 3] [--seed 2026]
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from pathlib import Path
 import numpy as np
 
 import tarotsim
-from tarotsim.bench import machine
+from tarotsim.bench import machine, median_interval
 from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.labels import PLAY_POLICIES
 from tarotsim.run.engine import play, using_threads
 from tarotsim.run.seeding import run_key
-from tarotsim.strategy import DEFAULT_ENDGAME, DEFAULT_WORLDS
+from tarotsim.strategy import DEFAULT_DROP, DEFAULT_ENDGAME, DEFAULT_WORLDS, Strategy
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 Z95 = 1.959963984540054
@@ -41,10 +41,29 @@ BASE = "ecart=expert"
 HEURISTIC = f"play=heuristic,{BASE}"
 
 
-def spec(play_name: str, **options: int) -> str:
-    """The strategy spec of a rung."""
-    extra = "".join(f",{k}={v}" for k, v in options.items())
-    return f"play={play_name},{BASE}{extra}"
+PIMC_RUNGS = "worlds=8,drop=0;worlds=16,drop=0;worlds=24,drop=0;worlds=32,drop=0"
+"""``--pimc`` by default: the ``pimc`` rungs besides its defaults, one set of options each."""
+
+
+def spec(play_name: str, options: str = "") -> str:
+    """The strategy spec of a rung: ``play_name`` card play, the expert écart, ``options``
+    (``key=value`` pairs separated by commas)."""
+    return f"play={play_name},{BASE}" + (f",{options}" if options else "")
+
+
+def pimc_rungs(option_sets: str) -> tuple[str, list[tuple[str, str]]]:
+    """The default rung's label and every ``pimc`` rung (label, spec): the defaults first,
+    then each set of ``option_sets`` (separated by ``;``) that differs from them."""
+    default_options = f"worlds={DEFAULT_WORLDS},drop={DEFAULT_DROP}"
+    if DEFAULT_ENDGAME:
+        default_options += f",endgame={DEFAULT_ENDGAME}"
+    default_label = f"pimc {default_options.replace(',', ' ')} (default)"
+    rungs = [(default_label, spec("pimc", default_options))]
+    default = Strategy.parse(rungs[0][1])
+    for options in (part.strip() for part in option_sets.split(";")):
+        if options and Strategy.parse(spec("pimc", options)) != default:
+            rungs.append((f"pimc {options.replace(',', ' ')}", spec("pimc", options)))
+    return default_label, rungs
 
 
 def per_deal_edge(result: DuelResult) -> np.ndarray:
@@ -132,9 +151,12 @@ def target(edges: dict[str, np.ndarray], default_label: str, pimc_labels: list[s
     return [" ".join(lines)]
 
 
-def speed(seed: int, rounds: int, budget_s: float, policies: list[tuple[str, str]]) -> list[str]:
+def speed(
+    seed: int, rounds: int, budget_s: float, policies: list[tuple[str, str]]
+) -> tuple[list[str], dict[str, list[float]]]:
     """Deals per CPU second with every seat on each policy, one thread, interleaved rounds;
-    the deals of each measurement are sized from a first pass to take about ``budget_s``."""
+    the deals of each measurement are sized from a first pass to take about ``budget_s``.
+    Returns the table's lines and, per policy, its deal time over the heuristic's in each round."""
     key = run_key(seed)
     cfgs = {label: RunConfig(strategies=[s] * 4).to_array() for label, s in policies}
     sizes: dict[str, int] = {}
@@ -156,27 +178,50 @@ def speed(seed: int, rounds: int, budget_s: float, policies: list[tuple[str, str
                 play(first, sizes[label], key, cfg)
                 per_round[label].append((time.process_time() - started) / sizes[label])
     lines = [
-        "| every seat plays | deals per measurement | deals per CPU s (median) | deal time / heuristic deal time (median of rounds) |",
-        "|---|---:|---:|---:|",
+        "| every seat plays | deals per measurement | deals per CPU s (median) | deal time / heuristic "
+        "deal time (median of rounds) | 95% interval |",
+        "|---|---:|---:|---:|---|",
     ]
     heuristic_label = next(label for label, s in policies if s == HEURISTIC)
+    all_ratios: dict[str, list[float]] = {}
     for label in cfgs:
         ratios = [t / h for t, h in zip(per_round[label], per_round[heuristic_label], strict=True)]
+        all_ratios[label] = ratios
+        interval = median_interval(np.array(ratios))
+        span = "too few rounds" if interval is None else f"{interval[0]:,.1f} to {interval[1]:,.1f}"
         lines.append(
             f"| {label} | {sizes[label]:,} | {1 / statistics.median(per_round[label]):,.2f} | "
-            f"{statistics.median(ratios):,.1f} |"
+            f"{statistics.median(ratios):,.1f} | {span} |"
         )
         print(lines[-1], flush=True)
-    return lines
+    return lines, all_ratios
+
+
+COST_BOUND = 3_000
+"""The issue's bound: a deal with every seat on ``pimc`` at its default, in heuristic deals."""
+
+
+def cost_target(ratios: list[float], default_label: str) -> str:
+    """The issue's cost target read off the speed table."""
+    median = statistics.median(ratios)
+    interval = median_interval(np.array(ratios))
+    span = "" if interval is None else f" (95% interval {interval[0]:,.0f} to {interval[1]:,.0f})"
+    verdict = "met" if median <= COST_BOUND else "not met"
+    return (
+        f"**Cost target** (a deal with every seat on `pimc` at its default costs at most {COST_BOUND:,} "
+        f"heuristic deals, one thread): `{default_label}` costs {median:,.0f}{span}, {verdict}."
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=400, help="deals per duel at 4 players")
     parser.add_argument("--deals-other", type=int, default=150, help="deals per duel at 3 and 5 players")
-    parser.add_argument("--worlds", default="8,16,24", help="the pimc rungs' worlds (the default is added)")
     parser.add_argument(
-        "--endgame", default="3", help="endgame settings tried at the default worlds (comma-separated)"
+        "--pimc",
+        default=PIMC_RUNGS,
+        help="the pimc rungs besides the defaults: sets of options separated by ';', e.g. "
+        "'worlds=8,drop=0;worlds=24,drop=0,endgame=3'",
     )
     parser.add_argument("--speed-rounds", type=int, default=3, help="interleaved rounds of the speed table")
     parser.add_argument("--speed-seconds", type=float, default=4.0, help="CPU seconds per speed measurement")
@@ -190,40 +235,27 @@ def main() -> None:
     )
     args = parser.parse_args()
     started = time.perf_counter()
-    worlds = sorted({int(w) for w in args.worlds.split(",")} | {DEFAULT_WORLDS})
     basic = [("basic", spec("basic"))] if "basic" in PLAY_POLICIES else []
     rungs = [("random", spec("random")), *basic, ("heuristic", HEURISTIC)]
-    pimc_rungs = [(f"pimc worlds={w}", spec("pimc", worlds=w)) for w in worlds]
-    endgames = sorted({int(e) for e in args.endgame.split(",")} - {DEFAULT_ENDGAME})
-    for endgame in endgames:
-        pimc_rungs.append(
-            (
-                f"pimc worlds={DEFAULT_WORLDS} endgame={endgame}",
-                spec("pimc", worlds=DEFAULT_WORLDS, endgame=endgame),
-            )
-        )
-    default_label = f"pimc worlds={DEFAULT_WORLDS}"
-
-    more = [f"pimc worlds={w}" for w in worlds if w > DEFAULT_WORLDS]  # candidates first, then the rest
-    first = (default_label, *more, *(label for label, _ in pimc_rungs if "endgame" in label))
-    lines4, edges4 = ladder(4, args.deals, args.seed, rungs + pimc_rungs, first, args.keep)
-    pairs = [(label, default_label) for label, _ in pimc_rungs if label != default_label]
+    default_label, pimc = pimc_rungs(args.pimc)
+    lines4, edges4 = ladder(4, args.deals, args.seed, rungs + pimc, (default_label,), args.keep)
+    pairs = [(label, default_label) for label, _ in pimc if label != default_label]
     diff_lines = differences(edges4, pairs)
-    target_lines = target(edges4, default_label, [label for label, _ in pimc_rungs])
-    short = [("random", spec("random")), (default_label, spec("pimc", worlds=DEFAULT_WORLDS))]
+    target_lines = target(edges4, default_label, [label for label, _ in pimc])
+    short = [("random", spec("random")), pimc[0]]
     lines3, _ = ladder(3, args.deals_other, args.seed, short, keep=args.keep)
     lines5, _ = ladder(5, args.deals_other, args.seed, short, keep=args.keep)
     speed_policies = [
         ("random", spec("random")),
         *basic,
         ("heuristic", HEURISTIC),
-        *[(label, s) for label, s in pimc_rungs],
+        *pimc,
     ]
-    speed_lines = speed(args.seed, args.speed_rounds, args.speed_seconds, speed_policies)
+    speed_lines, ratios = speed(args.seed, args.speed_rounds, args.speed_seconds, speed_policies)
     about = machine()
     command = (
         f"benchmarks/bench_strength.py --deals {args.deals} --deals-other {args.deals_other} "
-        f"--worlds {','.join(map(str, worlds))} --endgame {','.join(map(str, endgames))} --speed-rounds {args.speed_rounds} "
+        f"--pimc '{args.pimc}' --speed-rounds {args.speed_rounds} "
         f"--speed-seconds {args.speed_seconds} --seed {args.seed}" + (" --keep DIR" if args.keep else "")
     )
     kept = (
@@ -246,7 +278,8 @@ def main() -> None:
         f"95% interval ({INTERVAL}). All rungs use the same seed, so they are played on the same",
         "deals, and two rungs are compared by the per-deal difference of their edges (a paired 95%",
         "normal interval over deals). Every strategy bids with Chavey's bands and makes the expert",
-        f"écart. `pimc` defaults: `worlds={DEFAULT_WORLDS}`, `endgame={DEFAULT_ENDGAME}`, `rollout=heuristic`.",
+        f"écart. `pimc` defaults: `worlds={DEFAULT_WORLDS}`, `drop={DEFAULT_DROP}`, "
+        f"`endgame={DEFAULT_ENDGAME}`, `rollout=heuristic`.",
         "",
         f"## Ladder, 4 players, {args.deals:,} deals per duel",
         "",
@@ -273,10 +306,13 @@ def main() -> None:
         f"Every seat plays the policy; {args.speed_rounds} interleaved rounds (each policy once per round,",
         "on fresh deals), CPU time of the process, each measurement sized to take about",
         f"{args.speed_seconds:g} CPU s. The ratio is taken within each round (the machine is shared, so",
-        "its speed drifts between rounds) and its median reported; the issue's target is a `pimc` deal",
-        "at its default costing at most 3,000 heuristic deals.",
+        "its speed drifts between rounds) and its median reported, with a distribution-free 95% interval",
+        "of the median over the rounds (`tarotsim.bench.median_interval`; 6 rounds at least); the issue's",
+        "target is a `pimc` deal at its default costing at most 3,000 heuristic deals.",
         "",
         *speed_lines,
+        "",
+        cost_target(ratios[default_label], default_label),
         "",
         "## Remaining biases",
         "",
@@ -290,6 +326,10 @@ def main() -> None:
         "  treat every seat as seeing all cards (strategy fusion). Its edge over the heuristic is",
         "  measured with the heuristic as opponent and as rollout policy: against other players the",
         "  edge may differ.",
+        "- Dropping (`drop`) tests each card against the best one at every fourth world from the",
+        "  eighth on, with a normal approximation over as few as 8 worlds and no correction for the",
+        "  repeated tests: it can drop a card that all the worlds would have chosen. What that costs",
+        "  in play is the paired difference between the same worlds with and without dropping above.",
         "- All rungs share the bidding and the écart; card play alone differs.",
         "",
     ]

@@ -53,12 +53,12 @@ def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -
 
 
 def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
-    strategy = Strategy.parse("play=pimc,worlds=32,endgame=3,rollout=random")
-    assert str(strategy) == "play=pimc,worlds=32,endgame=3,rollout=random"
+    strategy = Strategy.parse("play=pimc,worlds=48,endgame=3,rollout=random,drop=0")
+    assert str(strategy) == "play=pimc,worlds=48,endgame=3,rollout=random,drop=0"
     from tarotsim.kernels.state import P_ENDGAME, P_ROLLOUT
 
     block = strategy.block(4)
-    assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT]) == (32, 3, 0)
+    assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT], block[P_DROP]) == (48, 3, 0, 0)
     with pytest.raises(ValueError, match="worlds sets pimc card play"):
         Strategy.parse("play=heuristic,worlds=8")
     with pytest.raises(ValueError, match="rollout must be one of random, heuristic,"):

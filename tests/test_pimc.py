@@ -9,8 +9,6 @@ import pytest
 import tarotsim
 from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.codes import PLAY_PIMC
-from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE
 from tarotsim.kernels.search.pimc import pimc_card
@@ -75,8 +73,12 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
 
 
 def _decide_with(cfg: np.ndarray):
+    """The ``pimc`` player's decisions under ``cfg``: ``pimc_card``, which ``choose_card`` calls
+    for ``PLAY_PIMC`` (asking ``choose_card`` itself from Python would compile the search
+    player once more, for no other code)."""
+
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-        return int(choose_card(PLAY_PIMC, seat, legal0, legal1, tb, cfg, SEARCH))
+        return int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play))
 
     return decide
 

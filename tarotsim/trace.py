@@ -16,6 +16,7 @@ from tarotsim.kernels import state as S
 from tarotsim.kernels.searching import needs_search
 from tarotsim.kernels.state import C_HAND, MAX_SEATS
 from tarotsim.labels import CONTRACT_NAMES, THROWN_IN_NAMES, Poignee, Side
+from tarotsim.run.engine import config_rows
 
 TRACE_BLOCK_DEALS = 4096
 """Deals traced per call into the kernels (bounds memory for long traces)."""
@@ -107,12 +108,13 @@ def traced_block(
 
     Returns the records (int32[deals, N_REC]), the decision logs (int64[deals, N_LOG],
     slots ``kernels.state.L_*``) and the card sets (uint64[deals, N_MASKS], columns
-    ``kernels.batch.M_*``: hands as dealt, chien, écart, poignées shown).
+    ``kernels.state.M_*``: hands as dealt, chien, écart, poignées shown).
     """
     out = np.zeros((deals, S.N_REC), dtype=np.int32)
     logs = np.zeros((deals, S.N_LOG), dtype=np.int64)
     masks = np.zeros((deals, S.N_MASKS), dtype=np.uint64)
-    B.trace_deals(first_deal, key, cfg, out, logs, masks, needs_search(cfg))
+    cfgs = config_rows(cfg)
+    B.run_deals(first_deal, key, cfgs, out, logs, masks, needs_search(cfgs))
     return out, logs, masks
 
 

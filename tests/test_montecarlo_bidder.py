@@ -12,7 +12,6 @@ import pytest
 import tarotsim
 from tarotsim.cards import N_CARDS, parse_cards, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.batch import run_deals
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.montecarlo import (
@@ -25,8 +24,9 @@ from tarotsim.kernels.policies.montecarlo import (
     playout_totals,
 )
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import I_DEALER, MAX_SEATS, N_REC, DealState, new_state
+from tarotsim.kernels.state import I_DEALER, MAX_SEATS, DealState, new_state
 from tarotsim.labels import TABLE_SIZES, Contract
+from tarotsim.run.engine import play
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
@@ -134,10 +134,8 @@ def test_worlds_fit_the_bids_heard_and_the_cap_is_kept() -> None:
 
 def test_records_do_not_depend_on_where_a_block_starts() -> None:
     cfg = table_config()
-    whole = np.zeros((40, N_REC), dtype=np.int32)
-    run_deals(0, KEY, cfg, whole, True)
-    part = np.zeros((25, N_REC), dtype=np.int32)
-    run_deals(15, KEY, cfg, part, True)
+    whole = play(0, 40, KEY, cfg)
+    part = play(15, 25, KEY, cfg)
     assert (part == whole[15:]).all()
 
 

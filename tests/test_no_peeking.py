@@ -43,13 +43,13 @@ from tarotsim.cards import (
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.game import play_card
 from tarotsim.kernels.policies.announce import poignee_choice
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_RANDOM
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
 from tarotsim.kernels.policies.montecarlo import new_bid_scratch
 from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
+from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import new_search_scratch
 from tarotsim.kernels.searching import Search
 from tarotsim.kernels.state import (
@@ -72,7 +72,7 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import end_trick, legal_now, reset_table, show_poignee, take_contract
+from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table, show_poignee, take_contract
 from tarotsim.labels import PLAY_POLICIES
 
 PLAYERS = 4
@@ -149,7 +149,11 @@ def play_to(
     at_poignee: Callable[[DealState, int], None] | None = None,
 ) -> tuple[int, np.uint64, np.uint64]:
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
-    and the defence playing ``policies``; return (seat to play, its legal cards)."""
+    and the defence playing ``policies``; return (seat to play, its legal cards).
+
+    Each card is ``game.play_card``'s: the legal cards, the choice of the seat's side's policy
+    (``choose_card``), ``put_card``; asked step by step, since ``play_card`` is inlined and
+    calling it from Python would compile the card players once more."""
     cfg = cfg.copy()
     players = int(tb.info[I_PLAYERS])
     for seat in range(players):
@@ -164,7 +168,9 @@ def play_to(
             if (t, j) == (stop_trick, stop_card):
                 legal0, legal1 = words(legal_now(tb, seat))
                 return seat, legal0, legal1
-            play_card(tb, cfg, seat, None)
+            legal0, legal1 = words(legal_now(tb, seat))
+            policy = policies[0] if tb.attack[seat] else policies[1]
+            put_card(tb, seat, choose_card(policy, seat, legal0, legal1, tb, cfg, None))
             seat = (seat + 1) % players
         end_trick(tb, cfg)
     raise AssertionError("the stopping point is past the end of the deal")
@@ -380,10 +386,18 @@ def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
 @pytest.mark.parametrize("name", sorted(PLAY_POLICIES))
 def test_every_card_play_policy_does_not_peek(name: str) -> None:
     """Every registered card-play policy: a new one runs through the harness once it is in
-    ``labels.PLAY_POLICIES``."""
+    ``labels.PLAY_POLICIES``.
+
+    Each policy is asked as ``choose_card`` asks it: ``pimc`` through ``pimc_card`` with the
+    search scratch, the others through ``choose_card`` without one. Calling the inlined
+    ``choose_card`` from Python with a search scratch would compile the whole search player
+    once more (minutes) for the dispatch of one line; the game's runs cover that line."""
+    policy = PLAY_POLICIES[name]
 
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-        return int(choose_card(PLAY_POLICIES[name], seat, legal0, legal1, tb, HEURISTIC_CFG, SEARCH))
+        if policy == PLAY_PIMC:
+            return int(pimc_card(seat, legal0, legal1, tb, HEURISTIC_CFG, SEARCH.play))
+        return int(choose_card(policy, seat, legal0, legal1, tb, HEURISTIC_CFG, None))
 
     changed, tried = count_changed(decide, 150, seed=31)
     assert tried == 150

@@ -9,14 +9,12 @@ import pytest
 import tarotsim
 from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.batch import run_deals
-from tarotsim.kernels.policies.codes import PLAY_PIMC
-from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE
 from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, pimc_card
-from tarotsim.kernels.state import C_HAND, I_LEADER, N_REC, P_DROP, P_WORLDS, DealState, seat_slot
+from tarotsim.kernels.state import C_HAND, I_LEADER, P_DROP, P_WORLDS, DealState, seat_slot
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table, take_contract
+from tarotsim.run.engine import play
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
 from tarotsim.trace import trace_records
@@ -45,10 +43,8 @@ def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -
     thread's share) gives the same records."""
     cfg = fast_config(4).to_array()
     key = run_key(11)
-    whole = np.zeros((6, N_REC), dtype=np.int32)
-    run_deals(0, key, cfg, whole, True)
-    tail = np.zeros((3, N_REC), dtype=np.int32)
-    run_deals(3, key, cfg, tail, True)
+    whole = play(0, 6, key, cfg)
+    tail = play(3, 3, key, cfg)
     assert np.array_equal(whole[3:], tail)
 
 
@@ -105,8 +101,12 @@ def test_dropping_keeps_the_best_card_and_the_cards_in_doubt() -> None:
 
 
 def _decide_with(cfg: np.ndarray):
+    """The ``pimc`` player's decisions under ``cfg``: ``pimc_card``, which ``choose_card`` calls
+    for ``PLAY_PIMC`` (asking ``choose_card`` itself from Python would compile the search
+    player once more, for no other code)."""
+
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-        return int(choose_card(PLAY_PIMC, seat, legal0, legal1, tb, cfg, SEARCH))
+        return int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play))
 
     return decide
 

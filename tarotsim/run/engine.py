@@ -11,9 +11,9 @@ import numba
 import numpy as np
 
 from tarotsim.config import check_count
-from tarotsim.kernels.batch import run_deals, run_duel, run_sweep
+from tarotsim.kernels.batch import no_trace, run_deals
 from tarotsim.kernels.searching import needs_search
-from tarotsim.kernels.state import N_REC
+from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
@@ -120,16 +120,27 @@ def show_progress(progress: bool | None, deals: int, step: int = PROGRESS_STEP_D
     return bool(progress)
 
 
-def _run(
-    first_deal: int, key: np.ndarray, cfg: np.ndarray, contracts: np.ndarray | None, out: np.ndarray
-) -> None:
-    searching = needs_search(cfg)
-    if cfg.ndim == 2:
-        run_duel(first_deal, key, cfg, out, searching)
-    elif contracts is None:
-        run_deals(first_deal, key, cfg, out, searching)
-    else:
-        run_sweep(first_deal, key, cfg, contracts, out, searching)
+def config_rows(cfg: np.ndarray, contracts: np.ndarray | None = None) -> np.ndarray:
+    """The configuration table of ``batch.run_deals`` (int64[k, N_CFG]): one row per contract
+    of ``contracts`` (a sweep), the rows of ``cfg`` int64[k, N_CFG] (a duel's rotations), or
+    ``cfg`` int64[N_CFG] as its one row.
+
+    Raises
+    ------
+    ValueError
+        If a table of several rows deals unshuffled: its deals replay each other's cards.
+    """
+    rows = np.array(np.atleast_2d(cfg), dtype=np.int64, order="C")
+    if contracts is not None:
+        rows = np.repeat(rows, len(contracts), axis=0)
+        rows[:, C_FORCED_CONTRACT] = contracts
+    if len(rows) > 1 and (rows[:, C_DEALING] == DEALING_UNSHUFFLED).any():
+        raise ValueError("a sweep or a duel replays each deal once per row, so it needs shuffled dealing")
+    return rows
+
+
+def _run(first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray) -> None:
+    run_deals(first_deal, key, cfgs, out, *no_trace(), needs_search(cfgs))
 
 
 def play(
@@ -147,10 +158,11 @@ def play(
     k = len(contracts)); with ``cfg`` int64[k, N_CFG], once per configuration (a duel's
     rotations); else once under the run's bidding (k = 1).
     """
-    per_deal = cfg.shape[0] if cfg.ndim == 2 else 1 if contracts is None else len(contracts)
+    cfgs = config_rows(cfg, contracts)
+    per_deal = len(cfgs)
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
     if not progress:
-        _run(first_deal, key, cfg, contracts, out)
+        _run(first_deal, key, cfgs, out)
         return out
     from tqdm import tqdm
 
@@ -158,6 +170,6 @@ def play(
         step = progress_step(cfg)
         for start in range(0, deals, step):
             stop = min(deals, start + step)
-            _run(first_deal + start, key, cfg, contracts, out[start * per_deal : stop * per_deal])
+            _run(first_deal + start, key, cfgs, out[start * per_deal : stop * per_deal])
             bar.update(stop - start)
     return out

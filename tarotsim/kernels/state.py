@@ -202,7 +202,7 @@ L_WINNERS = L_LEADERS + MAX_TRICKS  # per trick
 L_PLAYS = L_WINNERS + MAX_TRICKS  # per trick, MAX_SEATS cards in play order
 N_LOG = L_PLAYS + MAX_TRICKS * MAX_SEATS
 
-# columns of the card-set log written by trace_deals (uint64 words)
+# columns of the card-set log of a trace (uint64 words; ``batch.run_deals`` with ``masks``)
 M_DEALT = 0  # 2 words per seat
 M_CHIEN = 2 * MAX_SEATS
 M_ECART = M_CHIEN + 2

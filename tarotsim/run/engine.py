@@ -139,10 +139,6 @@ def config_rows(cfg: np.ndarray, contracts: np.ndarray | None = None) -> np.ndar
     return rows
 
 
-def _run(first_deal: int, key: np.ndarray, cfgs: np.ndarray, out: np.ndarray) -> None:
-    run_deals(first_deal, key, cfgs, out, *no_trace(), needs_search(cfgs))
-
-
 def play(
     first_deal: int,
     deals: int,
@@ -160,16 +156,20 @@ def play(
     """
     cfgs = config_rows(cfg, contracts)
     per_deal = len(cfgs)
+    searching = needs_search(cfgs)
+    logs, masks = no_trace()
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
     if not progress:
-        _run(first_deal, key, cfgs, out)
+        run_deals(first_deal, key, cfgs, out, logs, masks, searching)
         return out
     from tqdm import tqdm
 
     with tqdm(total=deals, unit="deal", unit_scale=True, desc="deals", file=sys.stderr) as bar:
-        step = progress_step(cfg)
+        step = progress_step(cfgs)
         for start in range(0, deals, step):
             stop = min(deals, start + step)
-            _run(first_deal + start, key, cfgs, out[start * per_deal : stop * per_deal])
+            run_deals(
+                first_deal + start, key, cfgs, out[start * per_deal : stop * per_deal], logs, masks, searching
+            )
             bar.update(stop - start)
     return out

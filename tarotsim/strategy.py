@@ -265,27 +265,8 @@ class Strategy:
             For text that is not ``key=value`` pairs, an empty item, a key given twice, an
             unknown key or value, or a value out of its range.
         """
-        if not isinstance(spec, str):
-            raise TypeError(f"a strategy spec must be text such as 'play=heuristic', got {spec!r}")
-        options: dict[str, Any] = {}
-        if not spec.strip():
-            return Strategy()
-        for part in (p.strip() for p in spec.split(",")):
-            if not part:
-                raise ValueError(
-                    f"a strategy spec has an empty item (two commas, or one at an end) in {spec!r}"
-                )
-            key, sep, text = (s.strip() for s in part.partition("="))
-            if not sep or not key or not text:
-                raise ValueError(
-                    f"a strategy spec is key=value pairs separated by commas, got {part!r} in {spec!r}"
-                )
-            if key in options:
-                raise ValueError(f"{key} is given twice in {spec!r}")
-            if key not in KEYS:
-                raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
-            options[key] = _parse_value(key, text)
-        return Strategy(**options)
+        items = spec_items(spec)
+        return Strategy(**{key: _parse_value(key, text) for key, text in items.items()})
 
     def __str__(self) -> str:
         parts = [f"play={self.play}"]
@@ -358,6 +339,47 @@ class Strategy:
                 learned = load_bidder(value).slots()
                 out[index : index + len(learned)] = learned
         return out
+
+
+def spec_items(spec: str) -> dict[str, str]:
+    """The ``key=value`` items of a spec, in order, each value as written.
+
+    Raises
+    ------
+    ValueError
+        For text that is not ``key=value`` pairs, an empty item, a key given twice or an
+        unknown key.
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"a strategy spec must be text such as 'play=heuristic', got {spec!r}")
+    items: dict[str, str] = {}
+    if not spec.strip():
+        return items
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            raise ValueError(f"a strategy spec has an empty item (two commas, or one at an end) in {spec!r}")
+        key, sep, text = (s.strip() for s in part.partition("="))
+        if not sep or not key or not text:
+            raise ValueError(
+                f"a strategy spec is key=value pairs separated by commas, got {part!r} in {spec!r}"
+            )
+        if key in items:
+            raise ValueError(f"{key} is given twice in {spec!r}")
+        if key not in KEYS:
+            raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
+        items[key] = text
+    return items
+
+
+def merge_specs(base: str, over: str) -> str:
+    """The spec of ``base`` with the keys of ``over`` set over it (``--strategy`` under a
+    duel's ``--a`` and ``--b``).
+
+    >>> merge_specs("play=heuristic,ecart=simple", "play=pimc")
+    'play=pimc,ecart=simple'
+    """
+    items = spec_items(base) | spec_items(over)
+    return ",".join(f"{key}={text}" for key, text in items.items())
 
 
 def _parse_value(key: str, text: str) -> Any:

@@ -16,12 +16,15 @@ from tarotsim.cli.common import (
     CliError,
     add_config_options,
     add_run_options,
+    add_strategy_options,
+    describe_play,
     positive_int,
     run_config,
     seed_number,
+    taker_seat,
     writable,
 )
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+from tarotsim.config import RunConfig
 from tarotsim.labels import CONTRACTS, ThrownIn
 
 if TYPE_CHECKING:
@@ -133,7 +136,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print(
         f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
-        f"card play {config.policy}; {elapsed:.1f} s\n"
+        f"{describe_play(config)}; {elapsed:.1f} s\n"
     )
     print(
         "Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
@@ -144,8 +147,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
-    make_run(args, run_spec(args, run_config(args), "sweep", contracts=contracts, seat=args.seat))
+    contracts = tuple(c.strip() for c in args.contracts.split(","))
+    if "" in contracts:
+        raise CliError(f"--contracts has an empty item (two commas, or one at an end): {args.contracts!r}")
+    make_run(args, run_spec(args, run_config(args), "sweep", contracts=contracts, seat=taker_seat(args)))
     return 0
 
 
@@ -155,10 +160,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
     from tarotsim.analysis import to_markdown
     from tarotsim.duel import DuelResult, duel, duel_spec
     from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
+    from tarotsim.strategy import merge_specs
 
-    spec = duel_spec(
-        args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals
-    )
+    a, b = (args.a if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
+    spec = duel_spec(a, b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
         if args.scheduler is not None or args.workers is not None:
             raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
@@ -194,10 +199,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
 
-    spec = run_spec(args, run_config(args), "sweep", contracts=CONTRACTS, seat=0)
+    config = run_config(args)
+    spec = run_spec(args, config, "sweep", contracts=CONTRACTS, seat=0)
     print(
         f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
-        f"({args.policy} play); re-running this command resumes an interrupted run."
+        f"({describe_play(config)}); re-running this command resumes an interrupted run."
     )
     started = time.perf_counter()
     make_run(args, spec)
@@ -254,20 +260,22 @@ def add_simulate(sub: argparse._SubParsersAction) -> None:
 def add_study(sub: argparse._SubParsersAction) -> None:
     study = sub.add_parser("study", help="the main job: a one-million-deal contract sweep and its report")
     add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
-    add_config_options(study, SWEEP_DEFAULTS)
+    add_config_options(study)
     study.set_defaults(func=cmd_study)
 
 
 def add_sweep(sub: argparse._SubParsersAction) -> None:
     swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
     add_run_options(swp, out_required=True)
-    swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
+    swp.add_argument(
+        "--taker", type=int, default=None, help="seat that takes every contract (default 0; also --seat K)"
+    )
     swp.add_argument(
         "--contracts",
         default=",".join(CONTRACTS),
         help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
     )
-    add_config_options(swp, SWEEP_DEFAULTS)
+    add_config_options(swp)
     swp.set_defaults(func=cmd_sweep)
 
 
@@ -276,9 +284,12 @@ def add_duel(sub: argparse._SubParsersAction) -> None:
         "duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals"
     )
     duel_.add_argument(
-        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert"
+        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=pimc (over --strategy)"
     )
-    duel_.add_argument("--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random")
+    duel_.add_argument(
+        "--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random (over --strategy)"
+    )
+    add_strategy_options(duel_, seats=False)
     duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
     add_run_options(duel_, out_required=False)
     duel_.set_defaults(func=cmd_duel)

@@ -13,6 +13,7 @@ import numpy as np
 from tarotsim.config import check_count
 from tarotsim.kernels.batch import no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
+from tarotsim.policies import searches as policy_searches
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
@@ -151,18 +152,21 @@ def play(
     *,
     contracts: np.ndarray | None = None,
     progress: bool = False,
-    searches: bool,
+    searches: bool | None = None,
 ) -> np.ndarray:
     """Records of deals first_deal … first_deal + deals - 1: int32[deals * k, N_REC].
 
     With ``contracts`` (int64 codes) every deal is played once per contract (a sweep,
     k = len(contracts)); with ``cfg`` int64[k, N_CFG], once per configuration (a duel's
     rotations); else once under the run's bidding (k = 1). ``searches``: whether a seat
-    searches (``RunSpec.searches``), which sets both the kernels' block size and the
-    progress step, so that every call keeps every thread busy.
+    searches (``RunSpec.searches``; None: ``policies.searches`` of the configuration), which
+    sets both the kernels' block size and the progress step, so that every call keeps every
+    thread busy.
     """
     cfgs = config_rows(cfg, contracts)
     per_deal = len(cfgs)
+    if searches is None:
+        searches = policy_searches(cfgs)
     searching = searching_argument(searches)
     logs, masks = no_trace()
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)

@@ -250,7 +250,7 @@ class RunSpec:
             if self.chunk_deals != DEFAULT_CHUNK_DEALS:
                 words += ["--chunk-deals", str(self.chunk_deals)]
             return shlex.join(words)
-        if self.config.forced_contract is not None or self.config.strategies is not None:
+        if self.config.forced_contract is not None:
             return None
         sweeping = self.kind == "sweep"
         defaults = RunConfig(players=self.config.players)
@@ -267,18 +267,27 @@ class RunSpec:
         if self.chunk_deals != DEFAULT_CHUNK_DEALS:
             words += ["--chunk-deals", str(self.chunk_deals)]
         if sweeping and self.seat != 0:
-            words += ["--seat", str(self.seat)]
+            words += ["--taker", str(self.seat)]
         if sweeping and self.contracts != CONTRACTS:
             words += ["--contracts", ",".join(self.contracts)]
         if self.config.players != RunConfig().players:
             words += ["--players", str(self.config.players)]
+        strategies = self.config.strategies
+        if strategies is not None:
+            if len(set(strategies)) == 1:
+                words += ["--strategy", str(strategies[0])]
+            else:
+                words += [f"--seat={seat}={strategy}" for seat, strategy in enumerate(strategies)]
         for option in fields(RunConfig):
             value = getattr(self.config, option.name)
-            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(
-                defaults, option.name
-            ):
+            if option.name in (
+                "players",
+                "forced_taker",
+                "forced_contract",
+                "strategies",
+            ) or value == getattr(defaults, option.name):
                 continue
-            text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            text = "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
             words += [f"--{option.name.replace('_', '-')}={text}"]
         return shlex.join(words)
 

@@ -595,11 +595,13 @@ def parse_whole(name: str, text: str, low: int, high: int | None) -> int:
 def check_thresholds(value: object) -> tuple[int, int, int, int]:
     """Four increasing Chavey counts, 0 to ``MAX_COUNT``; else a ``ValueError``/``TypeError``."""
     message = (
-        "bid_thresholds must be four increasing counts (Prise, Garde, Garde sans, Garde contre) "
+        "bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, Garde contre) "
         f"such as 40/56/71/81, got {value!r}"
     )
     if isinstance(value, str) or not isinstance(value, (tuple, list)) or len(value) != 4:
         raise ValueError(message)
+    if any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) for t in value):
+        raise ValueError(f"bid_thresholds must be whole numbers (Chavey counts), got {value!r}")
     counts = tuple(check_whole("a bid threshold", t, 0, MAX_COUNT) for t in value)
     if list(counts) != sorted(counts):
         raise ValueError(message)
@@ -610,7 +612,9 @@ def parse_thresholds(text: str) -> tuple[int, int, int, int]:
     """``bid_thresholds`` written ``40/56/71/81`` (or ``40,56,71,81``, the old flag's form)."""
     parts = text.replace(",", "/").split("/")
     if len(parts) != 4 or not all(p.strip().isdigit() and p.strip().isascii() for p in parts):
-        raise ValueError(f"bid_thresholds must be four increasing counts such as 40/56/71/81, got {text!r}")
+        raise ValueError(
+            f"bid_thresholds must be four increasing Chavey counts such as 40/56/71/81, got {text!r}"
+        )
     return check_thresholds(tuple(parse_whole("a bid threshold", p, 0, MAX_COUNT) for p in parts))
 
 

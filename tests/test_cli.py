@@ -57,7 +57,7 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
     assert (bolder.contract == "garde").sum() > (default.contract == "garde").sum()
     with pytest.raises(SystemExit):
         main(["simulate", "--deals", "500", "--quiet", "--bid-thresholds", "30,45"])
-    assert "four increasing counts such as 40/56/71/81" in capsys.readouterr().err
+    assert "four increasing Chavey counts such as 40/56/71/81" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["simulate", "sweep", "study", "match", "trace"])

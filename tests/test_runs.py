@@ -44,7 +44,13 @@ def test_chunking_and_threads_do_not_change_records(tmp_path):
 def test_sweep_run_matches_sweep_api(tmp_path):
     contracts = ("prise", "garde_contre")
     execute(
-        tmp_path / "s", spec(kind="sweep", contracts=contracts, seat=2, config=RunConfig(policy="random"))
+        tmp_path / "s",
+        spec(
+            kind="sweep",
+            contracts=contracts,
+            seat=2,
+            config=RunConfig(policy="random", ecart_policy="simple"),
+        ),
     )
     on_disk = load_records(tmp_path / "s")
     direct = sweep(5000, seed=5, contracts=contracts, seat=2, policy="random", ecart_policy="simple")
@@ -231,7 +237,11 @@ def test_sweep_takes_the_simulate_options():
             ValueError,
             "bid_thresholds must be whole numbers",
         ),
-        (lambda: RunConfig(bid_thresholds=(40, 56, 71, 2**64)), ValueError, "bid threshold must be at most"),
+        (
+            lambda: RunConfig(bid_thresholds=(40, 56, 71, 2**64)),
+            ValueError,
+            "bid threshold must be 0 to 1000",
+        ),
         (
             lambda: RunConfig(bid_thresholds=("40", 56, 71, 81)),
             ValueError,

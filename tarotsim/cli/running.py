@@ -162,7 +162,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
     from tarotsim.strategy import merge_specs
 
-    a, b = (args.a if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
+    a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
     spec = duel_spec(a, b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
         if args.scheduler is not None or args.workers is not None:

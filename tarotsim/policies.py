@@ -710,6 +710,18 @@ def policies_markdown() -> str:
             if option.name in p.defaults:
                 default += f" (`{p.name}`: `{p.defaults[option.name]}`)"
         out.append(f"| `{option.name}` | {readers} | {option.values} | {default} | {_cell(option.doc)} |")
+    out += [
+        "",
+        "## Adding a policy",
+        "",
+        "A new policy is one entry in the registry (`tarotsim/policies.py`: its name, decision, next",
+        "free code, options, `searches` and `rollout`), its kernel under `tarotsim/kernels/` and the",
+        "branch of its decision's dispatch that calls it on its code. `python -m tarotsim.policies`",
+        "then writes its code into `tarotsim/kernels/policies/codes.py` and its rows into this page;",
+        "its name is at once valid in `Strategy`, `RunConfig`, the command line and the records.",
+        "A new option also needs its `P_*` slot in `tarotsim/kernels/state.py`. `tests/test_policies.py`",
+        "checks the written files, the codes and the slots against the registry.",
+    ]
     return "\n".join(out) + "\n"
 
 

@@ -611,7 +611,7 @@ def check_thresholds(value: object) -> tuple[int, int, int, int]:
 def parse_thresholds(text: str) -> tuple[int, int, int, int]:
     """``bid_thresholds`` written ``40/56/71/81`` (or ``40,56,71,81``, the old flag's form)."""
     parts = text.replace(",", "/").split("/")
-    if len(parts) != 4 or not all(p.strip().isdigit() and p.strip().isascii() for p in parts):
+    if len(parts) != 4 or not all(p.strip().lstrip("+-").isdigit() and p.isascii() for p in parts):
         raise ValueError(
             f"bid_thresholds must be four increasing Chavey counts such as 40/56/71/81, got {text!r}"
         )

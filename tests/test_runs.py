@@ -315,7 +315,7 @@ def test_a_run_with_strategies_has_a_command_line_that_makes_it_again(tmp_path):
 
 def test_whether_a_run_searches_is_decided_once_on_its_spec():
     from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS
-    from tarotsim.run.engine import PROGRESS_STEP_DEALS, SEARCH_STEP_DEALS
+    from tarotsim.run.engine import PROGRESS_STEP_DEALS, progress_step
 
     plain = RunSpec(kind="simulate", seed=1, deals=10, config=RunConfig())
     assert not plain.searches and plain.progress_step == PROGRESS_STEP_DEALS
@@ -323,9 +323,10 @@ def test_whether_a_run_searches_is_decided_once_on_its_spec():
         spec = RunSpec(
             kind="simulate", seed=1, deals=10, config=RunConfig(strategies=[strategy] + ["play=random"] * 3)
         )
-        assert spec.searches and spec.progress_step == SEARCH_STEP_DEALS
-        # a progress step of the run fills both threads with blocks of searching deals
-        assert spec.progress_step >= 2 * SEARCH_BLOCK_DEALS
+        assert spec.searches and spec.progress_step == progress_step(True)
+        # a progress step fills every thread with blocks of searching deals
+        for threads in (1, 2, 16):
+            assert progress_step(True, threads) >= 4 * threads * SEARCH_BLOCK_DEALS
     duel = RunSpec(
         kind="duel", seed=1, deals=10, config=RunConfig(), duel=("bid=montecarlo", "play=heuristic")
     )

@@ -11,20 +11,25 @@ import numba
 import numpy as np
 
 from tarotsim.config import check_count
-from tarotsim.kernels.batch import no_trace, run_deals
+from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS, no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
 from tarotsim.policies import searches as policy_searches
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
-SEARCH_STEP_DEALS = 64
-"""The same when some seat searches (``pimc`` play, the ``montecarlo`` bidder), whose deals
-cost hundreds or thousands of others."""
+SEARCH_STEP_BLOCKS = 4
+"""When some seat searches (``pimc`` play, the ``montecarlo`` bidder), whose deals cost
+hundreds or thousands of others: blocks of deals per thread and per progress-bar update,
+enough that every thread stays busy until a call's last blocks."""
 
 
-def progress_step(searches: bool) -> int:
-    """Deals per progress-bar update of a run whose seats search (``searches``) or not."""
-    return SEARCH_STEP_DEALS if searches else PROGRESS_STEP_DEALS
+def progress_step(searches: bool, threads: int | None = None) -> int:
+    """Deals per progress-bar update of a run whose seats search (``searches``) or not, on
+    ``threads`` threads (default: those Numba uses now)."""
+    if not searches:
+        return PROGRESS_STEP_DEALS
+    threads = numba.get_num_threads() if threads is None else threads
+    return SEARCH_STEP_BLOCKS * threads * SEARCH_BLOCK_DEALS
 
 
 def searching_argument(searches: bool) -> bool | None:

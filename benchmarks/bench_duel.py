@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 import tarotsim
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.duel import DuelResult, duel_spec
 from tarotsim.run.engine import play, using_threads

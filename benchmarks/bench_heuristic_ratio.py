@@ -24,7 +24,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from tarotsim.bench import machine  # noqa: E402
+from tarotsim.bench.timing import machine  # noqa: E402
 from tarotsim.config import RunConfig  # noqa: E402
 from tarotsim.labels import PLAY_POLICIES  # noqa: E402
 from tarotsim.run.engine import play, using_threads  # noqa: E402

@@ -22,7 +22,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from tarotsim.bench import engine_rate, machine
+from tarotsim.bench.timing import interleave, machine
+from tarotsim.bench.works import engine_work
 from tarotsim.config import RunConfig
 from tarotsim.kernels.score import ATTACK, DEFENCE
 from tarotsim.kernels.state import (
@@ -211,7 +212,8 @@ def main() -> None:
 
     speed = {}
     for policy in ("heuristic", "random"):
-        speed[policy] = engine_rate(args.speed_deals, policy=policy, threads=1, repeats=5)
+        work = {policy: engine_work(args.speed_deals, policy=policy, threads=1)}
+        speed[policy] = interleave(work, repeats=5).spread(policy).median
         print(f"{policy}: {speed[policy]:,.0f} complete deals/s on one thread", flush=True)
 
     with using_threads(numba.config.NUMBA_NUM_THREADS):

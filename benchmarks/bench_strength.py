@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 import tarotsim
-from tarotsim.bench import machine, median_interval
+from tarotsim.bench.timing import machine, median_interval
 from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.labels import PLAY_POLICIES
@@ -307,7 +307,7 @@ def main() -> None:
         "on fresh deals), CPU time of the process, each measurement sized to take about",
         f"{args.speed_seconds:g} CPU s. The ratio is taken within each round (the machine is shared, so",
         "its speed drifts between rounds) and its median reported, with a distribution-free 95% interval",
-        "of the median over the rounds (`tarotsim.bench.median_interval`; 6 rounds at least); the issue's",
+        "of the median over the rounds (`tarotsim.bench.timing.median_interval`; 6 rounds at least); the issue's",
         "target is a `pimc` deal at its default costing at most 3,000 heuristic deals.",
         "",
         *speed_lines,

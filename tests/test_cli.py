@@ -325,7 +325,7 @@ def test_report_out_refuses_the_run_directory_and_an_existing_report(capsys, sma
 def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
     import shutil
 
-    import tarotsim
+    import tarotsim._version
 
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
@@ -341,7 +341,7 @@ def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_p
         str(run),
         "--quiet",
     ]
-    monkeypatch.setattr(tarotsim, "__version__", "0.0.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "0.0.9")
     code, err = run_cli(argv, capsys)
     assert code == 2 and "--allow-version-change" in err
     assert main([*argv, "--allow-version-change"]) == 0

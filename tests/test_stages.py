@@ -1,13 +1,11 @@
-"""The benchmark's stage kernels (``kernels.stages``) play the game's deal: run to the end
+"""The benchmark's stage kernels (``bench.stages``) play the game's deal: run to the end
 they give the records, log and table of ``game.play_deal``; stopped earlier, they leave
 the table where the deal stands at that stage. No timing is asserted."""
 
 import numpy as np
 import pytest
 
-from tarotsim.config import RunConfig
-from tarotsim.kernels.game import new_auction, play_deal
-from tarotsim.kernels.stages import (
+from tarotsim.bench.stages import (
     N_STAGES,
     STAGE_BID,
     STAGE_COUNT,
@@ -21,6 +19,8 @@ from tarotsim.kernels.stages import (
     play_until,
     run_stage,
 )
+from tarotsim.config import RunConfig
+from tarotsim.kernels.game import new_auction, play_deal
 from tarotsim.kernels.state import (
     C_HAND,
     I_TAKER,

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tarotsim.bench import HEADLINE_DEALS, HEADLINE_REPEATS
+from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
     DEFAULT_SEED,
     STUDY_REPORT,
@@ -237,7 +237,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
-    from tarotsim.bench import headline
+    from tarotsim.bench.headline import headline
 
     result = headline(deals=args.deals, repeats=args.repeats, threads=args.threads)
     print(json.dumps(result.as_json(), indent=2) if args.json else result.text())

@@ -154,7 +154,7 @@ class RunSpec:
     def identity(self) -> dict[str, Any]:
         """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
         and the fields two runs must share to hold the same records."""
-        from tarotsim import __version__
+        from tarotsim._version import __version__
 
         return {
             "format": FORMAT,

@@ -41,7 +41,7 @@ from scipy.stats import norm
 
 import tarotsim
 from tarotsim.analysis import best_contract, success_table, thresholds
-from tarotsim.analysis.play import PLAY_COLUMNS
+from tarotsim.analysis.same_play import PLAY_COLUMNS
 from tarotsim.analysis.tables import to_markdown
 from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig

@@ -40,7 +40,7 @@ from tarotsim.kernels.state import (
     R_THROWN_IN,
 )
 from tarotsim.labels import CONTRACT_NAMES
-from tarotsim.run.engine import play, using_threads
+from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
@@ -80,7 +80,7 @@ def mean_ci(values: np.ndarray) -> str:
 
 def run(deals: int, seed: int, **config: object) -> np.ndarray:
     cfg = RunConfig(**config).to_array()  # type: ignore[arg-type]
-    return play(0, deals, run_key(seed), cfg)
+    return play_deals(0, deals, run_key(seed), cfg)
 
 
 def pairing_table(deals: int, seed: int, ecart: str) -> tuple[list[str], dict[tuple[str, str], float]]:

@@ -20,7 +20,7 @@ import numpy as np
 from tarotsim.bench.timing import Work
 from tarotsim.config import RunConfig
 from tarotsim.kernels.state import N_REC
-from tarotsim.run.engine import play, using_threads
+from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
 
 SEED = 1
@@ -42,7 +42,7 @@ def engine_work(deals: int, *, policy: str = "random", players: int = 4, threads
 
     def run() -> None:
         with using_threads(threads):
-            play(0, deals, key, cfg)
+            play_deals(0, deals, key, cfg)
 
     return Work(run, deals)
 
@@ -89,7 +89,7 @@ def records_work(deals: int) -> Work:
     """Turning the record array of ``deals`` random deals into their DataFrame (``to_frame``)."""
     from tarotsim.run.records import to_frame
 
-    rec = play(0, deals, run_key(SEED), RunConfig().to_array())
+    rec = play_deals(0, deals, run_key(SEED), RunConfig().to_array())
     return Work(lambda: to_frame(rec, 0, 4), deals)
 
 
@@ -99,7 +99,7 @@ def chunk_write_work(deals: int, folder: str | os.PathLike[str]) -> Work:
     from tarotsim.run.records import to_frame
     from tarotsim.run.store import CHUNKS, write_chunk
 
-    frame = to_frame(play(0, deals, run_key(SEED), RunConfig().to_array()), 0, 4)
+    frame = to_frame(play_deals(0, deals, run_key(SEED), RunConfig().to_array()), 0, 4)
     (Path(folder) / CHUNKS).mkdir(parents=True, exist_ok=True)
     return Work(lambda: write_chunk(folder, 0, frame), deals)
 

@@ -261,9 +261,18 @@ def named_in_the_documentation() -> list[tuple[str, str]]:
 
 
 def defined_names(name: str) -> set[str]:
-    """The names module ``name`` defines at its top: functions, classes, assignments, imports."""
+    """The names module ``name`` defines at its top: functions, classes, assignments, imports,
+    and the names its ``__all__`` lists (which a module ``__getattr__`` may import on use)."""
     names: set[str] = set()
     for node in ast.parse(MODULE_FILES[name].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.List | ast.Tuple):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets):
+                names.update(
+                    e.value
+                    for e in node.value.elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                )
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign):

@@ -54,7 +54,7 @@ class _Commands(argparse._SubParsersAction):
         """Each command whose options are not added yet → the module that adds them."""
 
     def add_command(self, name: str, module: str, summary: str) -> None:
-        """Register command ``name`` of ``tarotsim.cli.MODULE``, listed with ``summary``."""
+        """Register command ``name``, held by the module ``module`` of the command line, listed with ``summary``."""
         self.add_parser(name, help=summary)
         self.pending[name] = module
 

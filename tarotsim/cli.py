@@ -551,6 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
     from tarotsim.cli_learned import add_commands as add_learned_commands
 
     add_learned_commands(sub)
+    from tarotsim.cli_hand import add_commands as add_hand_commands
+
+    add_hand_commands(sub)
     return parser
 
 

@@ -55,6 +55,7 @@ from tarotsim.kernels.state import (
     BOUT_HELD_EXCUSE,
     BOUT_HELD_PETIT,
     C_CHIEN,
+    C_DEALER,
     C_DEALING,
     C_FIXED,
     C_FIXED_ON,
@@ -265,7 +266,7 @@ def play_deal(
     players' (``searching.new_search``) or ``None`` when no seat searches."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
-    dealer = deal % players
+    dealer = deal % players if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1
     info = tb.info
 
     seed_stream(tb.rng, key, deal)

@@ -1,14 +1,14 @@
 """The ``hand`` command: one hand analysed (:func:`tarotsim.hand.analyse_hand`).
 
-Kept apart from :mod:`tarotsim.cli`, which registers it (``add_commands``) and handles its
-errors like every command's: one line, exit status 2.
+Registered by :func:`tarotsim.cli.build_parser` (``add_commands``); :func:`tarotsim.cli.main`
+handles its errors like every command's: one line, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from tarotsim.cli import _positive_int, _seed
+from tarotsim.cli.common import positive_int, seed_number
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
@@ -67,15 +67,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     hand.add_argument(
         "--deals",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_DEALS,
         help=f"deals of the unseen cards (default {DEFAULT_DEALS:,})",
     )
-    hand.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    hand.add_argument("--seed", type=seed_number, default=0, help="random seed (default 0)")
     hand.add_argument(
         "--bidder", default=None, metavar="FILE", help="a learned bidder file: report its bid too"
     )
-    hand.add_argument("--threads", type=_positive_int, default=None, help="threads (default: all)")
+    hand.add_argument("--threads", type=positive_int, default=None, help="threads (default: all)")
     hand.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     hand.add_argument(
         "--out", default=None, metavar="DIR", help="write hand.md and its figure scores.png here"

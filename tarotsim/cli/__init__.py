@@ -2,7 +2,8 @@
 
 ``COMMANDS`` lists every command with the module that holds it: :mod:`tarotsim.cli.running`
 (the commands that play deals), :mod:`tarotsim.cli.analysis` (those that read run
-directories) and :mod:`tarotsim.cli.learned` (the refitted count and the learned bidder), all
+directories) and :mod:`tarotsim.cli.learned` (the refitted count and the learned bidder) and
+:mod:`tarotsim.cli.hand` (one hand analysed), all
 built on :mod:`tarotsim.cli.common`. A command's options are added, and its module imported,
 only once the command is named, so that ``tarotsim --help`` loads neither Numba nor pandas.
 ``main`` runs one command and turns every error a user can cause into one line on stderr and
@@ -39,6 +40,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "Chavey's count refitted on a sweep, weight by weight, against the published one",
     ),
     ("fit-bidder", "learned", "fit the learned bidder on a sweep: bid=learned,bidder=FILE.json plays it"),
+    ("hand", "hand", "one hand analysed: success, mean score and risk of passing and of each contract"),
 )
 """Every command, in the order ``--help`` lists them: its name, the module of
 ``tarotsim.cli`` that holds it (with ``NAME_options(parser)``, which adds its options and its

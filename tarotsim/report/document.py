@@ -17,6 +17,7 @@ their entries of :data:`~tarotsim.report.glossary.GLOSSARY` as a table.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -123,6 +124,11 @@ def _cells(table: TextTable) -> list[list[str]]:
     ]
 
 
+_ESTIMATE = re.compile(r"^[−+]?[\d,.]+ \([−+]?[\d,.]+ to [−+]?[\d,.]+\)$")
+"""A cell holding an estimate and its interval, ``"−39.1 (−41.7 to −36.6)"``: set as a number
+in HTML (right-aligned, on one line)."""
+
+
 def _markdown_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -154,7 +160,7 @@ class Table:
         for row in _cells(table):
             cells = (
                 f'<td class="num">{html.escape(c)}</td>'
-                if numeric
+                if numeric or _ESTIMATE.match(c)
                 else f'<td class="long">{html.escape(c)}</td>'
                 if len(c) > LONG_CELL
                 else f"<td>{html.escape(c)}</td>"

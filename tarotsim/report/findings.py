@@ -172,8 +172,7 @@ def band_findings(
             value, spread = _binned(row, "positive_from")
             items.append(
                 (
-                    f"{name} pays (beats passing) from {value or 'nowhere in the hands seen'} "
-                    f"{glossary.words(scale)} ({spread}), fitted break-even {_break_even(fit)}; "
+                    f"{name} pays (beats passing) from {_from(value, scale)} ({spread}), fitted break-even {_break_even(fit)}; "
                     f"published {band} on the same count. This is the comparison with the published bands "
                     f"that a sweep can make for {name}.",
                 )
@@ -182,8 +181,7 @@ def band_findings(
             value, spread = _binned(row, "best_from")
             items.append(
                 (
-                    f"{name} is the best choice from {value or 'nowhere in the hands seen'} "
-                    f"{glossary.words(scale)} ({spread}), against the published {band} on the same count.",
+                    f"{name} is the best choice from {_from(value, scale)} ({spread}), against the published {band} on the same count.",
                 )
             )
     if unscaled:
@@ -198,6 +196,12 @@ def band_findings(
             )
         )
     return items
+
+
+def _from(value: str, scale: str) -> str:
+    """``"46 hand points"``, or ``"nowhere in the hands seen, on hand points"``."""
+    words = glossary.words(scale)
+    return f"{value} {words}" if value else f"nowhere in the hands seen, on {words}"
 
 
 def _binned(row: pd.Series, name: str) -> tuple[str, str]:

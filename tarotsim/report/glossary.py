@@ -63,7 +63,7 @@ GLOSSARY: dict[str, Term] = {
     ),
     "uncontested": Term("no other bid", "share of the deals on which no other seat would bid"),
     "deals": Term("deals", "played deals in the row"),
-    "n": Term("deals", "played deals in the cell"),
+    "n": Term("deals", "played deals in the row"),
     "n_total": Term("deals fitted", "played deals in the cells the curve was fitted on"),
     "cells": Term("cells fitted", "trump lengths (or hand-point bins) the curve was fitted on"),
     "degree": Term("curve degree", "degree of the fitted polynomial (0: too few deals to fit)"),
@@ -79,12 +79,14 @@ GLOSSARY: dict[str, Term] = {
         "pays from", "where the fitted mean taker score crosses 0 (passing), with its 95% interval"
     ),
     "positive_from": Term(
-        "pays from", "lowest bin from which the mean taker score stays above 0, with its resampled interval"
+        "pays from (bins)",
+        "lowest bin from which the mean taker score stays above 0, with its resampled interval",
     ),
     "best_from": Term(
-        "best from", "lowest bin from which the contract is the best choice, with its resampled interval"
+        "best from (bins)",
+        "lowest bin from which the contract is the best choice, with its resampled interval",
     ),
-    "best_to": Term("best up to", "highest bin in which the contract is still the best choice"),
+    "best_to": Term("best up to (bins)", "highest bin in which the contract is still the best choice"),
     "published_from": Term("published band", "Chavey's published count for the contract, on this count"),
     # the best contract
     "best": Term("best choice", "the choice (pass included) with the highest mean taker score"),
@@ -116,9 +118,6 @@ GLOSSARY: dict[str, Term] = {
     "a_minus_b": Term("A − B", "A's mean score minus B's in the role, with its 95% interval"),
     "a_made": Term("A made", "share of A's takes of the contract that were made"),
     "b_made": Term("B made", "share of B's takes of the contract that were made"),
-    # provenance
-    "field": Term("what", "what the row records"),
-    "value": Term("value", "its value"),
 }
 """Every column name a report shows, with the words it is shown in and its meaning."""
 
@@ -188,8 +187,8 @@ def estimate(value: float, low: float, high: float, fmt: str = ".1f") -> str:
 _NEGATIVE = re.compile(r"(?<![\w.\-])-(?=\d)")
 """A hyphen written as the sign of a number in text ("fitted -32 points")."""
 
-_LABELLED = ("contract", "best", "runner_up", "others_bid")
-"""Columns holding contract labels, written as contract names."""
+_LABELLED = ("contract", "best", "runner_up", "others_bid", "role")
+"""Columns holding labels (contracts, roles), written as names: ``garde_sans`` as "garde sans"."""
 
 
 def readable(frame: pd.DataFrame, floatfmt: str = ".3f") -> pd.DataFrame:
@@ -217,7 +216,7 @@ def readable(frame: pd.DataFrame, floatfmt: str = ".3f") -> pd.DataFrame:
                 index=frame.index,
             )
         elif name in _LABELLED:
-            values = values.map(_contract_name)
+            values = values.map(_label_name)
         elif pd.api.types.is_bool_dtype(values.dtype):
             values = values.map(lambda v: "" if pd.isna(v) else "yes" if v else "no")
         elif values.dtype == object or isinstance(values.dtype, pd.StringDtype):
@@ -228,13 +227,19 @@ def readable(frame: pd.DataFrame, floatfmt: str = ".3f") -> pd.DataFrame:
 
 def glossary_table(columns: Iterable[str]) -> pd.DataFrame:
     """The glossary entries of `columns` (each once, in order): the words, the meaning and the
-    column name in the records and tables (``term``, ``meaning``, ``column``)."""
-    seen = list(dict.fromkeys(str(c) for c in columns if not str(c).endswith((_LOW, _HIGH))))
+    column names in the records and tables they stand for (``term``, ``meaning``, ``column``).
+
+    >>> glossary_table(["n", "taker_bouts", "deals"]).values.tolist()[0]
+    ['deals', 'played deals in the row', 'n, deals']
+    """
+    terms: dict[tuple[str, str], list[str]] = {}
+    for column in dict.fromkeys(str(c) for c in columns if not str(c).endswith((_LOW, _HIGH))):
+        terms.setdefault((words(column), meaning(column)), []).append(column)
     return pd.DataFrame(
         {
-            "term": [words(c) for c in seen],
-            "meaning": [meaning(c) for c in seen],
-            "column": seen,
+            "term": [term for term, _ in terms],
+            "meaning": [text for _, text in terms],
+            "column": [", ".join(names) for names in terms.values()],
         }
     )
 
@@ -243,7 +248,5 @@ def _float(value: object) -> float:
     return float("nan") if value is None or pd.isna(value) else float(value)  # type: ignore[arg-type]
 
 
-def _contract_name(value: object) -> object:
-    if isinstance(value, str) and value in _CONTRACT_LABELS:
-        return value.replace("_", " ")
-    return value
+def _label_name(value: object) -> object:
+    return value.replace("_", " ") if isinstance(value, str) else value

@@ -126,7 +126,7 @@ _LOW, _HIGH = "_low", "_high"
 
 
 def words(column: str) -> str:
-    """The words a report writes for the column `column` (``score_garde``: "mean score at garde").
+    """The words a report writes for the column `column` (a contract's mean-score column included).
 
     Raises
     ------
@@ -188,7 +188,7 @@ _NEGATIVE = re.compile(r"(?<![\w.\-])-(?=\d)")
 """A hyphen written as the sign of a number in text ("fitted -32 points")."""
 
 _LABELLED = ("contract", "best", "runner_up", "others_bid", "role")
-"""Columns holding labels (contracts, roles), written as names: ``garde_sans`` as "garde sans"."""
+"""Columns holding labels (contracts, roles), written as names: an underscore as a space."""
 
 
 def readable(frame: pd.DataFrame, floatfmt: str = ".3f") -> pd.DataFrame:

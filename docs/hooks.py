@@ -16,7 +16,7 @@ from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI_MARK = "<!-- cli-reference -->"
-HELP_WIDTH = "88"
+HELP_WIDTH = "80"
 
 
 def cli_reference() -> str:

@@ -121,3 +121,9 @@ def test_the_guide_quotes_the_committed_10m_report_exactly():
         assert band in summary
     for band in ("published 40", "published 71 and 81", "published 56"):
         assert band in quote
+    # and the README's few figures
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    figures = re.findall(r"\d+(?:\.\d)? \(\d+(?:\.\d)? to \d+(?:\.\d)?\)", readme)
+    assert len(figures) >= 2
+    for text in figures:
+        assert text in summary, text

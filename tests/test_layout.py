@@ -89,7 +89,7 @@ def test_manifest_file_is_named_by_the_run_store_only() -> None:
 
 
 def test_readme_package_map_matches_the_tree() -> None:
-    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    readme = (PACKAGE.parent / "docs" / "tasks" / "own-player.md").read_text(encoding="utf-8")
     section = readme.split("## How it works", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `tarotsim/")]
     named = {part.strip("`/ ") for row in rows for part in row.split("|")[1].split(",")}

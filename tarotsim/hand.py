@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from tarotsim.analysis.best import best_contract
 from tarotsim.analysis.intervals import Z95, wilson_interval
@@ -283,6 +282,8 @@ def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     mean = float(values.mean())
     if n < 2:
         return mean, math.nan, math.nan
+    from scipy import stats
+
     half = float(stats.t.ppf(0.975, n - 1)) * float(values.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half
 

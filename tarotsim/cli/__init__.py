@@ -2,7 +2,7 @@
 
 ``build_parser`` registers every command from its module: :mod:`tarotsim.cli.running` (the
 commands that play deals), :mod:`tarotsim.cli.analysis` (those that read run directories) and
-:mod:`tarotsim.cli.learned` (the refitted count and the learned bidder), :mod:`tarotsim.cli.hand` (one hand analysed), all built on
+:mod:`tarotsim.cli.learned` (the refitted count and the learned bidder), :mod:`tarotsim.cli.hand` (one hand analysed), :mod:`tarotsim.cli.deal` (dealing with conditions), all built on
 :mod:`tarotsim.cli.common`. ``main`` runs one command and turns every error a user can cause
 into one line on stderr and exit status 2.
 """
@@ -13,7 +13,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tarotsim.cli import analysis, hand, learned, running
+from tarotsim.cli import analysis, deal, hand, learned, running
 from tarotsim.cli.common import CliError, Parser, join_number_lists
 
 __all__ = ["build_parser", "main"]
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     running.add_trace(sub)
     learned.add_commands(sub)
     hand.add_commands(sub)
+    deal.add_commands(sub)
     return parser
 
 

@@ -123,7 +123,9 @@ class HandAnalysis:
     chavey, chavey_distribution : int
         Chavey's count, without and with the distribution bonus.
     bids : dict
-        Bidder name → the contract it wishes from this seat (``pass`` or a contract).
+        Bidder name → the contract it wishes from this seat (``pass`` or a contract),
+        speaking at `position` (first when None) after seats that all passed; the
+        ``montecarlo`` bidder decides on the stream of deal 0 of the seed.
     montecarlo_means : dict
         The ``montecarlo`` bidder's mean playout score by contract, and ``worlds``.
     scores : pandas.DataFrame

@@ -210,3 +210,17 @@ def test_deal_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert len(rows) == 4 and all({"T21", "T1", "EX"} <= set(row["hands"][0]) for row in rows)
     assert main(["deal", "--where", "0:colour=2"]) == 2
     assert "unknown feature 'colour'" in capsys.readouterr().err
+
+
+def test_deals_do_not_depend_on_the_thread_count() -> None:
+    import numba
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = deal(3000, seed=9, where={1: {"kings": (2, 4)}})
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        every = deal(3000, seed=9, where={1: {"kings": (2, 4)}})
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one.hands, every.hands) and np.array_equal(one.tries, every.tries)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tarotsim.cards import PETIT, TRUMP_21, parse_cards
+from tarotsim.bidder import load_bidder
+from tarotsim.cards import PETIT, TRUMP_21, parse_cards, to_mask
 from tarotsim.cli import main
 from tarotsim.dealing import deal
 from tarotsim.hand import analyse_hand, parse_hand, strategy_of
+from tarotsim.kernels.features import hand_features
+from tarotsim.labels import CONTRACTS
 
 HAND = "T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"
+BIDDER = Path(__file__).resolve().parent.parent / "reports" / "bidder-4p.json"
 FRENCH = "21 18 15 12 9 7 4 2 Excuse RCo DCo 5♥ RP 8P 3P 9Ca 2Ca 4T"
 
 
@@ -51,7 +56,7 @@ def test_petit_sec_and_position_are_refused() -> None:
 
 @pytest.fixture(scope="module")
 def analysis():  # type: ignore[no-untyped-def]
-    return analyse_hand(HAND, deals=300, seed=5, position=1)
+    return analyse_hand(HAND, deals=300, seed=5, position=1, bidder=BIDDER)
 
 
 def test_the_table_of_choices(analysis) -> None:  # type: ignore[no-untyped-def]
@@ -68,7 +73,12 @@ def test_the_table_of_choices(analysis) -> None:  # type: ignore[no-untyped-def]
     assert analysis.diff_low <= analysis.diff <= analysis.diff_high
     assert analysis.decided == (analysis.diff_low > 0)
     assert analysis.chavey == 54 and analysis.chavey_distribution == 57
-    assert set(analysis.bids) == {"chavey", "montecarlo"} and analysis.bids["chavey"] == "prise"
+    assert set(analysis.bids) == {"chavey", "learned", "montecarlo"} and analysis.bids["chavey"] == "prise"
+    # the learned bidder's wish: its best predicted score if above 0
+    word0, word1 = to_mask(parse_cards(HAND))
+    predicted = load_bidder(str(BIDDER)).predict(np.array([hand_features(word0, word1)]))[0]
+    expected = CONTRACTS[int(np.argmax(predicted))] if predicted.max() > 0 else "pass"
+    assert analysis.bids["learned"] == expected
     assert analysis.deals + analysis.thrown_in == 300
 
 
@@ -84,7 +94,7 @@ def test_the_deals_played_are_those_of_deal(analysis) -> None:  # type: ignore[n
 
 
 def test_same_seed_same_analysis(analysis) -> None:  # type: ignore[no-untyped-def]
-    again = analyse_hand(HAND, deals=300, seed=5, position=1)
+    again = analyse_hand(HAND, deals=300, seed=5, position=1, bidder=BIDDER)
     assert again.to_dict() == analysis.to_dict()
 
 

@@ -1,4 +1,4 @@
-"""Card ids, the text notation of RULES.md §1, half-point values and card-set masks.
+"""Card ids, the text notation of docs/rules.md §1, half-point values and card-set masks.
 
 Card ids run 0-77: the four suits spades, hearts, diamonds, clubs (14 cards each,
 ranks 1 … 10, J, C, Q, K from low to high) take ids ``14 * suit + rank_index``;

@@ -44,7 +44,7 @@ from tarotsim.kernels.dealing import N_FIXED
 from tarotsim.kernels.hand import montecarlo_totals, seat_wish
 from tarotsim.kernels.state import C_DEALER, C_FIXED, C_FIXED_ON
 from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, ThrownIn, parse_contract
-from tarotsim.run.engine import play, using_threads
+from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -437,7 +437,7 @@ def analyse_hand(
     cfg = hand_config(chosen, players, cards, position)
     codes = np.array([parse_contract(c) for c in CONTRACTS], dtype=np.int64)
     with using_threads(threads):
-        rec = play(0, deals, run_key(used_seed), cfg, contracts=codes)
+        rec = play_deals(0, deals, run_key(used_seed), cfg, contracts=codes)
     frame = to_frame(rec, 0, players, per_deal=len(codes), hand_known=True)
     played = frame[frame["thrown_in"] == ThrownIn.NONE.label]
     n_thrown = deals - played["deal"].nunique()

@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from tarotsim.cards import N_CARDS, PETIT, TRUMP_21, format_card, parse_card
+from tarotsim.chavey import evaluate_hand
 from tarotsim.cli import main
 from tarotsim.dealing import (
     MIN_PROBABILITY,
@@ -22,7 +23,6 @@ from tarotsim.dealing import (
     parse_where_option,
     where_ranges,
 )
-from tarotsim.evaluate import evaluate_hand
 
 
 def _chi2_pvalue(observed: np.ndarray, expected: np.ndarray) -> float:

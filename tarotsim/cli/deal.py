@@ -1,6 +1,6 @@
 """The ``deal`` command: deals that hold given cards and meet ranges (:func:`tarotsim.dealing.deal`).
 
-Registered by :func:`tarotsim.cli.build_parser` (``add_commands``); :func:`tarotsim.cli.main`
+Listed in :data:`tarotsim.cli.COMMANDS` (``deal_options`` adds its options); :func:`tarotsim.cli.main`
 handles its errors like every command's: one line, exit status 2.
 """
 
@@ -38,12 +38,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register the ``deal`` command."""
-    parser = sub.add_parser(
-        "deal",
-        help="deal with conditions: cards given to seats, ranges on a seat's hand; the condition's probability",
-    )
+def deal_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim deal``."""
     parser.add_argument("--deals", type=positive_int, default=10, help="deals to draw (default 10)")
     parser.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
     parser.add_argument("--seed", type=seed_number, default=0, help="random seed (default 0)")

@@ -1,6 +1,6 @@
 """The ``hand`` command: one hand analysed (:func:`tarotsim.hand.analyse_hand`).
 
-Registered by :func:`tarotsim.cli.build_parser` (``add_commands``); :func:`tarotsim.cli.main`
+Listed in :data:`tarotsim.cli.COMMANDS` (``hand_options`` adds its options); :func:`tarotsim.cli.main`
 handles its errors like every command's: one line, exit status 2.
 """
 
@@ -32,19 +32,15 @@ def cmd_hand(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register the ``hand`` command."""
+def hand_options(hand: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim hand``."""
     from tarotsim.hand import DEFAULT_DEALS, DEFAULT_STRATEGY
 
-    hand = sub.add_parser(
-        "hand",
-        help="one hand analysed: success, mean score and risk of passing and of each contract",
-        description=(
-            "Deal the unseen cards again N times around the hand and play each deal once per contract "
-            "(the hand's seat takes), every seat playing the strategy; print each choice's success rate, "
-            "mean score and chance of losing more than 100 points with 95%% intervals, the best choice, "
-            "Chavey's count and what the bidders would bid."
-        ),
+    hand.description = (
+        "Deal the unseen cards again N times around the hand and play each deal once per contract "
+        "(the hand's seat takes), every seat playing the strategy; print each choice's success rate, "
+        "mean score and chance of losing more than 100 points with 95%% intervals, the best choice, "
+        "Chavey's count and what the bidders would bid."
     )
     hand.add_argument(
         "cards",

@@ -50,7 +50,7 @@ from tarotsim.kernels.rng import STREAM_WORDS
 MAX_SEATS = 5
 MAX_TRICKS = 24
 FIVE_PLAYERS = 5
-"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
+"""The table size at which the taker calls a card for a secret partner (docs/rules.md §3)."""
 
 # cfg[] slots: a run's table (int64[N_CFG]), then one block of N_SEAT_CFG slots per seat
 # holding that seat's strategy (``seat_slot``); tarotsim.config and tarotsim.strategy fill it

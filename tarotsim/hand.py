@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from tarotsim.analysis.best import best_contract
 from tarotsim.analysis.intervals import Z95, wilson_interval
@@ -124,7 +123,9 @@ class HandAnalysis:
     chavey, chavey_distribution : int
         Chavey's count, without and with the distribution bonus.
     bids : dict
-        Bidder name → the contract it wishes from this seat (``pass`` or a contract).
+        Bidder name → the contract it wishes from this seat (``pass`` or a contract),
+        speaking at `position` (first when None) after seats that all passed; the
+        ``montecarlo`` bidder decides on the stream of deal 0 of the seed.
     montecarlo_means : dict
         The ``montecarlo`` bidder's mean playout score by contract, and ``worlds``.
     scores : pandas.DataFrame
@@ -283,6 +284,8 @@ def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     mean = float(values.mean())
     if n < 2:
         return mean, math.nan, math.nan
+    from scipy import stats
+
     half = float(stats.t.ppf(0.975, n - 1)) * float(values.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half
 

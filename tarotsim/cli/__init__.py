@@ -2,8 +2,8 @@
 
 ``COMMANDS`` lists every command with the module that holds it: :mod:`tarotsim.cli.running`
 (the commands that play deals), :mod:`tarotsim.cli.analysis` (those that read run
-directories) and :mod:`tarotsim.cli.learned` (the refitted count and the learned bidder) and
-:mod:`tarotsim.cli.hand` (one hand analysed), all
+directories), :mod:`tarotsim.cli.learned` (the refitted count and the learned bidder),
+:mod:`tarotsim.cli.hand` (one hand analysed) and :mod:`tarotsim.cli.deal` (dealing with conditions), all
 built on :mod:`tarotsim.cli.common`. A command's options are added, and its module imported,
 only once the command is named, so that ``tarotsim --help`` loads neither Numba nor pandas.
 ``main`` runs one command and turns every error a user can cause into one line on stderr and
@@ -41,6 +41,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("fit-bidder", "learned", "fit the learned bidder on a sweep: bid=learned,bidder=FILE.json plays it"),
     ("hand", "hand", "one hand analysed: success, mean score and risk of passing and of each contract"),
+    ("deal", "deal", "deal with conditions (cards given, ranges on a hand) and the condition's probability"),
 )
 """Every command, in the order ``--help`` lists them: its name, the module of
 ``tarotsim.cli`` that holds it (with ``NAME_options(parser)``, which adds its options and its

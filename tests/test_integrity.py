@@ -62,7 +62,7 @@ def test_the_manifest_lists_each_chunk_with_its_rows_size_and_checksum(clean):
         assert entry["bytes"] == path.stat().st_size
         assert entry["sha256"] == store.file_sha256(path)
         assert entry["rows"] == len(pd.read_parquet(path))
-    assert manifest["run"]["format"] == 2 and manifest["run"]["tarotsim"] == manifest["versions"]["tarotsim"]
+    assert manifest["run"]["format"] == 3 and manifest["run"]["tarotsim"] == manifest["versions"]["tarotsim"]
 
 
 def test_a_deleted_chunk_is_named_with_the_command_that_repairs_it(clean, tmp_path):
@@ -260,7 +260,7 @@ def test_a_run_of_an_older_records_format_is_refused(clean, tmp_path):
     manifest["run"]["format"] = 1
     (root / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(
-        ValueError, match="made by another tarotsim \\(records format 1; this one reads format 2\\)"
+        ValueError, match="made by another tarotsim \\(records format 1; this one reads format 3\\)"
     ):
         load_records(root)
     with pytest.raises(ValueError, match="records format 1"):

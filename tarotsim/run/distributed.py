@@ -112,7 +112,7 @@ def make_chunk(identity: dict[str, Any], index: int, directory: str | None) -> d
         frame = spec.compute_chunk(index)
     written = None
     if directory is not None:
-        written = write_chunk(directory, index, frame)
+        written = write_chunk(directory, index, frame, run=identity)
         frame = frame[["thrown_in"]]  # all that Run.record_chunk reads, besides the row count
     return {
         "index": index,

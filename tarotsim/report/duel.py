@@ -151,14 +151,16 @@ def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Pat
     ValueError
         If the folder cannot be made or written.
     """
+    from tarotsim.run.files import write_atomic, write_text_atomic
+
     root = Path(folder)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        drawn = edge_by_role_chart(result)
-        drawn.figure.savefig(root / FIGURE_FILE, dpi=DPI)
-        doc = duel_document(result, drawn.caption)
-        (root / "duel.md").write_text(doc.markdown(), encoding="utf-8")
-        (root / "duel.html").write_text(doc.html(), encoding="utf-8")
     except OSError as err:
         raise ValueError(f"cannot write the duel report into {root}: {err.strerror or err}") from None
+    drawn = edge_by_role_chart(result)
+    write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
+    doc = duel_document(result, drawn.caption)
+    write_text_atomic(root / "duel.md", doc.markdown())
+    write_text_atomic(root / "duel.html", doc.html())
     return root

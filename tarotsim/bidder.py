@@ -126,7 +126,7 @@ class Bidder:
             if key in source
         )
         lines = [
-            f"learned bidder, {self.players} players: the taker's predicted score (points) of each contract "
+            f"learned bidder, {self.players} players: each contract's predicted taker score (points) "
             f"from {len(HAND_FEATURES)} hand features;",
             "it bids the contract predicted best, and passes when none is above 0",
         ]
@@ -137,7 +137,7 @@ class Bidder:
             heaviest = sorted(HAND_FEATURES, key=lambda f: -abs(row[f]))[:top]
             weights = ", ".join(f"{f} {number_text(row[f], '+.1f')}" for f in heaviest)
             lines.append(
-                f"  {contract:<13} starts at {number_text(row[INTERCEPT]):>6}; weighs most: {weights}"
+                f"  {contract:<13} starts at {number_text(row[INTERCEPT]):>6}; heaviest: {weights}"
             )
         return "\n".join(lines)
 

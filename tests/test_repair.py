@@ -89,7 +89,9 @@ def test_an_edit_with_its_checksum_redone_is_refused_by_the_chunks(root):
         manifest["identity_sha256"] = identity_sha256(manifest["run"])
 
     edit(root, forge)
-    with pytest.raises(ValueError, match="was made by another run \\(seed 5 in the chunk, 6 in the manifest\\)"):
+    with pytest.raises(
+        ValueError, match="was made by another run \\(seed 5 in the chunk, 6 in the manifest\\)"
+    ):
         load_records(root)
     with pytest.raises(ValueError, match="was made by another run"):
         load_records(root, verify="size")

@@ -136,9 +136,7 @@ class Bidder:
             row = self.coefficients[contract]
             heaviest = sorted(HAND_FEATURES, key=lambda f: -abs(row[f]))[:top]
             weights = ", ".join(f"{f} {number_text(row[f], '+.1f')}" for f in heaviest)
-            lines.append(
-                f"  {contract:<13} starts at {number_text(row[INTERCEPT]):>6}; heaviest: {weights}"
-            )
+            lines.append(f"  {contract:<13} starts at {number_text(row[INTERCEPT]):>6}; heaviest: {weights}")
         return "\n".join(lines)
 
     def save(self, path: str | os.PathLike[str]) -> None:

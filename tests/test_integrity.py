@@ -379,3 +379,26 @@ def test_a_container_memory_limit_bounds_the_memory_available(tmp_path, monkeypa
     with pytest.raises(ValueError, match="1,000 records need"):
         execute(tmp_path / "run", spec())
     assert not (tmp_path / "run").exists()
+
+
+def test_a_finished_run_extended_to_more_deals_equals_a_fresh_run_of_that_size(clean, tmp_path):
+    root = tmp_path / "run"
+    execute(root, spec(deals=2300))  # chunk 2 holds 300 deals, then 1000
+    run = execute(root, spec())
+    assert run.extended_from == 2300 and not run.remade and run.manifest["complete"]
+    assert read_manifest(root)["run"]["deals"] == 3000
+    pd.testing.assert_frame_equal(load_records(root), clean[1])
+    with pytest.raises(ValueError, match="holds a run of 3,000 deals: give --deals 3000"):
+        execute(root, spec(deals=2000))
+
+
+def test_an_edited_seed_is_refused_and_the_command_repairs_it(clean, tmp_path):
+    root = copy_run(clean, tmp_path)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["run"]["seed"] = 6
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        load_records(root)
+    run = execute(root, spec())
+    assert run.rebuilt is not None and not run.remade
+    pd.testing.assert_frame_equal(load_records(root), clean[1])

@@ -61,7 +61,8 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
 
 @pytest.mark.parametrize("command", ["simulate", "sweep", "study", "match", "trace"])
 def test_every_command_builds_the_configuration_of_its_options(command):
-    from tarotsim.cli import _config, build_parser
+    from tarotsim.cli import build_parser
+    from tarotsim.cli.common import run_config
     from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 
     required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
@@ -69,7 +70,7 @@ def test_every_command_builds_the_configuration_of_its_options(command):
     )
     args = build_parser().parse_args([command, *required])
     defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
-    assert _config(args) == RunConfig(**defaults)
+    assert run_config(args) == RunConfig(**defaults)
     args = build_parser().parse_args(
         [
             command,
@@ -84,7 +85,7 @@ def test_every_command_builds_the_configuration_of_its_options(command):
             "random",
         ]
     )
-    assert _config(args) == RunConfig(
+    assert run_config(args) == RunConfig(
         **{
             **defaults,
             "players": 5,
@@ -153,9 +154,9 @@ def test_negative_bid_thresholds_read_the_same_with_or_without_equals(capsys):
     without = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds", "-5,10,20,30"], capsys)
     assert with_equals == without
     assert without[0] == 2 and "a bid threshold must be at least 0, got -5" in without[1]
-    from tarotsim.cli import _join_number_lists
+    from tarotsim.cli.common import join_number_lists
 
-    assert _join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
+    assert join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
         "--bid-thresholds=-1,2",
         "--seed",
         "-3",

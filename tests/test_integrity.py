@@ -11,7 +11,9 @@ import sys
 import pandas as pd
 import pytest
 
-from tarotsim.cli import _run_spec, build_parser
+from tarotsim.cli import build_parser
+from tarotsim.cli.common import run_config
+from tarotsim.cli.running import run_spec
 from tarotsim.config import RunConfig
 from tarotsim.run import store
 from tarotsim.run.lock import LOCK, WriterLock
@@ -47,11 +49,10 @@ def repair_command(message):
     words = shlex.split(command)
     assert words[0] == "tarotsim"
     args = build_parser().parse_args(words[1:])
-    from tarotsim.cli import _config
 
     kind = args.command
     extra = {"contracts": tuple(args.contracts.split(",")), "seat": args.seat} if kind == "sweep" else {}
-    return args.out, _run_spec(args, _config(args), kind, **extra)
+    return args.out, run_spec(args, run_config(args), kind, **extra)
 
 
 def test_the_manifest_lists_each_chunk_with_its_rows_size_and_checksum(clean):

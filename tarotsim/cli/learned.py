@@ -1,7 +1,7 @@
 """The commands of the refitted count and the learned bidder: ``fit-count`` and ``fit-bidder``.
 
-Kept apart from :mod:`tarotsim.cli`, which registers them (``add_commands``) and handles
-their errors like every command's: one line, exit status 2.
+:func:`tarotsim.cli.build_parser` registers them (``add_commands``) and :func:`tarotsim.cli.main`
+handles their errors like every command's: one line, exit status 2.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tarotsim.cli import CliError, _positive_int, _table_file, _writable
-from tarotsim.cli_analysis import emit
+from tarotsim.cli.common import CliError, emit, positive_int, table_file, writable
 from tarotsim.labels import CONTRACTS
 
 SAMPLE_HELP = (
@@ -32,7 +31,7 @@ def _add_sample_options(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("run", help="a sweep's run directory (tarotsim sweep)")
     parser.add_argument(
-        "--sample", type=_positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
+        "--sample", type=positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
     )
     parser.add_argument(
         "--sample-seed",
@@ -45,7 +44,7 @@ def _add_sample_options(parser: argparse.ArgumentParser) -> None:
 def cmd_fit_count(args: argparse.Namespace) -> int:
     from tarotsim.analysis.count_fit import fit_count, verdict
 
-    _writable(Path(args.out))
+    writable(Path(args.out))
     table = fit_count(
         args.run,
         contract=args.contract,
@@ -68,7 +67,7 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
     from tarotsim.analysis.count_fit import fit_bidder
 
     out = Path(args.out)
-    _writable(out)
+    writable(out)
     bidder = fit_bidder(args.run, sample=args.sample, sample_seed=args.sample_seed)
     try:
         bidder.save(out)
@@ -87,9 +86,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "fit-count", help="Chavey's count refitted on a sweep, weight by weight, against the published one"
     )
     _add_sample_options(count)
-    count.add_argument(
-        "--out", type=_table_file, required=True, help="write the table to FILE.md or FILE.csv"
-    )
+    count.add_argument("--out", type=table_file, required=True, help="write the table to FILE.md or FILE.csv")
     count.add_argument(
         "--contract",
         choices=CONTRACTS,

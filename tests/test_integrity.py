@@ -278,21 +278,29 @@ def test_a_chunk_list_without_checksums_is_refused(clean, tmp_path):
 
 
 def test_a_full_disk_is_a_clean_error_and_leaves_no_temporary_file(tmp_path, monkeypatch):
-    def full(self, path, **kwargs):
+    import pyarrow.parquet as pq
+
+    def full(table, path, **kwargs):
         with open(path, "wb") as stream:
             stream.write(b"partial")
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     root = tmp_path / "run"
     with monkeypatch.context() as patch:
-        patch.setattr(pd.DataFrame, "to_parquet", full)
+        patch.setattr(pq, "write_table", full)
         with pytest.raises(
             ValueError, match="cannot write chunk 0 of run .*: No space left on device; free some"
         ):
             execute(root, spec())
-    assert sorted(p.name for p in (root / "chunks").iterdir()) == []
+    assert not root.exists()  # a new directory without a finished chunk is removed again
+    execute(root, spec(), threads=1)
+    with monkeypatch.context() as patch:
+        patch.setattr(pq, "write_table", full)
+        with pytest.raises(ValueError, match="No space left on device"):
+            execute(root, spec(deals=4000))
+    assert sorted(p.name for p in (root / "chunks").iterdir()) == [f"chunk-0000{i}.parquet" for i in range(3)]
     assert not (root / LOCK).exists()
-    assert execute(root, spec()).manifest["complete"]
+    assert execute(root, spec(deals=4000)).manifest["complete"]
 
 
 def test_a_read_only_run_directory_is_a_clean_error(clean, tmp_path, monkeypatch):

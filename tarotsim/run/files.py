@@ -54,7 +54,8 @@ def write_atomic(
     Parameters
     ----------
     path : str or os.PathLike
-        The file to write; its folder must exist.
+        The file to write; its folder must exist. A path that is neither a file nor a
+        folder (a device such as ``/dev/stdout``, a named pipe) is written directly.
     write : callable
         Writes the whole file at the path it is given; what it returns is returned.
     what : str, optional
@@ -69,6 +70,11 @@ def write_atomic(
         as it was and the temporary file is removed.
     """
     target = Path(path)
+    if target.exists() and not target.is_file() and not target.is_dir():  # /dev/stdout, a pipe: write to it
+        try:
+            return write(target)
+        except OSError as err:
+            raise os_error(err, what or str(target), resumes=resumes) from None
     tmp = target.with_name(f"{target.name}{TEMPORARY}{uuid.uuid4().hex[:12]}")
     try:
         result = write(tmp)

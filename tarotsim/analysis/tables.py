@@ -262,7 +262,8 @@ def terminal_table(df: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH, floa
     left = len(sizes) - len(keep)
     if left:
         lines.append(
-            f"({left} more columns, from {table.headers[len(keep)]}: --wide shows them, --format csv gives all)"
+            f"({left} more column{'s' if left > 1 else ''}, from {table.headers[len(keep)]}: "
+            "--wide shows them, --format csv gives all)"
         )
     return "\n".join(lines) + "\n"
 

@@ -10,6 +10,7 @@ into one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail on the closed pipe again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command ``argv`` (default ``sys.argv[1:]``); return its exit status."""
     parser = build_parser()
@@ -46,7 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+        return status
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        _quiet_stdout()
+        return 0
     except (CliError, ValueError, TypeError) as err:
         print(f"tarotsim: error: {err}", file=sys.stderr)
         return 2
@@ -63,6 +77,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tarotsim: interrupted; repeat the same command to resume a run directory", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 0

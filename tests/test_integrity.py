@@ -51,7 +51,7 @@ def repair_command(message):
     args = build_parser().parse_args(words[1:])
 
     kind = args.command
-    extra = {"contracts": tuple(args.contracts.split(",")), "seat": args.seat} if kind == "sweep" else {}
+    extra = {"contracts": args.contracts, "seat": args.seat} if kind == "sweep" else {}
     return args.out, run_spec(args, run_config(args), kind, **extra)
 
 
@@ -406,7 +406,7 @@ def test_an_edited_seed_is_refused_and_the_command_repairs_it(clean, tmp_path):
     manifest = json.loads((root / "manifest.json").read_text())
     manifest["run"]["seed"] = 6
     (root / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ValueError, match="does not match its checksum"):
+    with pytest.raises(ValueError, match="no longer matches its checksum"):
         load_records(root)
     run = execute(root, spec())
     assert run.rebuilt is not None and not run.remade

@@ -73,13 +73,13 @@ def test_the_records_of_made_up_chunks_read_back(root):
 )
 def test_an_edited_identity_is_refused_and_the_command_rebuilds_the_manifest(root, change):
     edit(root, change)
-    with pytest.raises(ValueError, match="does not match its checksum") as info:
+    with pytest.raises(ValueError, match="was edited: its run .* no longer matches its checksum") as info:
         load_records(root)
-    assert "\n" not in str(info.value) and "rebuild it from its chunks" in str(info.value)
+    assert "\n" not in str(info.value) and "rebuild the manifest from its chunks" in str(info.value)
     run = make(root)
     assert run.rebuilt is not None and "checksum" in run.rebuilt
     assert run.manifest["run"]["seed"] == 5 and not run.missing()
-    assert run.notes()[0].startswith("manifest.json was damaged") and "3 intact chunks" in run.notes()[0]
+    assert run.notes()[0].startswith("manifest.json was edited") and "3 intact chunks" in run.notes()[0]
     assert list(load_records(root)["deal"]) == list(range(250))
 
 

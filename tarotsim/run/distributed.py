@@ -236,8 +236,11 @@ def execute_distributed(
             else:
                 try:
                     client = distributed.Client(scheduler, timeout="20s")
-                except OSError as err:
-                    raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+                except (OSError, ValueError, TimeoutError) as err:
+                    raise ValueError(
+                        f"cannot reach the Dask scheduler at {scheduler}: {err} (an address reads "
+                        "tcp://host:8786)"
+                    ) from None
                 with client:
                     _submit_all(client, distributed, run, todo, write_on, progress)
         run.finish()

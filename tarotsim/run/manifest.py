@@ -239,7 +239,11 @@ def read_manifest_file(path: Path) -> dict[str, Any]:
     if problem is None and not isinstance(manifest.get("complete"), bool):
         problem = "it does not say whether the run is complete"
     if problem is None and manifest.get("identity_sha256") != identity_sha256(run):
-        problem = "its run description (seed, deals, configuration) does not match its checksum (edited?)"
+        raise DamagedManifest(
+            f"{str(path)!r} was edited: its run (seed, deals, configuration) no longer matches its checksum; "
+            "repeat the command that made the run to rebuild the manifest from its chunks",
+            "was edited (its run no longer matched its checksum)",
+        )
     if problem is not None:
         raise DamagedManifest(
             f"{str(path)!r} is damaged: {problem}; repeat the command that made the run "

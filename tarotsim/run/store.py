@@ -268,7 +268,7 @@ class Run:
     def _open(self, allow_version_change: bool, lost: bool) -> dict[str, Any]:
         path = self.directory / MANIFEST
         if lost:
-            return self._rebuild(f"{MANIFEST} was missing")
+            return self._rebuild("was missing")
         if not path.exists():
             return self._create()
         try:
@@ -457,7 +457,7 @@ class Run:
         lines = []
         if self.rebuilt is not None:
             kept = len(self.manifest["chunks"])
-            lines.append(f"{MANIFEST} {self.rebuilt}: rebuilt from the {kept} intact chunks")
+            lines.append(f"{MANIFEST} {self.rebuilt}: rebuilt from {kept} intact chunk{'s' if kept != 1 else ''}")
         if self.extended_from is not None:
             lines.append(f"extended from {self.extended_from:,} to {self.spec.deals:,} deals")
         lines += [f"removed chunks/{what}" for what in self.removed]

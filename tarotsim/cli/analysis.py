@@ -83,7 +83,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     shown, notes = _enough(table, args.min_n)
     if args.format == "text":
         notes.append(f"next: tarotsim thresholds {args.run}; tarotsim report {args.run} --out FOLDER")
-    title = f"Contract success by {', '.join(by)}: rate (95% Wilson interval), mean taker score (points)"
+    title = f"Success by {', '.join(by)}: rate (95% Wilson interval), mean taker score (points)"
     emit([(shown, title)], args.out, fmt=args.format, wide=args.wide, notes=notes)
     return 0
 
@@ -97,8 +97,8 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
     outputs = [
         (
             thresholds,
-            f"Trump length at which each contract is made {args.min_rate:.0%} of the time (threshold) and "
-            "its mean score beats passing (break_even), by bouts: fitted curves, 95% intervals",
+            f"Trump length from which each contract is made {args.min_rate:.0%} of the time (threshold)\n"
+            "and scores more than passing (break_even), by bouts: fitted curves, 95% intervals",
         ),
     ]
     if tables.best is not None and tables.hand_points is not None:

@@ -457,7 +457,9 @@ class Run:
         lines = []
         if self.rebuilt is not None:
             kept = len(self.manifest["chunks"])
-            lines.append(f"{MANIFEST} {self.rebuilt}: rebuilt from {kept} intact chunk{'s' if kept != 1 else ''}")
+            lines.append(
+                f"{MANIFEST} {self.rebuilt}: rebuilt from {kept} intact chunk{'s' if kept != 1 else ''}"
+            )
         if self.extended_from is not None:
             lines.append(f"extended from {self.extended_from:,} to {self.spec.deals:,} deals")
         lines += [f"removed chunks/{what}" for what in self.removed]

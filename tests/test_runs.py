@@ -55,7 +55,7 @@ def test_sweep_run_matches_sweep_api(tmp_path):
 
 def test_a_different_configuration_is_refused(tmp_path):
     execute(tmp_path / "run", spec())
-    with pytest.raises(ValueError, match="different run.*seed: 5 there, 6 here"):
+    with pytest.raises(ValueError, match="another run.*seed 5 there, 6 here"):
         execute(tmp_path / "run", spec(seed=6))
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("x")

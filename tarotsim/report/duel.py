@@ -170,7 +170,28 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
         ").",
     )
     doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
+    doc.heading(2, "Provenance")
+    doc.table(duel_provenance(result))
     return doc
+
+
+def duel_provenance(result: DuelResult) -> pd.DataFrame:
+    """Where the duel comes from, as a two-column table (``field``, ``value``, both text): the
+    strategies, the table, the deals and seed, how intervals are made, and the package versions."""
+    from tarotsim.duel import INTERVAL
+    from tarotsim.run.manifest import versions
+
+    rows: list[tuple[str, str]] = [
+        ("strategy A", str(result.a)),
+        ("strategy B", str(result.b)),
+        ("players", str(result.players)),
+        ("deals", f"{result.n:,}"),
+        ("records (deal and rotation)", f"{len(result.records):,}"),
+        ("seed", str(result.seed)),
+        ("intervals", f"95%, {INTERVAL}"),
+    ]
+    rows += [(f"{name} version", version) for name, version in versions().items()]
+    return pd.DataFrame(rows, columns=["field", "value"])
 
 
 def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Path:

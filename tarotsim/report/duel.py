@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from tarotsim.analysis.tables import interval_text, merge_intervals
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import Drawn
-from tarotsim.report.style import DPI, deals_text, new_figure, write_caption
+from tarotsim.report.style import DPI, contract_name, deals_text, new_figure, write_caption
 
 if TYPE_CHECKING:
     from tarotsim.duel import DuelResult
@@ -54,6 +55,34 @@ TERMINAL_HEADERS = {
     "a_minus_b_high": "A\u2212B_high",
 }
 """Short headers of the duel's tables on a terminal (the interval columns merge into ``A−B (95%)``)."""
+
+
+REPORT_HEADERS = {
+    "role": "role",
+    "contract": "contract",
+    "a_n": "A: rows",
+    "a_rate": "A: share",
+    "a_made": "A: made",
+    "a_mean": "A: mean score",
+    "b_n": "B: seats",
+    "b_rate": "B: share",
+    "b_made": "B: made",
+    "b_mean": "B: mean score",
+    "a_minus_b": "A \u2212 B",
+    "a_minus_b_low": "A \u2212 B_low",
+    "a_minus_b_high": "A \u2212 B_high",
+}
+"""The headers of the duel's tables in its report: words, not column names."""
+
+
+def _for_people(table: pd.DataFrame) -> pd.DataFrame:
+    """A duel table for the report: worded headers and labels, intervals written ``−1.2 to 3.4``."""
+    shown = table.rename(columns=REPORT_HEADERS)
+    if "role" in shown.columns:
+        shown = shown.assign(role=shown["role"].astype(str).str.replace("_", " "))
+    if "contract" in shown.columns:
+        shown = shown.assign(contract=[contract_name(c) for c in shown["contract"]])
+    return merge_intervals(shown)
 
 
 def duel_tables(result: DuelResult, *, terminal: bool = True) -> list[tuple[pd.DataFrame, str]]:
@@ -130,46 +159,26 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
         "between the strategies."
     )
     doc.paragraph(
-        f"A's edge: {result.edge:+.2f} game points per deal, 95% interval [{result.low:+.2f}, {result.high:+.2f}] "
-        f"({INTERVAL}). It is A's mean score over the rotations of a deal: positive when A scores more "
-        "in its seat than B does in the same seats. Thrown-in deals count 0 for both."
+        f"A's edge: {result.edge:+.2f} game points per deal, 95% interval "
+        f"{interval_text(result.low, result.high, '+.2f')} ({INTERVAL}). It is A's mean score over the "
+        "rotations of a deal: positive when A scores more in its seat than B does in the same seats. "
+        "Thrown-in deals count 0 for both."
     )
     doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")
     doc.paragraph(
-        "Per role: how many rows (deal and rotation) A held it (",
-        Code("a_n"),
-        "), how often (",
-        Code("a_rate"),
-        ") and A's mean score in it (",
-        Code("a_mean"),
-        "), against how often a seat of B held it and B's mean score there (",
-        Code("b_rate"),
-        ", ",
-        Code("b_mean"),
-        "), and the difference with its interval (",
-        Code("a_minus_b"),
-        "). They show where the edge appears, not an attacking and a defending skill apart: "
-        "when B takes, A is among the defenders.",
+        "Per role: how many rows (a deal and a rotation) A held it, on what share of the rows, and A's "
+        "mean score in it; on what share of B's seats a seat of B held it, and B's mean score there; "
+        "and A's mean less B's, with its 95% interval. They show where the edge appears, not an attacking "
+        "and a defending skill apart: when B takes, A is among the defenders."
     )
-    doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")
+    doc.table(_for_people(result.by_role[TABLE_COLUMNS["by_role"]]), floatfmt=".3f")
     doc.heading(2, "By contract")
     doc.paragraph(
-        "How often A and a seat of B take each contract (",
-        Code("a_rate"),
-        ", ",
-        Code("b_rate"),
-        "), how often they make it (",
-        Code("a_made"),
-        ", ",
-        Code("b_made"),
-        ") and their mean score as its taker (",
-        Code("a_mean"),
-        ", ",
-        Code("b_mean"),
-        ").",
+        "How often A and a seat of B take each contract, how often they make it, and their mean score "
+        "as its taker (game points)."
     )
-    doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
+    doc.table(_for_people(result.by_contract[TABLE_COLUMNS["by_contract"]]), floatfmt=".3f")
     doc.heading(2, "Provenance")
     doc.table(duel_provenance(result))
     return doc

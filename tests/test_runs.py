@@ -169,7 +169,7 @@ def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
         )
         == 2
     )
-    assert "different run" in capsys.readouterr().err
+    assert "holds another run (seed 2 there, 3 here)" in capsys.readouterr().err
     assert (
         main(
             ["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]

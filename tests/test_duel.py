@@ -112,7 +112,9 @@ def test_a_run_directory_holds_the_same_duel_and_resumes(tmp_path) -> None:
     (out / "chunks" / "chunk-00002.parquet").unlink()  # an interrupted duel
     resumed = duel(HEURISTIC, "play=random", 900, seed=5, out=out, chunk_deals=200)
     pd.testing.assert_frame_equal(resumed.records, memory.records)
-    with pytest.raises(ValueError, match="holds a different run"):
+    with pytest.raises(
+        ValueError, match="holds another run \\(strategy B play=random there, play=greedy here\\)"
+    ):
         duel(HEURISTIC, "play=greedy", 900, seed=5, out=out, chunk_deals=200)
     from tarotsim.run.store import execute
 

@@ -97,7 +97,7 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
     outputs = [
         (
             thresholds,
-            f"Trump length from which each contract is made {args.min_rate:.0%} of the time (threshold)\n"
+            f"Trump length at which each contract is made {args.min_rate:.0%} of the time (threshold)\n"
             "and scores more than passing (break_even), by bouts: fitted curves, 95% intervals",
         ),
     ]

@@ -14,7 +14,7 @@ order they finish: they equal those of a local run with the same seed, bit for b
   records which worker (its address) made each chunk, with the file's size and checksum;
   it holds the run directory's writer lock from start to end.
 - A task is idempotent: it writes its chunk under a temporary name of its own, then
-  renames it (``store.write_chunk``), and the content is the same whoever makes it. A
+  renames it (``manifest.write_chunk``), and the content is the same whoever makes it. A
   worker that dies costs only its chunks: Dask gives them to the workers left and they
   are made again.
 - Numba compiles once per worker process, in a warm-up run on every worker before the
@@ -38,8 +38,9 @@ from typing import Any
 
 from tarotsim.config import check_count
 from tarotsim.run.engine import using_threads
+from tarotsim.run.manifest import can_write_chunks, versions, write_chunk
 from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import Run, can_write_chunks, versions, write_chunk
+from tarotsim.run.store import Run
 
 WRITE_ON = ("workers", "client")
 RETRIES = 2

@@ -434,9 +434,13 @@ def check_paired(manifest_a: dict[str, Any], manifest_b: dict[str, Any]) -> None
 
 
 def _flat(run: dict[str, Any]) -> dict[str, Any]:
-    """A run's identity with its configuration's fields at the top (``policy``, not ``config``)."""
+    """A run's identity with its configuration's fields at the top (``policy``, not ``config``), and a
+    duel's strategies as ``strategy A`` and ``strategy B``."""
     config = run.get("config")
-    flat = {k: v for k, v in run.items() if k != "config"}
+    flat = {k: v for k, v in run.items() if k not in ("config", "duel")}
+    duel = run.get("duel")
+    if isinstance(duel, list) and len(duel) == 2:
+        flat |= {"strategy A": duel[0], "strategy B": duel[1]}
     return flat | (config if isinstance(config, dict) else {"config": config})
 
 

@@ -115,8 +115,6 @@ class Bidder:
     def summary(self, *, top: int = 3) -> str:
         """A few lines for a person: what the model predicts, and per contract its intercept
         and the ``top`` features that weigh most (game points per unit of the feature)."""
-        from tarotsim.analysis.tables import number_text
-
         source = self.source
         fitted = ", ".join(
             f"{name} {source[key]:,}"
@@ -135,8 +133,8 @@ class Bidder:
         for contract in CONTRACTS:
             row = self.coefficients[contract]
             heaviest = sorted(HAND_FEATURES, key=lambda f: -abs(row[f]))[:top]
-            weights = ", ".join(f"{f} {number_text(row[f], '+.1f')}" for f in heaviest)
-            lines.append(f"  {contract:<13} starts at {number_text(row[INTERCEPT]):>6}; heaviest: {weights}")
+            weights = ", ".join(f"{f} {_number_text(row[f], '+.1f')}" for f in heaviest)
+            lines.append(f"  {contract:<13} starts at {_number_text(row[INTERCEPT]):>6}; heaviest: {weights}")
         return "\n".join(lines)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -150,6 +148,11 @@ class Bidder:
         from tarotsim.run.files import write_text_atomic
 
         write_text_atomic(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+
+def _number_text(value: float, fmt: str = ".1f") -> str:
+    """``value`` formatted for people, with a true minus sign."""
+    return format(value, fmt).replace("-", "\u2212")
 
 
 def _malformed(path: str | os.PathLike[str], what: str) -> ValueError:

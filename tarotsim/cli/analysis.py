@@ -1,6 +1,6 @@
 """The commands that read run directories: ``table``, ``thresholds``, ``compare`` and ``report``.
 
-:func:`tarotsim.cli.build_parser` registers them (``add_commands``) and :func:`tarotsim.cli.main`
+:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
 handles their errors like every command's: one line, exit status 2.
 """
 
@@ -159,9 +159,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 0
     from tarotsim.report import write_report
 
-    with (
-        warnings.catch_warnings()
-    ):  # small runs make the fits warn (a cell without spread): the report says so
+    # small runs make the fits warn (a cell without spread); the report says what it could not fit
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.filterwarnings("ignore", module="statsmodels")
         folder = write_report(args.run, args.out, min_n=args.min_n, client=args.scheduler)
@@ -169,9 +168,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register ``table``, ``thresholds``, ``compare`` and ``report`` on the CLI's subcommands."""
-    table = sub.add_parser("table", help="success table of a run directory (a duel's: by strategy and role)")
+def table_options(table: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim table``."""
     table.add_argument("run", help="run directory")
     table.add_argument(
         "--by",
@@ -187,7 +185,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_scheduler_option(table)
     table.set_defaults(func=cmd_table)
 
-    thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
+
+def thresholds_options(thr: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim thresholds``."""
     thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
     thr.add_argument(
         "--min-rate",
@@ -208,7 +208,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_scheduler_option(thr)
     thr.set_defaults(func=cmd_thresholds)
 
-    cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
+
+def compare_options(cmp_: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim compare``."""
     cmp_.add_argument("run_a", help="run directory A")
     cmp_.add_argument("run_b", help="run directory B")
     cmp_.add_argument(
@@ -218,9 +220,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_scheduler_option(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
-    rep = sub.add_parser(
-        "report", help="figures and a Markdown/HTML report of a run directory (a duel's: the duel report)"
-    )
+
+def report_options(rep: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim report``."""
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
     rep.add_argument(
         "--out",

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.tables import interval_text, merge_intervals
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import Drawn
-from tarotsim.report.style import DPI, contract_name, deals_text, new_figure, write_caption
+from tarotsim.report.glossary import interval, number
+from tarotsim.report.provenance import duel_provenance, made_here
+from tarotsim.report.style import DPI, deals_text, drop_caption, new_figure, write_caption
 
 if TYPE_CHECKING:
     from tarotsim.duel import DuelResult
@@ -55,34 +56,6 @@ TERMINAL_HEADERS = {
     "a_minus_b_high": "A\u2212B_high",
 }
 """Short headers of the duel's tables on a terminal (the interval columns merge into ``A−B (95%)``)."""
-
-
-REPORT_HEADERS = {
-    "role": "role",
-    "contract": "contract",
-    "a_n": "A: rows",
-    "a_rate": "A: share",
-    "a_made": "A: made",
-    "a_mean": "A: mean score",
-    "b_n": "B: seats",
-    "b_rate": "B: share",
-    "b_made": "B: made",
-    "b_mean": "B: mean score",
-    "a_minus_b": "A \u2212 B",
-    "a_minus_b_low": "A \u2212 B_low",
-    "a_minus_b_high": "A \u2212 B_high",
-}
-"""The headers of the duel's tables in its report: words, not column names."""
-
-
-def _for_people(table: pd.DataFrame) -> pd.DataFrame:
-    """A duel table for the report: worded headers and labels, intervals written ``−1.2 to 3.4``."""
-    shown = table.rename(columns=REPORT_HEADERS)
-    if "role" in shown.columns:
-        shown = shown.assign(role=shown["role"].astype(str).str.replace("_", " "))
-    if "contract" in shown.columns:
-        shown = shown.assign(contract=[contract_name(c) for c in shown["contract"]])
-    return merge_intervals(shown)
 
 
 def duel_tables(result: DuelResult, *, terminal: bool = True) -> list[tuple[pd.DataFrame, str]]:
@@ -159,48 +132,30 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
         "between the strategies."
     )
     doc.paragraph(
-        f"A's edge: {result.edge:+.2f} game points per deal, 95% interval "
-        f"{interval_text(result.low, result.high, '+.2f')} ({INTERVAL}). It is A's mean score over the "
-        "rotations of a deal: positive when A scores more in its seat than B does in the same seats. "
-        "Thrown-in deals count 0 for both."
+        f"A's edge: {number(result.edge, '+.2f')} game points per deal, 95% interval {interval(result.low, result.high, '+.2f')} "
+        f"({INTERVAL}). It is A's mean score over the rotations of a deal: positive when A scores more "
+        "in its seat than B does in the same seats. Thrown-in deals count 0 for both."
     )
     doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")
     doc.paragraph(
-        "Per role: how many rows (a deal and a rotation) A held it, on what share of the rows, and A's "
-        "mean score in it; on what share of B's seats a seat of B held it, and B's mean score there; "
-        "and A's mean less B's, with its 95% interval. They show where the edge appears, not an attacking "
-        "and a defending skill apart: when B takes, A is among the defenders."
+        "Per role: how many plays (deal and seat) A held it, how often, and A's mean score in it, "
+        "against how often a seat of B held it and B's mean score there, and the difference with its "
+        "interval. They show where the edge appears, not an attacking and a defending skill apart: "
+        "when B takes, A is among the defenders.",
     )
-    doc.table(_for_people(result.by_role[TABLE_COLUMNS["by_role"]]), floatfmt=".3f")
+    doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")
     doc.heading(2, "By contract")
     doc.paragraph(
-        "How often A and a seat of B take each contract, how often they make it, and their mean score "
-        "as its taker (game points)."
+        "How often A and a seat of B take each contract, how often they make it, and their mean "
+        "score as its taker.",
     )
-    doc.table(_for_people(result.by_contract[TABLE_COLUMNS["by_contract"]]), floatfmt=".3f")
+    doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
+    doc.heading(2, "Words used")
+    doc.glossary()
     doc.heading(2, "Provenance")
-    doc.table(duel_provenance(result))
+    doc.table(pd.concat([duel_provenance(result), made_here()], ignore_index=True), in_words=True)
     return doc
-
-
-def duel_provenance(result: DuelResult) -> pd.DataFrame:
-    """Where the duel comes from, as a two-column table (``field``, ``value``, both text): the
-    strategies, the table, the deals and seed, how intervals are made, and the package versions."""
-    from tarotsim.duel import INTERVAL
-    from tarotsim.run.manifest import versions
-
-    rows: list[tuple[str, str]] = [
-        ("strategy A", str(result.a)),
-        ("strategy B", str(result.b)),
-        ("players", str(result.players)),
-        ("deals", f"{result.n:,}"),
-        ("records (deal and rotation)", f"{len(result.records):,}"),
-        ("seed", str(result.seed)),
-        ("intervals", f"95%, {INTERVAL}"),
-    ]
-    rows += [(f"{name} version", version) for name, version in versions().items()]
-    return pd.DataFrame(rows, columns=["field", "value"])
 
 
 def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Path:
@@ -220,6 +175,7 @@ def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Pat
     except OSError as err:
         raise ValueError(f"cannot write the duel report into {root}: {err.strerror or err}") from None
     drawn = edge_by_role_chart(result)
+    drop_caption(drawn.figure)  # written under the figure by the document: each caption once
     write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
     doc = duel_document(result, drawn.caption)
     write_text_atomic(root / "duel.md", doc.markdown())

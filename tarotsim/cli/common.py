@@ -338,6 +338,25 @@ def add_output_options(parser: argparse.ArgumentParser, *, min_n: bool = False) 
         )
 
 
+def _notes_below(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """A table's ``note`` column taken out and written below it, one wrapped line per row that
+    has a note, named by the row's first columns."""
+    import textwrap
+
+    from tarotsim.analysis.tables import TERMINAL_WIDTH
+
+    if "note" not in table.columns:
+        return table, []
+    keys = [c for c in table.columns[:2] if c != "note"]
+    lines = []
+    for _, row in table.iterrows():
+        note = row["note"]
+        if isinstance(note, str) and note:
+            name = " ".join(str(row[k]) for k in keys)
+            lines += textwrap.wrap(f"{name}: {note}", TERMINAL_WIDTH, subsequent_indent="    ")
+    return table.drop(columns="note"), lines
+
+
 def emit(
     tables: Sequence[tuple[pd.DataFrame, str]],
     out: str | None,
@@ -354,8 +373,11 @@ def emit(
     from tarotsim.run.files import write_text_atomic
 
     for table, title in tables:
-        text = format_table(table, fmt, wide=wide)
+        shown, footnotes = _notes_below(table) if fmt == "text" else (table, [])
+        text = format_table(shown, fmt, wide=wide)
         print(text if fmt in ("csv", "json") else f"{title}\n\n{text}")
+        if footnotes:
+            print("\n".join(footnotes) + "\n")
     if fmt not in ("csv", "json"):
         for note in notes:
             print(note)

@@ -130,3 +130,15 @@ def test_a_duel_result_prints_shortly():
     assert len(text) < 200 and "edge=+3.25" in text and "n=2500" in text and "score_0" not in text
     fields = dict(duel_provenance(result).itertuples(index=False))
     assert str(fields["seed"]) == "7" and fields["deals"] == "2,500"
+
+
+def test_a_table_s_notes_are_written_below_it_on_a_terminal(capsys):
+    from tarotsim.cli.common import emit
+
+    frame = table().assign(note=["not fitted: " + "too few deals " * 12, None])
+    emit([(frame, "Thresholds")], None)
+    out = capsys.readouterr().out
+    assert "note" not in out.splitlines()[2] and "prise 40: not fitted: too few deals" in out
+    assert max(len(line) for line in out.splitlines()) <= TERMINAL_WIDTH
+    emit([(frame, "Thresholds")], None, fmt="csv")
+    assert "note" in capsys.readouterr().out.splitlines()[0]

@@ -95,12 +95,18 @@ def identity_sha256(run: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def unbound(run: dict[str, Any]) -> dict[str, Any]:
+    """A run's identity without what a chunk's binding leaves out: the version and the deal count.
+    Two runs equal here hold the same chunks (a larger deal count extends a run)."""
+    return {k: v for k, v in run.items() if k not in _UNBOUND}
+
+
 def chunk_binding(run: dict[str, Any], index: int) -> dict[str, Any]:
     """What chunk ``index`` of the run ``run`` (an identity) carries in its Parquet footer:
     the run's identity but the version and deal count, the chunk's index and deal range."""
     first, count = RunSpec.from_identity(run).chunk_range(index)
     return {
-        "run": {k: v for k, v in run.items() if k not in _UNBOUND},
+        "run": unbound(run),
         "chunk": index,
         "first_deal": first,
         "deals": count,

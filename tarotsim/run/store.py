@@ -58,6 +58,7 @@ from tarotsim.run.manifest import (
     read_manifest,
     read_manifest_file,
     repair_advice,
+    unbound,
     versions,
     write_chunk,
     write_json_atomic,
@@ -85,7 +86,6 @@ __all__ = [
 
 REPORT = "report"
 """The folder a run directory may hold besides its chunks: the report ``study`` and ``duel`` write."""
-_UNBOUND = ("tarotsim", "deals")
 
 
 def load_records(
@@ -162,10 +162,6 @@ def _lost_manifest(root: Path) -> bool:
         entry.name in (CHUNKS, LOCK) or is_temporary(entry) or (entry.name == REPORT and entry.is_dir())
         for entry in root.iterdir()
     )
-
-
-def _unbound(run: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in run.items() if k not in _UNBOUND}
 
 
 class Run:
@@ -301,7 +297,7 @@ class Run:
         ValueError
             If the chunks are another run's: the directory is not this run's to repair.
         """
-        ours = _unbound(self.spec.identity())
+        ours = unbound(self.spec.identity())
         for path in sorted((self.directory / CHUNKS).iterdir()):
             try:
                 found = read_binding(path) if _is_chunk_file(path) else None
@@ -318,7 +314,7 @@ class Run:
 
     def _resume(self, manifest: dict[str, Any], allow_version_change: bool) -> dict[str, Any]:
         theirs, ours = manifest["run"], self.spec.identity()
-        if _unbound(theirs) != _unbound(ours):
+        if unbound(theirs) != unbound(ours):
             raise ValueError(
                 f"{self.directory} holds another run ({difference(theirs, ours)}); "
                 "choose another --out directory or repeat that run's own command to resume it"

@@ -142,3 +142,10 @@ def test_a_table_s_notes_are_written_below_it_on_a_terminal(capsys):
     assert max(len(line) for line in out.splitlines()) <= TERMINAL_WIDTH
     emit([(frame, "Thresholds")], None, fmt="csv")
     assert "note" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_the_command_line_names_the_table_formats_and_width_of_the_analysis():
+    from tarotsim.analysis import tables
+    from tarotsim.cli import common
+
+    assert common.FORMATS == tables.FORMATS and common.TERMINAL_WIDTH == tables.TERMINAL_WIDTH

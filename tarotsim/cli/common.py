@@ -314,10 +314,15 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+FORMATS = ("text", "md", "csv", "json")
+"""``--format``'s choices: those of ``analysis.tables.format_table``, named here so that ``--help``
+does not import the analysis (and pandas)."""
+TERMINAL_WIDTH = 100
+"""The width of a text table unless ``--wide``: ``analysis.tables.TERMINAL_WIDTH``."""
+
+
 def add_output_options(parser: argparse.ArgumentParser, *, min_n: bool = False) -> None:
     """``--format`` and ``--wide`` of a command that prints tables; ``--min-n`` when it has counts."""
-    from tarotsim.analysis.tables import FORMATS, TERMINAL_WIDTH
-
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -342,8 +347,6 @@ def _notes_below(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """A table's ``note`` column taken out and written below it, one wrapped line per row that
     has a note, named by the row's first columns."""
     import textwrap
-
-    from tarotsim.analysis.tables import TERMINAL_WIDTH
 
     if "note" not in table.columns:
         return table, []

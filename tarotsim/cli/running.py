@@ -1,5 +1,5 @@
 """The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``match``,
-``bench`` and ``trace``; each ``add_…`` function registers one of them."""
+``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tarotsim.bench import HEADLINE_DEALS, HEADLINE_REPEATS
+from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
     DEFAULT_SEED,
     STUDY_REPORT,
@@ -18,10 +18,13 @@ from tarotsim.cli.common import (
     add_run_options,
     add_strategy_options,
     describe_play,
-    positive_int,
+    emit,
+    name_list,
     run_config,
     seed_number,
     taker_seat,
+    threads_number,
+    whole,
     writable,
 )
 from tarotsim.config import RunConfig
@@ -45,11 +48,20 @@ def cmd_trace(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_TRACE_DEALS = 10**7
+"""The most deals one trace holds (about 3 KB a deal: 30 GB)."""
+MAX_MATCH_DEALS = 10**5
+"""The most deals of a match, which prints one line per deal."""
+MAX_BENCH_DEALS = 10**8
+"""The most deals of one timed bench run (its records are held in memory)."""
+
+
 def summary_table(frame: pd.DataFrame | str) -> str:
-    """Markdown table of contract success by bout count, with the thrown-in counts.
+    """A terminal table of contract success by bout count, with the thrown-in counts.
 
     ``frame`` is a record frame or a run directory."""
-    from tarotsim.analysis import success_table, to_markdown
+    from tarotsim.analysis import success_table
+    from tarotsim.analysis.tables import format_table
 
     table = success_table(frame, by=("taker_bouts",))
     shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
@@ -59,7 +71,7 @@ def summary_table(frame: pd.DataFrame | str) -> str:
         for reason in ThrownIn
         if reason != ThrownIn.NONE
     )
-    lines = [to_markdown(shown), "", f"played deals: {int(table['n'].sum())}; thrown in: {reasons}"]
+    lines = [format_table(shown), f"played deals: {int(table['n'].sum()):,}; thrown in: {reasons}"]
     return "\n".join(lines)
 
 
@@ -100,13 +112,17 @@ def make_run(args: argparse.Namespace, spec: RunSpec) -> None:
             allow_version_change=args.allow_version_change,
         )
     elapsed = time.perf_counter() - started
-    for index, problem in run.remade:
-        print(f"chunk {index} {problem}: made again")
+    for note in run.notes():
+        print(note)
     counts = run.manifest["counts"]
     print(
-        f"{spec.kind} run in {run.directory}: {counts['deals']} deals ({counts['rows']} records), "
+        f"{spec.kind} run in {args.out}: {counts['deals']:,} deals ({counts['rows']:,} records), "
         f"seed {spec.seed}; {elapsed:.1f} s this time, {run.manifest['wall_time_s']:.1f} s in all"
     )
+    if spec.kind != "duel":
+        print(
+            f"next: tarotsim table {args.out}; tarotsim thresholds {args.out}; tarotsim report {args.out} --out FOLDER"
+        )
 
 
 def run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
@@ -147,19 +163,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    contracts = tuple(c.strip() for c in args.contracts.split(","))
-    if "" in contracts:
-        raise CliError(f"--contracts has an empty item (two commas, or one at an end): {args.contracts!r}")
-    make_run(args, run_spec(args, run_config(args), "sweep", contracts=contracts, seat=taker_seat(args)))
+    make_run(args, run_spec(args, run_config(args), "sweep", contracts=args.contracts, seat=taker_seat(args)))
     return 0
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
     """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
-    from tarotsim.analysis import to_markdown
     from tarotsim.duel import DuelResult, duel, duel_spec
-    from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
+    from tarotsim.report.duel import duel_tables, write_duel_report
     from tarotsim.strategy import merge_specs
 
     a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
@@ -182,13 +194,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         make_run(args, spec)
         result = DuelResult.from_run(args.out)
     print(f"{result.summary()}\n")
-    print(
-        f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
-        f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}"
-    )
-    print(
-        f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}"
-    )
+    emit(duel_tables(result), None)
     if args.out is not None:
         folder = write_duel_report(result, Path(args.out) / "report")
         print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
@@ -243,46 +249,48 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
-    from tarotsim.bench import headline
+    from tarotsim.bench.headline import headline
 
     result = headline(deals=args.deals, repeats=args.repeats, threads=args.threads)
     print(json.dumps(result.as_json(), indent=2) if args.json else result.text())
     return 0
 
 
-def add_simulate(sub: argparse._SubParsersAction) -> None:
-    sim = sub.add_parser("simulate", help="simulate deals; print contract success, or write a run directory")
+def simulate_options(sim: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim simulate``."""
     add_run_options(sim, out_required=False)
     add_config_options(sim)
     sim.set_defaults(func=cmd_simulate)
 
 
-def add_study(sub: argparse._SubParsersAction) -> None:
-    study = sub.add_parser("study", help="the main job: a one-million-deal contract sweep and its report")
+def study_options(study: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim study``."""
     add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
     add_config_options(study)
     study.set_defaults(func=cmd_study)
 
 
-def add_sweep(sub: argparse._SubParsersAction) -> None:
-    swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
+def sweep_options(swp: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim sweep``."""
     add_run_options(swp, out_required=True)
     swp.add_argument(
-        "--taker", type=int, default=None, help="seat that takes every contract (default 0; also --seat K)"
+        "--taker",
+        type=whole(0, 4),
+        default=None,
+        help="seat that takes every contract (default 0; also --seat K)",
     )
     swp.add_argument(
         "--contracts",
-        default=",".join(CONTRACTS),
+        type=name_list,
+        default=CONTRACTS,
         help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
     )
     add_config_options(swp)
     swp.set_defaults(func=cmd_sweep)
 
 
-def add_duel(sub: argparse._SubParsersAction) -> None:
-    duel_ = sub.add_parser(
-        "duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals"
-    )
+def duel_options(duel_: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim duel``."""
     duel_.add_argument(
         "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=pimc (over --strategy)"
     )
@@ -295,9 +303,11 @@ def add_duel(sub: argparse._SubParsersAction) -> None:
     duel_.set_defaults(func=cmd_duel)
 
 
-def add_match(sub: argparse._SubParsersAction) -> None:
-    match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
-    match.add_argument("--deals", type=positive_int, default=8, help="deals in the match (default 8)")
+def match_options(match: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim match``."""
+    match.add_argument(
+        "--deals", type=whole(1, MAX_MATCH_DEALS), default=8, help="deals in the match (default 8)"
+    )
     match.add_argument(
         "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
     )
@@ -305,30 +315,35 @@ def add_match(sub: argparse._SubParsersAction) -> None:
     match.set_defaults(func=cmd_match)
 
 
-def add_bench(sub: argparse._SubParsersAction) -> None:
-    bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
+def bench_options(bench: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim bench``."""
     bench.add_argument(
         "--deals",
-        type=positive_int,
+        type=whole(1, MAX_BENCH_DEALS),
         default=HEADLINE_DEALS,
         help=f"deals per timed run (default {HEADLINE_DEALS:,})",
     )
     bench.add_argument(
         "--repeats",
-        type=positive_int,
+        type=whole(1, 1000),
         default=HEADLINE_REPEATS,
         help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})",
     )
     bench.add_argument(
-        "--threads", type=positive_int, default=1, help="threads every figure runs on (default 1)"
+        "--threads", type=threads_number, default=1, help="threads every figure runs on (default 1)"
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     bench.set_defaults(func=cmd_bench)
 
 
-def add_trace(sub: argparse._SubParsersAction) -> None:
-    trace = sub.add_parser("trace", help="write every card of every deal as JSON Lines")
-    trace.add_argument("--deals", type=positive_int, required=True, help="deals to trace")
+def trace_options(trace: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim trace``."""
+    trace.add_argument(
+        "--deals",
+        type=whole(1, MAX_TRACE_DEALS),
+        required=True,
+        help=f"deals to trace (at most {MAX_TRACE_DEALS:,}: about 3 KB each)",
+    )
     trace.add_argument("--seed", type=seed_number, required=True, help="random seed")
     trace.add_argument("--out", required=True, help="output file (.jsonl)")
     add_config_options(trace)

@@ -21,7 +21,7 @@ from tarotsim.bidder import load_bidder
 from tarotsim.config import RunConfig, check_count
 from tarotsim.labels import CONTRACTS, parse_contract
 from tarotsim.policies import searches
-from tarotsim.run.engine import check_memory, play, progress_step
+from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -30,11 +30,12 @@ KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
 in that seat and strategy B in the others."""
-FORMAT = 3
+FORMAT = 4
 """Version of the records and of the run directory's layout, part of a run's identity: raised by any
 change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
-chunk checksums in the manifest; 3: a strategy spec's unnamed choices mean the one default,
-heuristic play and the expert écart, where they meant random play and the simple écart)."""
+chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's
+checksum; 4: a strategy spec's unnamed choices mean the one default, heuristic play and the
+expert écart, where they meant random play and the simple écart)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
 """Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
 for a four-contract sweep), so a run's memory stays bounded whatever its length."""
@@ -158,7 +159,7 @@ class RunSpec:
     def identity(self) -> dict[str, Any]:
         """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
         and the fields two runs must share to hold the same records."""
-        from tarotsim import __version__
+        from tarotsim._version import __version__
 
         return (
             {
@@ -334,7 +335,7 @@ class RunSpec:
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         players = self.config.players
         check_memory(count * self.rows_per_deal, record_bytes(players))
-        rec = play(
+        rec = play_deals(
             first,
             count,
             self.key,

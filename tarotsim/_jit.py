@@ -181,3 +181,24 @@ def njit(func: Callable[..., Any] | None = None, **overrides: Any) -> Any:
     if func is None:
         return lambda f: numba.njit(**options)(f)
     return numba.njit(**options)(func)
+
+
+def is_compiled(kernel: Any, args: tuple[Any, ...]) -> bool:
+    """Whether calling ``kernel`` (a dispatcher of ``njit``) with ``args`` runs at once:
+    compiled for their types in this process, or found fresh in the on-disk cache.
+
+    False when it must be compiled first, and when Numba's cache layout is not the one
+    known here (nothing is then promised).
+    """
+    try:
+        sig = tuple(kernel.typeof_pyval(arg) for arg in args)
+        if sig in kernel.overloads:
+            return True
+        impl = kernel._cache
+        if not getattr(impl, "_enabled", False):
+            return False
+        index = impl._cache_file._load_index()
+        name = index.get(impl._index_key(sig, kernel.targetctx.codegen()))
+        return name is not None and os.path.exists(os.path.join(impl._cache_path, name))
+    except (AttributeError, TypeError, ValueError, OSError):
+        return False

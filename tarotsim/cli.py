@@ -24,6 +24,7 @@ from tarotsim.labels import (
     PUBLISHED_BANDS,
     ThrownIn,
 )
+from tarotsim.run.compiling import compile_notices
 from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
 
 if TYPE_CHECKING:
@@ -561,7 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args))
+        with compile_notices(not getattr(args, "quiet", False)):
+            return int(args.func(args))
     except (CliError, ValueError, TypeError) as err:
         print(f"tarotsim: error: {err}", file=sys.stderr)
         return 2

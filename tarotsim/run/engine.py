@@ -14,6 +14,7 @@ from tarotsim.config import check_count
 from tarotsim.kernels.batch import no_trace, run_deals
 from tarotsim.kernels.searching import needs_search
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
+from tarotsim.run.compiling import prepare_run
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
@@ -159,6 +160,7 @@ def play(
     searching = needs_search(cfgs)
     logs, masks = no_trace()
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
+    prepare_run(first_deal, key, cfgs, out, logs, masks, searching)
     if not progress:
         run_deals(first_deal, key, cfgs, out, logs, masks, searching)
         return out

@@ -194,7 +194,8 @@ def duel(
     chunk_deals
         Deals per chunk of ``out``.
     progress
-        Show a progress bar (default: on a terminal, for long duels).
+        Show a progress bar (default: on a terminal, for long duels). ``False`` also hides
+        the notice said once on stderr when the kernels must be compiled first.
 
     Returns
     -------

@@ -64,7 +64,8 @@ def simulate(
     threads
         Threads to use (default: all that Numba may start).
     progress
-        Show a progress bar (default: on a terminal, for long runs).
+        Show a progress bar (default: on a terminal, for long runs). ``False`` also hides
+        the notice said once on stderr when the kernels must be compiled first.
 
     Returns
     -------

@@ -5,11 +5,19 @@ import io
 import sys
 
 import numba
+import numpy as np
 import pytest
 
+import tarotsim
 from tarotsim._jit import is_compiled
+from tarotsim.cli import main
+from tarotsim.config import RunConfig
+from tarotsim.kernels.batch import no_trace
+from tarotsim.kernels.state import N_REC
 from tarotsim.run import compiling
-from tarotsim.run.compiling import compile_first, compile_notices
+from tarotsim.run.compiling import compile_first, compile_notices, prepare_run
+from tarotsim.run.engine import config_rows
+from tarotsim.run.seeding import run_key
 
 KERNEL = "import numba\n\n\n@numba.njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
 
@@ -85,3 +93,30 @@ def test_a_kernel_without_a_cache_is_never_called_compiled():
     assert not is_compiled(twice, (3,))
     twice(3)
     assert is_compiled(twice, (3,))
+
+
+def test_the_compiled_game_is_found_with_the_arguments_a_run_passes(compiled_game, capsys):
+    cfgs = config_rows(RunConfig(policy="heuristic").to_array())
+    logs, masks = no_trace()
+    out = np.zeros((5, N_REC), dtype=np.int32)
+    assert not prepare_run(7, run_key(3), cfgs, out, logs, masks, None)
+    tarotsim.simulate(10, seed=1)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.fixture
+def cold(monkeypatch, compiled_game):
+    """As if the game were not in the cache (it is: nothing is compiled for minutes)."""
+    monkeypatch.setattr(compiling, "is_compiled", lambda kernel, args: False)
+
+
+def test_the_api_and_the_command_line_announce_a_compile_unless_quiet(cold, capsys):
+    notice = "tarotsim: compiling the game (every policy that does not search) for this machine, once: about"
+    tarotsim.simulate(10, seed=1)
+    assert capsys.readouterr().err.startswith(notice)
+    tarotsim.simulate(10, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+    assert main(["simulate", "--deals", "10", "--seed", "1", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["simulate", "--deals", "10", "--seed", "1"]) == 0
+    assert capsys.readouterr().err.startswith(notice)

@@ -15,10 +15,10 @@ def compiled_game() -> None:
     tarotsim``, Dask workers): they load it in a second instead of each compiling it for
     minutes, at the same time, on an empty cache."""
     from tarotsim.config import RunConfig
-    from tarotsim.run.engine import play
+    from tarotsim.run.engine import play_deals
     from tarotsim.run.seeding import run_key
 
-    play(0, 1, run_key(0), RunConfig().to_array())
+    play_deals(0, 1, run_key(0), RunConfig().to_array())
 
 
 @pytest.fixture(scope="module")

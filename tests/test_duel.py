@@ -274,7 +274,7 @@ def test_the_report_figure_shows_the_edge_and_the_scores_by_role(tmp_path) -> No
     assert list(ax.get_yticks()) == list(range(6, -1, -1))  # the edge on top
     assert ax.get_xlabel().startswith("game points") and "800 deals" in drawn.caption
     folder = write_duel_report(result, tmp_path / "report")
-    assert (folder / "duel.html").read_text(encoding="utf-8").count("<table>") == 2
+    assert (folder / "duel.html").read_text(encoding="utf-8").count("<table>") == 4  # and words, provenance
 
 
 def test_the_worked_example_runs(capsys) -> None:

@@ -11,7 +11,9 @@ import sys
 import pandas as pd
 import pytest
 
-from tarotsim.cli import _run_spec, build_parser
+from tarotsim.cli import build_parser
+from tarotsim.cli.common import run_config
+from tarotsim.cli.running import run_spec
 from tarotsim.config import RunConfig
 from tarotsim.run import store
 from tarotsim.run.lock import LOCK, WriterLock
@@ -47,11 +49,10 @@ def repair_command(message):
     words = shlex.split(command)
     assert words[0] == "tarotsim"
     args = build_parser().parse_args(words[1:])
-    from tarotsim.cli import _config
 
     kind = args.command
     extra = {"contracts": tuple(args.contracts.split(",")), "seat": args.seat} if kind == "sweep" else {}
-    return args.out, _run_spec(args, _config(args), kind, **extra)
+    return args.out, run_spec(args, run_config(args), kind, **extra)
 
 
 def test_the_manifest_lists_each_chunk_with_its_rows_size_and_checksum(clean):
@@ -229,13 +230,13 @@ def test_a_directory_with_other_files_or_a_file_is_refused(tmp_path):
 def test_resuming_with_another_version_is_refused_unless_allowed(tmp_path, monkeypatch):
     import re
 
-    import tarotsim
+    import tarotsim._version
 
     made_by = tarotsim.__version__
     root = tmp_path / "run"
     with Run(root, spec()) as run:
         run.save_chunk(0, spec().compute_chunk(0), worker="test", seconds=0.0)
-    monkeypatch.setattr(tarotsim, "__version__", "9.9.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "9.9.9")
     with pytest.raises(
         ValueError,
         match=rf"made by tarotsim {re.escape(made_by)} and this is tarotsim 9\.9\.9.*--allow-version-change",

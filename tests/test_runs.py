@@ -278,7 +278,7 @@ def test_readme_lists_the_registry_columns():
 
     from tarotsim.run.records import columns_markdown
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text(encoding="utf-8")
     header = columns_markdown().splitlines()[0]
     assert readme.count(header) == 1, "the README should hold one table of record columns"
     start = readme.index(header)

@@ -21,11 +21,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import numpy as np
-
-from tarotsim._jit import is_compiled
+if TYPE_CHECKING:
+    import numpy as np
 
 _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", default=None)
 
@@ -52,6 +51,14 @@ def compile_notices(show: bool) -> Iterator[None]:
         yield
     finally:
         _NOTICES.reset(token)
+
+
+def is_compiled(kernel: Any, args: tuple[Any, ...]) -> bool:
+    """``tarotsim._jit.is_compiled``, imported when first needed: this module is imported
+    by the command line, which starts without Numba."""
+    from tarotsim._jit import is_compiled as compiled
+
+    return compiled(kernel, args)
 
 
 def notices_shown() -> bool:
@@ -115,7 +122,7 @@ def prepare_run(
     logs: np.ndarray,
     masks: np.ndarray,
     searching: bool | None,
-) -> bool:
+) -> bool:  # the arguments of batch.run_deals
     """Compile ``batch.run_deals`` for these arguments if it must be, with the notice.
     Returns whether it compiled."""
     from tarotsim.kernels.batch import run_deals

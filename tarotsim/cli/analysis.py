@@ -1,39 +1,15 @@
 """The commands that read run directories: ``table``, ``thresholds``, ``compare`` and ``report``.
 
-Kept apart from :mod:`tarotsim.cli`, which registers them (``add_commands``) and handles
-their errors like every command's: one line, exit status 2. ``emit`` prints a table and
-writes it to a file, for these commands and the learned bidder's.
+:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
+handles their errors like every command's: one line, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from tarotsim.cli import STUDY_REPORT, CliError, _add_scheduler_option, _positive_int, _table_file
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-
-def emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = False) -> None:
-    """Print a table as Markdown; with ``out``, also write it as CSV or Markdown (appended when asked)."""
-    from tarotsim.analysis import to_markdown
-
-    text = to_markdown(table)
-    print(f"{title}\n\n{text}\n")
-    if out is None:
-        return
-    path = Path(out)
-    try:
-        if path.suffix == ".csv":
-            table.to_csv(path, index=False)
-        else:
-            with open(path, "a" if append else "w", encoding="utf-8") as f:
-                f.write(f"## {title}\n\n{text}\n\n")
-    except OSError as err:
-        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
+from tarotsim.cli.common import STUDY_REPORT, CliError, add_scheduler_option, emit, positive_int, table_file
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -108,9 +84,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register ``table``, ``thresholds``, ``compare`` and ``report`` on the CLI's subcommands."""
-    table = sub.add_parser("table", help="success table of a run directory")
+def table_options(table: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim table``."""
     table.add_argument("run", help="run directory")
     table.add_argument(
         "--by",
@@ -119,34 +94,40 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     table.add_argument("--contract", default=None, help="only this contract")
     table.add_argument(
-        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
+        "--out", type=table_file, default=None, help="also write the table to FILE.csv or FILE.md"
     )
-    _add_scheduler_option(table)
+    add_scheduler_option(table)
     table.set_defaults(func=cmd_table)
 
-    thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
+
+def thresholds_options(thr: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim thresholds``."""
     thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
     thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
     thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
     thr.add_argument(
         "--out",
-        type=_table_file,
+        type=table_file,
         default=None,
         help="also write the tables to FILE.csv (one file per table) or FILE.md",
     )
-    _add_scheduler_option(thr)
+    add_scheduler_option(thr)
     thr.set_defaults(func=cmd_thresholds)
 
-    cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
+
+def compare_options(cmp_: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim compare``."""
     cmp_.add_argument("run_a", help="run directory A")
     cmp_.add_argument("run_b", help="run directory B")
     cmp_.add_argument(
-        "--out", type=_table_file, default=None, help="also write the table to FILE.csv or FILE.md"
+        "--out", type=table_file, default=None, help="also write the table to FILE.csv or FILE.md"
     )
-    _add_scheduler_option(cmp_)
+    add_scheduler_option(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
-    rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
+
+def report_options(rep: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim report``."""
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
     rep.add_argument(
         "--out",
@@ -155,7 +136,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument("--force", action="store_true", help="write over the files of an existing report folder")
     rep.add_argument(
-        "--min-n", type=_positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)"
+        "--min-n", type=positive_int, default=30, help="fewest deals a cell needs to be shown (default 30)"
     )
-    _add_scheduler_option(rep)
+    add_scheduler_option(rep)
     rep.set_defaults(func=cmd_report)

@@ -1,7 +1,7 @@
 """The commands of the refitted count and the learned bidder: ``fit-count`` and ``fit-bidder``.
 
-Kept apart from :mod:`tarotsim.cli`, which registers them (``add_commands``) and handles
-their errors like every command's: one line, exit status 2.
+:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
+handles their errors like every command's: one line, exit status 2.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tarotsim.cli import CliError, _positive_int, _table_file, _writable
-from tarotsim.cli_analysis import emit
+from tarotsim.cli.common import CliError, emit, positive_int, table_file, writable
 from tarotsim.labels import CONTRACTS
 
 SAMPLE_HELP = (
@@ -28,11 +27,12 @@ def _bidder_file(text: str) -> str:
 
 
 def _add_sample_options(parser: argparse.ArgumentParser) -> None:
+    """The run and sample options of both fitting commands."""
     from tarotsim.analysis.count_fit import SAMPLE_DEALS, SAMPLE_SEED
 
     parser.add_argument("run", help="a sweep's run directory (tarotsim sweep)")
     parser.add_argument(
-        "--sample", type=_positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
+        "--sample", type=positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
     )
     parser.add_argument(
         "--sample-seed",
@@ -45,7 +45,7 @@ def _add_sample_options(parser: argparse.ArgumentParser) -> None:
 def cmd_fit_count(args: argparse.Namespace) -> int:
     from tarotsim.analysis.count_fit import fit_count, verdict
 
-    _writable(Path(args.out))
+    writable(Path(args.out))
     table = fit_count(
         args.run,
         contract=args.contract,
@@ -68,7 +68,7 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
     from tarotsim.analysis.count_fit import fit_bidder
 
     out = Path(args.out)
-    _writable(out)
+    writable(out)
     bidder = fit_bidder(args.run, sample=args.sample, sample_seed=args.sample_seed)
     try:
         bidder.save(out)
@@ -79,17 +79,12 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register ``fit-count`` and ``fit-bidder`` on the CLI's subcommands."""
+def fit_count_options(count: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim fit-count``."""
     from tarotsim.analysis.count_fit import OUTCOMES
 
-    count = sub.add_parser(
-        "fit-count", help="Chavey's count refitted on a sweep, weight by weight, against the published one"
-    )
     _add_sample_options(count)
-    count.add_argument(
-        "--out", type=_table_file, required=True, help="write the table to FILE.md or FILE.csv"
-    )
+    count.add_argument("--out", type=table_file, required=True, help="write the table to FILE.md or FILE.csv")
     count.add_argument(
         "--contract",
         choices=CONTRACTS,
@@ -104,9 +99,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     count.set_defaults(func=cmd_fit_count)
 
-    bidder = sub.add_parser(
-        "fit-bidder", help="fit the learned bidder on a sweep: bid=learned,bidder=FILE.json plays it"
-    )
+
+def fit_bidder_options(bidder: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim fit-bidder``."""
     _add_sample_options(bidder)
     bidder.add_argument("--out", type=_bidder_file, required=True, help="the bidder file to write (.json)")
     bidder.set_defaults(func=cmd_fit_bidder)

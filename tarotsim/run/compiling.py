@@ -30,7 +30,7 @@ _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", defau
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
     False: ("the game (every policy that does not search)", "2 minutes"),
-    True: ("the game with the search players (pimc, the montecarlo bidder)", "6 minutes"),
+    True: ("the game with the search players (pimc, the montecarlo bidder)", "5 minutes"),
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""

@@ -180,8 +180,8 @@ def main() -> None:
     lines += [
         "# First use: compile time",
         "",
-        f"Made by `{COMMAND}{' --make-test' if args.make_test else ''}`"
-        f"{' --profile DIR' if args.profile else ''} on {platform.processor() or platform.machine()},"
+        f"Made by `{COMMAND}{' --make-test' if args.make_test else ''}{' --profile DIR' if args.profile else ''}`"
+        f" on {platform.processor() or platform.machine()},"
         f" {os.cpu_count()} CPUs, Python {platform.python_version()}.",
         "Each call runs in its own process (`python -c 'import tarotsim; CALL'`), imports included;",
         "cold: on an empty `NUMBA_CACHE_DIR`, in the order below, each on the cache the calls before",

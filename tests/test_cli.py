@@ -325,7 +325,7 @@ def test_report_out_refuses_the_run_directory_and_an_existing_report(capsys, sma
 def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
     import shutil
 
-    import tarotsim
+    import tarotsim._version
 
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
@@ -341,7 +341,7 @@ def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_p
         str(run),
         "--quiet",
     ]
-    monkeypatch.setattr(tarotsim, "__version__", "0.0.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "0.0.9")
     code, err = run_cli(argv, capsys)
     assert code == 2 and "--allow-version-change" in err
     assert main([*argv, "--allow-version-change"]) == 0
@@ -372,3 +372,34 @@ def test_reading_commands_on_a_dask_cluster_print_what_they_print_here(capsys, s
             main(["report", str(small_run), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
         )
         assert (out / "report.html").is_file()
+
+
+HEAVY_MODULES = ("numba", "pandas", "scipy", "matplotlib", "statsmodels", "pyarrow")
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["table", "--help"], ["report", "--help"]])
+def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
+    """The parser, ``tarotsim --help`` and the reading commands' help start without the engine."""
+    code = (
+        "import sys\n"
+        "from tarotsim.cli import build_parser, main\n"
+        "build_parser()\n"
+        f"try:\n    main({argv!r}) if {bool(argv)!r} else None\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_every_command_gets_its_options_once_named(capsys):
+    from tarotsim.cli import COMMANDS, build_parser
+
+    for name, _module, _summary in COMMANDS:
+        with pytest.raises(SystemExit) as exit_info:
+            build_parser().parse_args([name, "--help"])
+        assert exit_info.value.code == 0
+        shown = capsys.readouterr().out
+        assert shown.startswith(f"usage: tarotsim {name} ") and "--" in shown
+    listing = build_parser().format_help().splitlines()
+    listed = [line.split()[0] for line in listing if line.startswith("    ") and not line[4].isspace()]
+    assert listed == [name for name, _, _ in COMMANDS]

@@ -229,13 +229,13 @@ def test_a_directory_with_other_files_or_a_file_is_refused(tmp_path):
 def test_resuming_with_another_version_is_refused_unless_allowed(tmp_path, monkeypatch):
     import re
 
-    import tarotsim
+    import tarotsim._version
 
     made_by = tarotsim.__version__
     root = tmp_path / "run"
     with Run(root, spec()) as run:
         run.save_chunk(0, spec().compute_chunk(0), worker="test", seconds=0.0)
-    monkeypatch.setattr(tarotsim, "__version__", "9.9.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "9.9.9")
     with pytest.raises(
         ValueError,
         match=rf"made by tarotsim {re.escape(made_by)} and this is tarotsim 9\.9\.9.*--allow-version-change",

@@ -1,6 +1,6 @@
 """The commands that read run directories: ``table``, ``thresholds``, ``compare`` and ``report``.
 
-:func:`tarotsim.cli.build_parser` registers them (``add_commands``) and :func:`tarotsim.cli.main`
+:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
 handles their errors like every command's: one line, exit status 2.
 """
 
@@ -84,9 +84,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register ``table``, ``thresholds``, ``compare`` and ``report`` on the CLI's subcommands."""
-    table = sub.add_parser("table", help="success table of a run directory")
+def table_options(table: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim table``."""
     table.add_argument("run", help="run directory")
     table.add_argument(
         "--by",
@@ -100,7 +99,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_scheduler_option(table)
     table.set_defaults(func=cmd_table)
 
-    thr = sub.add_parser("thresholds", help="bidding thresholds and best contracts of a run directory")
+
+def thresholds_options(thr: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim thresholds``."""
     thr.add_argument("run", help="run directory (a sweep gives best contracts too)")
     thr.add_argument("--min-rate", type=float, default=0.5, help="success rate to reach (default 0.5)")
     thr.add_argument("--min-n", type=int, default=30, help="fewest deals a cell needs (default 30)")
@@ -113,7 +114,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_scheduler_option(thr)
     thr.set_defaults(func=cmd_thresholds)
 
-    cmp_ = sub.add_parser("compare", help="paired comparison of two runs of the same deals")
+
+def compare_options(cmp_: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim compare``."""
     cmp_.add_argument("run_a", help="run directory A")
     cmp_.add_argument("run_b", help="run directory B")
     cmp_.add_argument(
@@ -122,7 +125,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     add_scheduler_option(cmp_)
     cmp_.set_defaults(func=cmd_compare)
 
-    rep = sub.add_parser("report", help="figures and a Markdown/HTML report of a run directory")
+
+def report_options(rep: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim report``."""
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
     rep.add_argument(
         "--out",

@@ -3,7 +3,9 @@ the types of its arguments, the option groups several commands take, and ``emit`
 prints a table and writes it to a file.
 
 The command modules (:mod:`tarotsim.cli.running`, :mod:`tarotsim.cli.analysis`,
-:mod:`tarotsim.cli.learned`) import this one and never each other.
+:mod:`tarotsim.cli.learned`) import this one and never each other. It imports the engine's
+names (configuration, labels) only in the functions that need them, since ``tarotsim --help``
+imports it.
 """
 
 from __future__ import annotations
@@ -15,21 +17,10 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tarotsim.config import RunConfig
-from tarotsim.labels import (
-    BID_POLICIES,
-    CHELEM_POLICIES,
-    CONTRACTS,
-    DEALINGS,
-    ECART_POLICIES,
-    PLAY_POLICIES,
-    POIGNEE_POLICIES,
-    PUBLISHED_BANDS,
-)
-from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
-
 if TYPE_CHECKING:
     import pandas as pd
+
+    from tarotsim.config import RunConfig
 
 DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2024
@@ -96,7 +87,11 @@ def seed_number(text: str) -> int:
     return value
 
 
-_PUBLISHED_BANDS_TEXT = ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
+def _published_bands() -> str:
+    """Chavey's published bands, ``P,G,GS,GC``."""
+    from tarotsim.labels import CONTRACTS, PUBLISHED_BANDS
+
+    return ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
 
 
 def bid_thresholds(text: str) -> tuple[int, ...]:
@@ -105,7 +100,7 @@ def bid_thresholds(text: str) -> tuple[int, ...]:
         values = tuple(int(part.replace("_", "")) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected four whole numbers such as {_PUBLISHED_BANDS_TEXT}, got {text!r}"
+            f"expected four whole numbers such as {_published_bands()}, got {text!r}"
         ) from None
     if len(values) != 4:
         raise argparse.ArgumentTypeError(
@@ -133,6 +128,16 @@ def writable(path: Path) -> None:
 def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, Any] | None = None) -> None:
     """The options of ``RunConfig``, each ``--name`` for the field ``name``; defaults are
     ``RunConfig``'s, then ``defaults``."""
+    from tarotsim.config import RunConfig
+    from tarotsim.labels import (
+        BID_POLICIES,
+        CHELEM_POLICIES,
+        DEALINGS,
+        ECART_POLICIES,
+        PLAY_POLICIES,
+        POIGNEE_POLICIES,
+    )
+
     default = {f.name: f.default for f in fields(RunConfig)} | dict(defaults or {})
 
     def names(table: Mapping[str, int]) -> str:
@@ -186,7 +191,7 @@ def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, A
         type=bid_thresholds,
         default=default["bid_thresholds"],
         metavar="P,G,GS,GC",
-        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_PUBLISHED_BANDS_TEXT} "
+        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_published_bands()} "
         "at 4 players, scaled by hand size)",
     )
     parser.add_argument(
@@ -199,6 +204,8 @@ def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, A
 
 def run_config(args: argparse.Namespace) -> RunConfig:
     """The run configuration of a command: every parsed option named as a ``RunConfig`` field."""
+    from tarotsim.config import RunConfig
+
     given = vars(args)
     return RunConfig(**{f.name: given[f.name] for f in fields(RunConfig) if f.name in given})
 
@@ -207,6 +214,8 @@ def add_run_options(
     parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
 ) -> None:
     """The options of a command that makes a run: its size, seed, run directory, threads and cluster."""
+    from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
+
     parser.add_argument(
         "--deals", type=positive_int, default=deals, help=f"deals to play (default {deals:,})"
     )

@@ -1,6 +1,6 @@
 """The commands of the refitted count and the learned bidder: ``fit-count`` and ``fit-bidder``.
 
-:func:`tarotsim.cli.build_parser` registers them (``add_commands``) and :func:`tarotsim.cli.main`
+:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
 handles their errors like every command's: one line, exit status 2.
 """
 
@@ -27,6 +27,7 @@ def _bidder_file(text: str) -> str:
 
 
 def _add_sample_options(parser: argparse.ArgumentParser) -> None:
+    """The run and sample options of both fitting commands."""
     from tarotsim.analysis.count_fit import SAMPLE_DEALS, SAMPLE_SEED
 
     parser.add_argument("run", help="a sweep's run directory (tarotsim sweep)")
@@ -78,13 +79,10 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register ``fit-count`` and ``fit-bidder`` on the CLI's subcommands."""
+def fit_count_options(count: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim fit-count``."""
     from tarotsim.analysis.count_fit import OUTCOMES
 
-    count = sub.add_parser(
-        "fit-count", help="Chavey's count refitted on a sweep, weight by weight, against the published one"
-    )
     _add_sample_options(count)
     count.add_argument("--out", type=table_file, required=True, help="write the table to FILE.md or FILE.csv")
     count.add_argument(
@@ -101,9 +99,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     count.set_defaults(func=cmd_fit_count)
 
-    bidder = sub.add_parser(
-        "fit-bidder", help="fit the learned bidder on a sweep: bid=learned,bidder=FILE.json plays it"
-    )
+
+def fit_bidder_options(bidder: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim fit-bidder``."""
     _add_sample_options(bidder)
     bidder.add_argument("--out", type=_bidder_file, required=True, help="the bidder file to write (.json)")
     bidder.set_defaults(func=cmd_fit_bidder)

@@ -1,5 +1,5 @@
 """The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``match``,
-``bench`` and ``trace``; each ``add_…`` function registers one of them."""
+``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tarotsim.bench import HEADLINE_DEALS, HEADLINE_REPEATS
+from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
     DEFAULT_SEED,
     STUDY_REPORT,
@@ -237,29 +237,29 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
-    from tarotsim.bench import headline
+    from tarotsim.bench.headline import headline
 
     result = headline(deals=args.deals, repeats=args.repeats, threads=args.threads)
     print(json.dumps(result.as_json(), indent=2) if args.json else result.text())
     return 0
 
 
-def add_simulate(sub: argparse._SubParsersAction) -> None:
-    sim = sub.add_parser("simulate", help="simulate deals; print contract success, or write a run directory")
+def simulate_options(sim: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim simulate``."""
     add_run_options(sim, out_required=False)
     add_config_options(sim)
     sim.set_defaults(func=cmd_simulate)
 
 
-def add_study(sub: argparse._SubParsersAction) -> None:
-    study = sub.add_parser("study", help="the main job: a one-million-deal contract sweep and its report")
+def study_options(study: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim study``."""
     add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
     add_config_options(study, SWEEP_DEFAULTS)
     study.set_defaults(func=cmd_study)
 
 
-def add_sweep(sub: argparse._SubParsersAction) -> None:
-    swp = sub.add_parser("sweep", help="play every deal once per contract by one seat (for thresholds)")
+def sweep_options(swp: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim sweep``."""
     add_run_options(swp, out_required=True)
     swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
     swp.add_argument(
@@ -271,10 +271,8 @@ def add_sweep(sub: argparse._SubParsersAction) -> None:
     swp.set_defaults(func=cmd_sweep)
 
 
-def add_duel(sub: argparse._SubParsersAction) -> None:
-    duel_ = sub.add_parser(
-        "duel", help="duplicate duel: strategy A in each seat in turn, B in the others, same deals"
-    )
+def duel_options(duel_: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim duel``."""
     duel_.add_argument(
         "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert"
     )
@@ -284,8 +282,8 @@ def add_duel(sub: argparse._SubParsersAction) -> None:
     duel_.set_defaults(func=cmd_duel)
 
 
-def add_match(sub: argparse._SubParsersAction) -> None:
-    match = sub.add_parser("match", help="play a match: deals with the dealer rotating, cumulative scores")
+def match_options(match: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim match``."""
     match.add_argument("--deals", type=positive_int, default=8, help="deals in the match (default 8)")
     match.add_argument(
         "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
@@ -294,8 +292,8 @@ def add_match(sub: argparse._SubParsersAction) -> None:
     match.set_defaults(func=cmd_match)
 
 
-def add_bench(sub: argparse._SubParsersAction) -> None:
-    bench = sub.add_parser("bench", help="measure deals per second on this machine (under a minute)")
+def bench_options(bench: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim bench``."""
     bench.add_argument(
         "--deals",
         type=positive_int,
@@ -315,8 +313,8 @@ def add_bench(sub: argparse._SubParsersAction) -> None:
     bench.set_defaults(func=cmd_bench)
 
 
-def add_trace(sub: argparse._SubParsersAction) -> None:
-    trace = sub.add_parser("trace", help="write every card of every deal as JSON Lines")
+def trace_options(trace: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim trace``."""
     trace.add_argument("--deals", type=positive_int, required=True, help="deals to trace")
     trace.add_argument("--seed", type=seed_number, required=True, help="random seed")
     trace.add_argument("--out", required=True, help="output file (.jsonl)")

@@ -115,7 +115,7 @@ def write_report(
     sweep = kind == "sweep"
     n_played = summary.counts["played_deals"]
     same = summary.same_play
-    groups = findings.plays(contracts, same)
+    groups = findings.same_play_groups(contracts, same)
 
     doc = Document(
         f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}"

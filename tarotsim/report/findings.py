@@ -35,7 +35,7 @@ def interval_text(value: float, low: float, high: float, fmt: str = ".1f") -> st
     return glossary.estimate(value, low, high, fmt)
 
 
-def plays(contracts: Sequence[str], same_play: dict[str, str]) -> list[list[str]]:
+def same_play_groups(contracts: Sequence[str], same_play: dict[str, str]) -> list[list[str]]:
     """Contract labels grouped by play, low to high (Prise with Garde when they are the same play)."""
     groups: dict[str, list[str]] = {}
     for con in contracts:
@@ -92,7 +92,7 @@ def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: flo
             out[_bouts_header(b)] = text or _missing(r["note"], what, r["fitted_from"], r["fitted_to"])
         return out
 
-    for group in plays(contracts, same_play):
+    for group in same_play_groups(contracts, same_play):
         names = " = ".join(contract_name(c) for c in group)
         rows.append({"threshold": f"{names}: {rate:.0%} success", **cells(group[0], "threshold", "success")})
         for con in group:

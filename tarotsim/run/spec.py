@@ -18,7 +18,7 @@ import pandas as pd
 
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
 from tarotsim.labels import CONTRACTS, parse_contract
-from tarotsim.run.engine import check_memory, play, progress_step
+from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -154,7 +154,7 @@ class RunSpec:
     def identity(self) -> dict[str, Any]:
         """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
         and the fields two runs must share to hold the same records."""
-        from tarotsim import __version__
+        from tarotsim._version import __version__
 
         return {
             "format": FORMAT,
@@ -295,7 +295,7 @@ class RunSpec:
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         players = self.config.players
         check_memory(count * self.rows_per_deal, record_bytes(players))
-        rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
+        rec = play_deals(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
         frame = to_frame(
             rec,
             first,

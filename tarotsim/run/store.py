@@ -76,7 +76,7 @@ def versions() -> dict[str, str]:
     """Versions of the packages a run's records depend on, and of Python."""
     import pyarrow
 
-    from tarotsim import __version__
+    from tarotsim._version import __version__
 
     return {
         "tarotsim": __version__,

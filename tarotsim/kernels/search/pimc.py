@@ -6,7 +6,7 @@ knows (``view.seat_constraints``: its hand, the cards played, the voids shown, t
 poignées shown, the chien shown at a Prise or a Garde, the écart's trumps, its own écart,
 the called card at five players, the hand sizes), and for each world and each legal card
 plays the deal out to the end with the rollout policy for every seat (``rollout``: the
-heuristic, or random play), scored by the seat's own final score under RULES.md
+heuristic, or random play), scored by the seat's own final score under docs/rules.md
 (``steps.settle_deal``: contract, margin, bouts, petit au bout, poignées, chelem, in
 points). Every candidate card of a world is played out on the same world from the same
 playout stream (common random numbers). With ``endgame`` tricks left or fewer (0: never),

@@ -280,6 +280,10 @@ th, td { border: 1px solid #ccc; padding: .25em .6em; }
 th { background: #f3f3f3; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.long { min-width: 28em; }
+@media (max-width: 600px) {  /* a phone: long text wraps within the page, wide tables still scroll */
+  td.long { min-width: 12em; overflow-wrap: anywhere; }
+  body { margin: 1em auto; }
+}
 figure { margin: 1.5em 0; max-width: 100%; }
 img { max-width: 100%; height: auto; }
 figure img { border: 1px solid #eee; }

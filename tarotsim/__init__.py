@@ -17,17 +17,23 @@ if TYPE_CHECKING:
     from tarotsim.cards import format_card, parse_card, parse_cards
     from tarotsim.chavey import evaluate_hand
     from tarotsim.config import RunConfig
+    from tarotsim.dealing import Deals, deal
     from tarotsim.duel import DuelResult, duel
+    from tarotsim.hand import HandAnalysis, analyse_hand
     from tarotsim.labels import Contract, Side
     from tarotsim.simulate import simulate, sweep
     from tarotsim.strategy import Strategy
 
 _HOMES = {
     "Contract": "tarotsim.labels",
+    "Deals": "tarotsim.dealing",
     "DuelResult": "tarotsim.duel",
+    "HandAnalysis": "tarotsim.hand",
     "RunConfig": "tarotsim.config",
     "Side": "tarotsim.labels",
     "Strategy": "tarotsim.strategy",
+    "analyse_hand": "tarotsim.hand",
+    "deal": "tarotsim.dealing",
     "duel": "tarotsim.duel",
     "evaluate_hand": "tarotsim.chavey",
     "format_card": "tarotsim.cards",
@@ -40,11 +46,15 @@ _HOMES = {
 
 __all__ = [
     "Contract",
+    "Deals",
     "DuelResult",
+    "HandAnalysis",
     "RunConfig",
     "Side",
     "Strategy",
     "__version__",
+    "analyse_hand",
+    "deal",
     "duel",
     "evaluate_hand",
     "format_card",

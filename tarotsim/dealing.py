@@ -546,3 +546,60 @@ def _check_rate(rate: float, n: int, exact: bool, trials: int) -> None:
             f"the condition holds in {rate:.2g} of the deals given the fixed cards: {n:,} deals would need about "
             f"{n / rate:,.0f} trial deals, more than {MAX_TRIALS:,}; ask for fewer deals or loosen it"
         )
+
+
+def parse_fixed_option(texts: Iterable[str]) -> dict[Any, str]:
+    """The ``fixed`` of :func:`deal` from command-line words such as ``"0=T21 T1 EX"`` or
+    ``"chien=KS"`` (one per seat).
+
+    Raises
+    ------
+    ValueError
+        For a word without ``=``, or a seat that is not a number or ``chien``.
+    """
+    fixed: dict[Any, str] = {}
+    for text in texts:
+        seat, sep, cards = text.partition("=")
+        seat = seat.strip().lower()
+        if not sep or not (seat.isdigit() or seat == "chien"):
+            raise ValueError(f"--fixed takes SEAT=CARDS, such as '0=T21 T1 EX' or 'chien=KS', got {text!r}")
+        key: Any = "chien" if seat == "chien" else int(seat)
+        if key in fixed:
+            raise ValueError(f"--fixed gives seat {seat} twice: put its cards in one --fixed")
+        fixed[key] = cards
+    return fixed
+
+
+def parse_where_option(texts: Iterable[str]) -> dict[int, dict[str, Any]]:
+    """The ``where`` of :func:`deal` from command-line words such as ``"0:bouts=2,trumps=8-10"``:
+    a seat, then comma-separated ``feature=value`` or ``feature=low-high``; a suit letter
+    (``S``, ``H``, ``D``, ``C``, or ``P``, ``Co``, ``Ca``, ``T``) as the feature is its length.
+
+    Raises
+    ------
+    ValueError
+        For a word that does not read so, or a feature given twice for a seat.
+    """
+    where: dict[int, dict[str, Any]] = {}
+    for text in texts:
+        seat_text, sep, ranges = text.partition(":")
+        if not sep or not seat_text.strip().isdigit():
+            raise ValueError(
+                f"--where takes SEAT:FEATURE=RANGE,…, such as '0:bouts=2,trumps=8-10', got {text!r}"
+            )
+        seat = where.setdefault(int(seat_text), {})
+        for part in filter(None, (p.strip() for p in ranges.split(","))):
+            name, eq, value = (s.strip() for s in part.partition("="))
+            low, dash, high = value.partition("-")
+            if not eq or not low.isdigit() or (dash and not high.isdigit()):
+                raise ValueError(
+                    f"--where ranges read FEATURE=N or FEATURE=LOW-HIGH, got {part!r} in {text!r}"
+                )
+            bounds = (int(low), int(high)) if dash else int(low)
+            suit = name.upper()
+            target = seat.setdefault("suit_length", {}) if suit in _SUITS else seat
+            key = suit if suit in _SUITS else name
+            if key in target:
+                raise ValueError(f"--where gives {name} twice for seat {seat_text}")
+            target[key] = bounds
+    return where

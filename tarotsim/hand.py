@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from tarotsim.analysis.best import best_contract
 from tarotsim.analysis.intervals import Z95, wilson_interval
@@ -46,6 +45,7 @@ from tarotsim.kernels.hand import montecarlo_totals, seat_wish
 from tarotsim.kernels.state import C_DEALER, C_FIXED, C_FIXED_ON
 from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, ThrownIn, parse_contract
 from tarotsim.run.engine import play_deals, using_threads
+from tarotsim.run.files import write_atomic, write_text_atomic
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -124,7 +124,9 @@ class HandAnalysis:
     chavey, chavey_distribution : int
         Chavey's count, without and with the distribution bonus.
     bids : dict
-        Bidder name → the contract it wishes from this seat (``pass`` or a contract).
+        Bidder name → the contract it wishes from this seat (``pass`` or a contract),
+        speaking at `position` (first when None) after seats that all passed; the
+        ``montecarlo`` bidder decides on the stream of deal 0 of the seed.
     montecarlo_means : dict
         The ``montecarlo`` bidder's mean playout score by contract, and ``worlds``.
     scores : pandas.DataFrame
@@ -247,7 +249,7 @@ class HandAnalysis:
         ax.set_title("Score of the hand's seat, by contract")
         ax.legend()
         fig.tight_layout()
-        fig.savefig(out / "scores.png", dpi=100)
+        write_atomic(out / "scores.png", lambda tmp: fig.savefig(tmp, format="png", dpi=100))
         plt.close(fig)
         table = ["| choice | success | 95% | mean score | 95% | loses > 100 |", "|---|---|---|---|---|---|"]
         for row in self.contracts.itertuples(index=False):
@@ -272,7 +274,7 @@ class HandAnalysis:
             ]
         )
         path = out / "hand.md"
-        path.write_text(page, encoding="utf-8")
+        write_text_atomic(path, page)
         return path
 
 
@@ -283,6 +285,8 @@ def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     mean = float(values.mean())
     if n < 2:
         return mean, math.nan, math.nan
+    from scipy import stats
+
     half = float(stats.t.ppf(0.975, n - 1)) * float(values.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from math import comb
 
@@ -11,12 +12,15 @@ from scipy import stats
 
 from tarotsim.cards import N_CARDS, PETIT, TRUMP_21, format_card, parse_card
 from tarotsim.chavey import evaluate_hand
+from tarotsim.cli import main
 from tarotsim.dealing import (
     MIN_PROBABILITY,
     condition_probability,
     deal,
     fixed_probability,
     fixed_words,
+    parse_fixed_option,
+    parse_where_option,
     where_ranges,
 )
 
@@ -181,3 +185,42 @@ def test_french_notation_in_fixed() -> None:
     a = deal(5, seed=1, fixed={0: "RP 21 Excuse"})
     b = deal(5, seed=1, fixed={0: ["KS", "T21", "EX"]})
     assert np.array_equal(a.hands, b.hands)
+
+
+def test_command_line_conditions() -> None:
+    assert parse_fixed_option(["0=T21 T1 EX", "chien=KS"]) == {0: "T21 T1 EX", "chien": "KS"}
+    assert parse_where_option(["0:bouts=2,trumps=8-10,S=0-1", "2:Co=5-14"]) == {
+        0: {"bouts": 2, "trumps": (8, 10), "suit_length": {"S": (0, 1)}},
+        2: {"suit_length": {"CO": (5, 14)}},
+    }
+    for bad in (["0=KS", "0=QS"], ["x=KS"], ["KS"]):
+        with pytest.raises(ValueError, match="--fixed"):
+            parse_fixed_option(bad)
+    for bad in (["bouts=2"], ["0:bouts=two"], ["0:trumps=8-"], ["0:bouts=1,bouts=2"]):
+        with pytest.raises(ValueError, match="--where"):
+            parse_where_option(bad)
+
+
+def test_deal_command(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "deals.jsonl"
+    args = ["deal", "--deals", "4", "--fixed", "0=21 1 Excuse", "--where", "0:trumps=8-10", "--out", str(out)]
+    assert main(args) == 0
+    assert "(exact)" in capsys.readouterr().out
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 4 and all({"T21", "T1", "EX"} <= set(row["hands"][0]) for row in rows)
+    assert main(["deal", "--where", "0:colour=2"]) == 2
+    assert "unknown feature 'colour'" in capsys.readouterr().err
+
+
+def test_deals_do_not_depend_on_the_thread_count() -> None:
+    import numba
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = deal(3000, seed=9, where={1: {"kings": (2, 4)}})
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+        every = deal(3000, seed=9, where={1: {"kings": (2, 4)}})
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one.hands, every.hands) and np.array_equal(one.tries, every.tries)

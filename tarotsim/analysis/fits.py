@@ -302,11 +302,10 @@ def honest_crossing(
 
     Where `x` has :data:`LOCAL_FROM` values or more, a local fit (:func:`local_crossing`,
     centred where the cells' `observed` values (on the link scale) last step up across
-    `target`, or else on the whole-range crossing, then once more on its own) gives the crossing when
-    a line fits some window round it. Otherwise the whole-range `curve` gives it, unless it
-    fails the goodness-of-fit test (:data:`GOOD_FIT_P`) and a local fit exists, which is then
-    taken with its widened interval. The note says which fit was used and when a fit does
-    not fit its cells (its interval widened by its χ² per degree of freedom).
+    `target`, or else on the whole-range crossing, then once more on its own) gives the
+    crossing; elsewhere, or when no local fit crosses, the whole-range `curve` does. The
+    note says which fit was used and when a fit does not fit its cells (its interval is then
+    widened by its χ² per degree of freedom).
     """
     at, low, high, why = curve.crossing(target, z)
     misfit = (
@@ -321,9 +320,7 @@ def honest_crossing(
     local = local_crossing(cells, fit, target, z, at if math.isnan(start) else start)
     if not math.isnan(local.x):
         local = local_crossing(cells, fit, target, z, local.x)
-    if math.isnan(local.x) or (not local.fits and not misfit):
-        return whole
-    return local
+    return whole if math.isnan(local.x) else local
 
 
 def group_cells(sums: pd.DataFrame, contract: str | None, x: str) -> pd.DataFrame:

@@ -52,8 +52,8 @@ def main() -> None:
             f"study (values with 30 deals or more kept), taker score normal with sd {law.score_sd:g} round the mean "
             f"{law.low:g} + {law.rise:g}·softplus((x − {law.centre:g}) / width). `cubic`: the whole-range cubic "
             'with its quasi-likelihood interval alone; `checked`: as `thresholds(method="fit")` does it, '
-            "a local fit round the crossing wherever hand points take 10 values or more (all of these studies "
-            "(`local_share`)). `coverage`: share of 95 % intervals that hold the true break-even, with its "
+            "a local fit round the crossing wherever hand points take 10 values or more (in every study here: "
+            "`local_share`). `coverage`: share of 95 % intervals that hold the true break-even, with its "
             "Wilson interval; `bias` and `mean_width` in hand points.",
             "",
             to_markdown(table, index=False, floatfmt=".4g"),

@@ -45,6 +45,7 @@ from tarotsim.kernels.hand import montecarlo_totals, seat_wish
 from tarotsim.kernels.state import C_DEALER, C_FIXED, C_FIXED_ON
 from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, ThrownIn, parse_contract
 from tarotsim.run.engine import play_deals, using_threads
+from tarotsim.run.files import write_atomic, write_text_atomic
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -248,7 +249,7 @@ class HandAnalysis:
         ax.set_title("Score of the hand's seat, by contract")
         ax.legend()
         fig.tight_layout()
-        fig.savefig(out / "scores.png", dpi=100)
+        write_atomic(out / "scores.png", lambda tmp: fig.savefig(tmp, format="png", dpi=100))
         plt.close(fig)
         table = ["| choice | success | 95% | mean score | 95% | loses > 100 |", "|---|---|---|---|---|---|"]
         for row in self.contracts.itertuples(index=False):
@@ -273,7 +274,7 @@ class HandAnalysis:
             ]
         )
         path = out / "hand.md"
-        path.write_text(page, encoding="utf-8")
+        write_text_atomic(path, page)
         return path
 
 

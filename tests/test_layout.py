@@ -85,7 +85,7 @@ def test_manifest_file_is_named_by_the_run_store_only() -> None:
         for p in MODULES
         if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))
     }
-    assert naming == {"run/store.py"}
+    assert naming == {"run/manifest.py"}
 
 
 def test_readme_package_map_matches_the_tree() -> None:

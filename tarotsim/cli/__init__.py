@@ -13,6 +13,7 @@ exit status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -27,10 +28,10 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("study", "running", "the main job: a one-million-deal contract sweep and its report"),
     ("sweep", "running", "play every deal once per contract by one seat (for thresholds)"),
     ("duel", "running", "duplicate duel: strategy A in each seat in turn, B in the others, same deals"),
-    ("table", "analysis", "success table of a run directory"),
+    ("table", "analysis", "success table of a run directory (a duel's: by strategy and role)"),
     ("thresholds", "analysis", "bidding thresholds and best contracts of a run directory"),
     ("compare", "analysis", "paired comparison of two runs of the same deals"),
-    ("report", "analysis", "figures and a Markdown/HTML report of a run directory"),
+    ("report", "analysis", "figures and a Markdown/HTML report of a run directory (or a duel's)"),
     ("match", "running", "play a match: deals with the dealer rotating, cumulative scores"),
     ("bench", "running", "measure deals per second on this machine (under a minute)"),
     ("trace", "running", "write every card of every deal as JSON Lines"),
@@ -90,6 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the flush at exit does not fail on the closed pipe again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command ``argv`` (default ``sys.argv[1:]``); return its exit status."""
     parser = build_parser()
@@ -98,7 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+        return status
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        _quiet_stdout()
+        return 0
     except (CliError, ValueError, TypeError) as err:
         print(f"tarotsim: error: {err}", file=sys.stderr)
         return 2
@@ -115,6 +129,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tarotsim: interrupted; repeat the same command to resume a run directory", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 0

@@ -11,8 +11,9 @@ imports it.
 from __future__ import annotations
 
 import argparse
+import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -65,26 +66,59 @@ def join_number_lists(argv: Sequence[str]) -> list[str]:
     return joined
 
 
-def positive_int(text: str) -> int:
-    """An argument that is a whole number of at least 1 (``1_000`` allowed)."""
+MAX_DEALS = 10**12
+"""The most deals a run may hold (about a year of one fast machine)."""
+MAX_SEED = 2**63 - 1
+"""The largest seed: what every tool that reads a manifest holds as a 64-bit integer."""
+MAX_THREADS = 1024
+MAX_CHUNK_DEALS = 1 << 24
+
+
+def whole(minimum: int = 1, maximum: int = MAX_DEALS) -> Callable[[str], int]:
+    """The type of an option that is a whole number from ``minimum`` to ``maximum`` (``1_000`` allowed);
+    argparse names the option in the error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum:,}, got {value:,}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum:,}, got {value:,}")
+        return value
+
+    return parse
+
+
+positive_int = whole(1, MAX_DEALS)
+"""A count of at least 1 and at most :data:`MAX_DEALS`."""
+seed_number = whole(0, MAX_SEED)
+"""A ``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
+threads_number = whole(1, MAX_THREADS)
+"""A ``--threads`` or ``--workers``: 1 to :data:`MAX_THREADS`."""
+
+
+def proportion(text: str) -> float:
+    """An option that is a number strictly between 0 and 1, such as a success rate."""
     try:
-        value = int(text.replace("_", ""))
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
     return value
 
 
-def seed_number(text: str) -> int:
-    """A ``--seed``: a whole number, zero or positive."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be zero or positive, got {value}")
-    return value
+def name_list(text: str) -> tuple[str, ...]:
+    """A comma-separated list of names (``--contracts``, ``--by``); an empty item is refused."""
+    items = tuple(item.strip() for item in text.split(","))
+    if any(not item for item in items):
+        raise argparse.ArgumentTypeError(f"a list item is empty in {text!r}: write the names comma-separated")
+    if len(set(items)) != len(items):
+        raise argparse.ArgumentTypeError(f"a name appears twice in {text!r}")
+    return items
 
 
 def _published_bands() -> str:
@@ -117,12 +151,14 @@ def table_file(text: str) -> str:
 
 
 def writable(path: Path) -> None:
-    """Raise ``CliError`` unless ``path`` can be written, before any work."""
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as err:
-        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
+    """Raise ``CliError`` unless ``path`` can be written, before any work (nothing is created)."""
+    folder = path.parent
+    if path.is_dir():
+        raise CliError(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise CliError(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CliError(f"cannot write {path}: permission denied")
 
 
 def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, Any] | None = None) -> None:
@@ -196,7 +232,7 @@ def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, A
     )
     parser.add_argument(
         "--chelem-threshold",
-        type=int,
+        type=whole(0, 10**6),
         default=default["chelem_threshold"],
         help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})",
     )
@@ -217,7 +253,10 @@ def add_run_options(
     from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
 
     parser.add_argument(
-        "--deals", type=positive_int, default=deals, help=f"deals to play (default {deals:,})"
+        "--deals",
+        type=positive_int,
+        default=deals,
+        help=f"deals to play (default {deals:,}); more, with the same --out, extends a finished run",
     )
     parser.add_argument(
         "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
@@ -229,10 +268,10 @@ def add_run_options(
         default=out,
         help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume",
     )
-    parser.add_argument("--threads", type=positive_int, default=None, help="threads (default: all cores)")
+    parser.add_argument("--threads", type=threads_number, default=None, help="threads (default: all cores)")
     parser.add_argument(
         "--chunk-deals",
-        type=positive_int,
+        type=whole(1, MAX_CHUNK_DEALS),
         default=DEFAULT_CHUNK_DEALS,
         help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})",
     )
@@ -245,7 +284,7 @@ def add_run_options(
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=threads_number,
         default=None,
         metavar="N",
         help="make the chunks on a local Dask cluster of N worker processes, one thread each",
@@ -275,20 +314,82 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def emit(table: pd.DataFrame, out: str | None, title: str, *, append: bool = False) -> None:
-    """Print a table as Markdown; with ``out``, also write it as CSV or Markdown (appended when asked)."""
-    from tarotsim.analysis import to_markdown
+FORMATS = ("text", "md", "csv", "json")
+"""``--format``'s choices: those of ``analysis.tables.format_table``, named here so that ``--help``
+does not import the analysis (and pandas)."""
+TERMINAL_WIDTH = 100
+"""The width of a text table unless ``--wide``: ``analysis.tables.TERMINAL_WIDTH``."""
 
-    text = to_markdown(table)
-    print(f"{title}\n\n{text}\n")
+
+def add_output_options(parser: argparse.ArgumentParser, *, min_n: bool = False) -> None:
+    """``--format`` and ``--wide`` of a command that prints tables; ``--min-n`` when it has counts."""
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=FORMATS[0],
+        help="print the tables as aligned text (default), Markdown, CSV or JSON (every column, full precision)",
+    )
+    parser.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"let text tables take the width they need (default {TERMINAL_WIDTH})",
+    )
+    if min_n:
+        parser.add_argument(
+            "--min-n",
+            type=whole(1, MAX_DEALS),
+            default=30,
+            help="leave out rows of fewer deals than this (default 30)",
+        )
+
+
+def _notes_below(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """A table's ``note`` column taken out and written below it, one wrapped line per row that
+    has a note, named by the row's first columns."""
+    import textwrap
+
+    if "note" not in table.columns:
+        return table, []
+    keys = [c for c in table.columns[:2] if c != "note"]
+    lines = []
+    for _, row in table.iterrows():
+        note = row["note"]
+        if isinstance(note, str) and note:
+            name = " ".join(str(row[k]) for k in keys)
+            lines += textwrap.wrap(f"{name}: {note}", TERMINAL_WIDTH, subsequent_indent="    ")
+    return table.drop(columns="note"), lines
+
+
+def emit(
+    tables: Sequence[tuple[pd.DataFrame, str]],
+    out: str | None,
+    *,
+    fmt: str = "text",
+    wide: bool = False,
+    notes: Sequence[str] = (),
+) -> None:
+    """Print tables, each under its title (a bare table for ``csv`` and ``json``), then ``notes``;
+    with ``out``, also write them, whole or not at all: FILE.md holds every table under its
+    title, FILE.csv the first one and FILE-1.csv, FILE-2.csv … the others."""
+    from tarotsim.analysis import to_markdown
+    from tarotsim.analysis.tables import format_table
+    from tarotsim.run.files import write_text_atomic
+
+    for table, title in tables:
+        shown, footnotes = _notes_below(table) if fmt == "text" else (table, [])
+        text = format_table(shown, fmt, wide=wide)
+        print(text if fmt in ("csv", "json") else f"{title}\n\n{text}")
+        if footnotes:
+            print("\n".join(footnotes) + "\n")
+    if fmt not in ("csv", "json"):
+        for note in notes:
+            print(note)
     if out is None:
         return
     path = Path(out)
-    try:
-        if path.suffix == ".csv":
-            table.to_csv(path, index=False)
-        else:
-            with open(path, "a" if append else "w", encoding="utf-8") as f:
-                f.write(f"## {title}\n\n{text}\n\n")
-    except OSError as err:
-        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
+    if path.suffix == ".csv":
+        for index, (table, _) in enumerate(tables):
+            target = path if index == 0 else path.with_name(f"{path.stem}-{index}.csv")
+            write_text_atomic(target, str(table.to_csv(index=False)))
+    else:
+        write_text_atomic(path, "".join(f"## {title}\n\n{to_markdown(table)}\n" for table, title in tables))

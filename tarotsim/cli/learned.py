@@ -7,10 +7,9 @@ handles their errors like every command's: one line, exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from tarotsim.cli.common import CliError, emit, positive_int, table_file, writable
+from tarotsim.cli.common import emit, positive_int, seed_number, table_file, writable
 from tarotsim.labels import CONTRACTS
 
 SAMPLE_HELP = (
@@ -36,7 +35,7 @@ def _add_sample_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--sample-seed",
-        type=int,
+        type=seed_number,
         default=SAMPLE_SEED,
         help=f"seed of the sample of deals (default {SAMPLE_SEED})",
     )
@@ -60,7 +59,7 @@ def cmd_fit_count(args: argparse.Namespace) -> int:
         f"sampled from {table.attrs['run']} (sample seed {args.sample_seed}), weights scaled so the 21 "
         "is worth 10, 95% delta-method intervals"
     )
-    emit(shown, args.out, title)
+    emit([(shown, title)], args.out)
     return 0
 
 
@@ -70,12 +69,11 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
     out = Path(args.out)
     writable(out)
     bidder = fit_bidder(args.run, sample=args.sample, sample_seed=args.sample_seed)
-    try:
-        bidder.save(out)
-    except OSError as err:
-        raise CliError(f"cannot write {out}: {err.strerror or err}") from None
-    print(json.dumps({c: round(bidder.coefficients[c]["intercept"], 2) for c in CONTRACTS}))
-    print(f"bidder: {out} ({bidder.players} players); play it with bid=learned,bidder={out}")
+    bidder.save(out)
+    print(bidder.summary())
+    print(
+        f"\nbidder file: {out}; play it with --bid-policy learned --bidder {out}, or bid=learned,bidder={out}"
+    )
     return 0
 
 

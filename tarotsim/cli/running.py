@@ -16,9 +16,12 @@ from tarotsim.cli.common import (
     CliError,
     add_config_options,
     add_run_options,
-    positive_int,
+    emit,
+    name_list,
     run_config,
     seed_number,
+    threads_number,
+    whole,
     writable,
 )
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig
@@ -42,11 +45,20 @@ def cmd_trace(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_TRACE_DEALS = 10**7
+"""The most deals one trace holds (about 3 KB a deal: 30 GB)."""
+MAX_MATCH_DEALS = 10**5
+"""The most deals of a match, which prints one line per deal."""
+MAX_BENCH_DEALS = 10**8
+"""The most deals of one timed bench run (its records are held in memory)."""
+
+
 def summary_table(frame: pd.DataFrame | str) -> str:
-    """Markdown table of contract success by bout count, with the thrown-in counts.
+    """A terminal table of contract success by bout count, with the thrown-in counts.
 
     ``frame`` is a record frame or a run directory."""
-    from tarotsim.analysis import success_table, to_markdown
+    from tarotsim.analysis import success_table
+    from tarotsim.analysis.tables import format_table
 
     table = success_table(frame, by=("taker_bouts",))
     shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
@@ -56,7 +68,7 @@ def summary_table(frame: pd.DataFrame | str) -> str:
         for reason in ThrownIn
         if reason != ThrownIn.NONE
     )
-    lines = [to_markdown(shown), "", f"played deals: {int(table['n'].sum())}; thrown in: {reasons}"]
+    lines = [format_table(shown), f"played deals: {int(table['n'].sum()):,}; thrown in: {reasons}"]
     return "\n".join(lines)
 
 
@@ -97,13 +109,17 @@ def make_run(args: argparse.Namespace, spec: RunSpec) -> None:
             allow_version_change=args.allow_version_change,
         )
     elapsed = time.perf_counter() - started
-    for index, problem in run.remade:
-        print(f"chunk {index} {problem}: made again")
+    for note in run.notes():
+        print(note)
     counts = run.manifest["counts"]
     print(
-        f"{spec.kind} run in {run.directory}: {counts['deals']} deals ({counts['rows']} records), "
+        f"{spec.kind} run in {args.out}: {counts['deals']:,} deals ({counts['rows']:,} records), "
         f"seed {spec.seed}; {elapsed:.1f} s this time, {run.manifest['wall_time_s']:.1f} s in all"
     )
+    if spec.kind != "duel":
+        print(
+            f"next: tarotsim table {args.out}; tarotsim thresholds {args.out}; tarotsim report {args.out} --out FOLDER"
+        )
 
 
 def run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
@@ -144,17 +160,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    contracts = tuple(c.strip() for c in args.contracts.split(",") if c.strip())
-    make_run(args, run_spec(args, run_config(args), "sweep", contracts=contracts, seat=args.seat))
+    make_run(args, run_spec(args, run_config(args), "sweep", contracts=args.contracts, seat=args.seat))
     return 0
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
     """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
-    from tarotsim.analysis import to_markdown
     from tarotsim.duel import DuelResult, duel, duel_spec
-    from tarotsim.report.duel import TABLE_COLUMNS, write_duel_report
+    from tarotsim.report.duel import duel_tables, write_duel_report
 
     spec = duel_spec(
         args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals
@@ -177,13 +191,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         make_run(args, spec)
         result = DuelResult.from_run(args.out)
     print(f"{result.summary()}\n")
-    print(
-        f"By role: A's and B's rates and mean scores (points), and A - B with its 95% interval:\n\n"
-        f"{to_markdown(result.by_role[TABLE_COLUMNS['by_role']])}"
-    )
-    print(
-        f"Contracts taken by A and by a seat of B:\n\n{to_markdown(result.by_contract[TABLE_COLUMNS['by_contract']])}"
-    )
+    emit(duel_tables(result), None)
     if args.out is not None:
         folder = write_duel_report(result, Path(args.out) / "report")
         print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
@@ -261,10 +269,11 @@ def study_options(study: argparse.ArgumentParser) -> None:
 def sweep_options(swp: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim sweep``."""
     add_run_options(swp, out_required=True)
-    swp.add_argument("--seat", type=int, default=0, help="seat that takes every contract (default 0)")
+    swp.add_argument("--seat", type=whole(0, 4), default=0, help="seat that takes every contract (default 0)")
     swp.add_argument(
         "--contracts",
-        default=",".join(CONTRACTS),
+        type=name_list,
+        default=CONTRACTS,
         help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
     )
     add_config_options(swp, SWEEP_DEFAULTS)
@@ -284,7 +293,9 @@ def duel_options(duel_: argparse.ArgumentParser) -> None:
 
 def match_options(match: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim match``."""
-    match.add_argument("--deals", type=positive_int, default=8, help="deals in the match (default 8)")
+    match.add_argument(
+        "--deals", type=whole(1, MAX_MATCH_DEALS), default=8, help="deals in the match (default 8)"
+    )
     match.add_argument(
         "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
     )
@@ -296,18 +307,18 @@ def bench_options(bench: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim bench``."""
     bench.add_argument(
         "--deals",
-        type=positive_int,
+        type=whole(1, MAX_BENCH_DEALS),
         default=HEADLINE_DEALS,
         help=f"deals per timed run (default {HEADLINE_DEALS:,})",
     )
     bench.add_argument(
         "--repeats",
-        type=positive_int,
+        type=whole(1, 1000),
         default=HEADLINE_REPEATS,
         help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})",
     )
     bench.add_argument(
-        "--threads", type=positive_int, default=1, help="threads every figure runs on (default 1)"
+        "--threads", type=threads_number, default=1, help="threads every figure runs on (default 1)"
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     bench.set_defaults(func=cmd_bench)
@@ -315,7 +326,12 @@ def bench_options(bench: argparse.ArgumentParser) -> None:
 
 def trace_options(trace: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim trace``."""
-    trace.add_argument("--deals", type=positive_int, required=True, help="deals to trace")
+    trace.add_argument(
+        "--deals",
+        type=whole(1, MAX_TRACE_DEALS),
+        required=True,
+        help=f"deals to trace (at most {MAX_TRACE_DEALS:,}: about 3 KB each)",
+    )
     trace.add_argument("--seed", type=seed_number, required=True, help="random seed")
     trace.add_argument("--out", required=True, help="output file (.jsonl)")
     add_config_options(trace)

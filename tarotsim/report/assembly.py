@@ -43,12 +43,15 @@ from tarotsim.report.glossary import words
 from tarotsim.report.provenance import made_here, provenance_table
 from tarotsim.report.style import DPI, contract_name, deals_text, drop_caption
 from tarotsim.report.summary import RunSummary, summarise_run
+from tarotsim.run.files import write_atomic, write_text_atomic
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:
     """Save `drawn` as the PNG file `name` in `out_dir` and add it to `doc`."""
     drop_caption(drawn.figure)  # the document writes it under the figure: each caption once
-    drawn.figure.savefig(out_dir / name, dpi=DPI, facecolor="white")
+    write_atomic(
+        out_dir / name, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI, facecolor="white")
+    )
     title = drawn.figure.get_suptitle() or drawn.figure.axes[0].get_title()
     doc.figure(name, drawn.caption, title)
 
@@ -268,8 +271,8 @@ def write_report(
     provenance = provenance_table(manifest, counts=summary.counts, out=str(run_dir))
     doc.table(pd.concat([provenance, made_here()], ignore_index=True), in_words=True)
 
-    (out / "report.md").write_text(doc.markdown(), encoding="utf-8")
-    (out / "report.html").write_text(doc.html(), encoding="utf-8")
+    write_text_atomic(out / "report.md", doc.markdown())
+    write_text_atomic(out / "report.html", doc.html())
     return out
 
 

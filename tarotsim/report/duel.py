@@ -42,6 +42,37 @@ TABLE_COLUMNS = {
     "by_contract": ["contract", "a_n", "a_rate", "a_made", "a_mean", "b_n", "b_rate", "b_made", "b_mean"],
 }
 """The columns of ``DuelResult.by_role`` and ``.by_contract`` that the report and the command line show."""
+TERMINAL_HEADERS = {
+    "a_n": "A n",
+    "a_rate": "A rate",
+    "a_made": "A made",
+    "a_mean": "A mean",
+    "b_n": "B n",
+    "b_rate": "B rate",
+    "b_made": "B made",
+    "b_mean": "B mean",
+    "a_minus_b": "A\u2212B",
+    "a_minus_b_low": "A\u2212B_low",
+    "a_minus_b_high": "A\u2212B_high",
+}
+"""Short headers of the duel's tables on a terminal (the interval columns merge into ``A−B (95%)``)."""
+
+
+def duel_tables(result: DuelResult, *, terminal: bool = True) -> list[tuple[pd.DataFrame, str]]:
+    """The duel's tables, by role and by contract, each with its title: what ``tarotsim duel``
+    and ``tarotsim table`` print. ``terminal``: short headers (:data:`TERMINAL_HEADERS`)."""
+    names = TERMINAL_HEADERS if terminal else {}
+    return [
+        (
+            result.by_role[TABLE_COLUMNS["by_role"]].rename(columns=names),
+            "By role, the deal as the unit: A's and B's rates and mean scores (points), and A \u2212 B "
+            "with its 95% interval",
+        ),
+        (
+            result.by_contract[TABLE_COLUMNS["by_contract"]].rename(columns=names),
+            "Contracts taken by A and by a seat of B: rate, share made, mean taker score (points)",
+        ),
+    ]
 
 
 def edge_by_role_chart(result: DuelResult) -> Drawn:
@@ -136,15 +167,17 @@ def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Pat
     ValueError
         If the folder cannot be made or written.
     """
+    from tarotsim.run.files import write_atomic, write_text_atomic
+
     root = Path(folder)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        drawn = edge_by_role_chart(result)
-        drop_caption(drawn.figure)  # written under the figure by the document: each caption once
-        drawn.figure.savefig(root / FIGURE_FILE, dpi=DPI)
-        doc = duel_document(result, drawn.caption)
-        (root / "duel.md").write_text(doc.markdown(), encoding="utf-8")
-        (root / "duel.html").write_text(doc.html(), encoding="utf-8")
     except OSError as err:
         raise ValueError(f"cannot write the duel report into {root}: {err.strerror or err}") from None
+    drawn = edge_by_role_chart(result)
+    drop_caption(drawn.figure)  # written under the figure by the document: each caption once
+    write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
+    doc = duel_document(result, drawn.caption)
+    write_text_atomic(root / "duel.md", doc.markdown())
+    write_text_atomic(root / "duel.html", doc.html())
     return root

@@ -14,7 +14,7 @@ from typing import Unpack
 
 import pandas as pd
 
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig, RunOptions, check_count, make_config
+from tarotsim.config import RunConfig, RunOptions, check_count, make_config
 from tarotsim.labels import CONTRACTS
 from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
@@ -53,7 +53,8 @@ def simulate(
         (fresh entropy). The seed used is in ``df.attrs["seed"]``; the same seed gives the
         same records whatever the number of threads.
     config
-        The table and its policies (default ``RunConfig()``: 4 players, random card play).
+        The table and its policies (default ``RunConfig()``: 4 players, heuristic card play,
+        Chavey's bids, the expert écart).
     **options
         Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``,
         or ``strategies=[s0, s1, s2, s3]``, one :class:`~tarotsim.strategy.Strategy` (or
@@ -115,11 +116,11 @@ def sweep(
         Contract labels (``labels.CONTRACTS``, default all), in the order of the rows of
         a deal; a string is split at commas.
     config
-        The table and its policies (default: ``RunConfig`` with ``SWEEP_DEFAULTS``,
-        heuristic card play and the expert écart). Its dealing must be shuffled; its bid
-        thresholds do not matter (the taker and the contract are set).
+        The table and its policies (default ``RunConfig()``, as for :func:`simulate`). Its
+        dealing must be shuffled; its bid thresholds do not matter (the taker and the
+        contract are set).
     **options
-        Instead of ``config``, its fields as keywords, over ``SWEEP_DEFAULTS``.
+        Instead of ``config``, its fields as keywords.
     threads, progress
         As for :func:`simulate`.
 
@@ -130,9 +131,11 @@ def sweep(
         holds the seed, the configuration, the contracts and the seat.
     """
     deals = check_count(deals, "deals")
-    config = make_config(config, options, defaults=SWEEP_DEFAULTS)
+    config = make_config(config, options)
     if isinstance(contracts, str):
-        contracts = [c for c in contracts.split(",") if c]
+        contracts = [c.strip() for c in contracts.split(",")]
+        if "" in contracts:
+            raise ValueError(f"contracts has an empty item (two commas, or one at an end): {contracts!r}")
     spec = RunSpec(
         kind="sweep",
         seed=resolve_seed(seed),

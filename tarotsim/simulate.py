@@ -16,6 +16,7 @@ import pandas as pd
 
 from tarotsim.config import RunConfig, RunOptions, check_count, make_config
 from tarotsim.labels import CONTRACTS
+from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
 from tarotsim.run.records import add_matches
 from tarotsim.run.seeding import SeedLike, resolve_seed
@@ -24,7 +25,7 @@ from tarotsim.run.spec import RunSpec
 
 def _records(spec: RunSpec, threads: int | None, progress: bool | None) -> pd.DataFrame:
     """The records of ``spec`` in memory, with the seed and configuration in ``attrs``."""
-    with using_threads(threads):
+    with using_threads(threads), compile_notices(progress is not False):
         frame = spec.compute_chunk(0, progress=show_progress(progress, spec.deals, spec.progress_step))
     frame.attrs["seed"] = spec.seed
     frame.attrs["config"] = spec.config.as_dict()
@@ -64,7 +65,8 @@ def simulate(
     threads
         Threads to use (default: all that Numba may start).
     progress
-        Show a progress bar (default: on a terminal, for long runs).
+        Show a progress bar (default: on a terminal, for long runs). ``False`` also hides
+        the notice said once on stderr when the kernels must be compiled first.
 
     Returns
     -------

@@ -76,6 +76,7 @@ def test_rerun_of_a_finished_run_changes_nothing(tmp_path):
     assert again.manifest["chunks"] == chunks
 
 
+@pytest.mark.usefixtures("compiled_game")  # the processes it starts load the compiled game
 def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
     out = tmp_path / "killed"
     argv = [

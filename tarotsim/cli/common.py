@@ -387,7 +387,7 @@ def add_run_options(
         default=DEFAULT_CHUNK_DEALS,
         help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no compile notice")
     parser.add_argument(
         "--scheduler",
         default=None,

@@ -14,6 +14,7 @@ from tarotsim.config import check_count
 from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS, no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
 from tarotsim.policies import searches as policy_searches
+from tarotsim.run.compiling import prepare_run
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
@@ -175,6 +176,7 @@ def play_deals(
     searching = searching_argument(searches)
     logs, masks = no_trace()
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
+    prepare_run(first_deal, key, cfgs, out, logs, masks, searching)
     if not progress:
         run_deals(first_deal, key, cfgs, out, logs, masks, searching)
         return out

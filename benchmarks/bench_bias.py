@@ -2,7 +2,7 @@
 with heuristic play and with ``pimc`` for every seat on the same deals; writes reports/bias.md.
 
 The sweeps use the same seed (the same deals, the same taking seat) and the sweep defaults
-(``SWEEP_DEFAULTS``: the expert écart …); only the card play differs: the heuristic,
+(the one default: the expert écart …); only the card play differs: the heuristic,
 ``basic`` (tarotsim 0.1.0's heuristic, which played the published 100M sweep) and
 ``pimc`` (at its default options, or those of ``--pimc``) for every seat. The report sets side by side, with 95 %
 intervals:
@@ -41,9 +41,9 @@ from scipy.stats import norm
 
 import tarotsim
 from tarotsim.analysis import best_contract, success_table, thresholds
-from tarotsim.analysis.play import PLAY_COLUMNS
+from tarotsim.analysis.same_play import PLAY_COLUMNS
 from tarotsim.analysis.tables import to_markdown
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.labels import CONTRACTS, PLAY_POLICIES
 from tarotsim.run.engine import check_threads

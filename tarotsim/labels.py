@@ -1,7 +1,8 @@
 """Every name of the simulator, derived from the kernels' constants: the only name table.
 
 Contracts, sides, poignées, thrown-in reasons and policies are small ints inside the
-kernels (``kernels.score``, ``kernels.state``, ``kernels.policies.codes``). This module
+kernels (``kernels.score``, ``kernels.state``; the policies' codes come from their registry,
+``tarotsim.policies``). This module
 turns each into a Python ``IntEnum`` and a lower-case label (``Contract.GARDE_SANS.label``
 is ``"garde_sans"``), the only spelling used by the API, the records, the CLI and the
 reports. Rule numbers the Python layer shows (multipliers, targets, poignée bonuses,
@@ -20,10 +21,10 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Self
 
+from tarotsim import policies
 from tarotsim.kernels import features as F
 from tarotsim.kernels import score as K
 from tarotsim.kernels import state as S
-from tarotsim.kernels.policies import codes
 
 
 class _Named(IntEnum):
@@ -65,7 +66,7 @@ class Side(_Named):
 
 
 class Poignee(_Named):
-    """Poignée sizes (RULES.md §7); ``NONE`` is no poignée shown."""
+    """Poignée sizes (docs/rules.md §5); ``NONE`` is no poignée shown."""
 
     NONE = K.POIGNEE_NONE
     SIMPLE = K.POIGNEE_SIMPLE
@@ -102,10 +103,10 @@ def parse_contract(label: str | Contract) -> Contract:
 
 
 MULTIPLIERS: dict[str, int] = {c.label: int(K.MULTIPLIER[c]) for c in Contract if c != Contract.PASS}
-"""Contract multiplier M of RULES.md §8, by contract label."""
+"""Contract multiplier M of docs/rules.md §8, by contract label."""
 
 TARGETS: dict[int, int] = {bouts: int(half) // 2 for bouts, half in enumerate(K.TARGET_HALF)}
-"""Points the attack needs, by the number of bouts it ends with (RULES.md §7)."""
+"""Points the attack needs, by the number of bouts it ends with (docs/rules.md §7)."""
 
 SIDE_NAMES: tuple[str, ...] = tuple(s.label for s in Side if s != Side.NONE)
 """Side labels of the records (``attack``, ``defence``); no side is a missing value."""
@@ -114,13 +115,13 @@ POIGNEE_NAMES: tuple[str, ...] = tuple(p.label for p in Poignee if p != Poignee.
 """Poignée labels, smallest first."""
 
 POIGNEE_BONUS: dict[str, int] = {p.label: int(K.POIGNEE_BONUS[p]) for p in Poignee if p != Poignee.NONE}
-"""Poignée bonus in points, by label (RULES.md §7)."""
+"""Poignée bonus in points, by label (docs/rules.md §5)."""
 
 THROWN_IN_NAMES: tuple[str, ...] = tuple(t.label for t in ThrownIn)
 """Thrown-in labels of the records, indexed by code (``none`` for a played deal)."""
 
 TABLE_SIZES: dict[int, tuple[int, int]] = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
-"""Cards per hand and in the chien, by number of players (RULES.md §2)."""
+"""Cards per hand and in the chien, by number of players (docs/rules.md §2)."""
 
 PUBLISHED_BANDS: dict[str, int] = {"prise": 40, "garde": 56, "garde_sans": 71, "garde_contre": 81}
 """Chavey's published bid bands at 4 players (hand points from which each contract is bid).
@@ -131,30 +132,19 @@ bonus (voids and singletons); the Prise and Garde bands without it."""
 BANDS_HAND_CARDS = 18
 """Cards in the hand that Chavey's bands were made for (4 players)."""
 
-DEFAULT_CHELEM_THRESHOLD = 110
+DEFAULT_CHELEM_THRESHOLD = policies.DEFAULT_CHELEM_THRESHOLD
 """Count (with the distribution bonus) from which the ``overwhelming`` policy announces a chelem."""
 
-PLAY_POLICIES: dict[str, int] = {
-    "random": codes.PLAY_RANDOM,
-    "heuristic": codes.PLAY_HEURISTIC,
-    "greedy": codes.PLAY_GREEDY,
-    "basic": codes.PLAY_BASIC,
-    "pimc": codes.PLAY_PIMC,
-}
-PLAYOUT_POLICIES: tuple[str, ...] = ("random", "heuristic", "greedy")
+PLAY_POLICIES: dict[str, int] = policies.policy_codes("play")
+"""Card-play policies, name → kernel code (``tarotsim.policies``, as are the four below)."""
+PLAYOUT_POLICIES: tuple[str, ...] = tuple(
+    name for name in PLAY_POLICIES if policies.policy("play", name).rollout
+)
 """The card-play policies a search may play its playouts with (those that search nothing)."""
-BID_POLICIES: dict[str, int] = {
-    "chavey": codes.BID_CHAVEY,
-    "learned": codes.BID_LEARNED,
-    "montecarlo": codes.BID_MONTECARLO,
-}
-ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
-POIGNEE_POLICIES: dict[str, int] = {
-    "always": codes.POIGNEE_ALWAYS,
-    "never": codes.POIGNEE_NEVER,
-    "smart": codes.POIGNEE_SMART,
-}
-CHELEM_POLICIES: dict[str, int] = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
+BID_POLICIES: dict[str, int] = policies.policy_codes("bid")
+ECART_POLICIES: dict[str, int] = policies.policy_codes("ecart")
+POIGNEE_POLICIES: dict[str, int] = policies.policy_codes("poignee")
+CHELEM_POLICIES: dict[str, int] = policies.policy_codes("chelem")
 
 DEALINGS: dict[str, int] = {"shuffled": S.DEALING_SHUFFLED, "unshuffled": S.DEALING_UNSHUFFLED}
 """Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,

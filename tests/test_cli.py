@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from tarotsim.cli import main
+from tarotsim.strategy import Strategy
 
 
 @pytest.mark.parametrize(
@@ -44,7 +45,7 @@ def test_module_entry_point_reports_errors_without_traceback():
 def test_simulate_prints_a_success_table(capsys):
     assert main(["simulate", "--deals", "2000", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "| contract" in out and "prise" in out and "thrown in" in out
+    assert "contract" in out and "rate (95%)" in out and "prise" in out and "thrown in" in out
 
 
 def test_bid_thresholds_change_the_contract_mix(capsys):
@@ -56,43 +57,88 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
     assert (bolder.contract == "garde").sum() > (default.contract == "garde").sum()
     with pytest.raises(SystemExit):
         main(["simulate", "--deals", "500", "--quiet", "--bid-thresholds", "30,45"])
-    assert "expected four numbers" in capsys.readouterr().err
+    assert "four increasing Chavey counts such as 40/56/71/81" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["simulate", "sweep", "study", "match", "trace"])
 def test_every_command_builds_the_configuration_of_its_options(command):
-    from tarotsim.cli import _config, build_parser
-    from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+    from tarotsim.cli import build_parser
+    from tarotsim.cli.common import run_config
+    from tarotsim.config import RunConfig
 
     required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
         command, []
     )
     args = build_parser().parse_args([command, *required])
-    defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
-    assert _config(args) == RunConfig(**defaults)
+    assert run_config(args) == RunConfig()  # one default for every command
     args = build_parser().parse_args(
         [
             command,
             *required,
             "--players",
             "5",
+            "--chelem-policy",
+            "overwhelming",
             "--chelem-threshold",
             "90",
             "--bid-thresholds",
-            "30,45,60,70",
+            "30/45/60/70",
             "--defence-policy",
             "random",
         ]
     )
-    assert _config(args) == RunConfig(
-        **{
-            **defaults,
-            "players": 5,
-            "chelem_threshold": 90,
-            "bid_thresholds": (30, 45, 60, 70),
-            "defence_policy": "random",
-        }
+    assert run_config(args) == RunConfig(
+        players=5,
+        chelem_policy="overwhelming",
+        chelem_threshold=90,
+        bid_thresholds=(30, 45, 60, 70),
+        defence_policy="random",
     )
+    args = build_parser().parse_args(
+        [command, *required, "--players", "3", "--strategy", "play=greedy", "--seat", "1=play=pimc,worlds=4"]
+    )
+    greedy, pimc = Strategy(play="greedy"), Strategy(play="pimc", worlds=4)
+    assert run_config(args) == RunConfig(players=3, strategies=[greedy, pimc, greedy])
+    args = build_parser().parse_args([command, *required, "--seat", "2=bid=montecarlo"])
+    assert run_config(args).seat_strategies() == (Strategy(),) * 2 + (Strategy(bid="montecarlo"), Strategy())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--a", "play=heuristic,chelem_threshold=100000000000000000000"],
+            "chelem_threshold must be 0 to 1000",
+        ),
+        (["--a", "play=heuristic,,"], "empty item"),
+        (["--a", "play=pimc,worlds=0"], "worlds must be 1 to 4096, got 0"),
+        (["--a", "bid=montecarlo,bid_worlds=0"], "bid_worlds must be 1 to 4096, got 0"),
+        (
+            ["--a", "x", "--strategy", "play=heuristic,bid_thresholds=1/2/3/100000000000000000000"],
+            "must be 0 to 1000",
+        ),
+    ],
+)
+def test_bad_specs_are_one_line_errors(argv, message, capsys):
+    code, err = run_cli(["duel", "--b", "play=random", "--deals", "10", *argv], capsys)
+    assert code == 2 and message in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--seat", "4=play=random"],
+        ["simulate", "--strategy", "play=random", "--policy", "greedy"],
+        ["simulate", "--seat", "1"],
+        ["simulate", "--bid-thresholds", "40/56/71/100000000000000000000"],
+        ["simulate", "--chelem-threshold", "100000000000000000000"],
+        ["sweep", "--out", "x", "--contracts", "prise,,garde"],
+    ],
+)
+def test_bad_strategy_options_are_one_line_errors(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _ = run_cli([*argv, "--deals", "10", "--quiet"], capsys)
+    assert code == 2
 
 
 def test_sweep_refuses_unshuffled_dealing_in_one_line(capsys, tmp_path):
@@ -152,10 +198,10 @@ def test_negative_bid_thresholds_read_the_same_with_or_without_equals(capsys):
     with_equals = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds=-5,10,20,30"], capsys)
     without = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds", "-5,10,20,30"], capsys)
     assert with_equals == without
-    assert without[0] == 2 and "a bid threshold must be at least 0, got -5" in without[1]
-    from tarotsim.cli import _join_number_lists
+    assert without[0] == 2 and "a bid threshold must be 0 to 1000, got -5" in without[1]
+    from tarotsim.cli.common import join_number_lists
 
-    assert _join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
+    assert join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
         "--bid-thresholds=-1,2",
         "--seed",
         "-3",
@@ -166,7 +212,7 @@ def test_a_huge_bid_threshold_is_refused_not_overflowed(capsys):
     code, err = run_cli(
         ["simulate", "--deals", "10", "--bid-thresholds", "1,2,3,99999999999999999999"], capsys
     )
-    assert code == 2 and "a bid threshold must be at most 9223372036854775807" in err
+    assert code == 2 and "a bid threshold must be 0 to 1000, got 99999999999999999999" in err
 
 
 def test_deals_beyond_memory_without_out_are_refused_from_the_record_size(capsys, monkeypatch, tmp_path):
@@ -208,12 +254,12 @@ def test_out_at_an_existing_file_is_refused(capsys, tmp_path):
 def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(capsys, tmp_path, monkeypatch):
     import errno
 
-    import pandas as pd
+    import pyarrow.parquet as pq
 
-    def full(self, path, **kwargs):
+    def full(table, path, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    monkeypatch.setattr(pq, "write_table", full)
     code, err = run_cli(["simulate", "--deals", "10", "--out", str(tmp_path / "run"), "--quiet"], capsys)
     assert code == 2 and "No space left on device; free some disk space, then repeat the command" in err
     assert not [p for p in (tmp_path / "run").rglob("*") if ".tmp-" in p.name]
@@ -324,7 +370,7 @@ def test_report_out_refuses_the_run_directory_and_an_existing_report(capsys, sma
 def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
     import shutil
 
-    import tarotsim
+    import tarotsim._version
 
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
@@ -340,7 +386,7 @@ def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_p
         str(run),
         "--quiet",
     ]
-    monkeypatch.setattr(tarotsim, "__version__", "0.0.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "0.0.9")
     code, err = run_cli(argv, capsys)
     assert code == 2 and "--allow-version-change" in err
     assert main([*argv, "--allow-version-change"]) == 0
@@ -371,3 +417,34 @@ def test_reading_commands_on_a_dask_cluster_print_what_they_print_here(capsys, s
             main(["report", str(small_run), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
         )
         assert (out / "report.html").is_file()
+
+
+HEAVY_MODULES = ("numba", "pandas", "scipy", "matplotlib", "statsmodels", "pyarrow")
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["table", "--help"], ["report", "--help"]])
+def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
+    """The parser, ``tarotsim --help`` and the reading commands' help start without the engine."""
+    code = (
+        "import sys\n"
+        "from tarotsim.cli import build_parser, main\n"
+        "build_parser()\n"
+        f"try:\n    main({argv!r}) if {bool(argv)!r} else None\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_every_command_gets_its_options_once_named(capsys):
+    from tarotsim.cli import COMMANDS, build_parser
+
+    for name, _module, _summary in COMMANDS:
+        with pytest.raises(SystemExit) as exit_info:
+            build_parser().parse_args([name, "--help"])
+        assert exit_info.value.code == 0
+        shown = capsys.readouterr().out
+        assert shown.startswith(f"usage: tarotsim {name} ") and "--" in shown
+    listing = build_parser().format_help().splitlines()
+    listed = [line.split()[0] for line in listing if line.startswith("    ") and not line[4].isspace()]
+    assert listed == [name for name, _, _ in COMMANDS]

@@ -59,15 +59,18 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
 
     block = strategy.block(4)
     assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT], block[P_DROP]) == (48, 3, 0, 0)
-    with pytest.raises(ValueError, match="worlds sets pimc card play"):
+    with pytest.raises(ValueError, match="worlds tunes pimc card play, but this strategy plays heuristic"):
         Strategy.parse("play=heuristic,worlds=8")
-    with pytest.raises(ValueError, match="rollout must be one of random, heuristic,"):
-        Strategy.parse("play=pimc,rollout=greedy")
+    assert Strategy.parse("play=pimc,rollout=greedy").rollout == "greedy"  # any policy that searches nothing
+    with pytest.raises(
+        ValueError, match="unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, random"
+    ):
+        Strategy.parse("play=pimc,rollout=pimc")
     with pytest.raises(ValueError, match="worlds must be 1 to"):
         Strategy(play="pimc", worlds=0)
     assert Strategy.parse("attack_play=pimc,play=heuristic,endgame=2").endgame == 2
     assert Strategy.parse("play=pimc,drop=25").block(4)[P_DROP] == 25
-    with pytest.raises(ValueError, match="drop sets pimc card play"):
+    with pytest.raises(ValueError, match="drop tunes pimc card play"):
         Strategy.parse("play=heuristic,drop=5")
     with pytest.raises(ValueError, match="drop must be 0 to 100"):
         Strategy(play="pimc", drop=101)

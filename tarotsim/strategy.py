@@ -439,16 +439,24 @@ class Strategy:
     endgame: int
     rollout: str
     drop: int
+    player: Any  # a Python player (tarotsim.players), None for the built-in policies alone
+    acts_all: bool  # whether the Python player takes every decision (act=) or the card play (play=)
 
     def __init__(
         self,
-        play: str = POLICY_DEFAULTS["play"],
+        play: Any = POLICY_DEFAULTS["play"],
         bid: str = POLICY_DEFAULTS["bid"],
         ecart: str = POLICY_DEFAULTS["ecart"],
         poignee: str = POLICY_DEFAULTS["poignee"],
         chelem: str = POLICY_DEFAULTS["chelem"],
+        act: Any = None,
         **options: Any,
     ) -> None:
+        player, acts_all = None, False
+        if act is not None or not isinstance(play, str):
+            from tarotsim.players import split_player
+
+            player, acts_all, play = split_player(play, act)
         for key in options:
             if key not in KEYS:
                 raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
@@ -496,6 +504,7 @@ class Strategy:
             "rollout", options.get("rollout", PIMC_OPTIONS["rollout"].default), tuple(ROLLOUT_POLICIES)
         )
         values["drop"] = _whole("drop", options.get("drop", DEFAULT_DROP), MAX_DROP)
+        values["player"], values["acts_all"] = player, acts_all
         for key, value in values.items():
             object.__setattr__(self, key, value)
         self._check_tunables_have_heuristic_play()
@@ -559,6 +568,10 @@ class Strategy:
 
     def __str__(self) -> str:
         parts = [f"play={self.play}"]
+        if self.player is not None:
+            from tarotsim.players import player_name
+
+            parts = [f"{'act' if self.acts_all else 'play'}={player_name(self.player)}"]
         defaults = Strategy()
         for key in KEYS[1:]:
             value = getattr(self, key)
@@ -652,7 +665,11 @@ def to_strategy(value: Strategy | str) -> Strategy:
         return value
     if isinstance(value, str):
         return Strategy.parse(value)
-    raise TypeError(f"a strategy is a Strategy or a spec such as 'play=heuristic', got {value!r}")
+    from tarotsim.players import is_player
+
+    if is_player(value):
+        return Strategy(act=value)
+    raise TypeError(f"a strategy is a Strategy, a spec such as 'play=heuristic' or a player, got {value!r}")
 
 
 def options_markdown() -> str:

@@ -40,7 +40,6 @@ from tarotsim.cards import (
     TRUMP_21,
     TRUMPS_MASK,
     format_card,
-    from_mask,
     parse_cards,
 )
 from tarotsim.config import check_players
@@ -108,8 +107,22 @@ TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
 TENSOR_LENGTH = sum(size for _, size in TENSOR_FIELDS)
 
 
+_NAMES = tuple(format_card(c) for c in range(N_CARDS))
+
+
+def _bits(word: int, offset: int) -> list[int]:
+    """The card ids of the set bits of ``word`` plus ``offset``, lowest first."""
+    ids = []
+    while word:
+        low = word & -word
+        ids.append(low.bit_length() - 1 + offset)
+        word ^= low
+    return ids
+
+
 def _cards(word0: Any, word1: Any) -> tuple[str, ...]:
-    return tuple(format_card(c) for c in from_mask(int(word0), int(word1)))
+    """The names of a card set (word 0, word 1), in card id order."""
+    return tuple(_NAMES[c] for c in _bits(int(word0), 0) + _bits(int(word1), N_SUIT_CARDS))
 
 
 @dataclass(frozen=True)
@@ -278,9 +291,9 @@ def _legal_names(phase: int, legal: np.ndarray) -> tuple[str, ...]:
         names = {K.PH_BID: CONTRACT_NAMES, K.PH_POIGNEE: _POIGNEES, K.PH_CHELEM: _CHELEM}[phase]
         word = int(legal[0])
         return tuple(name for code, name in enumerate(names) if word >> code & 1)
-    cards = from_mask(int(legal[0]), int(legal[1]))
+    cards = _cards(legal[0], legal[1])
     prefix = {K.PH_CALL: "call:", K.PH_ECART: "ecart:"}.get(phase, "")
-    return tuple(prefix + format_card(c) for c in cards)
+    return tuple(prefix + c for c in cards) if prefix else cards
 
 
 _CFG_CACHE: dict[tuple[str, int], np.ndarray] = {}
@@ -579,19 +592,18 @@ class Game:
         played: list[list[str]] = [[] for _ in range(n)]
         in_play = phase in (K.PH_POIGNEE, K.PH_PLAY, K.PH_OVER) and taker >= 0
         done = int(info[S.I_TRICK]) if in_play else 0
-        for t in range(done):
-            leader = int(history[t, S.H_LEADER])
-            cards = tuple(format_card(int(history[t, j])) for j in range(n))
+        rows = history[:done].tolist()
+        for t, row in enumerate(rows):
+            leader = row[S.H_LEADER]
+            cards = tuple(_NAMES[c] for c in row[:n])
             for j, card in enumerate(cards):
                 played[(leader + j) % n].append(card)
-            tricks.append(
-                (leader, cards, int(history[t + 1, S.H_LEADER]) if t + 1 < done else int(info[S.I_LEADER]))
-            )
+            tricks.append((leader, cards, rows[t + 1][S.H_LEADER] if t + 1 < done else int(info[S.I_LEADER])))
         trick: tuple[str, ...] = ()
         leader_now: int | None = None
         if in_play and phase != K.PH_OVER:
             leader_now = int(info[S.I_LEADER])
-            trick = tuple(format_card(int(tb.trick[j])) for j in range(int(info[S.I_TRICK_LEN])))
+            trick = tuple(_NAMES[c] for c in tb.trick[: int(info[S.I_TRICK_LEN])].tolist())
             for j, card in enumerate(trick):
                 played[(leader_now + j) % n].append(card)
         spoken = int(self._pos[K.Q_SPOKEN])

@@ -24,7 +24,16 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import BOUTS_MASK_1, EXCUSE_BIT, KING, KINGS_MASK, N_SUIT_CARDS, N_SUITS, SUIT_LEN, TRUMPS_MASK
+from tarotsim.cards import (
+    BOUTS_MASK_1,
+    EXCUSE_BIT,
+    KING,
+    KINGS_MASK,
+    N_SUIT_CARDS,
+    N_SUITS,
+    SUIT_LEN,
+    TRUMPS_MASK,
+)
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
 from tarotsim.kernels.game import _record_hand, _reset_record, log_play
@@ -366,7 +375,13 @@ def advance(
 
 @njit(_nrt=False)
 def decide(
-    v: SeatView, cfg: np.ndarray, phase: int, legal0: np.uint64, legal1: np.uint64, laid0: np.uint64, laid1: np.uint64
+    v: SeatView,
+    cfg: np.ndarray,
+    phase: int,
+    legal0: np.uint64,
+    legal1: np.uint64,
+    laid0: np.uint64,
+    laid1: np.uint64,
 ) -> int:
     """The code the seat of ``v`` chooses at a decision of ``phase`` with legal choices
     ``(legal0, legal1)``, by its policies in ``cfg``: at the bid its wish (a contract code),
@@ -398,5 +413,3 @@ def decide(
             raise ValueError("pimc card play needs the search scratch")
         return playout_card(policy, v, legal0, legal1, cfg)
     raise ValueError("no decision: the deal is over")
-
-

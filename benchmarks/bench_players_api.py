@@ -83,9 +83,10 @@ def main() -> None:
         f"| Python / heuristic | 1/{1 / statistics.median(ratios):,.0f} | "
         f"1/{1 / min(ratios):,.0f}–1/{1 / max(ratios):,.0f} |",
         "",
-        "The goal is at least 1/40 (aim 1/20). A Python player's deals are played step by step:",
-        "every decision of every seat crosses from Python into the kernels and back, and each of",
-        "the Python seat's decisions builds its observation.",
+        "The goal is at least 1/40 (aim 1/20). A Python player's deals are played step by step, one",
+        "kernel call per deal and rotation to deal, then one to run the built-in seats up to each",
+        "of the Python seat's decisions (`kernels.stepwise.run_until`); each of those builds the",
+        "seat's observation in Python, calls the player and checks its action.",
         "",
     ]
     REPORTS.mkdir(exist_ok=True)

@@ -8,8 +8,8 @@ seat's observation only.
 
 Actions are strings (:func:`actions` lists them for a table size):
 
-- the auction: ``"pass"``, ``"prise"``, ``"garde"``, ``"garde_sans"``, ``"garde_contre"``
-  (each seat speaks once, a bid must beat the highest so far);
+- the auction: ``"pass"`` or a contract's label (``labels.CONTRACTS``, low to high; each
+  seat speaks once, a bid must beat the highest so far);
 - five players, the taker's call: ``"call:KH"`` (a King; a Queen when holding all four
   Kings, and so on down);
 - Prise and Garde, the écart, one card at a time: ``"ecart:5H"`` (no King, no bout;
@@ -95,8 +95,8 @@ TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
     ("chien", N_CARDS),  # the chien once shown
     ("ecart", N_CARDS),  # the écart as the seat knows it (the taker: all; others: its trumps)
     ("poignees", S.MAX_SEATS * N_CARDS),  # per seat: the cards of the poignée it showed
-    ("bids", S.MAX_SEATS * 6),  # per speaking turn: one-hot of not yet spoken, pass, prise … garde_contre
-    ("contract", 5),  # one-hot: none, prise, garde, garde_sans, garde_contre (highest bid so far)
+    ("bids", S.MAX_SEATS * 6),  # per speaking turn: one-hot of not yet spoken, then CONTRACT_NAMES
+    ("contract", 5),  # one-hot by contract code, 0: none (the highest bid so far)
     ("taker", S.MAX_SEATS),  # one-hot (all zero: no taker yet)
     ("called_card", N_CARDS),  # five players: the card called
     ("partner", S.MAX_SEATS),  # one-hot once public (all zero otherwise)
@@ -432,7 +432,7 @@ class Game:
         )
 
     def _setup(self, cfg: np.ndarray) -> None:
-        """The arrays of a deal at the table of ``cfg`` (whose policies decide for ``_builtin_code``)."""
+        """The arrays of a deal at the table of ``cfg`` (whose policies decide for ``stepwise.run_until``)."""
         self.players = int(cfg[S.C_PLAYERS])
         self._cfg = cfg
         self._tb = new_state()
@@ -451,13 +451,6 @@ class Game:
         game.deal = deal
         K.start(game._tb, cfg, game._pos, game._laid, game._rec, game._log, game._legal, key, deal, 0)
         return game
-
-    def _builtin_code(self, cfg: np.ndarray) -> int:
-        """The code the seat to act chooses by its policies in ``cfg``, on its own view."""
-        view = self._seat_view(int(self._pos[K.Q_SEAT]), copy=False)
-        phase = int(self._pos[K.Q_PHASE])
-        legal0, legal1 = self._legal
-        return int(K.decide(view, cfg, phase, legal0, legal1, self._laid[0], self._laid[1]))
 
     @staticmethod
     def _put(words: np.ndarray, ids: list[int], seen: set[int]) -> None:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tarotsim.hooks import player_name
 from tarotsim.kernels import state as S
 from tarotsim.kernels import stepwise as K
 
@@ -33,23 +34,6 @@ if TYPE_CHECKING:
 
 class PlayerError(ValueError):
     """A Python player returned an illegal action, or raised."""
-
-
-def is_player(value: object) -> bool:
-    """Whether ``value`` is a Python player: a callable (not a class, not text) or an object
-    with an ``act`` method."""
-    if isinstance(value, (str, type)):
-        return False
-    return callable(getattr(value, "act", None)) or callable(value)
-
-
-def player_name(player: object) -> str:
-    """A short label for a player: its ``name`` attribute, else its function or class name."""
-    name = getattr(player, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    target = player if callable(player) and not hasattr(player, "act") else type(player)
-    return getattr(target, "__qualname__", None) or getattr(target, "__name__", None) or type(player).__name__
 
 
 def _as_callable(player: object) -> Callable[[Observation], Any]:
@@ -144,58 +128,48 @@ def play_step_by_step(
         ]
         for row in rows
     ]
+    masks = [
+        (
+            sum(1 << seat for seat, d in enumerate(row) if d is not None and not d[1]),
+            sum(1 << seat for seat, d in enumerate(row) if d is not None and d[1]),
+        )
+        for row in deciders
+    ]
     for deal in range(first_deal, first_deal + deals):
         for r, row_cfg in enumerate(cfgs):
             game = Game._for_run(row_cfg, key, deal)
             seats = deciders[r]
-            while not game.over:
+            play_seats, act_seats = masks[r]
+            while True:
+                K.run_until(
+                    game._tb,
+                    row_cfg,
+                    game._pos,
+                    game._laid,
+                    game._rec,
+                    game._log,
+                    game._legal,
+                    play_seats,
+                    act_seats,
+                )
+                if game.over:
+                    break
                 seat = int(game._pos[K.Q_SEAT])
                 phase = int(game._pos[K.Q_PHASE])
-                decider = seats[seat]
-                if decider is not None and (decider[1] or phase == K.PH_PLAY):
-                    observation = game.observation()
-                    try:
-                        action = decider[0](observation)
-                    except Exception as err:
-                        raise PlayerError(
-                            f"player {decider[2]} in seat {seat} raised {err!r} at deal {deal}, "
-                            f"{PHASES[phase]} decision; legal actions: {', '.join(observation.legal_actions)}"
-                        ) from err
-                    if not isinstance(action, str) or action not in observation.legal_actions:
-                        raise PlayerError(
-                            f"player {decider[2]} in seat {seat} returned {action!r} at deal {deal}, "
-                            f"{PHASES[phase]} decision; legal actions: {', '.join(observation.legal_actions)}"
-                        )
-                    game.apply(action)
-                else:
-                    game._advance(game._builtin_code(row_cfg))
+                call, _, name = seats[seat]  # type: ignore[misc]
+                observation = game.observation()
+                try:
+                    action = call(observation)
+                except Exception as err:
+                    raise PlayerError(
+                        f"player {name} in seat {seat} raised {err!r} at deal {deal}, "
+                        f"{PHASES[phase]} decision; legal actions: {', '.join(observation.legal_actions)}"
+                    ) from err
+                if not isinstance(action, str) or action not in observation.legal_actions:
+                    raise PlayerError(
+                        f"player {name} in seat {seat} returned {action!r} at deal {deal}, "
+                        f"{PHASES[phase]} decision; legal actions: {', '.join(observation.legal_actions)}"
+                    )
+                game.apply(action)
             out[(deal - first_deal) * len(cfgs) + r] = game._rec
     return out
-
-
-def split_player(play: object, act: object) -> tuple[object, bool, str]:
-    """``Strategy``'s Python player from its ``play`` and ``act`` arguments: (the player,
-    whether it takes every decision, the card-play policy name that stands for it in the
-    kernels' configuration, never asked).
-
-    Raises
-    ------
-    TypeError
-        When ``act`` is not a player, ``play`` is neither a policy name nor a player, or both
-        are players.
-    """
-    from tarotsim.strategy import POLICY_DEFAULTS
-
-    if act is not None:
-        if not is_player(act):
-            raise TypeError(
-                f"act= takes a player: a callable player(observation) -> action, or an object with act(); got {act!r}"
-            )
-        if not isinstance(play, str):
-            raise TypeError("give a Python player as play= (card play) or act= (every decision), not both")
-        return act, True, play
-    if not is_player(play):
-        raise TypeError(
-            f"play= takes a policy name or a player: a callable player(observation) -> action, got {play!r}"
-        )
-    return play, False, POLICY_DEFAULTS["play"]

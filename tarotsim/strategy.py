@@ -454,9 +454,9 @@ class Strategy:
     ) -> None:
         player, acts_all = None, False
         if act is not None or not isinstance(play, str):
-            from tarotsim.players import split_player
+            from tarotsim.hooks import split_player
 
-            player, acts_all, play = split_player(play, act)
+            player, acts_all, play = split_player(play, act, POLICY_DEFAULTS["play"])
         for key in options:
             if key not in KEYS:
                 raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
@@ -569,7 +569,7 @@ class Strategy:
     def __str__(self) -> str:
         parts = [f"play={self.play}"]
         if self.player is not None:
-            from tarotsim.players import player_name
+            from tarotsim.hooks import player_name
 
             parts = [f"{'act' if self.acts_all else 'play'}={player_name(self.player)}"]
         defaults = Strategy()
@@ -665,7 +665,7 @@ def to_strategy(value: Strategy | str) -> Strategy:
         return value
     if isinstance(value, str):
         return Strategy.parse(value)
-    from tarotsim.players import is_player
+    from tarotsim.hooks import is_player
 
     if is_player(value):
         return Strategy(act=value)

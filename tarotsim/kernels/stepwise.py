@@ -1,14 +1,16 @@
 """A deal one decision at a time, for ``tarotsim.Game``: the same rule steps as the game
 (``kernels.steps``), driven by the actions a caller applies instead of by policies.
 
-Three entry points, so the step-by-step game costs three compiles:
+Four entry points, so the step-by-step game costs four compiles:
 
 - ``start``: deal (the deal ``deal`` of the run whose key is ``key``, as ``game.play_deal``
   deals it shuffled; or the hands already in ``tb.dealt`` and ``tb.chien``), then run to
   the first decision;
 - ``advance``: apply one action of the seat to act, then run to the next decision;
 - ``decide``: the action a seat's built-in policies (its block of ``cfg``) choose from its
-  ``SeatView``, the same dispatch as ``kernels.driver`` and ``kernels.game``.
+  ``SeatView``, the same dispatch as ``kernels.driver`` and ``kernels.game``;
+- ``run_until``: let the built-in policies decide up to a decision that belongs to the
+  caller (a seat played from Python), so that only those cross into Python.
 
 ``pos`` (int64[N_POS], slots ``Q_*``) holds where the deal stands: the phase (``PH_*``),
 the seat to act, the auction so far, the écart still to lay. ``legal`` (uint64[2]) gets
@@ -104,7 +106,7 @@ from tarotsim.kernels.steps import (
     start_play,
     take_chien,
 )
-from tarotsim.kernels.view import SeatView
+from tarotsim.kernels.view import SeatView, seat_view
 
 PH_BID = 0
 PH_CALL = 1
@@ -413,3 +415,27 @@ def decide(
             raise ValueError("pimc card play needs the search scratch")
         return playout_card(policy, v, legal0, legal1, cfg)
     raise ValueError("no decision: the deal is over")
+
+
+@njit
+def run_until(
+    tb: DealState,
+    cfg: np.ndarray,
+    pos: np.ndarray,
+    laid: np.ndarray,
+    rec: np.ndarray,
+    log: np.ndarray,
+    legal: np.ndarray,
+    play_seats: int,
+    act_seats: int,
+) -> None:
+    """Let the seats' built-in policies in ``cfg`` decide (``decide`` on their ``SeatView``)
+    until the deal is over or a decision belongs to the caller: any decision of a seat of
+    ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""
+    while pos[Q_PHASE] != PH_OVER:
+        seat = pos[Q_SEAT]
+        phase = pos[Q_PHASE]
+        if (act_seats >> seat) & 1 or (phase == PH_PLAY and (play_seats >> seat) & 1):
+            return
+        code = decide(seat_view(tb, seat), cfg, phase, legal[0], legal[1], laid[0], laid[1])
+        advance(tb, cfg, pos, laid, rec, log, legal, code)

@@ -441,6 +441,7 @@ class Game:
         self._rec = np.zeros(S.N_REC, dtype=np.int64)
         self._log = np.zeros(S.N_LOG, dtype=np.int64)
         self._legal = np.zeros(2, dtype=np.uint64)
+        self._tricks: list[tuple[int, tuple[str, ...], int]] = []  # the tricks completed, decoded
 
     @classmethod
     def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
@@ -529,7 +530,7 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._tb = S.DealState(*(a.copy() for a in self._tb))
-        for name in ("_pos", "_laid", "_rec", "_log", "_legal"):
+        for name in ("_pos", "_laid", "_rec", "_log", "_legal", "_tricks"):
             setattr(other, name, getattr(self, name).copy())
         return other
 
@@ -580,18 +581,19 @@ class Game:
         taker = int(info[S.I_TAKER])
         to_act = seat == self.to_act
         laid0, laid1 = (int(self._laid[0]), int(self._laid[1])) if seat == taker else (0, 0)
-        history = tb.history
-        tricks = []
-        played: list[list[str]] = [[] for _ in range(n)]
         in_play = phase in (K.PH_POIGNEE, K.PH_PLAY, K.PH_OVER) and taker >= 0
         done = int(info[S.I_TRICK]) if in_play else 0
-        rows = history[:done].tolist()
-        for t, row in enumerate(rows):
-            leader = row[S.H_LEADER]
-            cards = tuple(_NAMES[c] for c in row[:n])
+        tricks = self._tricks
+        if len(tricks) < done:  # decode the tricks completed since (they never change)
+            rows = tb.history[len(tricks) : done].tolist()
+            for i, row in enumerate(rows):
+                t = len(tricks)
+                winner = rows[i + 1][S.H_LEADER] if t + 1 < done else int(info[S.I_LEADER])
+                tricks.append((row[S.H_LEADER], tuple(_NAMES[c] for c in row[:n]), winner))
+        played: list[list[str]] = [[] for _ in range(n)]
+        for leader, cards, _ in tricks:
             for j, card in enumerate(cards):
                 played[(leader + j) % n].append(card)
-            tricks.append((leader, cards, rows[t + 1][S.H_LEADER] if t + 1 < done else int(info[S.I_LEADER])))
         trick: tuple[str, ...] = ()
         leader_now: int | None = None
         if in_play and phase != K.PH_OVER:
@@ -622,7 +624,7 @@ class Game:
             taker=taker if taker >= 0 else (int(self._pos[K.Q_TAKER]) if contract > 0 else None),
             bids=tuple(CONTRACT_NAMES[int(b)] for b in tb.bids[:spoken]),
             played=tuple(tuple(p) for p in played),
-            tricks=tuple(tricks),
+            tricks=tuple(tricks[:done]),
             chien=chien,
             ecart=ecart,
             poignees=tuple(_cards(*tb.shown[s]) for s in range(n)),

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_CARDS, to_mask
+from tarotsim.cards import N_CARDS, N_SUIT_CARDS, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.driver import play_to_end
 from tarotsim.kernels.policies.announce import announces_chelem
@@ -142,21 +142,26 @@ def test_every_ecart_code_has_its_own_branch() -> None:
 
 
 def test_every_poignee_code_has_its_own_branch() -> None:
+    rng = random.Random(7)
+    hand_size = int(CFG[C_HAND])
+    trumps = list(range(N_SUIT_CARDS, N_CARDS))  # trumps 1-21 and the Excuse
+    suits = list(range(N_SUIT_CARDS))
     tables = []
-    for tb in hands(7, 200, int(CFG[C_HAND])):
+    for _ in range(100):  # hands of 10 to 13 trumps: each may show a poignée
+        n = rng.randrange(10, 14)
+        cards = rng.sample(trumps, n) + rng.sample(suits, hand_size - n)
         for seat, contract in ((0, PRISE), (1, GARDE)):  # the taker; a defender against a Garde
-            table = copy_table(tb)
-            table.hands[seat] = tb.hands[0]
-            table.info[I_CONTRACT] = contract
-            tables.append((table, seat))
-    cfg = RunConfig(policy="heuristic").to_array()
+            tb = hands(0, 1, 0)[0]
+            tb.hands[seat] = to_mask(sorted(cards))
+            tb.info[I_CONTRACT] = contract
+            tables.append((tb, seat))
     choices = {
-        name: [int(poignee_of(code, tb, seat, cfg)) for tb, seat in tables]
+        name: [int(poignee_of(code, tb, seat, CFG)) for tb, seat in tables]
         for name, code in POIGNEE_POLICIES.items()
     }
     assert_distinct(choices)
     with pytest.raises(ValueError, match="poignee policy"):
-        poignee_of(unknown(POIGNEE_POLICIES), tables[0][0], 0, cfg)
+        poignee_of(unknown(POIGNEE_POLICIES), tables[0][0], 0, CFG)
 
 
 def test_every_chelem_code_has_its_own_branch() -> None:

@@ -41,9 +41,9 @@ from scipy.stats import norm
 
 import tarotsim
 from tarotsim.analysis import best_contract, success_table, thresholds
-from tarotsim.analysis.play import PLAY_COLUMNS
+from tarotsim.analysis.same_play import PLAY_COLUMNS
 from tarotsim.analysis.tables import to_markdown
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.labels import CONTRACTS, PLAY_POLICIES
 from tarotsim.run.engine import check_threads

@@ -49,7 +49,7 @@ import pandas as pd
 import tarotsim
 from tarotsim.analysis.count_fit import count_table, sweep_sample, verdict
 from tarotsim.analysis.intervals import Z95
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.bidder import load_bidder
 from tarotsim.duel import INTERVAL, DuelResult, duel_spec
 from tarotsim.labels import BID_POLICIES, CONTRACTS, HAND_FEATURE_MEANINGS, ThrownIn
@@ -845,7 +845,7 @@ def main() -> None:
         f"- {montecarlo}",
         "",
         "Every seat plays the heuristic with the expert écart; a seat bids its wish only if it beats the",
-        "bid so far (RULES.md §3).",
+        "bid so far (docs/rules.md §3).",
         "",
         "## Duels",
         "",

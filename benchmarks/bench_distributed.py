@@ -34,7 +34,7 @@ from pathlib import Path
 
 import distributed
 
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.run.distributed import execute_distributed
 from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec

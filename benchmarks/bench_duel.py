@@ -24,10 +24,10 @@ import numba
 import numpy as np
 
 import tarotsim
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.duel import DuelResult, duel_spec
-from tarotsim.run.engine import play, using_threads
+from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import TUNABLES, Strategy
 
@@ -113,8 +113,8 @@ def speed(deals: int, seed: int, repeats: int) -> list[str]:
                 ),
             ),
             "kernels alone": (
-                lambda cfg=simulate_cfg: play(0, deals, key, cfg),
-                lambda cfg=rotations: play(0, deals, key, cfg),
+                lambda cfg=simulate_cfg: play_deals(0, deals, key, cfg),
+                lambda cfg=rotations: play_deals(0, deals, key, cfg),
             ),
         }
         for what, (simulate_call, duel_call) in calls.items():

@@ -1,14 +1,14 @@
 """The engine's benchmark suite: rewrites reports/benchmarks.md, reports/benchmarks.csv and
 reports/benchmarks.png.
 
-Every comparison is measured the way ``tarotsim bench`` does it (``tarotsim.bench``):
+Every comparison is measured the way ``tarotsim bench`` does it (``tarotsim.bench``, the timing library):
 the figures compared are timed in interleaved rounds (A B C, C B A, …) after a warm-up;
 each is reported as the median of its rounds with a distribution-free 95% interval and the
 min–max, and each ratio or difference from the pairs of a round. One-thread figures are
 timed by the process's CPU time, so that a loaded machine stretches them less.
 Comparisons: the engine (random and heuristic play, the bare playout loop, ``simulate()``,
 records and Parquet chunks); heuristic / random in interleaved pairs; the cost of each stage
-of a random and a heuristic deal (``kernels.stages``); table sizes 3, 4 and 5; the 2-thread
+of a random and a heuristic deal (``tarotsim.bench.stages``); table sizes 3, 4 and 5; the 2-thread
 scaling; the pure-Python rules of tests/reference.py. Then cold and cached start-up and the
 peak memory of a one-million-deal run on disk.
 
@@ -31,17 +31,12 @@ from typing import Any
 
 import numba
 
-from tarotsim.bench import (
-    CONFIDENCE,
-    HEADLINE_RATIOS,
-    STAGES,
-    Rounds,
-    Spread,
+from tarotsim.bench.headline import HEADLINE_RATIOS, headline_works
+from tarotsim.bench.stages import STAGES
+from tarotsim.bench.timing import CONFIDENCE, Rounds, Spread, interleave, machine
+from tarotsim.bench.works import (
     chunk_write_work,
     engine_work,
-    headline_works,
-    interleave,
-    machine,
     records_work,
     reference_work,
     stage_work,
@@ -491,7 +486,7 @@ def stage_table(stages: dict[str, list[StageCost]], rows: list[Row], level: str)
         "",
         "## cost of each stage of a deal, 4 players, 1 thread",
         "",
-        "Kernels that stop after each stage (`tarotsim/kernels/stages.py`, built from the game's own steps; "
+        "Kernels that stop after each stage (`tarotsim/bench/stages.py`, built from the game's own steps; "
         "run to the end they give the engine's records, `tests/test_stages.py`) and the engine were timed in "
         "the same rounds, one set of rounds per card-play policy. A stage's cost is its kernel's time per deal "
         "less the previous stage's, round by round; its share, that cost over the whole deal (the kernel run "

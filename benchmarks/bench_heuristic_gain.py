@@ -24,7 +24,7 @@ from pathlib import Path
 import numba
 
 import tarotsim
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.run.engine import using_threads
 from tarotsim.strategy import TUNABLES

@@ -24,10 +24,10 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from tarotsim.bench import machine  # noqa: E402
+from tarotsim.bench.timing import machine  # noqa: E402
 from tarotsim.config import RunConfig  # noqa: E402
 from tarotsim.labels import PLAY_POLICIES  # noqa: E402
-from tarotsim.run.engine import play, using_threads  # noqa: E402
+from tarotsim.run.engine import play_deals, using_threads  # noqa: E402
 from tarotsim.run.seeding import run_key  # noqa: E402
 
 
@@ -35,7 +35,7 @@ def _rates(cfg: np.ndarray, deals: int, first: int) -> tuple[float, float]:
     """(deals per wall-clock second, deals per CPU second of this process)."""
     key = run_key(1)
     wall, cpu = time.perf_counter(), time.process_time()
-    play(first, deals, key, cfg)
+    play_deals(first, deals, key, cfg)
     return deals / (time.perf_counter() - wall), deals / (time.process_time() - cpu)
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 import tarotsim
 from tarotsim.analysis.intervals import Z95, paired_interval, wilson_interval
-from tarotsim.bench import machine
+from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.kernels.search.montecarlo import TRIES_PER_WORLD

@@ -22,7 +22,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from tarotsim.bench import engine_rate, machine
+from tarotsim.bench.timing import interleave, machine
+from tarotsim.bench.works import engine_work
 from tarotsim.config import RunConfig
 from tarotsim.kernels.score import ATTACK, DEFENCE
 from tarotsim.kernels.state import (
@@ -39,7 +40,7 @@ from tarotsim.kernels.state import (
     R_THROWN_IN,
 )
 from tarotsim.labels import CONTRACT_NAMES
-from tarotsim.run.engine import play, using_threads
+from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
@@ -79,7 +80,7 @@ def mean_ci(values: np.ndarray) -> str:
 
 def run(deals: int, seed: int, **config: object) -> np.ndarray:
     cfg = RunConfig(**config).to_array()  # type: ignore[arg-type]
-    return play(0, deals, run_key(seed), cfg)
+    return play_deals(0, deals, run_key(seed), cfg)
 
 
 def pairing_table(deals: int, seed: int, ecart: str) -> tuple[list[str], dict[tuple[str, str], float]]:
@@ -211,7 +212,8 @@ def main() -> None:
 
     speed = {}
     for policy in ("heuristic", "random"):
-        speed[policy] = engine_rate(args.speed_deals, policy=policy, threads=1, repeats=5)
+        work = {policy: engine_work(args.speed_deals, policy=policy, threads=1)}
+        speed[policy] = interleave(work, repeats=5).spread(policy).median
         print(f"{policy}: {speed[policy]:,.0f} complete deals/s on one thread", flush=True)
 
     with using_threads(numba.config.NUMBA_NUM_THREADS):

@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 import tarotsim
-from tarotsim.bench import machine, median_interval
+from tarotsim.bench.timing import machine, median_interval
 from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
 from tarotsim.labels import PLAY_POLICIES
-from tarotsim.run.engine import play, using_threads
+from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import DEFAULT_DROP, DEFAULT_ENDGAME, DEFAULT_WORLDS, Strategy
 
@@ -162,11 +162,11 @@ def speed(
     sizes: dict[str, int] = {}
     with using_threads(1):
         for label, cfg in cfgs.items():  # compile, then size each measurement
-            play(0, 1, key, cfg)
+            play_deals(0, 1, key, cfg)
             started = time.process_time()
             n = 1
             while time.process_time() - started < budget_s / 4:
-                play(0, n, key, cfg)
+                play_deals(0, n, key, cfg)
                 n *= 2
             per_deal = (time.process_time() - started) / (2 * n - 1)
             sizes[label] = max(2, int(budget_s / per_deal))
@@ -175,7 +175,7 @@ def speed(
             for label, cfg in cfgs.items():
                 first = (r + 1) * 100_000
                 started = time.process_time()
-                play(first, sizes[label], key, cfg)
+                play_deals(first, sizes[label], key, cfg)
                 per_round[label].append((time.process_time() - started) / sizes[label])
     lines = [
         "| every seat plays | deals per measurement | deals per CPU s (median) | deal time / heuristic "
@@ -307,7 +307,7 @@ def main() -> None:
         "on fresh deals), CPU time of the process, each measurement sized to take about",
         f"{args.speed_seconds:g} CPU s. The ratio is taken within each round (the machine is shared, so",
         "its speed drifts between rounds) and its median reported, with a distribution-free 95% interval",
-        "of the median over the rounds (`tarotsim.bench.median_interval`; 6 rounds at least); the issue's",
+        "of the median over the rounds (`tarotsim.bench.timing.median_interval`; 6 rounds at least); the issue's",
         "target is a `pimc` deal at its default costing at most 3,000 heuristic deals.",
         "",
         *speed_lines,

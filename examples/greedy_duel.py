@@ -2,7 +2,7 @@
 
 The policy is ``greedy``: take the trick with the cheapest card that beats the card
 winning it, else play the cheapest card (the Excuse goes before the last trick). It was
-added the way the README's "Adding a policy" section describes:
+added the way the guide's page "Your own player" (docs/tasks/own-player.md) describes:
 
 1. its kernel, ``tarotsim/kernels/policies/greedy.py`` (``greedy_card``: the seat's
    ``SeatView`` and its legal cards in, a card id out; it reads its own hand and the

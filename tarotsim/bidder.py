@@ -112,9 +112,47 @@ class Bidder:
             "source": self.source,
         }
 
+    def summary(self, *, top: int = 3) -> str:
+        """A few lines for a person: what the model predicts, and per contract its intercept
+        and the ``top`` features that weigh most (game points per unit of the feature)."""
+        source = self.source
+        fitted = ", ".join(
+            f"{name} {source[key]:,}"
+            if isinstance(source[key], int) and key != "seed"
+            else f"{name} {source[key]}"
+            for key, name in (("deals", "deals"), ("sample", "sampled"), ("seed", "seed"))
+            if key in source
+        )
+        lines = [
+            f"learned bidder, {self.players} players: each contract's predicted taker score (points) "
+            f"from {len(HAND_FEATURES)} hand features;",
+            "it bids the contract predicted best, and passes when none is above 0",
+        ]
+        if "run" in source:
+            lines.append(f"fitted on the sweep {source['run']} ({fitted})")
+        for contract in CONTRACTS:
+            row = self.coefficients[contract]
+            heaviest = sorted(HAND_FEATURES, key=lambda f: -abs(row[f]))[:top]
+            weights = ", ".join(f"{f} {_number_text(row[f], '+.1f')}" for f in heaviest)
+            lines.append(f"  {contract:<13} starts at {_number_text(row[INTERCEPT]):>6}; heaviest: {weights}")
+        return "\n".join(lines)
+
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the bidder file at ``path`` (indented JSON)."""
-        Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        """Write the bidder file at ``path`` (indented JSON), whole or not at all.
+
+        Raises
+        ------
+        ValueError
+            If it cannot be written; ``path`` is then left as it was.
+        """
+        from tarotsim.run.files import write_text_atomic
+
+        write_text_atomic(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+
+def _number_text(value: float, fmt: str = ".1f") -> str:
+    """``value`` formatted for people, with a true minus sign."""
+    return format(value, fmt).replace("-", "\u2212")
 
 
 def _malformed(path: str | os.PathLike[str], what: str) -> ValueError:

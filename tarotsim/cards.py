@@ -1,4 +1,4 @@
-"""Card ids, the text notation of RULES.md §1, half-point values and card-set masks.
+"""Card ids, the text notation of docs/rules.md §1, half-point values and card-set masks.
 
 Card ids run 0-77: the four suits spades, hearts, diamonds, clubs (14 cards each,
 ranks 1 … 10, J, C, Q, K from low to high) take ids ``14 * suit + rank_index``;
@@ -15,10 +15,21 @@ word 1 holds trumps 1-21 in bits 0-20 and the Excuse in bit 21 (bit = id - 56).
 (4.5, 3.5, 0.5)
 >>> format_cards(parse_cards("EX T1 KS"))
 ['KS', 'T1', 'EX']
+
+French notation is read too: ranks ``R``, ``D``, ``C``, ``V`` (Roi, Dame, Cavalier, Valet)
+beside ``K``, ``Q``, ``C``, ``J``; suits ``♠♥♦♣`` or ``P``, ``Co``, ``Ca``, ``T`` (Pique,
+Cœur, Carreau, Trèfle) beside ``S``, ``H``, ``D``, ``C``; a trump as its number alone
+(``21``, ``1``), the Excuse as ``Excuse`` or ``Exc``.
+
+>>> parse_card("RP"), parse_card("DCo"), parse_card("VCa"), parse_card("10T"), parse_card("R♣")
+(13, 26, 38, 51, 55)
+>>> parse_card("21"), parse_card("1"), parse_card("Excuse")
+(76, 56, 77)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -87,6 +98,24 @@ _NAMES = tuple(
     + ["EX"]
 )
 _IDS = {name: card for card, name in enumerate(_NAMES)}
+_FRENCH_RANKS = {"R": "K", "D": "Q", "V": "J", "K": "K", "Q": "Q", "J": "J", "C": "C"}
+_FRENCH_SUITS = {"P": "S", "CO": "H", "CA": "D", "T": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_FRENCH_SUITS |= {letter: letter for letter in SUIT_LETTERS}
+_FRENCH_CARD = re.compile(r"(10|[1-9]|[RDVKQJC])(CO|CA|[SHDCPT♠♥♦♣])")
+_EXCUSE_NAMES = ("EXCUSE", "EXC")
+
+
+def _french_name(name: str) -> str | None:
+    """The English name of a card in French notation (or with suit symbols), None if none."""
+    if name.isdigit() and 1 <= int(name) <= N_TRUMPS:
+        return f"T{int(name)}"
+    if name in _EXCUSE_NAMES:
+        return "EX"
+    match = _FRENCH_CARD.fullmatch(name.replace("\ufe0f", ""))
+    if match is None:
+        return None
+    rank, suit = match.groups()
+    return _FRENCH_RANKS.get(rank, rank) + _FRENCH_SUITS[suit]
 
 
 def card_names() -> tuple[str, ...]:
@@ -97,15 +126,20 @@ def card_names() -> tuple[str, ...]:
 def parse_card(name: str) -> int:
     """Card id of a card name such as ``KS``, ``10H``, ``CC``, ``T21`` or ``EX``.
 
-    Lower case is accepted. Raises ``ValueError`` naming the card when it is not a card.
+    Lower case and the French notation (module docstring: ``RP``, ``DCo``, ``21``,
+    ``Excuse``) are accepted. Raises ``ValueError`` naming the card when it is not a card.
     """
     if not isinstance(name, str):
         raise TypeError(f"a card name must be a string such as 'KS' or 'T21', got {name!r}")
-    card = _IDS.get(name.strip().upper())
+    text = name.strip().upper()
+    card = _IDS.get(text)
+    if card is None:
+        card = _IDS.get(_french_name(text) or "")
     if card is None:
         raise ValueError(
             f"{name!r} is not a card: use rank+suit (1-10, J, C, Q, K with S, H, D, C, e.g. 'KS', "
-            "'10H', 'CC'), a trump T1-T21, or EX for the Excuse"
+            "'10H', 'CC'; or R, D, C, V with P, Co, Ca, T or ♠♥♦♣), a trump T1-T21 (or 1-21), "
+            "or EX (Excuse) for the Excuse"
         )
     return card
 
@@ -120,20 +154,18 @@ def format_card(card: int) -> str:
 def parse_cards(cards: str | Iterable[str], *, what: str = "hand") -> list[int]:
     """Card ids of several card names (an iterable, or one string separated by spaces/commas).
 
-    Raises ``ValueError`` on a bad name or on a card that appears twice.
+    Raises ``ValueError`` on a bad name or naming every card that appears more than once.
     """
     if isinstance(cards, str):
         names = cards.replace(",", " ").split()
     else:
         names = list(cards)
-    ids: list[int] = []
-    seen: set[int] = set()
-    for name in names:
-        card = parse_card(name)
-        if card in seen:
-            raise ValueError(f"card {format_card(card)} appears twice in the {what}")
-        seen.add(card)
-        ids.append(card)
+    ids = [parse_card(name) for name in names]
+    repeated = format_cards({card for card in ids if ids.count(card) > 1})
+    if len(repeated) == 1:
+        raise ValueError(f"card {repeated[0]} appears twice in the {what}")
+    if repeated:
+        raise ValueError(f"cards {', '.join(repeated)} appear more than once in the {what}")
     return ids
 
 

@@ -92,7 +92,7 @@ class RunConfig:
         pass (None: the bidding decides).
     dealing : str
         ``labels.DEALINGS``: a uniformly shuffled pack every deal, or the casual table's
-        gathered, cut and unshuffled pack (RULES.md §10).
+        gathered, cut and unshuffled pack (docs/rules.md §10).
     strategies : sequence of Strategy or str, optional
         One strategy per seat (a :class:`~tarotsim.strategy.Strategy` or its spec), in
         place of the policy options above, which then keep their defaults. None: every

@@ -107,6 +107,12 @@ class DuelResult:
             store.load_records(directory), a, b, players=spec.config.players, seed=spec.seed
         )
 
+    def __repr__(self) -> str:
+        return (
+            f"DuelResult(a={str(self.a)!r}, b={str(self.b)!r}, players={self.players}, n={self.n}, "
+            f"seed={self.seed}, edge={self.edge:+.2f}, interval=({self.low:+.2f}, {self.high:+.2f}))"
+        )
+
     def summary(self) -> str:
         """A few lines: the strategies, the table, and A's edge with its interval."""
         return (

@@ -65,7 +65,7 @@ class Side(_Named):
 
 
 class Poignee(_Named):
-    """Poignée sizes (RULES.md §7); ``NONE`` is no poignée shown."""
+    """Poignée sizes (docs/rules.md §5); ``NONE`` is no poignée shown."""
 
     NONE = K.POIGNEE_NONE
     SIMPLE = K.POIGNEE_SIMPLE
@@ -102,10 +102,10 @@ def parse_contract(label: str | Contract) -> Contract:
 
 
 MULTIPLIERS: dict[str, int] = {c.label: int(K.MULTIPLIER[c]) for c in Contract if c != Contract.PASS}
-"""Contract multiplier M of RULES.md §8, by contract label."""
+"""Contract multiplier M of docs/rules.md §8, by contract label."""
 
 TARGETS: dict[int, int] = {bouts: int(half) // 2 for bouts, half in enumerate(K.TARGET_HALF)}
-"""Points the attack needs, by the number of bouts it ends with (RULES.md §7)."""
+"""Points the attack needs, by the number of bouts it ends with (docs/rules.md §7)."""
 
 SIDE_NAMES: tuple[str, ...] = tuple(s.label for s in Side if s != Side.NONE)
 """Side labels of the records (``attack``, ``defence``); no side is a missing value."""
@@ -114,13 +114,13 @@ POIGNEE_NAMES: tuple[str, ...] = tuple(p.label for p in Poignee if p != Poignee.
 """Poignée labels, smallest first."""
 
 POIGNEE_BONUS: dict[str, int] = {p.label: int(K.POIGNEE_BONUS[p]) for p in Poignee if p != Poignee.NONE}
-"""Poignée bonus in points, by label (RULES.md §7)."""
+"""Poignée bonus in points, by label (docs/rules.md §5)."""
 
 THROWN_IN_NAMES: tuple[str, ...] = tuple(t.label for t in ThrownIn)
 """Thrown-in labels of the records, indexed by code (``none`` for a played deal)."""
 
 TABLE_SIZES: dict[int, tuple[int, int]] = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
-"""Cards per hand and in the chien, by number of players (RULES.md §2)."""
+"""Cards per hand and in the chien, by number of players (docs/rules.md §2)."""
 
 PUBLISHED_BANDS: dict[str, int] = {"prise": 40, "garde": 56, "garde_sans": 71, "garde_contre": 81}
 """Chavey's published bid bands at 4 players (hand points from which each contract is bid).

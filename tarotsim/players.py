@@ -113,13 +113,16 @@ def play_step_by_step(
         When a player returns an illegal action or raises: the message names the seat, the
         deal, the decision and the legal actions.
     ValueError
-        For a forced contract (a sweep), or a built-in seat whose strategy searches.
+        For a forced contract (a sweep), unshuffled dealing, or a built-in seat whose
+        strategy searches.
     """
     from tarotsim.game import PHASES, Game
 
     cfgs = np.atleast_2d(cfg)
     if (cfgs[:, S.C_FORCED_CONTRACT] > 0).any():
         raise ValueError("a sweep cannot seat a Python player: its contracts are forced")
+    if (cfgs[:, S.C_DEALING] == S.DEALING_UNSHUFFLED).any():
+        raise ValueError("a Python player's deals are dealt shuffled: leave dealing at its default")
     out = np.zeros((deals * len(cfgs), S.N_REC), dtype=np.int32)
     deciders = [
         [

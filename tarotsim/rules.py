@@ -66,7 +66,7 @@ def legal_cards(
 
     With five players the taker calls a card (``called_card``, e.g. ``"KH"``); on the first
     lead of the deal (``first_lead``: the trick is empty) no card of the called suit may be
-    led but the called card itself, unless the leader holds nothing else (RULES.md §3).
+    led but the called card itself, unless the leader holds nothing else (docs/rules.md §3).
     Without a called card, or after the first lead, ``called_card`` changes nothing.
 
     Raises ``ValueError`` for a bad card name, a duplicate, a card both in the hand and

@@ -93,7 +93,7 @@ def score_deal(
     chelem: str | None = None,
     taker_alone: bool = False,
 ) -> DealScore:
-    """Score one deal by RULES.md §7-8.
+    """Score one deal by docs/rules.md §7-8.
 
     Parameters
     ----------

@@ -216,8 +216,7 @@ OTHER_OPTIONS: dict[str, tuple[str, str, str]] = {
     "bid_worlds": (
         f"1 to {MAX_BID_WORLDS}",
         str(DEFAULT_BID_WORLDS),
-        "the `montecarlo` bidder's worlds per decision (the issue's `worlds`; the pimc card "
-        "player's own option is `worlds`)",
+        "the `montecarlo` bidder's worlds per decision (the pimc card player's own option is `worlds`)",
     ),
     "bid_rollout": (
         ", ".join(f"`{n}`" for n in PLAYOUT_POLICIES),

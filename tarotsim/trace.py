@@ -152,6 +152,20 @@ def trace_records(deals: int, seed: int, config: RunConfig | None = None) -> lis
 
 
 def write_trace_file(path: str | Path, deals: int, key: np.ndarray, config: RunConfig) -> int:
-    """Write a JSON Lines trace file; returns the number of deals written."""
-    with open(path, "w", encoding="utf-8", newline="\n") as stream:
-        return write_trace(stream, deals, key, config)
+    """Write a JSON Lines trace file, whole or not at all; returns the number of deals written.
+
+    The trace goes to a temporary file beside ``path``, renamed to ``path`` once complete:
+    a failed or interrupted trace leaves no partial file.
+
+    Raises
+    ------
+    ValueError
+        If the file cannot be written.
+    """
+    from tarotsim.run.files import write_atomic
+
+    def write(tmp: Path) -> int:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as stream:
+            return write_trace(stream, deals, key, config)
+
+    return write_atomic(path, write)

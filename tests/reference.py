@@ -1,10 +1,11 @@
 """The rules of French Tarot in slow, plain Python: the reference the engine is checked against.
 
-Everything here follows ``RULES.md`` (the project's rules authority) literally and is written
-for clarity, not speed: cards are plain strings in the text notation of RULES.md §1, card sets
+Everything here follows ``docs/rules.md`` (the project's rules authority) literally and is written
+for clarity, not speed: cards are plain strings in the text notation of docs/rules.md §1, card sets
 are Python sets, and nothing is imported from ``tarotsim``, NumPy or Numba.
 
-Where RULES.md is silent, a comment starting with ``SETTLED:`` says how the point was settled.
+Where the FFT text is silent (the points ``docs/rules.md`` marks Settled), a comment starting with
+``SETTLED:`` says how the point was settled.
 
 Public API
 ----------
@@ -27,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 # ---------------------------------------------------------------------------------------------
-# Cards (RULES.md §1)
+# Cards (docs/rules.md §1)
 # ---------------------------------------------------------------------------------------------
 
 SUITS = ("S", "H", "D", "C")  # spades, hearts, diamonds, clubs
@@ -63,7 +64,7 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
 
 
 def is_trump(card: str) -> bool:
-    """True for T1..T21. The Excuse is not a trump (RULES.md §1)."""
+    """True for T1..T21. The Excuse is not a trump (docs/rules.md §1)."""
     _check_card(card)
     return card.startswith("T")
 
@@ -115,7 +116,7 @@ def is_king(card: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# Table sizes, contracts, scoring tables (RULES.md §2, §3, §5, §7, §8)
+# Table sizes, contracts, scoring tables (docs/rules.md §2, §3, §5, §7, §8)
 # ---------------------------------------------------------------------------------------------
 
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
@@ -151,7 +152,7 @@ def _other_side(side: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Play (RULES.md §6)
+# Play (docs/rules.md §6)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -176,7 +177,7 @@ def _trumps_to_play(trumps_in_hand: set[str], trick: Sequence[str]) -> set[str]:
 
 def legal_cards(hand: Iterable[str], trick: Sequence[str]) -> set[str]:
     """The cards of ``hand`` that may be played to ``trick`` (the cards already in it, in play
-    order), by RULES.md §6.
+    order), by docs/rules.md §6.
 
     1. follow the suit led if able (any card of it);
     2. if void in it, play a trump: beat the highest trump in the trick if able, otherwise
@@ -219,7 +220,7 @@ def legal_cards(hand: Iterable[str], trick: Sequence[str]) -> set[str]:
 def trick_winner(trick: Sequence[str]) -> int:
     """Index in ``trick`` of the card winning it by the ordinary rule: the highest trump; with
     no trump, the highest card of the suit led. The Excuse never wins (the chelem exception of
-    RULES.md §6 is not applied here; see ``count_deal``)."""
+    docs/rules.md §6 is not applied here; see ``count_deal``)."""
     for card in trick:
         _check_card(card)
     if len(set(trick)) != len(trick):
@@ -255,7 +256,7 @@ def revealed_voids(trick: Sequence[str], card: str) -> set[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Before play: petit sec, the called card, the écart, poignées (RULES.md §2–§5)
+# Before play: petit sec, the called card, the écart, poignées (docs/rules.md §2–§5)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -267,9 +268,9 @@ def is_petit_sec(hand: Iterable[str]) -> bool:
 
 
 def callable_cards(taker_hand: Iterable[str]) -> set[str]:
-    """Cards a taker with this (dealt) hand may call with 5 players (RULES.md §3).
+    """Cards a taker with this (dealt) hand may call with 5 players (docs/rules.md §3).
 
-    SETTLED: RULES.md says "the taker calls a King (by suit) … Holding all four Kings they may
+    SETTLED: the FFT text says "the taker calls a King (by suit) … Holding all four Kings they may
     call a Queen (all Kings and Queens: a Knight, and so on), or call a card they hold". Read
     with the FFT rule: any King may always be called, including one the taker holds (the taker
     then plays alone); a Queen may be called only by a taker holding all four Kings; a Knight
@@ -322,7 +323,7 @@ def _ecart_problem(hand_with_chien: Sequence[str], ecart: Sequence[str], players
 def ecart_is_legal(
     hand_with_chien: Iterable[str], ecart: Iterable[str], *, players: int | None = None
 ) -> bool:
-    """Whether ``ecart`` is a legal écart for a taker holding ``hand_with_chien`` (RULES.md §4).
+    """Whether ``ecart`` is a legal écart for a taker holding ``hand_with_chien`` (docs/rules.md §4).
 
     The number of players is taken from the size of the hand with the chien (24 → 4 players,
     30 → 3, 18 → 5) unless given: the écart holds 6 cards (3 with five players), no King, no
@@ -399,7 +400,7 @@ def poignee_is_legal(hand: Iterable[str], shown_cards: Iterable[str], size: str,
 
 
 # ---------------------------------------------------------------------------------------------
-# Counting a played deal (RULES.md §6, §7)
+# Counting a played deal (docs/rules.md §6, §7)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -546,7 +547,7 @@ def count_deal(
     # In the chelem exception, where the Excuse wins the last trick, the next-to-last trick is
     # looked at instead.
     # SETTLED: in that exception a Petit played to the last trick itself gives no petit au bout
-    # (RULES.md says to look at the next-to-last trick *instead*), and if there is only one
+    # (docs/rules.md says to look at the next-to-last trick *instead*), and if there is only one
     # trick there is no next-to-last trick to look at (never happens in a real deal).
     looked_at = last - 1 if excuse_won_last else last
     petit_au_bout = None
@@ -567,7 +568,7 @@ def count_deal(
 
 
 # ---------------------------------------------------------------------------------------------
-# Score (RULES.md §7, §8)
+# Score (docs/rules.md §7, §8)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -617,7 +618,7 @@ def score_deal(
     chelem: str | None,
     taker_alone: bool = False,
 ) -> dict[str, Any]:
-    """FFT score of a deal (RULES.md §7, §8).
+    """FFT score of a deal (docs/rules.md §7, §8).
 
     Returns a dict with ``made`` (bool), ``margin`` (d, whole points), ``per_defender`` (D, what
     each defender pays the attack; negative: receives), the parts of D (``base``,

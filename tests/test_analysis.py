@@ -311,7 +311,7 @@ def test_fitted_thresholds_recover_a_known_logistic_law() -> None:
     row = t.iloc[0]
     assert (row["fitted_from"], row["fitted_to"]) == (3.0, 14.0)
     assert (row["contract"], row["taker_bouts"], row["n_total"], row["cells"]) == ("prise", 1, 18000, 12)
-    assert row["degree"] == 3 and row["note"] == ""
+    assert row["degree"] == 3 and row["note"].startswith("success 50%: local quadratic on 3–14 (12 values")
     assert row["threshold_low"] < true_threshold < row["threshold_high"]
     assert row["threshold"] == pytest.approx(true_threshold, abs=0.15)
     assert row["threshold_high"] - row["threshold_low"] < 0.6

@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from tarotsim.bench import HEADLINE_FIGURES, Rounds, Spread, Work, interleave
+from tarotsim.bench.headline import HEADLINE_FIGURES
+from tarotsim.bench.timing import Rounds, Spread, Work, interleave
 from tarotsim.cli import main
 
 SPREAD_KEYS = {"median", "min", "max", "repeats"}

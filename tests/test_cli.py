@@ -44,7 +44,7 @@ def test_module_entry_point_reports_errors_without_traceback():
 def test_simulate_prints_a_success_table(capsys):
     assert main(["simulate", "--deals", "2000", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "| contract" in out and "prise" in out and "thrown in" in out
+    assert "contract" in out and "rate (95%)" in out and "prise" in out and "thrown in" in out
 
 
 def test_bid_thresholds_change_the_contract_mix(capsys):
@@ -61,7 +61,8 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
 
 @pytest.mark.parametrize("command", ["simulate", "sweep", "study", "match", "trace"])
 def test_every_command_builds_the_configuration_of_its_options(command):
-    from tarotsim.cli import _config, build_parser
+    from tarotsim.cli import build_parser
+    from tarotsim.cli.common import run_config
     from tarotsim.config import SWEEP_DEFAULTS, RunConfig
 
     required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
@@ -69,7 +70,7 @@ def test_every_command_builds_the_configuration_of_its_options(command):
     )
     args = build_parser().parse_args([command, *required])
     defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
-    assert _config(args) == RunConfig(**defaults)
+    assert run_config(args) == RunConfig(**defaults)
     args = build_parser().parse_args(
         [
             command,
@@ -84,7 +85,7 @@ def test_every_command_builds_the_configuration_of_its_options(command):
             "random",
         ]
     )
-    assert _config(args) == RunConfig(
+    assert run_config(args) == RunConfig(
         **{
             **defaults,
             "players": 5,
@@ -153,9 +154,9 @@ def test_negative_bid_thresholds_read_the_same_with_or_without_equals(capsys):
     without = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds", "-5,10,20,30"], capsys)
     assert with_equals == without
     assert without[0] == 2 and "a bid threshold must be at least 0, got -5" in without[1]
-    from tarotsim.cli import _join_number_lists
+    from tarotsim.cli.common import join_number_lists
 
-    assert _join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
+    assert join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
         "--bid-thresholds=-1,2",
         "--seed",
         "-3",
@@ -208,12 +209,12 @@ def test_out_at_an_existing_file_is_refused(capsys, tmp_path):
 def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(capsys, tmp_path, monkeypatch):
     import errno
 
-    import pandas as pd
+    import pyarrow.parquet as pq
 
-    def full(self, path, **kwargs):
+    def full(table, path, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    monkeypatch.setattr(pq, "write_table", full)
     code, err = run_cli(["simulate", "--deals", "10", "--out", str(tmp_path / "run"), "--quiet"], capsys)
     assert code == 2 and "No space left on device; free some disk space, then repeat the command" in err
     assert not [p for p in (tmp_path / "run").rglob("*") if ".tmp-" in p.name]
@@ -324,7 +325,7 @@ def test_report_out_refuses_the_run_directory_and_an_existing_report(capsys, sma
 def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
     import shutil
 
-    import tarotsim
+    import tarotsim._version
 
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
@@ -340,7 +341,7 @@ def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_p
         str(run),
         "--quiet",
     ]
-    monkeypatch.setattr(tarotsim, "__version__", "0.0.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "0.0.9")
     code, err = run_cli(argv, capsys)
     assert code == 2 and "--allow-version-change" in err
     assert main([*argv, "--allow-version-change"]) == 0
@@ -371,3 +372,34 @@ def test_reading_commands_on_a_dask_cluster_print_what_they_print_here(capsys, s
             main(["report", str(small_run), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
         )
         assert (out / "report.html").is_file()
+
+
+HEAVY_MODULES = ("numba", "pandas", "scipy", "matplotlib", "statsmodels", "pyarrow")
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["table", "--help"], ["report", "--help"]])
+def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
+    """The parser, ``tarotsim --help`` and the reading commands' help start without the engine."""
+    code = (
+        "import sys\n"
+        "from tarotsim.cli import build_parser, main\n"
+        "build_parser()\n"
+        f"try:\n    main({argv!r}) if {bool(argv)!r} else None\nexcept SystemExit:\n    pass\n"
+        f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_every_command_gets_its_options_once_named(capsys):
+    from tarotsim.cli import COMMANDS, build_parser
+
+    for name, _module, _summary in COMMANDS:
+        with pytest.raises(SystemExit) as exit_info:
+            build_parser().parse_args([name, "--help"])
+        assert exit_info.value.code == 0
+        shown = capsys.readouterr().out
+        assert shown.startswith(f"usage: tarotsim {name} ") and "--" in shown
+    listing = build_parser().format_help().splitlines()
+    listed = [line.split()[0] for line in listing if line.startswith("    ") and not line[4].isspace()]
+    assert listed == [name for name, _, _ in COMMANDS]

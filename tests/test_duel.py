@@ -112,7 +112,9 @@ def test_a_run_directory_holds_the_same_duel_and_resumes(tmp_path) -> None:
     (out / "chunks" / "chunk-00002.parquet").unlink()  # an interrupted duel
     resumed = duel(HEURISTIC, "play=random", 900, seed=5, out=out, chunk_deals=200)
     pd.testing.assert_frame_equal(resumed.records, memory.records)
-    with pytest.raises(ValueError, match="holds a different run"):
+    with pytest.raises(
+        ValueError, match="holds another run \\(strategy B play=random there, play=greedy here\\)"
+    ):
         duel(HEURISTIC, "play=greedy", 900, seed=5, out=out, chunk_deals=200)
     from tarotsim.run.store import execute
 
@@ -202,7 +204,7 @@ def test_cli_duel_prints_the_edge_and_writes_a_run_and_its_report(tmp_path, caps
         f"A's edge: {expected.edge:+.2f} points per deal, 95% interval [{expected.low:+.2f}, {expected.high:+.2f}]"
         in printed
     )
-    assert "| taker |" in printed and "| garde |" in printed
+    assert "\ntaker " in printed and "\ngarde " in printed and "A\u2212B (95%)" in printed
     out = tmp_path / "run"
     assert main([*argv, "--out", str(out), "--chunk-deals", "500"]) == 0
     assert capsys.readouterr().out.count(f"{expected.edge:+.2f} points per deal") == 1
@@ -274,7 +276,7 @@ def test_the_report_figure_shows_the_edge_and_the_scores_by_role(tmp_path) -> No
     assert list(ax.get_yticks()) == list(range(6, -1, -1))  # the edge on top
     assert ax.get_xlabel().startswith("game points") and "800 deals" in drawn.caption
     folder = write_duel_report(result, tmp_path / "report")
-    assert (folder / "duel.html").read_text(encoding="utf-8").count("<table>") == 2
+    assert (folder / "duel.html").read_text(encoding="utf-8").count("<table>") == 4  # and words, provenance
 
 
 def test_the_worked_example_runs(capsys) -> None:

@@ -2,7 +2,7 @@
 ``others_bid``, ``speaker_position``) against ``tests.reference`` on traced deals.
 
 A trace gives every seat's hand as dealt; the reference recounts each column from those
-hands in plain Python, from RULES.md and Chavey's description, not from the kernels.
+hands in plain Python, from docs/rules.md and Chavey's description, not from the kernels.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ import sys
 import pandas as pd
 import pytest
 
-from tarotsim.cli import _run_spec, build_parser
+from tarotsim.cli import build_parser
+from tarotsim.cli.common import run_config
+from tarotsim.cli.running import run_spec
 from tarotsim.config import RunConfig
 from tarotsim.run import store
 from tarotsim.run.lock import LOCK, WriterLock
@@ -47,11 +49,10 @@ def repair_command(message):
     words = shlex.split(command)
     assert words[0] == "tarotsim"
     args = build_parser().parse_args(words[1:])
-    from tarotsim.cli import _config
 
     kind = args.command
-    extra = {"contracts": tuple(args.contracts.split(",")), "seat": args.seat} if kind == "sweep" else {}
-    return args.out, _run_spec(args, _config(args), kind, **extra)
+    extra = {"contracts": args.contracts, "seat": args.seat} if kind == "sweep" else {}
+    return args.out, run_spec(args, run_config(args), kind, **extra)
 
 
 def test_the_manifest_lists_each_chunk_with_its_rows_size_and_checksum(clean):
@@ -62,7 +63,7 @@ def test_the_manifest_lists_each_chunk_with_its_rows_size_and_checksum(clean):
         assert entry["bytes"] == path.stat().st_size
         assert entry["sha256"] == store.file_sha256(path)
         assert entry["rows"] == len(pd.read_parquet(path))
-    assert manifest["run"]["format"] == 2 and manifest["run"]["tarotsim"] == manifest["versions"]["tarotsim"]
+    assert manifest["run"]["format"] == 3 and manifest["run"]["tarotsim"] == manifest["versions"]["tarotsim"]
 
 
 def test_a_deleted_chunk_is_named_with_the_command_that_repairs_it(clean, tmp_path):
@@ -228,13 +229,13 @@ def test_a_directory_with_other_files_or_a_file_is_refused(tmp_path):
 def test_resuming_with_another_version_is_refused_unless_allowed(tmp_path, monkeypatch):
     import re
 
-    import tarotsim
+    import tarotsim._version
 
     made_by = tarotsim.__version__
     root = tmp_path / "run"
     with Run(root, spec()) as run:
         run.save_chunk(0, spec().compute_chunk(0), worker="test", seconds=0.0)
-    monkeypatch.setattr(tarotsim, "__version__", "9.9.9")
+    monkeypatch.setattr(tarotsim._version, "__version__", "9.9.9")
     with pytest.raises(
         ValueError,
         match=rf"made by tarotsim {re.escape(made_by)} and this is tarotsim 9\.9\.9.*--allow-version-change",
@@ -260,7 +261,7 @@ def test_a_run_of_an_older_records_format_is_refused(clean, tmp_path):
     manifest["run"]["format"] = 1
     (root / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(
-        ValueError, match="made by another tarotsim \\(records format 1; this one reads format 2\\)"
+        ValueError, match="made by another tarotsim \\(records format 1; this one reads format 3\\)"
     ):
         load_records(root)
     with pytest.raises(ValueError, match="records format 1"):
@@ -277,21 +278,29 @@ def test_a_chunk_list_without_checksums_is_refused(clean, tmp_path):
 
 
 def test_a_full_disk_is_a_clean_error_and_leaves_no_temporary_file(tmp_path, monkeypatch):
-    def full(self, path, **kwargs):
+    import pyarrow.parquet as pq
+
+    def full(table, path, **kwargs):
         with open(path, "wb") as stream:
             stream.write(b"partial")
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     root = tmp_path / "run"
     with monkeypatch.context() as patch:
-        patch.setattr(pd.DataFrame, "to_parquet", full)
+        patch.setattr(pq, "write_table", full)
         with pytest.raises(
             ValueError, match="cannot write chunk 0 of run .*: No space left on device; free some"
         ):
             execute(root, spec())
-    assert sorted(p.name for p in (root / "chunks").iterdir()) == []
+    assert not root.exists()  # a new directory without a finished chunk is removed again
+    execute(root, spec(), threads=1)
+    with monkeypatch.context() as patch:
+        patch.setattr(pq, "write_table", full)
+        with pytest.raises(ValueError, match="No space left on device"):
+            execute(root, spec(deals=4000))
+    assert sorted(p.name for p in (root / "chunks").iterdir()) == [f"chunk-0000{i}.parquet" for i in range(3)]
     assert not (root / LOCK).exists()
-    assert execute(root, spec()).manifest["complete"]
+    assert execute(root, spec(deals=4000)).manifest["complete"]
 
 
 def test_a_read_only_run_directory_is_a_clean_error(clean, tmp_path, monkeypatch):
@@ -379,3 +388,26 @@ def test_a_container_memory_limit_bounds_the_memory_available(tmp_path, monkeypa
     with pytest.raises(ValueError, match="1,000 records need"):
         execute(tmp_path / "run", spec())
     assert not (tmp_path / "run").exists()
+
+
+def test_a_finished_run_extended_to_more_deals_equals_a_fresh_run_of_that_size(clean, tmp_path):
+    root = tmp_path / "run"
+    execute(root, spec(deals=2300))  # chunk 2 holds 300 deals, then 1000
+    run = execute(root, spec())
+    assert run.extended_from == 2300 and not run.remade and run.manifest["complete"]
+    assert read_manifest(root)["run"]["deals"] == 3000
+    pd.testing.assert_frame_equal(load_records(root), clean[1])
+    with pytest.raises(ValueError, match="holds a run of 3,000 deals: give --deals 3000"):
+        execute(root, spec(deals=2000))
+
+
+def test_an_edited_seed_is_refused_and_the_command_repairs_it(clean, tmp_path):
+    root = copy_run(clean, tmp_path)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["run"]["seed"] = 6
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="no longer matches its checksum"):
+        load_records(root)
+    run = execute(root, spec())
+    assert run.rebuilt is not None and not run.remade
+    pd.testing.assert_frame_equal(load_records(root), clean[1])

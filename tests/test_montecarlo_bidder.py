@@ -28,7 +28,7 @@ from tarotsim.kernels.search.montecarlo import (
 from tarotsim.kernels.state import I_DEALER, MAX_SEATS, DealState, new_state
 from tarotsim.kernels.view import seat_view
 from tarotsim.labels import TABLE_SIZES, Contract
-from tarotsim.run.engine import play
+from tarotsim.run.engine import play_deals
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
@@ -153,8 +153,8 @@ def test_worlds_fit_the_bids_heard_and_the_cap_is_kept() -> None:
 
 def test_records_do_not_depend_on_where_a_block_starts() -> None:
     cfg = table_config()
-    whole = play(0, 40, KEY, cfg)
-    part = play(15, 25, KEY, cfg)
+    whole = play_deals(0, 40, KEY, cfg)
+    part = play_deals(15, 25, KEY, cfg)
     assert (part == whole[15:]).all()
 
 

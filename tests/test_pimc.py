@@ -18,7 +18,7 @@ from tarotsim.kernels.search.scratch import SearchScratch
 from tarotsim.kernels.state import C_HAND, I_LEADER, P_DROP, P_WORLDS, DealState, seat_slot
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
 from tarotsim.kernels.view import seat_view
-from tarotsim.run.engine import play
+from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
 from tarotsim.trace import trace_records
@@ -47,8 +47,8 @@ def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -
     thread's share) gives the same records."""
     cfg = fast_config(4).to_array()
     key = run_key(11)
-    whole = play(0, 6, key, cfg)
-    tail = play(3, 3, key, cfg)
+    whole = play_deals(0, 6, key, cfg)
+    tail = play_deals(3, 3, key, cfg)
     assert np.array_equal(whole[3:], tail)
 
 

@@ -1,4 +1,4 @@
-"""Hand-made tests of tests/reference.py, the plain-Python rules of RULES.md."""
+"""Hand-made tests of tests/reference.py, the plain-Python rules of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,7 +14,8 @@ import pytest
 from tarotsim import analysis, report
 from tarotsim.config import RunConfig
 from tarotsim.labels import Contract
-from tarotsim.report import findings
+from tarotsim.report import findings, glossary, provenance, style
+from tarotsim.report.document import Table
 from tarotsim.run import store
 from tarotsim.run.store import RunSpec, execute
 
@@ -272,7 +273,7 @@ def _mixed_frame() -> pd.DataFrame:
 def test_a_table_has_the_same_cells_in_markdown_and_html():
     frame = _mixed_frame()
     doc = report.Document("t")
-    doc.table(frame, floatfmt=".2f")
+    doc.table(frame, floatfmt=".2f", in_words=True)
     markdown, page = doc.markdown(), doc.html()
     assert markdown == analysis.to_markdown(frame, index=False, floatfmt=".2f")
     parsed = _HTMLTable()
@@ -297,7 +298,7 @@ def test_the_html_escapes_text_and_the_markdown_keeps_it():
     doc = report.Document("<title> & co")
     doc.heading(1, 'Seed <1> & "2"')
     doc.paragraph("a < b & ", report.Code("<script>"), " done")
-    doc.table(_mixed_frame())
+    doc.table(_mixed_frame(), in_words=True)
     doc.figure('fig "1".png', "caption <i>", "title & <alt>")
     page = doc.html()
     assert "<script" not in page and "<b>" not in page and "<i>" not in page
@@ -370,7 +371,7 @@ def test_report_tables(sweep_report, sweep_dir):
         (analysis.best_contract(records, min_n=30), ".1f"),
         (analysis.hand_points_thresholds(records, None, 30), ".0f"),
     ):
-        assert analysis.to_markdown(table, index=False, floatfmt=fmt) in md
+        assert Table(glossary.readable(table, fmt), fmt).markdown() in md
     assert "## Provenance" in md and "| seed | 1 |" in md
     assert "<td>seed</td>" in page
     assert "Left out" not in md
@@ -388,14 +389,17 @@ def test_report_answers_first_and_provenance_last(sweep_report):
         "Against Chavey's published bands",
     ):
         assert f"### {section}" in summary
-    # thresholds with intervals, e.g. "8.4 (8.3–8.5)"
-    assert re.search(r"\| \d+\.\d \(\d+\.\d–\d+\.\d\) \|", summary)
+    # thresholds with intervals, e.g. "8.4 (8.3 to 8.5)"
+    assert re.search(r"\| \d+\.\d \(\d+\.\d to \d+\.\d\) \|", summary)
     assert "prise = garde: 50% success" in summary
     # the comparison with the bands: prise's break-even against 40 on the same count, and
     # garde sans / garde contre on the count with the distribution bonus, which the records hold
     assert "published 40 on the same count" in summary
     assert "Garde: its published 56 cannot be tested by this sweep" in summary
-    assert "`hand_points_dist`" in summary and "count the distribution bonus" not in summary
+    assert (
+        "hand points with the distribution bonus" in summary and "count the distribution bonus" not in summary
+    )
+    assert "hand_points" not in summary and "others_bid" not in summary
     for band in (71, 81):
         assert f"against the published {band} on the same count" in summary
     assert "Why Prise is never best here" in summary and "players that adapt to the contract" in summary
@@ -499,13 +503,16 @@ def test_findings_compare_each_band_on_its_own_count():
     prise, garde_sans = md.splitlines()
     row = points["hand_points"].set_index("contract").loc["prise"]
     assert prise.startswith(
-        f"- Prise pays (beats passing) from {row['positive_from']:.0f} `hand_points` (a bin edge; resampled 95%: "
-        f"{row['positive_from_low']:.0f}–{row['positive_from_high']:.0f})"
+        f"- Prise pays (beats passing) from {row['positive_from']:.0f} hand points (a bin edge; resampled 95%: "
+        f"{row['positive_from_low']:.0f} to {row['positive_from_high']:.0f})"
     )
     assert "published 40 on the same count" in prise
     row = points["hand_points_dist"].set_index("contract").loc["garde_sans"]
     assert garde_sans.startswith(f"- Garde sans is the best choice from {row['best_from']:.0f}")
-    assert "`hand_points_dist`" in garde_sans and "published 71 on the same count" in garde_sans
+    assert (
+        "hand points with the distribution bonus (" in garde_sans
+        and "published 71 on the same count" in garde_sans
+    )
     # a break-even that was not fitted, or not reached, is said so, never left blank
     unfitted = fitted["hand_points"].copy()
     prise_row = unfitted["contract"] == "prise"
@@ -555,30 +562,171 @@ def test_threshold_grid_merges_the_same_play_and_says_what_is_missing():
     grid = findings.threshold_grid(fitted, {"garde": "prise"})
     assert list(grid.columns) == ["threshold", "0 bouts", "1 bout"]
     assert grid.values.tolist() == [
-        ["prise = garde: 50% success", "> 11", "8.4 (8.3–8.5)"],
-        ["prise: break-even", "≤ 0", "8.1 (8.0–8.2)"],
-        ["garde: break-even", "> 11", "8.2 (8.1–8.3)"],
+        ["prise = garde: 50% success", "> 11", "8.4 (8.3 to 8.5)"],
+        ["prise: break-even", "≤ 0", "8.1 (8.0 to 8.2)"],
+        ["garde: break-even", "> 11", "8.2 (8.1 to 8.3)"],
     ]
 
 
-def test_readme_quotes_the_committed_10m_report_exactly():
-    """Every figure the README quotes from reports/sweep-10M is in that report, as printed there."""
-    root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    quote = readme.split("<!-- quoted from reports/sweep-10M/report.md", 1)[1].split("<!-- end of quote -->")[
-        0
-    ]
-    summary = (root / "reports" / "sweep-10M" / "report.md").read_text(encoding="utf-8")
-    summary = summary.split("## Thresholds in trump length")[0]
-    intervals = re.findall(r"\d+(?:\.\d)? \(\d+(?:\.\d)?–\d+(?:\.\d)?\)", quote)
-    assert len(intervals) >= 7
-    for text in intervals:
-        assert text in summary, text
-    for count, column in re.findall(r"from (\d+) `(\w+)`", quote):
-        assert f"from {count} `{column}`" in summary
-    assert (
-        "Garde contre is the best choice from 76 `hand_points_dist` (a bin edge; resampled 95%: 76–78)"
-        in summary
+# --------------------------------------------------------------------------- for a person
+
+
+def test_the_page_fits_a_phone_s_width(sweep_report):
+    page = (sweep_report / "report.html").read_text(encoding="utf-8")
+    head = page[: page.index("</head>")]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in head
+
+
+def test_intervals_read_with_a_real_minus_and_to():
+    assert glossary.interval(-41.63, -40.8) == "\u221241.6 to \u221240.8"
+    assert glossary.estimate(-41.2, -41.63, -40.8) == "\u221241.2 (\u221241.6 to \u221240.8)"
+    assert glossary.estimate(8.4, 8.3, 8.5) == "8.4 (8.3 to 8.5)"
+    assert glossary.estimate(8.4, np.nan, 8.5) == "8.4" and glossary.estimate(np.nan, 1, 2) == ""
+    assert glossary.number(3.0, "+.2f") == "+3.00" and glossary.number(-0.5, ".1f") == "\u22120.5"
+    assert findings.interval_text(-1.25, -2.0, -0.5, ".2f") == "\u22121.25 (\u22122.00 to \u22120.50)"
+    # a table's negative numbers, in both formats
+    doc = report.Document("t")
+    doc.table(pd.DataFrame({"mean_score": [-3.5, 2.0]}), floatfmt=".1f")
+    assert "| \u22123.5 |" in doc.markdown() and '<td class="num">\u22123.5</td>' in doc.html()
+    assert "-3.5" not in doc.markdown() + doc.html()
+
+
+def test_the_report_writes_intervals_in_words(sweep_report):
+    for name in ("report.md", "report.html"):
+        text = (sweep_report / name).read_text(encoding="utf-8")
+        assert re.search(r"\d \(\u2212?\d+(\.\d+)? to \u2212?\d+(\.\d+)?\)", text)
+        # no interval in the old form "8.3–8.5" or "(-41.1--40.9)", no hyphen for a minus
+        assert not re.search(r"\(\-?\d+(\.\d+)?[–-]\-?\d+(\.\d+)?\)", text)
+        assert not re.search(r"(?<![\w.-])-\d", text.split("## Words used")[0])
+
+
+def test_readable_tables_say_words_and_join_intervals():
+    frame = pd.DataFrame(
+        {
+            "contract": ["garde_sans"],
+            "taker_bouts": [2],
+            "threshold": [8.27],
+            "threshold_low": [8.24],
+            "threshold_high": [8.3],
+            "decided": [True],
+            "score_garde_contre": [-12.5],
+            "note": ["not reached over taker_trumps 0–12"],
+        }
     )
-    for band in ("published 40", "published 71", "published 81", "published 56"):
-        assert band in summary
+    out = glossary.readable(frame, ".2f")
+    assert list(out.columns) == [
+        "contract",
+        "taker's bouts",
+        "made half the time from",
+        "decided",
+        "mean score at garde contre",
+        "note",
+    ]
+    assert out.iloc[0].tolist() == [
+        "garde sans",
+        2,
+        "8.27 (8.24 to 8.30)",
+        "yes",
+        -12.5,
+        "not reached over taker's trump length 0–12",
+    ]
+    with pytest.raises(KeyError, match="GLOSSARY"):
+        glossary.words("no_such_column")
+
+
+def test_the_report_speaks_in_words_and_ends_with_its_glossary(sweep_report):
+    page = (sweep_report / "report.html").read_text(encoding="utf-8")
+    md = (sweep_report / "report.md").read_text(encoding="utf-8")
+    headers = re.findall(r"<th>([^<]*)</th>", page)
+    assert headers and not [h for h in headers if "_" in h and h != "column"]
+    prose = re.findall(r"<(?:p|li)>(.*?)</(?:p|li)>", page, flags=re.S)
+    names = [c for c in glossary.GLOSSARY if "_" in c]
+    for text in prose:
+        for name in names:
+            assert name not in text, (name, text)
+    words_used = md[md.index("## Words used") : md.index("## Provenance")]
+    for term in ("taker's bouts", "made half the time from", "best − runner-up"):
+        assert f"| {term} |" in words_used
+    assert "| taker_bouts |" in words_used and "| best_score |" in words_used
+    # each glossary entry once
+    rows = [line for line in words_used.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == len(set(rows))
+
+
+def test_each_caption_once(sweep_report):
+    drawn = report.success_heatmap(
+        analysis.load_records(sweep_report.parent.parent / "runs0" / "sweep"), "prise"
+    )
+    assert [t for t in drawn.figure.texts if t.get_gid() == "caption"]
+    style.drop_caption(drawn.figure)
+    assert not [t for t in drawn.figure.texts if t.get_gid() == "caption"]
+    page = (sweep_report / "report.html").read_text(encoding="utf-8")
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert len(captions) == len(set(captions)) == len(list(sweep_report.glob("*.png")))
+    md = (sweep_report / "report.md").read_text(encoding="utf-8")
+    for caption in captions:
+        assert md.count(html.unescape(caption)) == 1
+
+
+def test_every_report_has_its_provenance(sweep_report, sweep_dir):
+    md = (sweep_report / "report.md").read_text(encoding="utf-8")
+    provenance = md[md.index("## Provenance") :]
+    for field in ("kind", "seed", "deals", "command", "report made", "report made on", "report made with"):
+        assert f"| {field} |" in provenance, field
+    command = re.search(r"\| command \| (.+?) \|", provenance).group(1)
+    assert command.startswith("tarotsim sweep --deals 3000 --seed 1 --out ")
+    assert str(sweep_dir) in command and "--policy random" in command
+    assert re.search(r"\| report made \| \d{4}-\d\d-\d\d \d\d:\d\d UTC \|", provenance)
+    assert re.search(r"\| report made with \| tarotsim [\d.]+, numba ", provenance)
+
+
+def test_the_run_command_is_given_only_when_a_command_makes_the_run():
+    manifest = {
+        "run": {
+            "kind": "sweep",
+            "seed": 4,
+            "deals": 10,
+            "chunk_deals": 5,
+            "contracts": ["prise", "garde"],
+            "seat": 1,
+            "config": {
+                "players": 3,
+                "policy": "heuristic",
+                "bid_thresholds": [40, 56, 71, 81],
+                "forced_taker": -1,
+            },
+        }
+    }
+    assert provenance.run_command(manifest, "runs/x") == (
+        "tarotsim sweep --deals 10 --seed 4 --out runs/x --seat 1 --contracts prise,garde "
+        "--players 3 --policy heuristic --bid-thresholds 40,56,71,81 --chunk-deals 5"
+    )
+    manifest["run"]["config"]["something_new"] = 1
+    assert provenance.run_command(manifest) == ""
+    assert provenance.run_command({"run": {"kind": "duel"}}) == ""
+
+
+def test_the_duel_report_has_its_provenance_and_speaks_in_words():
+    from tarotsim.report.duel import duel_document
+
+    result = _small_duel()
+    doc = duel_document(result, "the caption")
+    md, page = doc.markdown(), doc.html()
+    assert '<meta name="viewport"' in page
+    provenance = md[md.index("## Provenance") :]
+    assert f"| command | tarotsim duel --a {result.a} --b {result.b} --players 4 --deals 60 --seed 9 |" in (
+        provenance
+    )
+    for field in ("strategy A", "strategy B", "seed", "deals", "report made", "report made on"):
+        assert f"| {field} |" in provenance
+    assert f"95% interval {glossary.interval(result.low, result.high, '+.2f')} " in md
+    headers = [html.unescape(h) for h in re.findall(r"<th>([^<]*)</th>", page)]
+    assert "A's mean score" in headers and "A − B" in headers
+    assert not [h for h in headers if "_" in h and h != "column"]
+    assert page.count("<figcaption>Figure 1. the caption</figcaption>") == 1
+
+
+def _small_duel():
+    from tarotsim.duel import duel
+
+    return duel("play=greedy", "play=random", 60, seed=9, threads=1, progress=False)

@@ -122,7 +122,7 @@ def test_bad_tricks_are_refused():
 
 
 # ---------------------------------------------------------------------------------------------
-# the first lead with five players (RULES.md §3)
+# the first lead with five players (docs/rules.md §3)
 # ---------------------------------------------------------------------------------------------
 
 

@@ -55,7 +55,7 @@ def test_sweep_run_matches_sweep_api(tmp_path):
 
 def test_a_different_configuration_is_refused(tmp_path):
     execute(tmp_path / "run", spec())
-    with pytest.raises(ValueError, match="different run.*seed: 5 there, 6 here"):
+    with pytest.raises(ValueError, match="another run.*seed 5 there, 6 here"):
         execute(tmp_path / "run", spec(seed=6))
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("x")
@@ -169,7 +169,7 @@ def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
         )
         == 2
     )
-    assert "different run" in capsys.readouterr().err
+    assert "holds another run (seed 2 there, 3 here)" in capsys.readouterr().err
     assert (
         main(
             ["sweep", "--deals", "20", "--seed", "3", "--out", str(tmp_path / "bad"), "--contracts", "petite"]
@@ -277,7 +277,7 @@ def test_readme_lists_the_registry_columns():
 
     from tarotsim.run.records import columns_markdown
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text(encoding="utf-8")
     header = columns_markdown().splitlines()[0]
     assert readme.count(header) == 1, "the README should hold one table of record columns"
     start = readme.index(header)

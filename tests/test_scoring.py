@@ -1,4 +1,4 @@
-"""FFT scoring: the worked examples of RULES.md §8, hand-made cases, and the reference."""
+"""FFT scoring: the worked examples of docs/rules.md §8, hand-made cases, and the reference."""
 
 import random
 

@@ -1,7 +1,7 @@
-"""The double-dummy solver against a plain-Python minimax written from RULES.md.
+"""The double-dummy solver against a plain-Python minimax written from docs/rules.md.
 
 ``brute_value`` plays every legal card at every turn (legality and the ordinary trick
-winner from ``tests.reference``) and counts each trick by RULES.md §6-8 on its own terms;
+winner from ``tests.reference``) and counts each trick by docs/rules.md §6-8 on its own terms;
 its counting is first checked against ``reference.count_deal`` on whole random deals.
 The solver must then agree with it exactly on many random endgames of 1-4 tricks at 3, 4
 and 5 players, including the Excuse, its last-trick change of side and chelem exception,

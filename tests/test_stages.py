@@ -1,13 +1,11 @@
-"""The benchmark's stage kernels (``kernels.stages``) play the game's deal: run to the end
+"""The benchmark's stage kernels (``bench.stages``) play the game's deal: run to the end
 they give the records, log and table of ``game.play_deal``; stopped earlier, they leave
 the table where the deal stands at that stage. No timing is asserted."""
 
 import numpy as np
 import pytest
 
-from tarotsim.config import RunConfig
-from tarotsim.kernels.game import new_auction, play_deal
-from tarotsim.kernels.stages import (
+from tarotsim.bench.stages import (
     N_STAGES,
     STAGE_BID,
     STAGE_COUNT,
@@ -21,6 +19,8 @@ from tarotsim.kernels.stages import (
     play_until,
     run_stage,
 )
+from tarotsim.config import RunConfig
+from tarotsim.kernels.game import new_auction, play_deal
 from tarotsim.kernels.state import (
     C_HAND,
     I_TAKER,
@@ -30,7 +30,7 @@ from tarotsim.kernels.state import (
     S_ATTACK_TRICKS,
     new_state,
 )
-from tarotsim.run.engine import play
+from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 
 DEALS = 300
@@ -55,7 +55,7 @@ def test_run_to_the_end_a_stage_kernel_gives_the_engines_records(players, policy
     key = run_key(7)
     out = np.zeros((DEALS, N_REC), dtype=np.int32)
     run_stage(STAGE_RECORDS, key, cfg, out)
-    np.testing.assert_array_equal(out, play(0, DEALS, key, cfg))
+    np.testing.assert_array_equal(out, play_deals(0, DEALS, key, cfg))
 
 
 @pytest.mark.parametrize(("players", "policy", "ecart"), CONFIGS)

@@ -17,7 +17,7 @@ The package, one job per module, in the order the data goes through it:
 - :mod:`~tarotsim.analysis.moments`: exact counts and sums per cell, and the means and
   variances read from them;
 - :mod:`~tarotsim.analysis.intervals`: Wilson confidence intervals;
-- :mod:`~tarotsim.analysis.play`: which contracts a sweep played identically;
+- :mod:`~tarotsim.analysis.same_play`: which contracts a sweep played identically;
 - :mod:`~tarotsim.analysis.fits`: fitted curves of success and expected score, and where
   they cross their targets;
 - :mod:`~tarotsim.analysis.success`: success table and trump thresholds by bouts;
@@ -56,8 +56,8 @@ from tarotsim.analysis.hand_points import (
 )
 from tarotsim.analysis.intervals import Z95, wilson_interval
 from tarotsim.analysis.loading import Data, load_records
-from tarotsim.analysis.play import same_play_as
 from tarotsim.analysis.reduction import connect, reduce_records
+from tarotsim.analysis.same_play import same_play_as
 from tarotsim.analysis.success import success_table, thresholds
 from tarotsim.analysis.tables import TextTable, text_table, to_markdown
 from tarotsim.analysis.threshold_tables import ThresholdTables, threshold_tables

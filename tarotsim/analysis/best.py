@@ -31,8 +31,8 @@ from tarotsim.analysis.moments import (
     merge_frames,
     whole_numbers,
 )
-from tarotsim.analysis.play import PLAY_COLUMNS, play_keys
 from tarotsim.analysis.reduction import Chunk, Reduction, deal_index, open_chunks, plan, reduce_records
+from tarotsim.analysis.same_play import PLAY_COLUMNS, play_keys
 from tarotsim.labels import CONTRACTS, Contract
 
 PASS = Contract.PASS.label
@@ -145,7 +145,7 @@ def best_contract(
     normal interval ``diff ± z · sd / sqrt(n)`` of those paired differences. A cell is
     ``decided`` when that interval lies above 0, it holds at least `min_n` deals, and
     the two choices are not the same play: two contracts played identically on every
-    deal of the cell (``same_play``, see :mod:`tarotsim.analysis.play`; Prise and Garde
+    deal of the cell (``same_play``, see :mod:`tarotsim.analysis.same_play`; Prise and Garde
     in a sweep whose card play ignores the contract) differ only by their multipliers,
     so the higher one leads by construction, not because of the hands.
 

@@ -37,8 +37,8 @@ from tarotsim.analysis.moments import (
     merge_frames,
     whole_numbers,
 )
-from tarotsim.analysis.play import SamePlay, same_play_from
 from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
+from tarotsim.analysis.same_play import SamePlay, same_play_from
 from tarotsim.labels import CONTRACTS, MULTIPLIERS, PUBLISHED_BANDS, Contract
 
 PUBLISHED_HAND_POINTS: dict[str, int] = PUBLISHED_BANDS

@@ -79,12 +79,35 @@ def chunk_sources(data: Data) -> list[Source]:
         If `data` is neither a DataFrame nor a path.
     ValueError
         If the run directory does not exist, lacks ``manifest.json``, is not finished or
-        holds no chunk.
+        holds no chunk; or if `data` is a duel's (its rows are seats of the same deals, which
+        these tables would pool: :class:`tarotsim.duel.DuelResult` reads a duel).
     """
     _check_data(data)
     if isinstance(data, pd.DataFrame):
+        if DUEL_COLUMN in data.columns:
+            raise ValueError(_duel_refusal("these records are a duel's", data[DUEL_COLUMN].nunique()))
         return [data]
-    return list(store.chunk_paths(data, store.read_manifest(data)))
+    manifest = store.read_manifest(data)
+    run = manifest["run"]
+    if run["kind"] == "duel":
+        where = str(data)
+        raise ValueError(
+            _duel_refusal(f"{where} holds a duel", run["config"]["players"])
+            + f" (tarotsim table {where}; tarotsim report {where} --out FOLDER)"
+        )
+    return list(store.chunk_paths(data, manifest))
+
+
+DUEL_COLUMN = "a_seat"
+"""The column only a duel's records have: strategy A's seat on the row."""
+
+
+def _duel_refusal(what: str, players: int) -> str:
+    return (
+        f"{what}: each deal is played once per seat, so a table of its rows would count every deal "
+        f"{players} times and pool strategies A and B; read it by strategy and role, the deal as the "
+        "unit, with tarotsim.duel.DuelResult"
+    )
 
 
 def source_columns(source: Source) -> list[str]:

@@ -24,8 +24,8 @@ from tarotsim.analysis.loading import (
     sort_by_contract,
 )
 from tarotsim.analysis.moments import CellSums, Counts, cell_table
-from tarotsim.analysis.play import SamePlay, same_play_from
 from tarotsim.analysis.reduction import Reduction, open_chunks, plan, reduce_records
+from tarotsim.analysis.same_play import SamePlay, same_play_from
 from tarotsim.labels import CONTRACTS
 
 SUCCESS_COLUMNS = [
@@ -156,7 +156,7 @@ def thresholds(
     `min_rate` too. Cells are not smoothed.
 
     In a sweep whose card play ignores the contract, contracts played identically
-    (:func:`tarotsim.analysis.play.same_play_as`; Prise and Garde) have the same success
+    (:func:`tarotsim.analysis.same_play.same_play_as`; Prise and Garde) have the same success
     by construction: the higher one's note says so.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Counting a deal trick by trick (RULES.md §6-7): who wins each trick, which cards go
+"""Counting a deal trick by trick (docs/rules.md §6-7): who wins each trick, which cards go
 to the attack, the Excuse (kept with its half-point exchange, its change of side on the
 last trick, the chelem exception), and the petit au bout.
 

@@ -1,4 +1,4 @@
-"""Dealing and the petit sec (RULES.md §2).
+"""Dealing and the petit sec (docs/rules.md §2).
 
 A uniform random permutation of the pack (Fisher-Yates on the deal's own stream)
 gives every seat and the chien a uniformly random subset, which is exact for the FFT
@@ -101,7 +101,7 @@ def deal_packets(
     chien_size: int,
     first_seat: int,
 ) -> None:
-    """Deal ``pack`` from the top as at a table (RULES.md §2).
+    """Deal ``pack`` from the top as at a table (docs/rules.md §2).
 
     Packets of 3 cards (4 with 3 players) go round counter-clockwise from ``first_seat``;
     the chien's cards are set aside one at a time between packets, in gaps drawn at

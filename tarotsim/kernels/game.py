@@ -34,6 +34,7 @@ from tarotsim.cards import (
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
+from tarotsim.kernels.dealing import place_fixed
 from tarotsim.kernels.driver import play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
@@ -56,7 +57,10 @@ from tarotsim.kernels.state import (
     BOUT_HELD_EXCUSE,
     BOUT_HELD_PETIT,
     C_CHIEN,
+    C_DEALER,
     C_DEALING,
+    C_FIXED,
+    C_FIXED_ON,
     C_FORCED_CONTRACT,
     C_FORCED_TAKER,
     C_HAND,
@@ -276,7 +280,7 @@ def play_deal(
     players' (``searching.new_search``) or ``None`` when no seat searches."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
-    dealer = deal % players
+    dealer = deal % players if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1
     info = tb.info
 
     seed_stream(tb.rng, key, deal)
@@ -289,6 +293,8 @@ def play_deal(
         )
     else:
         shuffle_pack(tb.rng, tb.pack)
+        if cfg[C_FIXED_ON]:  # cards given to seats or the chien: the rest dealt uniformly around them
+            place_fixed(tb.pack, cfg, C_FIXED, players, hand_size)
         deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)

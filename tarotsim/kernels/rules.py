@@ -1,4 +1,4 @@
-"""The rules of play (RULES.md §3, §6-7) on card ids and two-word card sets.
+"""The rules of play (docs/rules.md §3, §6-7) on card ids and two-word card sets.
 
 Each rule is written once here and used by the simulator, by the Python API
 (``tarotsim.rules``) and by the tests alike:
@@ -102,7 +102,7 @@ def trick_after(led: int, hi_trump: int, card: int) -> tuple[int, int]:
 
 @njit(inline="always")
 def legal_set(hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int) -> tuple[np.uint64, np.uint64]:
-    """The cards of a hand that may be played to a trick (RULES.md §6).
+    """The cards of a hand that may be played to a trick (docs/rules.md §6).
 
     Follow the suit led; else trump, above ``hi_trump`` when able; on a trump lead
     overtrump when able; with neither, any card. The Excuse is always playable.
@@ -124,7 +124,7 @@ def legal_set(hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int) -> tu
 
 @njit(inline="always")
 def first_lead_set(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
-    """The 5-player first lead of the deal (RULES.md §3): no card of the called suit but the
+    """The 5-player first lead of the deal (docs/rules.md §3): no card of the called suit but the
     called card itself. A leader holding nothing else keeps its whole choice (``legal``)."""
     suit = suit_bits(called // SUIT_LEN)
     allowed0 = legal0 & (~suit | (ONE << np.uint64(called)))

@@ -1,4 +1,4 @@
-"""FFT count, score and settlement (RULES.md §7-8), in integers.
+"""FFT count, score and settlement (docs/rules.md §7-8), in integers.
 
 Points are half points (the deck holds 182). Sides and outcomes are small ints:
 ``SIDE_NONE`` (-1), ``ATTACK`` (0), ``DEFENCE`` (1).
@@ -58,7 +58,7 @@ def per_defender(
     chelem_announced: bool,
     chelem: int,
 ) -> int:
-    """D, what each defender pays the attack (negative: receives), RULES.md §8.
+    """D, what each defender pays the attack (negative: receives), docs/rules.md §8.
 
     ``petit_au_bout`` and ``chelem`` are sides (SIDE_NONE, ATTACK, DEFENCE);
     ``poignee_points`` is the sum of every poignée bonus shown, by either side.

@@ -52,7 +52,7 @@ from tarotsim.kernels.rng import STREAM_WORDS
 MAX_SEATS = 5
 MAX_TRICKS = 24
 FIVE_PLAYERS = 5
-"""The table size at which the taker calls a card for a secret partner (RULES.md §3)."""
+"""The table size at which the taker calls a card for a secret partner (docs/rules.md §3)."""
 
 # cfg[] slots: a run's table (int64[N_CFG]), then one block of N_SEAT_CFG slots per seat
 # holding that seat's strategy (``seat_slot``); tarotsim.config and tarotsim.strategy fill it
@@ -98,7 +98,10 @@ LEARNED_ROW = N_FEATURES + 1
 N_LEARNED_CONTRACTS = 4
 LEARNED_SCALE = 1000  # fixed point: a coefficient of 1.5 points is stored as 1500
 N_SEAT_CFG = P_LEARNED_0 + N_LEARNED_CONTRACTS * LEARNED_ROW
-N_CFG = C_SEATS + MAX_SEATS * N_SEAT_CFG
+C_FIXED_ON = C_SEATS + MAX_SEATS * N_SEAT_CFG  # 1 when cards are given to seats or the chien
+C_FIXED = C_FIXED_ON + 1  # the given cards (kernels.dealing): two card words per seat, then the chien's
+C_DEALER = C_FIXED + 2 * (MAX_SEATS + 1)  # 1 + the seat dealing every deal; 0: deal i dealt by i % players
+N_CFG = C_DEALER + 1
 
 
 @njit(inline="always")

@@ -38,6 +38,7 @@ from tarotsim.cards import (
 )
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
+from tarotsim.kernels.dealing import place_fixed
 from tarotsim.kernels.game import _record_hand, _reset_record, log_play
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_choice
 from tarotsim.kernels.policies.bidding import choose_bid
@@ -50,6 +51,9 @@ from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PASS, poignee_size
 from tarotsim.kernels.state import (
     C_CHIEN,
+    C_DEALER,
+    C_FIXED,
+    C_FIXED_ON,
     C_HAND,
     C_PLAYERS,
     FIVE_PLAYERS,
@@ -129,7 +133,7 @@ N_POS = Q_WISH_0 + MAX_SEATS
 
 @njit(inline="always")
 def _ecart_legal(hand0: np.uint64, hand1: np.uint64, left: int) -> tuple[np.uint64, np.uint64]:
-    """The cards that may go to an écart with ``left`` cards still to lay (RULES.md §4): no
+    """The cards that may go to an écart with ``left`` cards still to lay (docs/rules.md §4): no
     King, no bout; a trump only when the suit cards left cannot make up the écart."""
     suit = hand0 & ~KINGS_MASK
     if popcount(suit) >= left:
@@ -139,7 +143,7 @@ def _ecart_legal(hand0: np.uint64, hand1: np.uint64, left: int) -> tuple[np.uint
 
 @njit(inline="always")
 def _callable(dealt0: np.uint64) -> np.uint64:
-    """The cards a taker holding ``dealt0`` (its suit cards as dealt) may call (RULES.md §3):
+    """The cards a taker holding ``dealt0`` (its suit cards as dealt) may call (docs/rules.md §3):
     any King; the cards of a lower rank only when it holds all four of every rank above."""
     allowed = ZERO
     for rank in range(KING, -1, -1):
@@ -265,13 +269,15 @@ def start(
     dealer: int,
 ) -> None:
     """Deal and run to the first decision: with ``deal >= 0`` the deal ``deal`` of the run
-    whose key is ``key`` (dealt shuffled, by seat ``deal % players``), else the hands and
+    whose key is ``key`` (dealt shuffled, as ``game.play_deal`` deals it), else the hands and
     chien already in ``tb.dealt`` and ``tb.chien``, dealt by ``dealer``."""
     players = cfg[C_PLAYERS]
     if deal >= 0:
-        dealer = deal % players
+        dealer = deal % players if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1
         seed_stream(tb.rng, key, deal)
         shuffle_pack(tb.rng, tb.pack)
+        if cfg[C_FIXED_ON]:  # cards given to seats or the chien, as game.play_deal deals them
+            place_fixed(tb.pack, cfg, C_FIXED, players, cfg[C_HAND])
         deal_pack(tb.pack, tb.dealt, tb.chien, players, cfg[C_HAND])
     _reset_record(rec, dealer)
     for i in range(log.shape[0]):

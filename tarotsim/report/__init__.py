@@ -8,6 +8,8 @@ The package, one job per module:
 - :mod:`~tarotsim.report.distributions`: the histograms and the bonus chart, from tallies;
 - :mod:`~tarotsim.report.document`: the document model, written as Markdown and as HTML;
 - :mod:`~tarotsim.report.summary`: every table of a run from one pass over its chunks;
+- :mod:`~tarotsim.report.glossary`: the words for column names, and numbers and intervals in words;
+- :mod:`~tarotsim.report.provenance`: where a report's numbers come from;
 - :mod:`~tarotsim.report.assembly`: :func:`write_report`, which puts the report together.
 
 matplotlib is imported only when a figure is drawn, and only its object-oriented API
@@ -24,8 +26,9 @@ from tarotsim.report.figures import (
     success_heatmap,
     success_lines,
 )
+from tarotsim.report.provenance import duel_provenance, made_here, provenance_table
 from tarotsim.report.style import CONTRACT_COLOURS, CONTRACT_LABELS, DPI, SHORT_LABELS
-from tarotsim.report.summary import RunSummary, provenance_table, summarise_run
+from tarotsim.report.summary import RunSummary, summarise_run
 
 __all__ = [
     "CONTRACT_COLOURS",
@@ -41,6 +44,8 @@ __all__ = [
     "best_contract_map",
     "events_chart",
     "hand_points_plot",
+    "duel_provenance",
+    "made_here",
     "provenance_table",
     "success_heatmap",
     "success_lines",

@@ -21,6 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from tarotsim.analysis.hand_points import N_BOOT
 from tarotsim.analysis.loading import check_min_n
 from tarotsim.report import findings
@@ -37,13 +39,19 @@ from tarotsim.report.figures import (
     draw_success_heatmap,
     draw_success_lines,
 )
-from tarotsim.report.style import DPI, contract_name, deals_text
-from tarotsim.report.summary import RunSummary, provenance_table, summarise_run
+from tarotsim.report.glossary import words
+from tarotsim.report.provenance import made_here, provenance_table
+from tarotsim.report.style import DPI, contract_name, deals_text, drop_caption
+from tarotsim.report.summary import RunSummary, summarise_run
+from tarotsim.run.files import write_atomic, write_text_atomic
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:
     """Save `drawn` as the PNG file `name` in `out_dir` and add it to `doc`."""
-    drawn.figure.savefig(out_dir / name, dpi=DPI, facecolor="white")
+    drop_caption(drawn.figure)  # the document writes it under the figure: each caption once
+    write_atomic(
+        out_dir / name, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI, facecolor="white")
+    )
     title = drawn.figure.get_suptitle() or drawn.figure.axes[0].get_title()
     doc.figure(name, drawn.caption, title)
 
@@ -110,7 +118,7 @@ def write_report(
     sweep = kind == "sweep"
     n_played = summary.counts["played_deals"]
     same = summary.same_play
-    groups = findings.plays(contracts, same)
+    groups = findings.same_play_groups(contracts, same)
 
     doc = Document(
         f"tarotsim report: {kind} run, seed {run.get('seed')}, {deals_text(int(run.get('deals', 0)))}"
@@ -154,7 +162,7 @@ def write_report(
             "intervals; > n: not reached up to the longest length fitted, ≤ n: reached already at "
             "the shortest."
         )
-        doc.table(findings.threshold_grid(fitted, same))
+        doc.table(findings.threshold_grid(fitted, same), in_words=True)
     else:
         doc.paragraph(f"Not fitted: {fit_error}.")
     if best is not None:
@@ -176,14 +184,11 @@ def write_report(
         f"For each contract and bout count, trump lengths holding at least {min_n} deals are fitted "
         "with statsmodels: a logistic curve of success (binomial GLM) and a weighted least-squares "
         "curve of the mean taker score (each length weighted by its deals over its score variance), "
-        "polynomials of degree up to 3. ",
-        Code("threshold"),
-        " is where the fitted success crosses 50% going up, ",
-        Code("break_even"),
-        " where the fitted mean score crosses 0 (passing). Intervals are 95%, from the delta method "
-        "on each fit's covariance, widened when the curve misses the cells by more than their noise. ",
-        Code("note"),
-        " says what was not found and why.",
+        f"polynomials of degree up to 3. \u201c{words('threshold').capitalize()}\u201d is where the fitted "
+        f"success crosses 50% going up, \u201c{words('break_even')}\u201d where the fitted mean score "
+        "crosses 0 (passing). Intervals are 95%, from the delta method on each fit's covariance, "
+        "widened when the curve misses the cells by more than their noise. The note says what was "
+        "not found and why.",
     )
     if fitted is not None:
         doc.table(fitted, floatfmt=".2f")
@@ -213,18 +218,10 @@ def write_report(
         drawn = draw_best_contract_map(best, min_n=min_n)
         _add_figure(doc, drawn, out, "best_contract.png")
         doc.paragraph(
-            "Per cell: ",
-            Code("diff"),
-            " is the mean of best − runner-up over the cell's deals (the same deals under both), ",
-            Code("diff_low"),
-            "–",
-            Code("diff_high"),
-            " its 95% normal interval; ",
-            Code("decided"),
-            f" when that interval lies above 0, the cell holds at least {min_n} deals "
-            "and the two are not the same play (",
-            Code("same_play"),
-            ").",
+            f"Per cell: \u201c{words('diff')}\u201d is the mean of the best choice's score minus the "
+            "runner-up's over the cell's deals (the same deals under both), with its 95% normal "
+            f"interval; the cell is decided when that interval lies above 0, it holds at least {min_n} "
+            "deals and the two are not the same play.",
         )
         doc.table(drawn.data, floatfmt=".1f")
     else:
@@ -246,7 +243,7 @@ def write_report(
             "so they move by whole bins."
         )
         for scale, table in points.items():
-            doc.paragraph("On the count ", Code(scale), ":")
+            doc.paragraph(f"On the count of {words(scale)}:")
             doc.table(table, floatfmt=".0f")
     else:
         doc.paragraph(
@@ -264,11 +261,18 @@ def write_report(
         doc.heading(2, "Left out")
         doc.paragraph(f"This is a {kind} run, so these parts were left out: {'; '.join(skipped)}.")
 
+    doc.heading(2, "Words used")
+    doc.paragraph("What the tables' headers mean, and the column of the records or tables each one shows.")
+    doc.glossary()
     doc.heading(2, "Provenance")
-    doc.table(provenance_table(manifest, counts=summary.counts))
+    doc.paragraph(
+        "The run this report reads, the command that makes it again, and where the report was made."
+    )
+    provenance = provenance_table(manifest, counts=summary.counts, out=str(run_dir))
+    doc.table(pd.concat([provenance, made_here()], ignore_index=True), in_words=True)
 
-    (out / "report.md").write_text(doc.markdown(), encoding="utf-8")
-    (out / "report.html").write_text(doc.html(), encoding="utf-8")
+    write_text_atomic(out / "report.md", doc.markdown())
+    write_text_atomic(out / "report.html", doc.html())
     return out
 
 
@@ -285,22 +289,19 @@ def _auction_tables(doc: Document, summary: RunSummary) -> None:
         return
     doc.heading(3, "When no other seat would bid, and by turn to speak")
     doc.paragraph(
-        "The sweep's seat takes every deal, but in a real auction another seat could outbid it. ",
-        Code("others_bid"),
-        " is the highest contract any other seat would bid on its own hand under its bid policy "
-        "(before or after the taking seat); on the ",
-        Code("pass"),
-        " row nobody else would bid, so "
-        "the deal is the taking seat's to take whatever its turn. Mean taker score (pass = 0), 95% interval:",
+        "The sweep's seat takes every deal, but in a real auction another seat could outbid it. "
+        f"The {words('others_bid')} is the highest contract any other seat would bid on its own hand "
+        "under its bid policy (before or after the taking seat); on the pass row nobody else would "
+        "bid, so the deal is the taking seat's to take whatever its turn. Mean taker score "
+        "(pass = 0), 95% interval:",
     )
-    doc.table(findings.auction_table(summary.by_others_bid, "others_bid"))
+    doc.table(findings.auction_table(summary.by_others_bid, "others_bid"), in_words=True)
     doc.paragraph(
-        "By the taking seat's turn to speak (",
-        Code("speaker_position"),
-        ": 0 speaks first and leads the first trick unless a chelem is announced), all deals; ",
-        Code("uncontested"),
-        " is the share of them on which no other seat would bid:",
+        "By the taking seat's turn to speak (0 speaks first and leads the first trick unless a "
+        f"chelem is announced), all deals; \u201c{words('uncontested')}\u201d is the share of them on "
+        "which no other seat would bid:",
     )
     doc.table(
-        findings.auction_table(summary.by_position, "speaker_position", uncontested=summary.uncontested)
+        findings.auction_table(summary.by_position, "speaker_position", uncontested=summary.uncontested),
+        in_words=True,
     )

@@ -5,18 +5,26 @@ to each format from the same text cells (:func:`tarotsim.analysis.text_table`), 
 Markdown and the HTML show the same numbers. The HTML page is standalone: inline CSS, no
 script, figures referenced by relative path. Every table sits in a ``table-wrap`` box that
 scrolls sideways on its own and figures shrink to the page, so that the page itself never
-scrolls sideways, whatever the width of a table.
+scrolls sideways, whatever the width of a table; the viewport tag lets a phone show the
+page at its own width.
+
+Tables are shown in words (:func:`tarotsim.report.glossary.readable`): headers say what a
+column holds, intervals read ``8.3 to 8.5`` and negative numbers carry a real minus sign.
+The document remembers the columns its tables showed, and :meth:`Document.glossary` adds
+their entries of :data:`~tarotsim.report.glossary.GLOSSARY` as a table.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import pandas as pd
 
-from tarotsim.analysis.tables import text_table, to_markdown
+from tarotsim.analysis.tables import TextTable, text_table
+from tarotsim.report.glossary import MINUS, glossary_table, readable
 
 
 class Code(NamedTuple):
@@ -105,6 +113,26 @@ LONG_CELL = 40
 table too wide for the page scrolls in its box instead of wrapping notes word by word."""
 
 
+def _cells(table: TextTable) -> list[list[str]]:
+    """The table's cells, a negative number in a numeric column with a real minus sign."""
+    return [
+        [
+            c.replace("-", MINUS, 1) if numeric and c.startswith("-") else c
+            for c, numeric in zip(row, table.numeric, strict=True)
+        ]
+        for row in table.rows
+    ]
+
+
+_ESTIMATE = re.compile(r"^[−+]?[\d,.]+ \([−+]?[\d,.]+ to [−+]?[\d,.]+\)$")
+"""A cell holding an estimate and its interval, ``"−39.1 (−41.7 to −36.6)"``: set as a number
+in HTML (right-aligned, on one line)."""
+
+
+def _markdown_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
 @dataclass(frozen=True)
 class Table:
     """A DataFrame shown as a table, its index left out, floats written with `floatfmt`."""
@@ -113,7 +141,13 @@ class Table:
     floatfmt: str = ".3f"
 
     def markdown(self) -> str:
-        return to_markdown(self.frame, index=False, floatfmt=self.floatfmt).rstrip("\n")
+        table = text_table(self.frame, index=False, floatfmt=self.floatfmt)
+        lines = [
+            "| " + " | ".join(map(_markdown_cell, table.headers)) + " |",
+            "| " + " | ".join("---:" if num else "---" for num in table.numeric) + " |",
+        ]
+        lines += ["| " + " | ".join(map(_markdown_cell, row)) + " |" for row in _cells(table)]
+        return "\n".join(lines)
 
     def html(self) -> str:
         table = text_table(self.frame, index=False, floatfmt=self.floatfmt)
@@ -123,10 +157,10 @@ class Table:
             "<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead>",
             "<tbody>",
         ]
-        for row in table.rows:
+        for row in _cells(table):
             cells = (
                 f'<td class="num">{html.escape(c)}</td>'
-                if numeric
+                if numeric or _ESTIMATE.match(c)
                 else f'<td class="long">{html.escape(c)}</td>'
                 if len(c) > LONG_CELL
                 else f"<td>{html.escape(c)}</td>"
@@ -171,6 +205,7 @@ class Document:
         self.title = title
         self.blocks: list[Block] = []
         self.figures = 0
+        self.columns: list[str] = []
 
     def heading(self, level: int, text: str) -> None:
         """Add a heading of `level` (1 to 6)."""
@@ -188,9 +223,22 @@ class Document:
             Bullets(tuple((item,) if isinstance(item, str) else tuple(item) for item in items))
         )
 
-    def table(self, frame: pd.DataFrame, floatfmt: str = ".3f") -> None:
-        """Add `frame` as a table (its index left out; floats written with `floatfmt`)."""
+    def table(self, frame: pd.DataFrame, floatfmt: str = ".3f", *, in_words: bool = False) -> None:
+        """Add `frame` as a table (its index left out; floats written with `floatfmt`).
+
+        Its column names are turned into words (:func:`~tarotsim.report.glossary.readable`,
+        which also joins each interval into one cell) and remembered for :meth:`glossary`,
+        unless `in_words` says the frame is written in words already.
+        """
+        if not in_words:
+            self.columns += [str(c) for c in frame.columns]
+            frame = readable(frame, floatfmt)
         self.blocks.append(Table(frame, floatfmt))
+
+    def glossary(self) -> None:
+        """Add the glossary of the columns the document's tables showed (words, meaning, column)."""
+        if self.columns:
+            self.blocks.append(Table(glossary_table(self.columns)))
 
     def figure(self, file: str, caption: str, title: str) -> None:
         """Add the figure `file` (a path relative to the document), numbered in order."""
@@ -205,6 +253,7 @@ class Document:
         """The document as a standalone HTML page (inline CSS, no script)."""
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(self.title)}</title>\n<style>\n{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(block.html() for block in self.blocks)
             + "\n</body>\n</html>\n"

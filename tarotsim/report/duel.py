@@ -17,7 +17,9 @@ import pandas as pd
 
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import Drawn
-from tarotsim.report.style import DPI, deals_text, new_figure, write_caption
+from tarotsim.report.glossary import interval, number
+from tarotsim.report.provenance import duel_provenance, made_here
+from tarotsim.report.style import DPI, deals_text, drop_caption, new_figure, write_caption
 
 if TYPE_CHECKING:
     from tarotsim.duel import DuelResult
@@ -40,6 +42,37 @@ TABLE_COLUMNS = {
     "by_contract": ["contract", "a_n", "a_rate", "a_made", "a_mean", "b_n", "b_rate", "b_made", "b_mean"],
 }
 """The columns of ``DuelResult.by_role`` and ``.by_contract`` that the report and the command line show."""
+TERMINAL_HEADERS = {
+    "a_n": "A n",
+    "a_rate": "A rate",
+    "a_made": "A made",
+    "a_mean": "A mean",
+    "b_n": "B n",
+    "b_rate": "B rate",
+    "b_made": "B made",
+    "b_mean": "B mean",
+    "a_minus_b": "A\u2212B",
+    "a_minus_b_low": "A\u2212B_low",
+    "a_minus_b_high": "A\u2212B_high",
+}
+"""Short headers of the duel's tables on a terminal (the interval columns merge into ``A−B (95%)``)."""
+
+
+def duel_tables(result: DuelResult, *, terminal: bool = True) -> list[tuple[pd.DataFrame, str]]:
+    """The duel's tables, by role and by contract, each with its title: what ``tarotsim duel``
+    and ``tarotsim table`` print. ``terminal``: short headers (:data:`TERMINAL_HEADERS`)."""
+    names = TERMINAL_HEADERS if terminal else {}
+    return [
+        (
+            result.by_role[TABLE_COLUMNS["by_role"]].rename(columns=names),
+            "By role, the deal as the unit: A's and B's rates and mean scores (points), and A \u2212 B "
+            "with its 95% interval",
+        ),
+        (
+            result.by_contract[TABLE_COLUMNS["by_contract"]].rename(columns=names),
+            "Contracts taken by A and by a seat of B: rate, share made, mean taker score (points)",
+        ),
+    ]
 
 
 def edge_by_role_chart(result: DuelResult) -> Drawn:
@@ -99,46 +132,29 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
         "between the strategies."
     )
     doc.paragraph(
-        f"A's edge: {result.edge:+.2f} game points per deal, 95% interval [{result.low:+.2f}, {result.high:+.2f}] "
+        f"A's edge: {number(result.edge, '+.2f')} game points per deal, 95% interval {interval(result.low, result.high, '+.2f')} "
         f"({INTERVAL}). It is A's mean score over the rotations of a deal: positive when A scores more "
         "in its seat than B does in the same seats. Thrown-in deals count 0 for both."
     )
     doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")
     doc.paragraph(
-        "Per role: how many rows (deal and rotation) A held it (",
-        Code("a_n"),
-        "), how often (",
-        Code("a_rate"),
-        ") and A's mean score in it (",
-        Code("a_mean"),
-        "), against how often a seat of B held it and B's mean score there (",
-        Code("b_rate"),
-        ", ",
-        Code("b_mean"),
-        "), and the difference with its interval (",
-        Code("a_minus_b"),
-        "). They show where the edge appears, not an attacking and a defending skill apart: "
+        "Per role: how many plays (deal and seat) A held it, how often, and A's mean score in it, "
+        "against how often a seat of B held it and B's mean score there, and the difference with its "
+        "interval. They show where the edge appears, not an attacking and a defending skill apart: "
         "when B takes, A is among the defenders.",
     )
     doc.table(result.by_role[TABLE_COLUMNS["by_role"]], floatfmt=".3f")
     doc.heading(2, "By contract")
     doc.paragraph(
-        "How often A and a seat of B take each contract (",
-        Code("a_rate"),
-        ", ",
-        Code("b_rate"),
-        "), how often they make it (",
-        Code("a_made"),
-        ", ",
-        Code("b_made"),
-        ") and their mean score as its taker (",
-        Code("a_mean"),
-        ", ",
-        Code("b_mean"),
-        ").",
+        "How often A and a seat of B take each contract, how often they make it, and their mean "
+        "score as its taker.",
     )
     doc.table(result.by_contract[TABLE_COLUMNS["by_contract"]], floatfmt=".3f")
+    doc.heading(2, "Words used")
+    doc.glossary()
+    doc.heading(2, "Provenance")
+    doc.table(pd.concat([duel_provenance(result), made_here()], ignore_index=True), in_words=True)
     return doc
 
 
@@ -151,14 +167,17 @@ def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Pat
     ValueError
         If the folder cannot be made or written.
     """
+    from tarotsim.run.files import write_atomic, write_text_atomic
+
     root = Path(folder)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        drawn = edge_by_role_chart(result)
-        drawn.figure.savefig(root / FIGURE_FILE, dpi=DPI)
-        doc = duel_document(result, drawn.caption)
-        (root / "duel.md").write_text(doc.markdown(), encoding="utf-8")
-        (root / "duel.html").write_text(doc.html(), encoding="utf-8")
     except OSError as err:
         raise ValueError(f"cannot write the duel report into {root}: {err.strerror or err}") from None
+    drawn = edge_by_role_chart(result)
+    drop_caption(drawn.figure)  # written under the figure by the document: each caption once
+    write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
+    doc = duel_document(result, drawn.caption)
+    write_text_atomic(root / "duel.md", doc.markdown())
+    write_text_atomic(root / "duel.html", doc.html())
     return root

@@ -18,6 +18,7 @@ import pandas as pd
 from tarotsim import analysis
 from tarotsim.analysis.fits import NOT_REACHED, PASSED_ALREADY
 from tarotsim.labels import MULTIPLIERS
+from tarotsim.report import glossary
 from tarotsim.report.document import Code, Inline, Link
 from tarotsim.report.style import contract_name
 
@@ -29,15 +30,12 @@ COMPANION_REPORTS = (
 
 
 def interval_text(value: float, low: float, high: float, fmt: str = ".1f") -> str:
-    """``"8.4 (8.3–8.5)"``: an estimate and its interval; ``""`` when there is no estimate."""
-    if math.isnan(value):
-        return ""
-    if math.isnan(low) or math.isnan(high):
-        return format(value, fmt)
-    return f"{value:{fmt}} ({low:{fmt}}–{high:{fmt}})"
+    """``"8.4 (8.3 to 8.5)"``: an estimate and its interval (:func:`~tarotsim.report.glossary.estimate`);
+    ``""`` when there is no estimate."""
+    return glossary.estimate(value, low, high, fmt)
 
 
-def plays(contracts: Sequence[str], same_play: dict[str, str]) -> list[list[str]]:
+def same_play_groups(contracts: Sequence[str], same_play: dict[str, str]) -> list[list[str]]:
     """Contract labels grouped by play, low to high (Prise with Garde when they are the same play)."""
     groups: dict[str, list[str]] = {}
     for con in contracts:
@@ -60,7 +58,7 @@ def _missing(note: str, what: str, fitted_from: float, fitted_to: float) -> str:
 
 
 def _break_even(fit: pd.Series) -> str:
-    """A fitted break-even in words: ``"46.2 (45.1–47.3)"``, ``"> 60"`` (not reached over the
+    """A fitted break-even in words: ``"46.2 (45.1 to 47.3)"``, ``"> 60"`` (not reached over the
     fitted range), ``"≤ 20"`` (passed already at its start), or why there is none."""
     text = interval_text(fit["break_even"], fit["break_even_low"], fit["break_even_high"])
     if text:
@@ -75,7 +73,7 @@ def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: flo
 
     Contracts that are the same play share their success row; each contract has its own
     break-even row (the poignée bonus is not multiplied, so those differ a little). A
-    cell reads ``"8.4 (8.3–8.5)"``, ``"> 11"`` (not reached up to the longest fitted
+    cell reads ``"8.4 (8.3 to 8.5)"``, ``"> 11"`` (not reached up to the longest fitted
     length), ``"≤ 2"`` (already reached at the shortest) or is blank (not fitted).
     """
     bouts = sorted(fitted["taker_bouts"].unique())
@@ -94,7 +92,7 @@ def threshold_grid(fitted: pd.DataFrame, same_play: dict[str, str], *, rate: flo
             out[_bouts_header(b)] = text or _missing(r["note"], what, r["fitted_from"], r["fitted_to"])
         return out
 
-    for group in plays(contracts, same_play):
+    for group in same_play_groups(contracts, same_play):
         names = " = ".join(contract_name(c) for c in group)
         rows.append({"threshold": f"{names}: {rate:.0%} success", **cells(group[0], "threshold", "success")})
         for con in group:
@@ -167,18 +165,14 @@ def band_findings(
                     f"{name}: its published {band} cannot be tested by this sweep. Its players play "
                     f"{name} exactly as {lower.capitalize()}, so it scores {ratio:g}× {lower.capitalize()}'s "
                     f"card score on every deal and leads {lower.capitalize()} wherever taking pays at all. "
-                    f"Its own fitted break-even: {_break_even(fit)} on ",
-                    Code(scale),
-                    ".",
+                    f"Its own fitted break-even: {_break_even(fit)} {glossary.words(scale)}.",
                 )
             )
         elif con == lowest:
             value, spread = _binned(row, "positive_from")
             items.append(
                 (
-                    f"{name} pays (beats passing) from {value or 'nowhere in the hands seen'} ",
-                    Code(scale),
-                    f" ({spread}), fitted break-even {_break_even(fit)}; "
+                    f"{name} pays (beats passing) from {_from(value, scale)} ({spread}), fitted break-even {_break_even(fit)}; "
                     f"published {band} on the same count. This is the comparison with the published bands "
                     f"that a sweep can make for {name}.",
                 )
@@ -187,9 +181,7 @@ def band_findings(
             value, spread = _binned(row, "best_from")
             items.append(
                 (
-                    f"{name} is the best choice from {value or 'nowhere in the hands seen'} ",
-                    Code(scale),
-                    f" ({spread}), against the published {band} on the same count.",
+                    f"{name} is the best choice from {_from(value, scale)} ({spread}), against the published {band} on the same count.",
                 )
             )
     if unscaled:
@@ -199,13 +191,17 @@ def band_findings(
         items.append(
             (
                 f"{names}: the published {bands} count the distribution bonus (voids, singletons); "
-                "these records have no ",
-                Code(scale),
-                " column, so they are not compared: on the count without the bonus every hand reads "
+                f"these records have no {glossary.words(scale)}, so they are not compared: on the count without the bonus every hand reads "
                 "lower, and the run's thresholds would look several points below those bands for no reason.",
             )
         )
     return items
+
+
+def _from(value: str, scale: str) -> str:
+    """``"46 hand points"``, or ``"nowhere in the hands seen, on hand points"``."""
+    words = glossary.words(scale)
+    return f"{value} {words}" if value else f"nowhere in the hands seen, on {words}"
 
 
 def _binned(row: pd.Series, name: str) -> tuple[str, str]:
@@ -215,7 +211,7 @@ def _binned(row: pd.Series, name: str) -> tuple[str, str]:
         return "", "read from bins of hand points"
     if low == high == value:
         return f"{value:.0f}", "a bin edge; every resample of the bin means gives the same bin"
-    bounds = f"{low:.0f}–{high:.0f}" if not (math.isnan(low) or math.isnan(high)) else "open"
+    bounds = glossary.interval(low, high, ".0f") or "open"
     return f"{value:.0f}", f"a bin edge; resampled 95%: {bounds}"
 
 
@@ -303,9 +299,10 @@ def auction_table(
 
     `by_auction` is :func:`tarotsim.analysis.success_table` grouped by `key`
     (``others_bid``, shown by contract name, or ``speaker_position``). A cell reads
-    ``"31.2 (28.0–34.4)"``: the mean taker score and its 95% normal interval (from
+    ``"31.2 (28.0 to 34.4)"``: the mean taker score and its 95% normal interval (from
     ``score_se``). ``deals`` is the played deals of the row. `uncontested`, by value of `key`, is the share of those deals on which
-    no other seat would bid (an ``uncontested`` column, in percent), when given.
+    no other seat would bid (a "no other bid" column, in percent), when given. Headers are in
+    words (:mod:`tarotsim.report.glossary`).
     """
     contracts = list(dict.fromkeys(by_auction["contract"]))
     values = list(dict.fromkeys(by_auction.sort_values(key)[key]))
@@ -313,9 +310,9 @@ def auction_table(
     for value in values:
         mine = by_auction[by_auction[key] == value].set_index("contract")
         shown = contract_name(value) if isinstance(value, str) else value
-        row: dict[str, object] = {key: shown, "deals": f"{int(mine['n'].max()):,}"}
+        row: dict[str, object] = {glossary.words(key): shown, "deals": f"{int(mine['n'].max()):,}"}
         if uncontested is not None:
-            row["uncontested"] = f"{100 * float(uncontested.get(value, 0.0)):.0f}%"
+            row[glossary.words("uncontested")] = f"{100 * float(uncontested.get(value, 0.0)):.0f}%"
         for con in contracts:
             if con not in mine.index:
                 row[contract_name(con)] = ""

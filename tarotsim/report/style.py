@@ -111,6 +111,14 @@ def write_caption(fig: Figure, caption: str) -> None:
         text.set_fontsize(max(5.0, size * 0.98 * room_px / width_px))
 
 
+def drop_caption(fig: Figure) -> None:
+    """Take the caption of :func:`write_caption` off `fig` and give its room back to the plot,
+    for a document that writes the caption under the figure itself (each caption once)."""
+    for text in [t for t in fig.texts if t.get_gid() == "caption"]:
+        text.remove()
+    fig.get_layout_engine().set(rect=(0.0, 0.0, 1.0, 1.0))  # type: ignore[call-arg, union-attr]
+
+
 def percent_axis(axis: Any) -> None:
     """Label `axis` (an x or y axis holding fractions) in whole percent."""
     from matplotlib.ticker import PercentFormatter

@@ -26,10 +26,10 @@ from tarotsim.analysis.hand_points import (
     hand_points_thresholds_from,
 )
 from tarotsim.analysis.intervals import Z95
-from tarotsim.analysis.loading import Data, check_min_n
+from tarotsim.analysis.loading import check_min_n
 from tarotsim.analysis.moments import CellSums, Counts, cell_table, contracts_played
-from tarotsim.analysis.play import SamePlay, same_play_from
 from tarotsim.analysis.reduction import open_chunks, plan, reduce_records
+from tarotsim.analysis.same_play import SamePlay, same_play_from
 from tarotsim.analysis.success import success_from, success_plan, thresholds_from
 from tarotsim.labels import Contract
 from tarotsim.report.distributions import EVENT_TALLY, MARGIN_TALLY, SCORE_TALLY, distributions_plan, tally
@@ -190,55 +190,3 @@ def _uncontested(results: dict[str, Any]) -> pd.Series:
 def _fitted(results: dict[str, Any], x: str, by: list[str], min_n: int) -> pd.DataFrame:
     """The fitted thresholds in `x` at 50 % success (see :func:`tarotsim.analysis.thresholds`)."""
     return thresholds_from(results, x=x, by=by, min_rate=0.5, min_n=min_n, z=Z95, method="fit", contract=None)
-
-
-def provenance_table(
-    manifest: dict[str, Any], records: Data | None = None, *, counts: dict[str, Any] | None = None
-) -> pd.DataFrame:
-    """Where the run comes from, as a two-column table (``field``, ``value``, both text).
-
-    Seed, deal count, kind, contracts and seat (sweeps), policies, versions, wall time and
-    whether the run is complete; with the run's `records` (a DataFrame or the run
-    directory, read chunk by chunk) or their `counts` (a
-    :class:`~tarotsim.analysis.moments.Counts` result), the played and thrown-in deal counts.
-    """
-    if counts is None and records is not None:
-        counts = reduce_records(records, plan(Counts()), what="the provenance table")[Counts.key]
-    run = manifest.get("run", {})
-    config = run.get("config", {}) or {}
-    policy = config.get("policy")
-    rows: list[tuple[str, object]] = [
-        ("kind", run.get("kind")),
-        ("seed", run.get("seed")),
-        ("deals", f"{run.get('deals', 0):,}"),
-    ]
-    if counts is not None:
-        reasons = sorted(counts["thrown_in_deals"].items(), key=lambda kv: -kv[1])
-        rows.append(("played deals", f"{counts['played_deals']:,}"))
-        rows.append(("records (rows)", f"{counts['rows']:,}"))
-        rows.append(
-            ("thrown in", ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in reasons if v) or "none")
-        )
-    if run.get("kind") == "sweep":
-        rows.append(("contracts", ", ".join(run.get("contracts", []))))
-        rows.append(("taking seat", run.get("seat")))
-    rows += [
-        ("players", config.get("players")),
-        ("card play", policy),
-        ("attack card play", config.get("attack_policy") or policy),
-        ("defence card play", config.get("defence_policy") or policy),
-        ("bid policy", config.get("bid_policy")),
-        ("bid thresholds", ", ".join(map(str, config.get("bid_thresholds", []) or []))),
-        ("écart policy", config.get("ecart_policy")),
-        ("poignée policy", config.get("poignee_policy")),
-        ("chelem policy", config.get("chelem_policy")),
-        ("chunk size (deals)", f"{run.get('chunk_deals', 0):,}"),
-    ]
-    for name, version in (manifest.get("versions") or {}).items():
-        rows.append((f"{name} version", version))
-    wall = manifest.get("wall_time_s")
-    rows.append(("wall time (s)", "" if wall is None else f"{float(wall):.1f}"))
-    rows.append(("complete", "yes" if manifest.get("complete") else "no"))
-    return pd.DataFrame(
-        {"field": [r[0] for r in rows], "value": ["" if r[1] is None else str(r[1]) for r in rows]}
-    )

@@ -14,7 +14,7 @@ order they finish: they equal those of a local run with the same seed, bit for b
   records which worker (its address) made each chunk, with the file's size and checksum;
   it holds the run directory's writer lock from start to end.
 - A task is idempotent: it writes its chunk under a temporary name of its own, then
-  renames it (``store.write_chunk``), and the content is the same whoever makes it. A
+  renames it (``manifest.write_chunk``), and the content is the same whoever makes it. A
   worker that dies costs only its chunks: Dask gives them to the workers left and they
   are made again.
 - Numba compiles once per worker process, in a warm-up run on every worker before the
@@ -38,8 +38,9 @@ from typing import Any
 
 from tarotsim.config import check_count
 from tarotsim.run.engine import using_threads
+from tarotsim.run.manifest import can_write_chunks, versions, write_chunk
 from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import Run, can_write_chunks, versions, write_chunk
+from tarotsim.run.store import Run
 
 WRITE_ON = ("workers", "client")
 RETRIES = 2
@@ -112,7 +113,7 @@ def make_chunk(identity: dict[str, Any], index: int, directory: str | None) -> d
         frame = spec.compute_chunk(index)
     written = None
     if directory is not None:
-        written = write_chunk(directory, index, frame)
+        written = write_chunk(directory, index, frame, run=identity)
         frame = frame[["thrown_in"]]  # all that Run.record_chunk reads, besides the row count
     return {
         "index": index,
@@ -236,8 +237,11 @@ def execute_distributed(
             else:
                 try:
                     client = distributed.Client(scheduler, timeout="20s")
-                except OSError as err:
-                    raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+                except (OSError, ValueError, TimeoutError) as err:
+                    raise ValueError(
+                        f"cannot reach the Dask scheduler at {scheduler}: {err} (an address reads "
+                        "tcp://host:8786)"
+                    ) from None
                 with client:
                     _submit_all(client, distributed, run, todo, write_on, progress)
         run.finish()

@@ -139,7 +139,7 @@ def config_rows(cfg: np.ndarray, contracts: np.ndarray | None = None) -> np.ndar
     return rows
 
 
-def play(
+def play_deals(
     first_deal: int,
     deals: int,
     key: np.ndarray,

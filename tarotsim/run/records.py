@@ -261,7 +261,7 @@ COLUMNS: tuple[Column, ...] = (
         "per_defender",
         "Int32",
         "points",
-        "D of RULES.md §8: what each defender pays the attack",
+        "D of docs/rules.md §8: what each defender pays the attack",
         S.R_PER_DEFENDER,
         missing=THROWN,
     ),

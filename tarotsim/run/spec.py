@@ -19,7 +19,7 @@ import pandas as pd
 from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
 from tarotsim.labels import CONTRACTS, parse_contract
 from tarotsim.players import has_python_players, play_step_by_step, spec_rows
-from tarotsim.run.engine import check_memory, play, progress_step
+from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy, to_strategy
@@ -28,10 +28,10 @@ KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
 in that seat and strategy B in the others."""
-FORMAT = 2
+FORMAT = 3
 """Version of the records and of the run directory's layout, part of a run's identity: raised by any
 change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
-chunk checksums in the manifest)."""
+chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's checksum)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
 """Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
 for a four-contract sweep), so a run's memory stays bounded whatever its length."""
@@ -155,7 +155,7 @@ class RunSpec:
     def identity(self) -> dict[str, Any]:
         """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
         and the fields two runs must share to hold the same records."""
-        from tarotsim import __version__
+        from tarotsim._version import __version__
 
         return {
             "format": FORMAT,
@@ -299,7 +299,7 @@ class RunSpec:
         if has_python_players([s for row in spec_rows(self) for s in row]):  # played step by step
             rec = play_step_by_step(first, count, self.key, self._cfg(), spec_rows(self))
         else:
-            rec = play(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
+            rec = play_deals(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
         frame = to_frame(
             rec,
             first,

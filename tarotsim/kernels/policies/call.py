@@ -1,4 +1,4 @@
-"""The taker's call with five players (RULES.md §3): a King by suit, before the chien is seen.
+"""The taker's call with five players (docs/rules.md §3): a King by suit, before the chien is seen.
 
 A taker holding all four Kings calls a Queen, holding all Kings and Queens a Knight, and
 so on. This policy calls, of the lowest rank it may call, the card whose suit the taker

@@ -1,4 +1,4 @@
-"""Écart (discard) policies. Every policy returns a legal écart (RULES.md §4): no King,
+"""Écart (discard) policies. Every policy returns a legal écart (docs/rules.md §4): no King,
 no bout, and trumps only when the hand lacks other cards to make up the écart.
 
 - ``simple``: the cheapest cards (small cards, then Jacks, Knights, Queens).

@@ -7,7 +7,7 @@ played, the voids shown, the poignées shown, the chien shown at a Prise or a Ga
 écart's trumps, its own écart, the called card at five players, the hand sizes), and for
 each world and each legal card plays the deal out to the end with the rollout policy for
 every seat (``rollout``: any card-play policy that searches nothing, by default the
-heuristic; ``driver.play_to_end``), scored by the seat's own final score under RULES.md
+heuristic; ``driver.play_to_end``), scored by the seat's own final score under docs/rules.md
 (``steps.settle_deal``: contract, margin, bouts, petit au bout, poignées, chelem, in
 points). Every candidate card of a world is played out on the same world from the same
 playout stream (common random numbers). With ``endgame`` tricks left or fewer (0: never),

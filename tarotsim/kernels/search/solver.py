@@ -9,7 +9,7 @@ exchange of one half point when the other side wins its trick; on the last trick
 to the side opposite its owner, unless that side has won every earlier trick, when it
 wins the trick), plus ``petit_weight`` when the petit au bout goes to the attack and
 minus it when it goes to the defence (0: card points alone; the score gives 10 points
-times the multiplier). Every rule of play of RULES.md §6 applies through
+times the multiplier). Every rule of play of docs/rules.md §6 applies through
 ``kernels.rules.legal_set``; the 5-player restriction on the deal's very first lead
 does not arise in an endgame and is not applied. The value does not depend on points
 won earlier: ``solve`` adds ``won_half`` to it.

@@ -1,6 +1,6 @@
-"""Chavey's hand count (kernels.policies.evaluate) on hand-made 18-card hands, counted by hand.
+"""Chavey's hand count (kernels.chavey) on hand-made 18-card hands, counted by hand.
 
-The rules counted (RULES: issue 3): trump 21 10, Excuse 8; the Petit 0 with fewer than 5
+The rules counted (as ``kernels.chavey`` describes them): trump 21 10, Excuse 8; the Petit 0 with fewer than 5
 trumps, 5 as the 5th trump, 7 the 6th, 9 the 7th or more; 2 per trump when holding more than
 4; +2 for each of trumps 16-21 and +1 for each of them in a sequence; King and Queen of a
 suit 10, King alone 6, Queen alone 3, Knight 2, Jack 1; long suits 5 cards 5, 6 cards 7,
@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from tarotsim.cards import parse_cards, to_mask
+from tarotsim.chavey import evaluate_hand
 from tarotsim.config import RunConfig
-from tarotsim.evaluate import evaluate_hand
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE

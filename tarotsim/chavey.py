@@ -1,4 +1,5 @@
-"""Hand evaluation in card notation, over the compiled count the bidding policy uses."""
+"""Noël Chavey's hand count in card notation, over the compiled count the bidding policy uses
+(``kernels.chavey``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ HAND_SIZES = {hand: players for players, (hand, _) in TABLE_SIZES.items()}
 
 
 def evaluate_hand(hand: str | Iterable[str], *, with_distribution: bool = False) -> int:
-    """Noël Chavey's point count of a hand (see ``kernels.policies.evaluate`` for the details).
+    """Noël Chavey's point count of a hand (see ``kernels.chavey`` for the details).
 
     ``with_distribution=True`` adds the bonus for voids (6) and singletons (3) that is
     counted when weighing a Garde sans or a Garde contre.

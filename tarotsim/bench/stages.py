@@ -1,6 +1,8 @@
 """Stage kernels for the benchmark: a deal played up to a stage and stopped there, built from
-the game's own steps (``game``, ``steps``, ``deal``), so that the cost of each stage of a
-deal is the difference of two runs (``tarotsim.bench``, ``benchmarks/bench_engine.py``).
+the game's own steps (``kernels.game``, ``kernels.steps``, ``kernels.deal``), so that the
+cost of each stage of a deal is the difference of two runs (``bench.works.stage_work``,
+``benchmarks/bench_engine.py``). A *stage* is this benchmark's cut of a deal; the rule
+*steps* are ``kernels.steps``.
 
 The stages, each run with every stage before it:
 
@@ -105,6 +107,24 @@ STAGE_PLAY = 6
 STAGE_SCORE = 7
 STAGE_RECORDS = 8
 N_STAGES = 9
+STAGES: tuple[tuple[str, str], ...] = (
+    ("deal", "the deal's stream, the shuffle and the deal, the table made ready, the petit-sec check"),
+    ("bid", "the auction: each seat's wished contract"),
+    ("écart", "the contract taken: the call (5 players), the chien and the écart, the count started"),
+    (
+        "moves",
+        "every card: its legal set, out of the hand, the suit led and highest trump (lowest legal card)",
+    ),
+    (
+        "knowledge",
+        "what the play step keeps for the policies (put_card: cards played, voids, trick winner, worth, Petit)",
+    ),
+    ("count", "each trick counted; its winner leads the next (end_trick)"),
+    ("play", "the policies' choices and poignées in place of the lowest legal card"),
+    ("score", "the result and every seat's score (settle_deal)"),
+    ("records", "the record row (the taker's hand, the others' wished contracts), the log, the copy out"),
+)
+"""The stages in play order (index = ``STAGE_*`` code): name, what each adds."""
 
 
 @njit(inline="always")

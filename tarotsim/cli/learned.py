@@ -1,17 +1,15 @@
 """The commands of the refitted count and the learned bidder: ``fit-count`` and ``fit-bidder``.
 
-Kept apart from :mod:`tarotsim.cli`, which registers them (``add_commands``) and handles
-their errors like every command's: one line, exit status 2.
+:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
+handles their errors like every command's: one line, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from tarotsim.cli import CliError, _positive_int, _table_file, _writable
-from tarotsim.cli_analysis import emit
+from tarotsim.cli.common import emit, positive_int, seed_number, table_file, writable
 from tarotsim.labels import CONTRACTS
 
 SAMPLE_HELP = (
@@ -28,15 +26,16 @@ def _bidder_file(text: str) -> str:
 
 
 def _add_sample_options(parser: argparse.ArgumentParser) -> None:
+    """The run and sample options of both fitting commands."""
     from tarotsim.analysis.count_fit import SAMPLE_DEALS, SAMPLE_SEED
 
     parser.add_argument("run", help="a sweep's run directory (tarotsim sweep)")
     parser.add_argument(
-        "--sample", type=_positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
+        "--sample", type=positive_int, default=SAMPLE_DEALS, help=SAMPLE_HELP.format(default=SAMPLE_DEALS)
     )
     parser.add_argument(
         "--sample-seed",
-        type=int,
+        type=seed_number,
         default=SAMPLE_SEED,
         help=f"seed of the sample of deals (default {SAMPLE_SEED})",
     )
@@ -45,7 +44,7 @@ def _add_sample_options(parser: argparse.ArgumentParser) -> None:
 def cmd_fit_count(args: argparse.Namespace) -> int:
     from tarotsim.analysis.count_fit import fit_count, verdict
 
-    _writable(Path(args.out))
+    writable(Path(args.out))
     table = fit_count(
         args.run,
         contract=args.contract,
@@ -60,7 +59,7 @@ def cmd_fit_count(args: argparse.Namespace) -> int:
         f"sampled from {table.attrs['run']} (sample seed {args.sample_seed}), weights scaled so the 21 "
         "is worth 10, 95% delta-method intervals"
     )
-    emit(shown, args.out, title)
+    emit([(shown, title)], args.out)
     return 0
 
 
@@ -68,28 +67,22 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
     from tarotsim.analysis.count_fit import fit_bidder
 
     out = Path(args.out)
-    _writable(out)
+    writable(out)
     bidder = fit_bidder(args.run, sample=args.sample, sample_seed=args.sample_seed)
-    try:
-        bidder.save(out)
-    except OSError as err:
-        raise CliError(f"cannot write {out}: {err.strerror or err}") from None
-    print(json.dumps({c: round(bidder.coefficients[c]["intercept"], 2) for c in CONTRACTS}))
-    print(f"bidder: {out} ({bidder.players} players); play it with bid=learned,bidder={out}")
+    bidder.save(out)
+    print(bidder.summary())
+    print(
+        f"\nbidder file: {out}; play it with --bid-policy learned --bidder {out}, or bid=learned,bidder={out}"
+    )
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """Register ``fit-count`` and ``fit-bidder`` on the CLI's subcommands."""
+def fit_count_options(count: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim fit-count``."""
     from tarotsim.analysis.count_fit import OUTCOMES
 
-    count = sub.add_parser(
-        "fit-count", help="Chavey's count refitted on a sweep, weight by weight, against the published one"
-    )
     _add_sample_options(count)
-    count.add_argument(
-        "--out", type=_table_file, required=True, help="write the table to FILE.md or FILE.csv"
-    )
+    count.add_argument("--out", type=table_file, required=True, help="write the table to FILE.md or FILE.csv")
     count.add_argument(
         "--contract",
         choices=CONTRACTS,
@@ -104,9 +97,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     count.set_defaults(func=cmd_fit_count)
 
-    bidder = sub.add_parser(
-        "fit-bidder", help="fit the learned bidder on a sweep: bid=learned,bidder=FILE.json plays it"
-    )
+
+def fit_bidder_options(bidder: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim fit-bidder``."""
     _add_sample_options(bidder)
     bidder.add_argument("--out", type=_bidder_file, required=True, help="the bidder file to write (.json)")
     bidder.set_defaults(func=cmd_fit_bidder)

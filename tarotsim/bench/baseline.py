@@ -1,8 +1,8 @@
 """The bare playout loop for benchmarks: the machine's practical limit for a complete deal,
-measured against the full engine (``tarotsim.bench``).
+measured against the full engine (``bench.works.playout_work``).
 
 It deals, then plays random legal cards by bit operations with no bidding, no chien, no
-Excuse rules and no count. The stages of a real deal are ``kernels.stages``.
+Excuse rules and no count. The stages of a real deal are ``bench.stages``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ In a sweep the card play may not depend on the contract: with Prise and Garde th
 takes the same chien, makes the same écart and every seat plays the same cards. Two
 contracts are then *the same play*: on every deal the attack ends with the same card
 points and bouts, and the contract is made or failed alike. Their scores differ only by
-the multiplier (RULES.md §8: Garde scores twice Prise, the poignée bonus aside, which is
+the multiplier (docs/rules.md §8: Garde scores twice Prise, the poignée bonus aside, which is
 not multiplied), so their success rates are equal by construction and comparing them
 says nothing about the hands: the higher multiplier wins wherever taking pays at all.
 

@@ -1,0 +1,395 @@
+"""What every command of the ``tarotsim`` command line shares: its error, its parser class,
+the types of its arguments, the option groups several commands take, and ``emit``, which
+prints a table and writes it to a file.
+
+The command modules (:mod:`tarotsim.cli.running`, :mod:`tarotsim.cli.analysis`,
+:mod:`tarotsim.cli.learned`) import this one and never each other. It imports the engine's
+names (configuration, labels) only in the functions that need them, since ``tarotsim --help``
+imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from tarotsim.config import RunConfig
+
+DEFAULT_DEALS = 100_000
+DEFAULT_SEED = 2024
+TABLE_FILES = (".csv", ".md")
+STUDY_REPORT = "report"
+"""The folder inside its run directory where ``study`` writes its report."""
+
+
+class CliError(Exception):
+    """A problem with the user's input, reported as one line and exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``tarotsim simulate: error: …``) and exit status 2;
+    the usage is shown by ``--help`` only."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_NUMBER_LIST = re.compile(r"-?\d[\d_]*(,\s*-?\d[\d_]*)*")
+_NUMBER_LIST_OPTIONS = ("--bid-thresholds",)
+"""Options whose value is a list of numbers, which argparse takes for an option when it
+starts with a minus sign unless written ``--option=value``."""
+
+
+def join_number_lists(argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``--bid-thresholds -5,10,20,30`` written ``--bid-thresholds=-5,10,20,30``."""
+    joined: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word in _NUMBER_LIST_OPTIONS:
+            value = next(words, None)
+            if value is not None and _NUMBER_LIST.fullmatch(value):
+                joined.append(f"{word}={value}")
+                continue
+            joined.append(word)
+            if value is not None:
+                joined.append(value)
+            continue
+        joined.append(word)
+    return joined
+
+
+MAX_DEALS = 10**12
+"""The most deals a run may hold (about a year of one fast machine)."""
+MAX_SEED = 2**63 - 1
+"""The largest seed: what every tool that reads a manifest holds as a 64-bit integer."""
+MAX_THREADS = 1024
+MAX_CHUNK_DEALS = 1 << 24
+
+
+def whole(minimum: int = 1, maximum: int = MAX_DEALS) -> Callable[[str], int]:
+    """The type of an option that is a whole number from ``minimum`` to ``maximum`` (``1_000`` allowed);
+    argparse names the option in the error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum:,}, got {value:,}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum:,}, got {value:,}")
+        return value
+
+    return parse
+
+
+positive_int = whole(1, MAX_DEALS)
+"""A count of at least 1 and at most :data:`MAX_DEALS`."""
+seed_number = whole(0, MAX_SEED)
+"""A ``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
+threads_number = whole(1, MAX_THREADS)
+"""A ``--threads`` or ``--workers``: 1 to :data:`MAX_THREADS`."""
+
+
+def proportion(text: str) -> float:
+    """An option that is a number strictly between 0 and 1, such as a success rate."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
+    return value
+
+
+def name_list(text: str) -> tuple[str, ...]:
+    """A comma-separated list of names (``--contracts``, ``--by``); an empty item is refused."""
+    items = tuple(item.strip() for item in text.split(","))
+    if any(not item for item in items):
+        raise argparse.ArgumentTypeError(f"a list item is empty in {text!r}: write the names comma-separated")
+    if len(set(items)) != len(items):
+        raise argparse.ArgumentTypeError(f"a name appears twice in {text!r}")
+    return items
+
+
+def _published_bands() -> str:
+    """Chavey's published bands, ``P,G,GS,GC``."""
+    from tarotsim.labels import CONTRACTS, PUBLISHED_BANDS
+
+    return ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
+
+
+def bid_thresholds(text: str) -> tuple[int, ...]:
+    """A ``--bid-thresholds``: four whole numbers, comma-separated."""
+    try:
+        values = tuple(int(part.replace("_", "")) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected four whole numbers such as {_published_bands()}, got {text!r}"
+        ) from None
+    if len(values) != 4:
+        raise argparse.ArgumentTypeError(
+            f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}"
+        )
+    return values
+
+
+def table_file(text: str) -> str:
+    """A table's ``--out`` file, checked before any work: it must end in .csv or .md."""
+    if Path(text).suffix not in TABLE_FILES:
+        raise argparse.ArgumentTypeError(f"must end in .csv or .md, got {text!r}")
+    return text
+
+
+def writable(path: Path) -> None:
+    """Raise ``CliError`` unless ``path`` can be written, before any work (nothing is created)."""
+    folder = path.parent
+    if path.is_dir():
+        raise CliError(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise CliError(f"cannot write {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CliError(f"cannot write {path}: permission denied")
+
+
+def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, Any] | None = None) -> None:
+    """The options of ``RunConfig``, each ``--name`` for the field ``name``; defaults are
+    ``RunConfig``'s, then ``defaults``."""
+    from tarotsim.config import RunConfig
+    from tarotsim.labels import (
+        BID_POLICIES,
+        CHELEM_POLICIES,
+        DEALINGS,
+        ECART_POLICIES,
+        PLAY_POLICIES,
+        POIGNEE_POLICIES,
+    )
+
+    default = {f.name: f.default for f in fields(RunConfig)} | dict(defaults or {})
+
+    def names(table: Mapping[str, int]) -> str:
+        return ", ".join(table)
+
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=default["players"],
+        help=f"players at the table: 3, 4 or 5 (default {default['players']})",
+    )
+    parser.add_argument(
+        "--policy",
+        default=default["policy"],
+        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})",
+    )
+    parser.add_argument(
+        "--attack-policy",
+        default=default["attack_policy"],
+        help="card-play policy of the attack (default --policy)",
+    )
+    parser.add_argument(
+        "--defence-policy",
+        default=default["defence_policy"],
+        help="card-play policy of the defence (default --policy)",
+    )
+    parser.add_argument(
+        "--bid-policy",
+        default=default["bid_policy"],
+        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})",
+    )
+    parser.add_argument(
+        "--bidder",
+        default=None,
+        metavar="FILE.json",
+        help="bidder file of --bid-policy learned (tarotsim fit-bidder)",
+    )
+    for option, table, text in (
+        ("ecart_policy", ECART_POLICIES, "écart policy: {names} (default {default})"),
+        ("poignee_policy", POIGNEE_POLICIES, "poignée policy: {names} (default {default})"),
+        ("chelem_policy", CHELEM_POLICIES, "chelem announcement policy: {names} (default {default})"),
+        ("dealing", DEALINGS, "dealing: {names} (unshuffled: casual tables; default {default})"),
+    ):
+        parser.add_argument(
+            "--" + option.replace("_", "-"),
+            default=default[option],
+            help=text.format(names=names(table), default=default[option]),
+        )
+    parser.add_argument(
+        "--bid-thresholds",
+        type=bid_thresholds,
+        default=default["bid_thresholds"],
+        metavar="P,G,GS,GC",
+        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_published_bands()} "
+        "at 4 players, scaled by hand size)",
+    )
+    parser.add_argument(
+        "--chelem-threshold",
+        type=whole(0, 10**6),
+        default=default["chelem_threshold"],
+        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})",
+    )
+
+
+def run_config(args: argparse.Namespace) -> RunConfig:
+    """The run configuration of a command: every parsed option named as a ``RunConfig`` field."""
+    from tarotsim.config import RunConfig
+
+    given = vars(args)
+    return RunConfig(**{f.name: given[f.name] for f in fields(RunConfig) if f.name in given})
+
+
+def add_run_options(
+    parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
+) -> None:
+    """The options of a command that makes a run: its size, seed, run directory, threads and cluster."""
+    from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
+
+    parser.add_argument(
+        "--deals",
+        type=positive_int,
+        default=deals,
+        help=f"deals to play (default {deals:,}); more, with the same --out, extends a finished run",
+    )
+    parser.add_argument(
+        "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
+    where = f" (default {out})" if out else ""
+    parser.add_argument(
+        "--out",
+        required=out_required,
+        default=out,
+        help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume",
+    )
+    parser.add_argument("--threads", type=threads_number, default=None, help="threads (default: all cores)")
+    parser.add_argument(
+        "--chunk-deals",
+        type=whole(1, MAX_CHUNK_DEALS),
+        default=DEFAULT_CHUNK_DEALS,
+        help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')",
+    )
+    parser.add_argument(
+        "--workers",
+        type=threads_number,
+        default=None,
+        metavar="N",
+        help="make the chunks on a local Dask cluster of N worker processes, one thread each",
+    )
+    parser.add_argument(
+        "--write-on",
+        choices=("workers", "client"),
+        default=None,
+        help="with --scheduler/--workers, who writes the chunk files: the workers (default; "
+        "--out must be a path they all share) or this process",
+    )
+    parser.add_argument(
+        "--allow-version-change",
+        action="store_true",
+        help="finish a run directory that another tarotsim version started (recorded in its manifest)",
+    )
+
+
+def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler`` of the commands that read a run: where its chunks are reduced."""
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="read the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786; its workers must see "
+        "the run directory at the same path (default: read here, chunk by chunk)",
+    )
+
+
+FORMATS = ("text", "md", "csv", "json")
+"""``--format``'s choices: those of ``analysis.tables.format_table``, named here so that ``--help``
+does not import the analysis (and pandas)."""
+TERMINAL_WIDTH = 100
+"""The width of a text table unless ``--wide``: ``analysis.tables.TERMINAL_WIDTH``."""
+
+
+def add_output_options(parser: argparse.ArgumentParser, *, min_n: bool = False) -> None:
+    """``--format`` and ``--wide`` of a command that prints tables; ``--min-n`` when it has counts."""
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=FORMATS[0],
+        help="print the tables as aligned text (default), Markdown, CSV or JSON (every column, full precision)",
+    )
+    parser.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"let text tables take the width they need (default {TERMINAL_WIDTH})",
+    )
+    if min_n:
+        parser.add_argument(
+            "--min-n",
+            type=whole(1, MAX_DEALS),
+            default=30,
+            help="leave out rows of fewer deals than this (default 30)",
+        )
+
+
+def _notes_below(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """A table's ``note`` column taken out and written below it, one wrapped line per row that
+    has a note, named by the row's first columns."""
+    import textwrap
+
+    if "note" not in table.columns:
+        return table, []
+    keys = [c for c in table.columns[:2] if c != "note"]
+    lines = []
+    for _, row in table.iterrows():
+        note = row["note"]
+        if isinstance(note, str) and note:
+            name = " ".join(str(row[k]) for k in keys)
+            lines += textwrap.wrap(f"{name}: {note}", TERMINAL_WIDTH, subsequent_indent="    ")
+    return table.drop(columns="note"), lines
+
+
+def emit(
+    tables: Sequence[tuple[pd.DataFrame, str]],
+    out: str | None,
+    *,
+    fmt: str = "text",
+    wide: bool = False,
+    notes: Sequence[str] = (),
+) -> None:
+    """Print tables, each under its title (a bare table for ``csv`` and ``json``), then ``notes``;
+    with ``out``, also write them, whole or not at all: FILE.md holds every table under its
+    title, FILE.csv the first one and FILE-1.csv, FILE-2.csv … the others."""
+    from tarotsim.analysis import to_markdown
+    from tarotsim.analysis.tables import format_table
+    from tarotsim.run.files import write_text_atomic
+
+    for table, title in tables:
+        shown, footnotes = _notes_below(table) if fmt == "text" else (table, [])
+        text = format_table(shown, fmt, wide=wide)
+        print(text if fmt in ("csv", "json") else f"{title}\n\n{text}")
+        if footnotes:
+            print("\n".join(footnotes) + "\n")
+    if fmt not in ("csv", "json"):
+        for note in notes:
+            print(note)
+    if out is None:
+        return
+    path = Path(out)
+    if path.suffix == ".csv":
+        for index, (table, _) in enumerate(tables):
+            target = path if index == 0 else path.with_name(f"{path.stem}-{index}.csv")
+            write_text_atomic(target, str(table.to_csv(index=False)))
+    else:
+        write_text_atomic(path, "".join(f"## {title}\n\n{to_markdown(table)}\n" for table, title in tables))

@@ -1,0 +1,338 @@
+"""The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``match``,
+``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
+from tarotsim.cli.common import (
+    DEFAULT_SEED,
+    STUDY_REPORT,
+    CliError,
+    add_config_options,
+    add_run_options,
+    emit,
+    name_list,
+    run_config,
+    seed_number,
+    threads_number,
+    whole,
+    writable,
+)
+from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+from tarotsim.labels import CONTRACTS, ThrownIn
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from tarotsim.run.spec import RunSpec
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    from tarotsim.run.seeding import run_key
+    from tarotsim.trace import write_trace_file
+
+    config = run_config(args)
+    out = Path(args.out)
+    writable(out)
+    written = write_trace_file(out, args.deals, run_key(args.seed), config)
+    print(f"wrote {written} deals to {out}")
+    return 0
+
+
+MAX_TRACE_DEALS = 10**7
+"""The most deals one trace holds (about 3 KB a deal: 30 GB)."""
+MAX_MATCH_DEALS = 10**5
+"""The most deals of a match, which prints one line per deal."""
+MAX_BENCH_DEALS = 10**8
+"""The most deals of one timed bench run (its records are held in memory)."""
+
+
+def summary_table(frame: pd.DataFrame | str) -> str:
+    """A terminal table of contract success by bout count, with the thrown-in counts.
+
+    ``frame`` is a record frame or a run directory."""
+    from tarotsim.analysis import success_table
+    from tarotsim.analysis.tables import format_table
+
+    table = success_table(frame, by=("taker_bouts",))
+    shown = table[["contract", "taker_bouts", "n", "rate", "rate_low", "rate_high", "mean_score"]]
+    thrown = table.attrs.get("thrown_in_by_reason", {})
+    reasons = ", ".join(
+        f"{reason.label.replace('_', ' ')} {int(thrown.get(reason.label, 0))}"
+        for reason in ThrownIn
+        if reason != ThrownIn.NONE
+    )
+    lines = [format_table(shown), f"played deals: {int(table['n'].sum()):,}; thrown in: {reasons}"]
+    return "\n".join(lines)
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """Whether a command shows a progress bar: on a terminal, unless ``--quiet``."""
+    return not args.quiet and sys.stderr.isatty()
+
+
+def make_run(args: argparse.Namespace, spec: RunSpec) -> None:
+    """Make (or resume) the run ``spec`` in ``args.out``, here or on a Dask cluster, and say what was made."""
+    started = time.perf_counter()
+    if args.scheduler is not None or args.workers is not None:
+        if args.threads is not None:
+            raise CliError(
+                "--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)"
+            )
+        from tarotsim.run.distributed import execute_distributed
+
+        run = execute_distributed(
+            args.out,
+            spec,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            write_on=args.write_on or "workers",
+            progress=show_progress(args),
+            allow_version_change=args.allow_version_change,
+        )
+    else:
+        if args.write_on is not None:
+            raise CliError("--write-on goes with --scheduler or --workers")
+        from tarotsim.run.store import execute
+
+        run = execute(
+            args.out,
+            spec,
+            threads=args.threads,
+            progress=show_progress(args),
+            allow_version_change=args.allow_version_change,
+        )
+    elapsed = time.perf_counter() - started
+    for note in run.notes():
+        print(note)
+    counts = run.manifest["counts"]
+    print(
+        f"{spec.kind} run in {args.out}: {counts['deals']:,} deals ({counts['rows']:,} records), "
+        f"seed {spec.seed}; {elapsed:.1f} s this time, {run.manifest['wall_time_s']:.1f} s in all"
+    )
+    if spec.kind != "duel":
+        print(
+            f"next: tarotsim table {args.out}; tarotsim thresholds {args.out}; tarotsim report {args.out} --out FOLDER"
+        )
+
+
+def run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
+    """The run a command makes in its run directory (``--out``)."""
+    from tarotsim.run.spec import RunSpec
+
+    return RunSpec(
+        kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep
+    )
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    config = run_config(args)
+    if args.out is None and (args.scheduler is not None or args.workers is not None):
+        raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
+    if args.out is not None:
+        make_run(args, run_spec(args, config, "simulate"))
+        print()
+        print(summary_table(args.out))
+        return 0
+    from tarotsim.simulate import simulate
+
+    started = time.perf_counter()
+    frame = simulate(
+        args.deals, seed=args.seed, config=config, threads=args.threads, progress=show_progress(args)
+    )
+    elapsed = time.perf_counter() - started
+    print(
+        f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
+        f"card play {config.policy}; {elapsed:.1f} s\n"
+    )
+    print(
+        "Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
+        "mean taker score in points):\n"
+    )
+    print(summary_table(frame))
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    make_run(args, run_spec(args, run_config(args), "sweep", contracts=args.contracts, seat=args.seat))
+    return 0
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
+    with ``--out``, a resumable run directory and a report in ``DIR/report``."""
+    from tarotsim.duel import DuelResult, duel, duel_spec
+    from tarotsim.report.duel import duel_tables, write_duel_report
+
+    spec = duel_spec(
+        args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals
+    )
+    if args.out is None:
+        if args.scheduler is not None or args.workers is not None:
+            raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
+        if args.write_on is not None:
+            raise CliError("--write-on goes with --scheduler or --workers")
+        result = duel(
+            spec.duel[0],
+            spec.duel[1],
+            args.deals,
+            seed=args.seed,
+            players=args.players,
+            threads=args.threads,
+            progress=show_progress(args),
+        )
+    else:
+        make_run(args, spec)
+        result = DuelResult.from_run(args.out)
+    print(f"{result.summary()}\n")
+    emit(duel_tables(result), None)
+    if args.out is not None:
+        folder = write_duel_report(result, Path(args.out) / "report")
+        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
+    return 0
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    """The main job: a contract sweep on the embedded defaults, then its report."""
+    from tarotsim.report import write_report
+
+    spec = run_spec(args, run_config(args), "sweep", contracts=CONTRACTS, seat=0)
+    print(
+        f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
+        f"({args.policy} play); re-running this command resumes an interrupted run."
+    )
+    started = time.perf_counter()
+    make_run(args, spec)
+    folder = write_report(args.out, Path(args.out) / STUDY_REPORT)
+    print(
+        f"\nreport: {folder / 'report.html'} (Markdown: {folder / 'report.md'}); "
+        f"{time.perf_counter() - started:.0f} s in all"
+    )
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from tarotsim.simulate import simulate
+
+    config = run_config(args)
+    frame = simulate(args.deals, seed=args.seed, config=config, match_deals=args.deals, progress=False)
+    seats = range(config.players)
+    print(
+        f"match of {args.deals} deals, seed {args.seed}, {config.players} players, {config.dealing} dealing\n"
+    )
+    header = "deal dealer  taker contract      " + "".join(f"{'seat ' + str(s):>9}" for s in seats)
+    print(header)
+    for row in frame.itertuples(index=False):
+        what = row.contract if row.thrown_in == ThrownIn.NONE.label else f"({row.thrown_in})"
+        taker = "" if pd.isna(row.taker) else str(row.taker)
+        totals = "".join(f"{getattr(row, f'total_{s}'):>9}" for s in seats)
+        print(f"{row.deal:>4} {row.dealer:>6} {taker:>6} {what:<14}{totals}")
+    final = [int(frame[f"total_{s}"].iloc[-1]) for s in seats]
+    best = max(final)
+    winners = [str(s) for s, total in zip(seats, final, strict=True) if total == best]
+    print(f"\nfinal scores: {final}; winner: seat {' and '.join(winners)} with {best}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    import json
+
+    from tarotsim.bench.headline import headline
+
+    result = headline(deals=args.deals, repeats=args.repeats, threads=args.threads)
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.text())
+    return 0
+
+
+def simulate_options(sim: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim simulate``."""
+    add_run_options(sim, out_required=False)
+    add_config_options(sim)
+    sim.set_defaults(func=cmd_simulate)
+
+
+def study_options(study: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim study``."""
+    add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
+    add_config_options(study, SWEEP_DEFAULTS)
+    study.set_defaults(func=cmd_study)
+
+
+def sweep_options(swp: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim sweep``."""
+    add_run_options(swp, out_required=True)
+    swp.add_argument("--seat", type=whole(0, 4), default=0, help="seat that takes every contract (default 0)")
+    swp.add_argument(
+        "--contracts",
+        type=name_list,
+        default=CONTRACTS,
+        help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
+    )
+    add_config_options(swp, SWEEP_DEFAULTS)
+    swp.set_defaults(func=cmd_sweep)
+
+
+def duel_options(duel_: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim duel``."""
+    duel_.add_argument(
+        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert"
+    )
+    duel_.add_argument("--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random")
+    duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
+    add_run_options(duel_, out_required=False)
+    duel_.set_defaults(func=cmd_duel)
+
+
+def match_options(match: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim match``."""
+    match.add_argument(
+        "--deals", type=whole(1, MAX_MATCH_DEALS), default=8, help="deals in the match (default 8)"
+    )
+    match.add_argument(
+        "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
+    add_config_options(match)
+    match.set_defaults(func=cmd_match)
+
+
+def bench_options(bench: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim bench``."""
+    bench.add_argument(
+        "--deals",
+        type=whole(1, MAX_BENCH_DEALS),
+        default=HEADLINE_DEALS,
+        help=f"deals per timed run (default {HEADLINE_DEALS:,})",
+    )
+    bench.add_argument(
+        "--repeats",
+        type=whole(1, 1000),
+        default=HEADLINE_REPEATS,
+        help=f"interleaved rounds, each timing every figure once (default {HEADLINE_REPEATS})",
+    )
+    bench.add_argument(
+        "--threads", type=threads_number, default=1, help="threads every figure runs on (default 1)"
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    bench.set_defaults(func=cmd_bench)
+
+
+def trace_options(trace: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim trace``."""
+    trace.add_argument(
+        "--deals",
+        type=whole(1, MAX_TRACE_DEALS),
+        required=True,
+        help=f"deals to trace (at most {MAX_TRACE_DEALS:,}: about 3 KB each)",
+    )
+    trace.add_argument("--seed", type=seed_number, required=True, help="random seed")
+    trace.add_argument("--out", required=True, help="output file (.jsonl)")
+    add_config_options(trace)
+    trace.set_defaults(func=cmd_trace)

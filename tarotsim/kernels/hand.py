@@ -1,0 +1,53 @@
+"""What the bidders wish with one given hand, outside a game (``tarotsim.hand``).
+
+``seat_wish`` is the wish of a ``chavey`` or ``learned`` seat (``policies.bidding``);
+``montecarlo_totals`` runs the ``montecarlo`` bidder's decision (``search.montecarlo``)
+for a seat that speaks after ``spoken`` seats that all passed, and returns its playout sums
+by contract, from which its wish follows (the best positive mean, else pass).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.kernels.policies.bidding import choose_bid
+from tarotsim.kernels.policies.codes import BID_CHAVEY, BID_LEARNED
+from tarotsim.kernels.search.montecarlo import N_CONTRACT_CODES, new_bid_scratch, playout_totals
+from tarotsim.kernels.state import I_DEALER, P_BID_POLICY, new_state, seat_slot
+from tarotsim.kernels.view import seat_view
+
+
+@njit
+def seat_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) -> int:
+    """The contract code ``seat`` wishes with this hand by its bid policy (chavey or learned)."""
+    tb = new_state()
+    tb.hands[seat, 0] = word0
+    tb.hands[seat, 1] = word1
+    policy = BID_LEARNED if cfg[seat_slot(seat, P_BID_POLICY)] == BID_LEARNED else BID_CHAVEY
+    return choose_bid(policy, seat_view(tb, seat), cfg)
+
+
+@njit
+def montecarlo_totals(
+    word0: np.uint64,
+    word1: np.uint64,
+    cfgs: np.ndarray,
+    seat: int,
+    dealer: int,
+    key: np.ndarray,
+    deal: int,
+    totals: np.ndarray,
+) -> int:
+    """The ``montecarlo`` decision of ``seat`` (bidding by ``cfgs[0]``, int64[1, N_CFG]) holding
+    this hand, the seats from ``dealer + 1`` to it having passed: ``totals`` (int64[5]) gets its
+    playout score sums by contract code; returns the worlds accepted (the means' divisor)."""
+    tb = new_state()  # the other seats' words: all passed (tb.bids are zero)
+    tb.hands[seat, 0] = word0
+    tb.hands[seat, 1] = word1
+    tb.info[I_DEALER] = dealer
+    bs = new_bid_scratch(cfgs)
+    accepted = playout_totals(seat_view(tb, seat), cfgs[0], key, deal, bs)
+    for c in range(N_CONTRACT_CODES):
+        totals[c] = bs.total[c]
+    return accepted

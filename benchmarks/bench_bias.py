@@ -2,7 +2,7 @@
 with heuristic play and with ``pimc`` for every seat on the same deals; writes reports/bias.md.
 
 The sweeps use the same seed (the same deals, the same taking seat) and the sweep defaults
-(``SWEEP_DEFAULTS``: the expert écart …); only the card play differs: the heuristic,
+(the one default: the expert écart …); only the card play differs: the heuristic,
 ``basic`` (tarotsim 0.1.0's heuristic, which played the published 100M sweep) and
 ``pimc`` (at its default options, or those of ``--pimc``) for every seat. The report sets side by side, with 95 %
 intervals:

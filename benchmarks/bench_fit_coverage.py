@@ -52,8 +52,8 @@ def main() -> None:
             f"study (values with 30 deals or more kept), taker score normal with sd {law.score_sd:g} round the mean "
             f"{law.low:g} + {law.rise:g}·softplus((x − {law.centre:g}) / width). `cubic`: the whole-range cubic "
             'with its quasi-likelihood interval alone; `checked`: as `thresholds(method="fit")` does it, '
-            "local fits where the cubic fails the χ² goodness-of-fit test or a line fits round the crossing "
-            "(`local_share`). `coverage`: share of 95 % intervals that hold the true break-even, with its "
+            "a local fit round the crossing wherever hand points take 10 values or more (in every study here: "
+            "`local_share`). `coverage`: share of 95 % intervals that hold the true break-even, with its "
             "Wilson interval; `bias` and `mean_width` in hand points.",
             "",
             to_markdown(table, index=False, floatfmt=".4g"),

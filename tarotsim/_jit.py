@@ -7,15 +7,20 @@ division). ``TAROTSIM_NO_CACHE=1`` turns the on-disk cache off.
 
 Numba judges a cached function fresh by its own source file only, so a kernel whose
 callee changed in another file would silently run the old callee. Every tarotsim
-kernel's cache is stamped here with a hash of all the kernel sources instead: any
-edit to any of them invalidates every cached kernel.
+kernel's cache is stamped here instead with a hash of its module's source and of the
+sources of every tarotsim module it imports, directly or through others (the import
+graph read from the sources with ``ast``), and of this file: an edit to a module
+invalidates the cached kernels of the modules that depend on it, and no others.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Collection, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,29 +28,122 @@ import numba
 from numba.core import caching
 
 _PACKAGE = Path(__file__).resolve().parent
+_ROOT = "tarotsim"
+_STAMPED_ENVIRONMENT = ("TAROTSIM_NO_PDEP",)
+"""Environment variables the kernels read when they are compiled: part of every stamp."""
 
 
-def _sources_stamp() -> str:
-    digest = hashlib.sha256()
-    for path in sorted([_PACKAGE / "_jit.py", _PACKAGE / "cards.py", *(_PACKAGE / "kernels").rglob("*.py")]):
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
-        digest.update(path.read_bytes())
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)", re.MULTILINE
+)
+"""An import statement at the start of a line (parsing only these is ten times faster than
+parsing whole modules, which would cost every start of the kernels a good part of a second)."""
+
+
+def imported_modules(module: str, source: str, modules: Collection[str]) -> set[str]:
+    """The modules of ``modules`` that ``module`` (source text ``source``) imports
+    anywhere in its code: for ``from P import N``, ``P.N`` when it is a module, else ``P``.
+
+    Module names are dotted; a package is named ``P.__init__``.
+    """
+    package = module if module.endswith(".__init__") else module.rpartition(".")[0]
+    package = package.removesuffix(".__init__")
+    found: set[str] = set()
+    for match in _IMPORT.finditer(source):
+        try:
+            nodes = ast.parse(match.group(0).strip()).body
+        except SyntaxError:  # an import-like line inside a string
+            continue
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    anchor = ".".join(parts[: len(parts) - node.level + 1])
+                    base = f"{anchor}.{base}" if base else anchor
+                names = [f"{base}.{alias.name}" for alias in node.names]
+                names = [name if _known(name, modules) else base for name in names]
+            else:
+                continue
+            found.update(known for name in names if (known := _known(name, modules)) is not None)
+    found.discard(module)
+    return found
+
+
+def _known(name: str, modules: Collection[str]) -> str | None:
+    """``name`` as one of ``modules`` (a package as its ``__init__``), or None."""
+    if name in modules:
+        return name
+    if f"{name}.__init__" in modules:
+        return f"{name}.__init__"
+    return None
+
+
+def module_stamp(
+    module: str, sources: Mapping[str, str], always: str = "", graph: dict[str, set[str]] | None = None
+) -> str:
+    """The cache stamp of ``module``: a SHA-256 over ``always``, its source and the sources
+    of the modules it imports, directly or through others.
+
+    ``sources`` maps dotted module names (a package as ``P.__init__``) to source texts;
+    imports of modules not in it are left out. ``graph`` memoises each module's imports
+    between calls.
+    """
+    graph = {} if graph is None else graph
+    reached, todo = {module}, [module]
+    while todo:
+        name = todo.pop()
+        if name not in graph:
+            graph[name] = imported_modules(name, sources[name], sources.keys())
+        for other in graph[name] - reached:
+            reached.add(other)
+            todo.append(other)
+    digest = hashlib.sha256(always.encode())
+    for name in sorted(reached):
+        digest.update(f"\0{name}\0".encode())
+        digest.update(sources[name].encode())
     return digest.hexdigest()
 
 
-_STAMP = _sources_stamp()
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(_PACKAGE).with_suffix("").parts
+    return ".".join((_ROOT, *parts))
+
+
+@cache
+def _package_sources() -> dict[str, str]:
+    return {_module_name(path): path.read_text(encoding="utf-8") for path in _PACKAGE.rglob("*.py")}
+
+
+_GRAPH: dict[str, set[str]] = {}
+
+
+@cache
+def _always() -> str:
+    """What every stamp covers: this file and the environment variables the kernels read."""
+    return _package_sources()[f"{_ROOT}._jit"] + "".join(
+        f"\0{name}={os.environ.get(name, '')}" for name in _STAMPED_ENVIRONMENT
+    )
+
+
+@cache
+def source_stamp(py_file: str) -> str:
+    """The cache stamp of the kernels defined in ``py_file``, a file of the package."""
+    return module_stamp(_module_name(Path(py_file).resolve()), _package_sources(), _always(), _GRAPH)
 
 
 def _stamped(base: type) -> type:
-    """A cache locator like ``base`` for tarotsim's files, stamped with all kernel sources."""
+    """A cache locator like ``base`` for tarotsim's files, stamped with ``source_stamp``."""
 
     class Stamped(base):
         def get_source_stamp(self) -> str:
-            return _STAMP
+            return source_stamp(self._py_file)
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if not str(Path(py_file).resolve()).startswith(str(_PACKAGE)):
+            if not Path(py_file).resolve().is_relative_to(_PACKAGE):
                 return None
             return super().from_function(py_func, py_file)
 
@@ -83,3 +181,24 @@ def njit(func: Callable[..., Any] | None = None, **overrides: Any) -> Any:
     if func is None:
         return lambda f: numba.njit(**options)(f)
     return numba.njit(**options)(func)
+
+
+def is_compiled(kernel: Any, args: tuple[Any, ...]) -> bool:
+    """Whether calling ``kernel`` (a dispatcher of ``njit``) with ``args`` runs at once:
+    compiled for their types in this process, or found fresh in the on-disk cache.
+
+    False when it must be compiled first, and when Numba's cache layout is not the one
+    known here (nothing is then promised).
+    """
+    try:
+        sig = tuple(kernel.typeof_pyval(arg) for arg in args)
+        if sig in kernel.overloads:
+            return True
+        impl = kernel._cache
+        if not getattr(impl, "_enabled", False):
+            return False
+        index = impl._cache_file._load_index()
+        name = index.get(impl._index_key(sig, kernel.targetctx.codegen()))
+        return name is not None and os.path.exists(os.path.join(impl._cache_path, name))
+    except (AttributeError, TypeError, ValueError, OSError):
+        return False

@@ -1,8 +1,10 @@
 """The run configuration: every choice besides the seed that decides a run's deals, validated here.
 
-Its names (policies, contracts, dealings) come from :mod:`tarotsim.labels`; each seat's
-policies are a :class:`~tarotsim.strategy.Strategy`; ``RunConfig.to_array`` is the ``cfg``
-array a run hands the kernels.
+A run is the table (players, dealing, a forced taker and contract for sweeps) plus one
+:class:`~tarotsim.strategy.Strategy` per seat. The policy keywords of :class:`RunConfig`
+(``policy=``, ``ecart_policy=``, ``bid_thresholds=`` …) are a shorthand for one strategy at
+every seat, with the same defaults (``tarotsim.policies.DEFAULTS``: heuristic play, Chavey's
+bids, the expert écart). ``RunConfig.to_array`` is the ``cfg`` array a run hands the kernels.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 import numpy as np
 
 from tarotsim.kernels import state as C
 from tarotsim.labels import DEALINGS, DEFAULT_CHELEM_THRESHOLD, TABLE_SIZES, parse_contract
+from tarotsim.policies import DEFAULTS, check_thresholds
 from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
 
 MAX_COUNT = int(np.iinfo(np.int64).max)
@@ -31,18 +34,6 @@ def check_count(value: object, name: str, *, minimum: int = 0, maximum: int = MA
     if value > maximum:
         raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
-
-
-def _check_thresholds(thresholds: object) -> tuple[int, int, int, int]:
-    message = f"bid_thresholds must be four increasing Chavey counts (Prise, Garde, Garde sans, Garde contre), got {thresholds!r}"
-    if isinstance(thresholds, str) or not isinstance(thresholds, Sequence) or len(thresholds) != 4:
-        raise ValueError(message)
-    if any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) for t in thresholds):
-        raise ValueError(f"bid_thresholds must be whole numbers (Chavey counts), got {thresholds!r}")
-    counts = tuple(check_count(t, "a bid threshold") for t in thresholds)
-    if list(counts) != sorted(counts):
-        raise ValueError(message)
-    return cast("tuple[int, int, int, int]", counts)
 
 
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
@@ -73,10 +64,13 @@ class RunConfig:
     players : int
         Players at the table: 3, 4 or 5.
     policy, attack_policy, defence_policy : str
-        Card-play policy of every seat (``labels.PLAY_POLICIES``), and overrides for the
-        attack or the defence (None: ``policy``).
+        Card-play policy of every seat (``labels.PLAY_POLICIES``; default ``heuristic``), and
+        overrides for the attack or the defence (None: ``policy``): a strategy's ``play``,
+        ``attack_play`` and ``defence_play``.
     bid_policy, ecart_policy, poignee_policy, chelem_policy : str
-        Bidding, écart, poignée and chelem-announcement policies (``labels.*_POLICIES``).
+        Bidding, écart, poignée and chelem-announcement policies (``labels.*_POLICIES``;
+        defaults ``chavey``, ``expert``, ``always``, ``never``): a strategy's ``bid``,
+        ``ecart``, ``poignee`` and ``chelem``.
     bid_thresholds : tuple of four ints, optional
         Chavey counts from which the ``chavey`` bidder wishes a Prise, a Garde, a Garde
         sans and a Garde contre (default: ``labels.PUBLISHED_BANDS`` at 4 players, scaled
@@ -107,13 +101,13 @@ class RunConfig:
     """
 
     players: int = 4
-    policy: str = "random"
+    policy: str = DEFAULTS["play"]
     attack_policy: str | None = None
     defence_policy: str | None = None
-    bid_policy: str = "chavey"
-    ecart_policy: str = "simple"
-    poignee_policy: str = "always"
-    chelem_policy: str = "never"
+    bid_policy: str = DEFAULTS["bid"]
+    ecart_policy: str = DEFAULTS["ecart"]
+    poignee_policy: str = DEFAULTS["poignee"]
+    chelem_policy: str = DEFAULTS["chelem"]
     bid_thresholds: tuple[int, int, int, int] | None = None
     bidder: str | None = None
     chelem_threshold: int = DEFAULT_CHELEM_THRESHOLD
@@ -126,7 +120,7 @@ class RunConfig:
         players = check_players(self.players)
         object.__setattr__(self, "players", players)
         thresholds = self.bid_thresholds
-        thresholds = default_bid_thresholds(players) if thresholds is None else _check_thresholds(thresholds)
+        thresholds = default_bid_thresholds(players) if thresholds is None else check_thresholds(thresholds)
         object.__setattr__(self, "bid_thresholds", thresholds)
         object.__setattr__(self, "chelem_threshold", check_count(self.chelem_threshold, "chelem_threshold"))
         if isinstance(self.bidder, os.PathLike):
@@ -165,10 +159,16 @@ class RunConfig:
         return checked
 
     def seat_strategies(self) -> tuple[Strategy, ...]:
-        """Each seat's strategy: ``strategies``, or the policy options for every seat."""
+        """Each seat's strategy: ``strategies``, or the one strategy of the policy options."""
         if self.strategies is not None:
             return self.strategies
-        same = Strategy(
+        return (self.shorthand_strategy(),) * self.players
+
+    def shorthand_strategy(self) -> Strategy:
+        """The strategy the policy options describe (the table's own bid thresholds are
+        the strategy's default, so they are left out of it)."""
+        thresholds = self.bid_thresholds
+        return Strategy(
             play=self.policy,
             bid=self.bid_policy,
             ecart=self.ecart_policy,
@@ -176,11 +176,15 @@ class RunConfig:
             chelem=self.chelem_policy,
             attack_play=self.attack_policy,
             defence_play=self.defence_policy,
-            bid_thresholds=self.bid_thresholds,
+            bid_thresholds=None if thresholds == default_bid_thresholds(self.players) else thresholds,
             bidder=self.bidder,
             chelem_threshold=self.chelem_threshold,
         )
-        return (same,) * self.players
+
+    @property
+    def searches(self) -> bool:
+        """Whether a seat's strategy searches (``Strategy.searches``)."""
+        return any(s.searches for s in self.seat_strategies())
 
     def to_array(self) -> np.ndarray:
         """The kernels' ``cfg`` array: int64[N_CFG], slots ``kernels.state.C_*`` and each
@@ -246,14 +250,8 @@ _POLICY_FIELDS = (
 )
 """The policy fields that ``strategies`` replace (besides the thresholds)."""
 
-SWEEP_DEFAULTS: RunOptions = {"policy": "heuristic", "ecart_policy": "expert"}
-"""Where a sweep's configuration departs from ``RunConfig()``: a contract is judged as a
-good player plays it, with heuristic card play and the expert écart."""
 
-
-def make_config(
-    config: RunConfig | None, options: Mapping[str, Any], *, defaults: Mapping[str, Any] | None = None
-) -> RunConfig:
+def make_config(config: RunConfig | None, options: Mapping[str, Any]) -> RunConfig:
     """The configuration of a call that takes either ``config`` or the options as keywords.
 
     Parameters
@@ -262,9 +260,6 @@ def make_config(
         The configuration, used as it is.
     options : mapping
         Instead of ``config``: fields of ``RunConfig`` by name.
-    defaults : mapping, optional
-        Fields that ``options`` do not give, before ``RunConfig``'s own defaults (the
-        policies among them only when ``options`` give no ``strategies``).
 
     Raises
     ------
@@ -279,10 +274,7 @@ def make_config(
         if name not in names:
             raise TypeError(f"unknown option {name!r}; valid options: {', '.join(names)}")
     if config is None:
-        defaults = dict(defaults or {})
-        if options.get("strategies") is not None:  # the strategies replace the default policies
-            defaults = {name: value for name, value in defaults.items() if name not in _POLICY_FIELDS}
-        return RunConfig(**{**defaults, **options})
+        return RunConfig(**options)
     if not isinstance(config, RunConfig):
         raise TypeError(f"config must be a RunConfig, got {config!r}")
     if options:

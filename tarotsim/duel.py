@@ -20,6 +20,7 @@ import pandas as pd
 
 from tarotsim.analysis.duel import duel_stats
 from tarotsim.config import RunConfig, check_count, check_players
+from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
@@ -199,7 +200,8 @@ def duel(
     chunk_deals
         Deals per chunk of ``out``.
     progress
-        Show a progress bar (default: on a terminal, for long duels).
+        Show a progress bar (default: on a terminal, for long duels). ``False`` also hides
+        the notice said once on stderr when the kernels must be compiled first.
 
     Returns
     -------
@@ -226,7 +228,7 @@ def duel(
     if distributed and threads is not None:
         raise ValueError("threads is for local duels; a Dask worker runs one chunk per thread")
     if out is None:
-        with using_threads(threads):
+        with using_threads(threads), compile_notices(progress is not False):
             records = spec.compute_chunk(0, progress=show_progress(progress, deals, spec.progress_step))
         return DuelResult.from_records(records, a, b, players=spec.config.players, seed=spec.seed)
     if distributed:

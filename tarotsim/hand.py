@@ -36,7 +36,7 @@ import pandas as pd
 from tarotsim.analysis.best import best_contract
 from tarotsim.analysis.intervals import Z95, wilson_interval
 from tarotsim.cards import format_cards, parse_cards, to_mask
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count, make_config
+from tarotsim.config import RunConfig, check_count, make_config
 from tarotsim.dealing import check_players, fixed_words
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import is_petit_sec
@@ -331,9 +331,7 @@ def hand_config(strategy: Strategy, players: int, cards: list[int], position: in
     """The run configuration of the analysis: every seat plays `strategy`, the hand's seat
     (:data:`SEAT`) takes and is given `cards`, and deals the dealer of `position` (None:
     deal ``i`` is dealt by ``i % players``)."""
-    config = make_config(
-        None, {"players": players, "strategies": (strategy,) * players}, defaults=SWEEP_DEFAULTS
-    )
+    config = make_config(None, {"players": players, "strategies": (strategy,) * players})
     cfg = replace(config, forced_taker=SEAT, forced_contract=CONTRACTS[0]).to_array()
     cfg[C_FIXED : C_FIXED + N_FIXED] = fixed_words({SEAT: [format_cards([c])[0] for c in cards]}, players)
     cfg[C_FIXED_ON] = 1

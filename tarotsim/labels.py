@@ -1,7 +1,8 @@
 """Every name of the simulator, derived from the kernels' constants: the only name table.
 
 Contracts, sides, poignées, thrown-in reasons and policies are small ints inside the
-kernels (``kernels.score``, ``kernels.state``, ``kernels.policies.codes``). This module
+kernels (``kernels.score``, ``kernels.state``; the policies' codes come from their registry,
+``tarotsim.policies``). This module
 turns each into a Python ``IntEnum`` and a lower-case label (``Contract.GARDE_SANS.label``
 is ``"garde_sans"``), the only spelling used by the API, the records, the CLI and the
 reports. Rule numbers the Python layer shows (multipliers, targets, poignée bonuses,
@@ -20,10 +21,10 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Self
 
+from tarotsim import policies
 from tarotsim.kernels import features as F
 from tarotsim.kernels import score as K
 from tarotsim.kernels import state as S
-from tarotsim.kernels.policies import codes
 
 
 class _Named(IntEnum):
@@ -131,30 +132,19 @@ bonus (voids and singletons); the Prise and Garde bands without it."""
 BANDS_HAND_CARDS = 18
 """Cards in the hand that Chavey's bands were made for (4 players)."""
 
-DEFAULT_CHELEM_THRESHOLD = 110
+DEFAULT_CHELEM_THRESHOLD = policies.DEFAULT_CHELEM_THRESHOLD
 """Count (with the distribution bonus) from which the ``overwhelming`` policy announces a chelem."""
 
-PLAY_POLICIES: dict[str, int] = {
-    "random": codes.PLAY_RANDOM,
-    "heuristic": codes.PLAY_HEURISTIC,
-    "greedy": codes.PLAY_GREEDY,
-    "basic": codes.PLAY_BASIC,
-    "pimc": codes.PLAY_PIMC,
-}
-PLAYOUT_POLICIES: tuple[str, ...] = ("random", "heuristic", "greedy")
+PLAY_POLICIES: dict[str, int] = policies.policy_codes("play")
+"""Card-play policies, name → kernel code (``tarotsim.policies``, as are the four below)."""
+PLAYOUT_POLICIES: tuple[str, ...] = tuple(
+    name for name in PLAY_POLICIES if policies.policy("play", name).rollout
+)
 """The card-play policies a search may play its playouts with (those that search nothing)."""
-BID_POLICIES: dict[str, int] = {
-    "chavey": codes.BID_CHAVEY,
-    "learned": codes.BID_LEARNED,
-    "montecarlo": codes.BID_MONTECARLO,
-}
-ECART_POLICIES: dict[str, int] = {"simple": codes.ECART_SIMPLE, "expert": codes.ECART_EXPERT}
-POIGNEE_POLICIES: dict[str, int] = {
-    "always": codes.POIGNEE_ALWAYS,
-    "never": codes.POIGNEE_NEVER,
-    "smart": codes.POIGNEE_SMART,
-}
-CHELEM_POLICIES: dict[str, int] = {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
+BID_POLICIES: dict[str, int] = policies.policy_codes("bid")
+ECART_POLICIES: dict[str, int] = policies.policy_codes("ecart")
+POIGNEE_POLICIES: dict[str, int] = policies.policy_codes("poignee")
+CHELEM_POLICIES: dict[str, int] = policies.policy_codes("chelem")
 
 DEALINGS: dict[str, int] = {"shuffled": S.DEALING_SHUFFLED, "unshuffled": S.DEALING_UNSHUFFLED}
 """Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,

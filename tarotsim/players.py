@@ -78,10 +78,7 @@ def builtin(spec: Strategy | str) -> BuiltinPlayer:
     strategy = to_strategy(spec)
     if strategy.player is not None:
         raise ValueError("builtin() takes a built-in strategy, not one with a Python player")
-    if (
-        "pimc" in (strategy.side_play("attack"), strategy.side_play("defence"))
-        or strategy.bid == "montecarlo"
-    ):
+    if strategy.searches:
         raise ValueError(f"builtin({strategy}): a searching strategy cannot decide from one observation")
     return BuiltinPlayer(strategy)
 

@@ -14,8 +14,9 @@ from typing import Unpack
 
 import pandas as pd
 
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig, RunOptions, check_count, make_config
+from tarotsim.config import RunConfig, RunOptions, check_count, make_config
 from tarotsim.labels import CONTRACTS
+from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
 from tarotsim.run.records import add_matches
 from tarotsim.run.seeding import SeedLike, resolve_seed
@@ -24,7 +25,7 @@ from tarotsim.run.spec import RunSpec
 
 def _records(spec: RunSpec, threads: int | None, progress: bool | None) -> pd.DataFrame:
     """The records of ``spec`` in memory, with the seed and configuration in ``attrs``."""
-    with using_threads(threads):
+    with using_threads(threads), compile_notices(progress is not False):
         frame = spec.compute_chunk(0, progress=show_progress(progress, spec.deals, spec.progress_step))
     frame.attrs["seed"] = spec.seed
     frame.attrs["config"] = spec.config.as_dict()
@@ -52,7 +53,8 @@ def simulate(
         (fresh entropy). The seed used is in ``df.attrs["seed"]``; the same seed gives the
         same records whatever the number of threads.
     config
-        The table and its policies (default ``RunConfig()``: 4 players, random card play).
+        The table and its policies (default ``RunConfig()``: 4 players, heuristic card play,
+        Chavey's bids, the expert écart).
     **options
         Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``,
         or ``strategies=[s0, s1, s2, s3]``, one :class:`~tarotsim.strategy.Strategy` (or
@@ -63,7 +65,8 @@ def simulate(
     threads
         Threads to use (default: all that Numba may start).
     progress
-        Show a progress bar (default: on a terminal, for long runs).
+        Show a progress bar (default: on a terminal, for long runs). ``False`` also hides
+        the notice said once on stderr when the kernels must be compiled first.
 
     Returns
     -------
@@ -113,11 +116,11 @@ def sweep(
         Contract labels (``labels.CONTRACTS``, default all), in the order of the rows of
         a deal; a string is split at commas.
     config
-        The table and its policies (default: ``RunConfig`` with ``SWEEP_DEFAULTS``,
-        heuristic card play and the expert écart). Its dealing must be shuffled; its bid
-        thresholds do not matter (the taker and the contract are set).
+        The table and its policies (default ``RunConfig()``, as for :func:`simulate`). Its
+        dealing must be shuffled; its bid thresholds do not matter (the taker and the
+        contract are set).
     **options
-        Instead of ``config``, its fields as keywords, over ``SWEEP_DEFAULTS``.
+        Instead of ``config``, its fields as keywords.
     threads, progress
         As for :func:`simulate`.
 
@@ -128,9 +131,11 @@ def sweep(
         holds the seed, the configuration, the contracts and the seat.
     """
     deals = check_count(deals, "deals")
-    config = make_config(config, options, defaults=SWEEP_DEFAULTS)
+    config = make_config(config, options)
     if isinstance(contracts, str):
-        contracts = [c for c in contracts.split(",") if c]
+        contracts = [c.strip() for c in contracts.split(",")]
+        if "" in contracts:
+            raise ValueError(f"contracts has an empty item (two commas, or one at an end): {contracts!r}")
     spec = RunSpec(
         kind="sweep",
         seed=resolve_seed(seed),

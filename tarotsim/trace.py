@@ -13,10 +13,11 @@ from tarotsim.cards import format_cards, from_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels import batch as B
 from tarotsim.kernels import state as S
-from tarotsim.kernels.searching import needs_search
 from tarotsim.kernels.state import C_HAND, MAX_SEATS
 from tarotsim.labels import CONTRACT_NAMES, THROWN_IN_NAMES, Poignee, Side
-from tarotsim.run.engine import config_rows
+from tarotsim.policies import searches
+from tarotsim.run.compiling import prepare_run
+from tarotsim.run.engine import config_rows, searching_argument
 
 TRACE_BLOCK_DEALS = 4096
 """Deals traced per call into the kernels (bounds memory for long traces)."""
@@ -114,7 +115,9 @@ def traced_block(
     logs = np.zeros((deals, S.N_LOG), dtype=np.int64)
     masks = np.zeros((deals, S.N_MASKS), dtype=np.uint64)
     cfgs = config_rows(cfg)
-    B.run_deals(first_deal, key, cfgs, out, logs, masks, needs_search(cfgs))
+    searching = searching_argument(searches(cfgs))
+    prepare_run(first_deal, key, cfgs, out, logs, masks, searching)
+    B.run_deals(first_deal, key, cfgs, out, logs, masks, searching)
     return out, logs, masks
 
 

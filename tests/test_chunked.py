@@ -20,6 +20,7 @@ from tarotsim.run.spec import RunSpec
 from tarotsim.run.store import execute
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+pytestmark = pytest.mark.usefixtures("recorded_runs")  # runs read from tests/fixtures, not played
 
 
 def make_run(path: Path, **overrides: object) -> Path:

@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from tarotsim.cli import main
+from tarotsim.strategy import Strategy
 
 
 @pytest.mark.parametrize(
@@ -56,44 +57,88 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
     assert (bolder.contract == "garde").sum() > (default.contract == "garde").sum()
     with pytest.raises(SystemExit):
         main(["simulate", "--deals", "500", "--quiet", "--bid-thresholds", "30,45"])
-    assert "expected four numbers" in capsys.readouterr().err
+    assert "four increasing Chavey counts such as 40/56/71/81" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["simulate", "sweep", "study", "match", "trace"])
 def test_every_command_builds_the_configuration_of_its_options(command):
     from tarotsim.cli import build_parser
     from tarotsim.cli.common import run_config
-    from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+    from tarotsim.config import RunConfig
 
     required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
         command, []
     )
     args = build_parser().parse_args([command, *required])
-    defaults = SWEEP_DEFAULTS if command in ("sweep", "study") else {}
-    assert run_config(args) == RunConfig(**defaults)
+    assert run_config(args) == RunConfig()  # one default for every command
     args = build_parser().parse_args(
         [
             command,
             *required,
             "--players",
             "5",
+            "--chelem-policy",
+            "overwhelming",
             "--chelem-threshold",
             "90",
             "--bid-thresholds",
-            "30,45,60,70",
+            "30/45/60/70",
             "--defence-policy",
             "random",
         ]
     )
     assert run_config(args) == RunConfig(
-        **{
-            **defaults,
-            "players": 5,
-            "chelem_threshold": 90,
-            "bid_thresholds": (30, 45, 60, 70),
-            "defence_policy": "random",
-        }
+        players=5,
+        chelem_policy="overwhelming",
+        chelem_threshold=90,
+        bid_thresholds=(30, 45, 60, 70),
+        defence_policy="random",
     )
+    args = build_parser().parse_args(
+        [command, *required, "--players", "3", "--strategy", "play=greedy", "--seat", "1=play=pimc,worlds=4"]
+    )
+    greedy, pimc = Strategy(play="greedy"), Strategy(play="pimc", worlds=4)
+    assert run_config(args) == RunConfig(players=3, strategies=[greedy, pimc, greedy])
+    args = build_parser().parse_args([command, *required, "--seat", "2=bid=montecarlo"])
+    assert run_config(args).seat_strategies() == (Strategy(),) * 2 + (Strategy(bid="montecarlo"), Strategy())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--a", "play=heuristic,chelem_threshold=100000000000000000000"],
+            "chelem_threshold must be 0 to 1000",
+        ),
+        (["--a", "play=heuristic,,"], "empty item"),
+        (["--a", "play=pimc,worlds=0"], "worlds must be 1 to 4096, got 0"),
+        (["--a", "bid=montecarlo,bid_worlds=0"], "bid_worlds must be 1 to 4096, got 0"),
+        (
+            ["--a", "x", "--strategy", "play=heuristic,bid_thresholds=1/2/3/100000000000000000000"],
+            "must be 0 to 1000",
+        ),
+    ],
+)
+def test_bad_specs_are_one_line_errors(argv, message, capsys):
+    code, err = run_cli(["duel", "--b", "play=random", "--deals", "10", *argv], capsys)
+    assert code == 2 and message in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--seat", "4=play=random"],
+        ["simulate", "--strategy", "play=random", "--policy", "greedy"],
+        ["simulate", "--seat", "1"],
+        ["simulate", "--bid-thresholds", "40/56/71/100000000000000000000"],
+        ["simulate", "--chelem-threshold", "100000000000000000000"],
+        ["sweep", "--out", "x", "--contracts", "prise,,garde"],
+    ],
+)
+def test_bad_strategy_options_are_one_line_errors(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _ = run_cli([*argv, "--deals", "10", "--quiet"], capsys)
+    assert code == 2
 
 
 def test_sweep_refuses_unshuffled_dealing_in_one_line(capsys, tmp_path):
@@ -153,7 +198,7 @@ def test_negative_bid_thresholds_read_the_same_with_or_without_equals(capsys):
     with_equals = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds=-5,10,20,30"], capsys)
     without = run_cli(["simulate", "--deals", "10", "--quiet", "--bid-thresholds", "-5,10,20,30"], capsys)
     assert with_equals == without
-    assert without[0] == 2 and "a bid threshold must be at least 0, got -5" in without[1]
+    assert without[0] == 2 and "a bid threshold must be 0 to 1000, got -5" in without[1]
     from tarotsim.cli.common import join_number_lists
 
     assert join_number_lists(["--bid-thresholds", "-1,2", "--seed", "-3"]) == [
@@ -167,7 +212,7 @@ def test_a_huge_bid_threshold_is_refused_not_overflowed(capsys):
     code, err = run_cli(
         ["simulate", "--deals", "10", "--bid-thresholds", "1,2,3,99999999999999999999"], capsys
     )
-    assert code == 2 and "a bid threshold must be at most 9223372036854775807" in err
+    assert code == 2 and "a bid threshold must be 0 to 1000, got 99999999999999999999" in err
 
 
 def test_deals_beyond_memory_without_out_are_refused_from_the_record_size(capsys, monkeypatch, tmp_path):

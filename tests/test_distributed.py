@@ -21,6 +21,8 @@ distributed = pytest.importorskip("distributed")
 
 from tarotsim.run.distributed import MISSING_DASK, _check_workers, execute_distributed, make_chunk  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("compiled_game")  # the workers load the compiled game
+
 # The cluster's worker processes log through `logging`, not `warnings`; nothing here needs filtering
 # under -W error. Should a distributed release warn on shutdown, filter that one message here, by text.
 

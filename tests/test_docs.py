@@ -11,9 +11,9 @@ import argparse
 import importlib.util
 import os
 import re
+import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -34,8 +34,11 @@ def _hooks():
 
 
 def test_the_guide_builds_strict_in_under_a_minute(tmp_path):
+    """``mkdocs build --strict``: every page, link and docstring, warnings as errors."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    start = time.perf_counter()
+    # the bound is on the build's CPU time: the wall clock of a machine others share says
+    # more about them than about the build (13 s wall, 3.5 s CPU at a load of 14 on 2 cores)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
         cwd=ROOT,
@@ -44,9 +47,10 @@ def test_the_guide_builds_strict_in_under_a_minute(tmp_path):
         text=True,
         timeout=300,
     )
-    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert elapsed < 60, f"the guide took {elapsed:.0f} s to build"
+    assert cpu < 60, f"the guide took {cpu:.0f} s of CPU time to build"
     site = tmp_path / "site"
     cli = (site / "cli" / "index.html").read_text(encoding="utf-8")
     assert "<!-- cli-reference -->" not in cli and "tarotsim sweep" in cli

@@ -145,7 +145,7 @@ def test_report_shows_the_uncontested_deals_and_each_turn_to_speak(tmp_path) -> 
     uncontested = by_bid[(by_bid["others_bid"] == "pass") & (by_bid["contract"] == "prise")].iloc[0]
     row = table.iloc[0]
     assert row["others_bid"] == "pass" and row["deals"] == f"{uncontested['n']:,}"
-    assert row["prise"].startswith(f"{uncontested['mean_score']:.1f} (")
+    assert row["prise"].startswith(f"{uncontested['mean_score']:.1f} (".replace("-", "\u2212"))
     assert "| " + " | ".join(table.iloc[0].astype(str)) + " |" in markdown
     first = played[played["contract"] == "prise"]
     share = (first["others_bid"] == "pass").groupby(first["speaker_position"]).mean()

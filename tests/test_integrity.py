@@ -147,6 +147,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_run(tmp_path):
     assert execute(root, spec()).manifest["complete"]
 
 
+@pytest.mark.usefixtures("compiled_game")  # the processes it starts load the compiled game
 def test_two_processes_writing_one_run_do_not_collide(tmp_path):
     root = tmp_path / "run"
     argv = [

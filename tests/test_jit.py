@@ -1,22 +1,101 @@
-"""Compiled-code caching: every kernel's cache is stamped with all kernel sources."""
+"""Compiled-code caching: each kernel module's cache is stamped with its own source and the
+sources of the modules it imports, so an edit recompiles only the kernels that depend on it."""
+
+import ast
 
 from tarotsim import _jit
-from tarotsim.kernels import batch, game
+from tarotsim.kernels import batch, bits, game
 from tarotsim.kernels.policies import heuristic
 
+SOURCES = {
+    "pkg.__init__": "",
+    "pkg._jit": "OPTIONS = 1\n",
+    "pkg.low": "from pkg._jit import OPTIONS\nX = 1\n",
+    "pkg.mid": "from pkg.low import X\n",
+    "pkg.sub.__init__": "",
+    "pkg.sub.leaf": "from .. import low\n",
+    "pkg.sub.top": "from pkg.sub import leaf\nfrom . import leaf as again\ndef f():\n    import pkg.mid\n",
+    "pkg.other": "import numpy\nfrom pkg._jit import OPTIONS\n",
+    "pkg.quoted": '"""Made by\nimport pkg.other\n"""\nfrom pkg import low\n',
+}
 
-def test_kernel_caches_are_stamped_with_every_kernel_source():
-    for kernel in (batch.run_deals, game.play_deal, heuristic.heuristic_card):
+
+def stamps(sources):
+    return {name: _jit.module_stamp(name, sources) for name in sources}
+
+
+def test_a_stamp_follows_the_modules_imported_and_only_those():
+    before = stamps(SOURCES)
+    low = stamps({**SOURCES, "pkg.low": SOURCES["pkg.low"] + "Y = 2\n"})
+    changed = {name for name in SOURCES if low[name] != before[name]}
+    assert changed == {"pkg.low", "pkg.mid", "pkg.sub.leaf", "pkg.sub.top", "pkg.quoted"}
+    other = stamps({**SOURCES, "pkg.other": SOURCES["pkg.other"] + "Z = 3\n"})
+    changed = {name for name in SOURCES if other[name] != before[name]}
+    assert changed == {"pkg.other", "pkg.quoted"}  # an import-like line in a string counts: harmless
+    options = stamps({**SOURCES, "pkg._jit": "OPTIONS = 2\n"})
+    assert {name for name in SOURCES if options[name] != before[name]} == set(SOURCES) - {
+        "pkg.__init__",
+        "pkg.sub.__init__",
+    }
+
+
+def test_relative_and_function_level_imports_are_followed():
+    modules = SOURCES.keys()
+    assert _jit.imported_modules("pkg.sub.top", SOURCES["pkg.sub.top"], modules) == {
+        "pkg.sub.leaf",
+        "pkg.mid",
+    }
+    assert _jit.imported_modules("pkg.sub.leaf", SOURCES["pkg.sub.leaf"], modules) == {"pkg.low"}
+    assert _jit.imported_modules("pkg.other", SOURCES["pkg.other"], modules) == {"pkg._jit"}
+
+
+def full_parse_imports(module, source, modules):
+    """The same graph from a parse of the whole module: the reference for the fast scan."""
+    package = module.removesuffix(".__init__") if module.endswith(".__init__") else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                anchor = ".".join(parts[: len(parts) - node.level + 1])
+                base = f"{anchor}.{base}" if base else anchor
+            names = [
+                f"{base}.{a.name}" if _jit._known(f"{base}.{a.name}", modules) else base for a in node.names
+            ]
+        else:
+            continue
+        found |= {known for name in names if (known := _jit._known(name, modules))}
+    return found - {module}
+
+
+def test_the_fast_scan_finds_every_import_of_the_package():
+    sources = _jit._package_sources()
+    for module, source in sources.items():
+        assert _jit.imported_modules(module, source, sources.keys()) >= full_parse_imports(
+            module, source, sources.keys()
+        ), module
+
+
+def test_kernel_caches_carry_their_module_stamp():
+    for kernel in (batch.run_deals, game.play_deal, heuristic.heuristic_card, bits.popcount):
         locator = kernel._cache._impl._locator
         assert type(locator).__name__.startswith("Tarotsim")
-        assert locator.get_source_stamp() == _jit._STAMP
+        assert locator.get_source_stamp() == _jit.source_stamp(kernel.py_func.__code__.co_filename)
+    assert _jit.source_stamp(batch.__file__) != _jit.source_stamp(heuristic.__file__)
 
 
-def test_the_stamp_follows_the_sources(tmp_path, monkeypatch):
-    (tmp_path / "kernels").mkdir()
-    for name in ("_jit.py", "cards.py", "kernels/a.py"):
-        (tmp_path / name).write_text("x = 1\n")
-    monkeypatch.setattr(_jit, "_PACKAGE", tmp_path)
-    before = _jit._sources_stamp()
-    (tmp_path / "kernels" / "a.py").write_text("x = 2\n")
-    assert _jit._sources_stamp() != before
+def test_the_game_depends_on_the_policies_and_a_policy_not_on_the_game():
+    graph: dict[str, set[str]] = {}
+    sources = _jit._package_sources()
+    _jit.module_stamp("tarotsim.kernels.batch", sources, graph=graph)
+    reached = set(graph)
+    assert "tarotsim.kernels.policies.heuristic" in reached
+    assert "tarotsim.kernels.search.pimc" in reached
+    graph.clear()
+    _jit.module_stamp("tarotsim.kernels.policies.heuristic", sources, graph=graph)
+    assert not {"tarotsim.kernels.game", "tarotsim.kernels.batch", "tarotsim.kernels.search.pimc"} & set(
+        graph
+    )

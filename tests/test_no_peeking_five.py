@@ -4,8 +4,9 @@ The 4-player harness of ``tests/test_no_peeking.py`` (its driver plays the king 
 first-lead rule and the partner's reveal too) re-deals the cards the seat to move cannot
 see. On top of it, before the called card is played, the called card itself is moved to
 another seat that could hold it, or into the chien when nobody saw the chien, so that the
-partner changes (``tb.attack`` follows it; ``info[I_PARTNER]`` is public, -1 until the card is played). Only the holder of the
-called card knows it is the partner (docs/rules.md §3); every other seat, the taker first, must
+partner changes (``tb.attack`` follows it; ``info[I_PARTNER]`` is public, -1 until the card
+is played). Only the holder of the called card knows it is the partner (docs/rules.md §3);
+every other seat, the taker first, must
 decide the same whoever the partner is. Toy policies that read the partner from the table
 show that the harness catches such a peek.
 """

@@ -67,7 +67,7 @@ def test_the_records_of_made_up_chunks_read_back(root):
     "change",
     [
         lambda m: m["run"].update(seed=6),
-        lambda m: m["run"]["config"].update(policy="heuristic"),
+        lambda m: m["run"]["config"].update(policy="greedy"),
         lambda m: m["run"].update(chunk_deals=50),
     ],
 )
@@ -177,9 +177,9 @@ def test_a_larger_deal_count_extends_the_run_and_a_smaller_one_is_refused(root):
 
 def test_another_run_is_named_by_its_differing_fields_only(root):
     with pytest.raises(ValueError) as info:
-        make(root, spec(config=RunConfig(policy="heuristic", players=5)))
+        make(root, spec(config=RunConfig(policy="greedy", players=5)))
     message = str(info.value)
-    assert "players 4 there, 5 here" in message and "policy random there, heuristic here" in message
+    assert "players 4 there, 5 here" in message and "policy heuristic there, greedy here" in message
     assert "{" not in message and len(message.replace(str(root), "")) < 250
 
 

@@ -20,6 +20,7 @@ from tarotsim.run import store
 from tarotsim.run.store import RunSpec, execute
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+pytestmark = pytest.mark.usefixtures("recorded_runs")  # runs read from tests/fixtures, not played
 
 
 @pytest.fixture(scope="module")

@@ -44,7 +44,13 @@ def test_chunking_and_threads_do_not_change_records(tmp_path):
 def test_sweep_run_matches_sweep_api(tmp_path):
     contracts = ("prise", "garde_contre")
     execute(
-        tmp_path / "s", spec(kind="sweep", contracts=contracts, seat=2, config=RunConfig(policy="random"))
+        tmp_path / "s",
+        spec(
+            kind="sweep",
+            contracts=contracts,
+            seat=2,
+            config=RunConfig(policy="random", ecart_policy="simple"),
+        ),
     )
     on_disk = load_records(tmp_path / "s")
     direct = sweep(5000, seed=5, contracts=contracts, seat=2, policy="random", ecart_policy="simple")
@@ -70,6 +76,7 @@ def test_rerun_of_a_finished_run_changes_nothing(tmp_path):
     assert again.manifest["chunks"] == chunks
 
 
+@pytest.mark.usefixtures("compiled_game")  # the processes it starts load the compiled game
 def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
     out = tmp_path / "killed"
     argv = [
@@ -182,7 +189,7 @@ def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
 def test_simulate_and_sweep_take_one_configuration_or_its_fields_as_keywords():
     from dataclasses import fields
 
-    from tarotsim.config import SWEEP_DEFAULTS, RunOptions
+    from tarotsim.config import RunOptions
 
     assert list(RunOptions.__annotations__) == [f.name for f in fields(RunConfig)]
     config = RunConfig(players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
@@ -191,7 +198,7 @@ def test_simulate_and_sweep_take_one_configuration_or_its_fields_as_keywords():
     )
     pd.testing.assert_frame_equal(simulate(300, seed=4, config=config), by_keywords)
     assert by_keywords.attrs["config"] == config.as_dict()
-    swept = sweep(200, seed=4, contracts=("garde",), config=RunConfig(**SWEEP_DEFAULTS))
+    swept = sweep(200, seed=4, contracts=("garde",), config=RunConfig())
     pd.testing.assert_frame_equal(swept, sweep(200, seed=4, contracts="garde"))
     assert sweep(0, seed=4).empty and simulate(0, seed=4).empty
     assert RunConfig(bid_thresholds=[40, 56, 71, 81]) == RunConfig()
@@ -231,7 +238,11 @@ def test_sweep_takes_the_simulate_options():
             ValueError,
             "bid_thresholds must be whole numbers",
         ),
-        (lambda: RunConfig(bid_thresholds=(40, 56, 71, 2**64)), ValueError, "bid threshold must be at most"),
+        (
+            lambda: RunConfig(bid_thresholds=(40, 56, 71, 2**64)),
+            ValueError,
+            "bid threshold must be 0 to 1000",
+        ),
         (
             lambda: RunConfig(bid_thresholds=("40", 56, 71, 81)),
             ValueError,
@@ -284,3 +295,60 @@ def test_readme_lists_the_registry_columns():
     end = readme.find("\n\n", start)
     table = readme[start : len(readme) if end < 0 else end + 1]
     assert table == columns_markdown(), "regenerate the README's column table with columns_markdown()"
+
+
+def test_a_run_with_strategies_has_a_command_line_that_makes_it_again(tmp_path):
+    import shlex
+
+    from tarotsim.cli import build_parser
+    from tarotsim.cli.common import run_config
+
+    for strategies in (
+        ["play=greedy"] * 4,
+        ["play=pimc,worlds=4", "play=random", "bid=montecarlo", "ecart=simple"],
+    ):
+        config = RunConfig(strategies=strategies)
+        command = RunSpec(kind="simulate", seed=1, deals=10, config=config).command(tmp_path)
+        assert command is not None
+        args = build_parser().parse_args(shlex.split(command)[1:])
+        assert run_config(args) == config
+
+
+def test_whether_a_run_searches_is_decided_once_on_its_spec():
+    from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS
+    from tarotsim.run.engine import PROGRESS_STEP_DEALS, progress_step
+
+    plain = RunSpec(kind="simulate", seed=1, deals=10, config=RunConfig())
+    assert not plain.searches and plain.progress_step == PROGRESS_STEP_DEALS
+    for strategy in ("bid=montecarlo", "play=pimc", "play=heuristic,defence_play=pimc"):
+        spec = RunSpec(
+            kind="simulate", seed=1, deals=10, config=RunConfig(strategies=[strategy] + ["play=random"] * 3)
+        )
+        assert spec.searches and spec.progress_step == progress_step(True)
+        # a progress step fills every thread with blocks of searching deals
+        for threads in (1, 2, 16):
+            assert progress_step(True, threads) >= 4 * threads * SEARCH_BLOCK_DEALS
+    duel = RunSpec(
+        kind="duel", seed=1, deals=10, config=RunConfig(), duel=("bid=montecarlo", "play=heuristic")
+    )
+    assert duel.searches
+
+
+def test_a_learned_bidder_enters_the_identity_by_its_content(tmp_path):
+    from tarotsim.bidder import Bidder
+    from tarotsim.labels import CONTRACTS, HAND_FEATURES
+
+    def save(intercept: float) -> None:
+        zero = dict.fromkeys(HAND_FEATURES, 0.0)
+        coefficients = {c: zero | {"intercept": intercept, "trump_21": 1.5} for c in CONTRACTS}
+        Bidder(4, coefficients, {"run": "x"}).save(path)
+
+    path = tmp_path / "bidder.json"
+    save(-1.0)
+    config = RunConfig(strategies=[f"bid=learned,bidder={path}"] + ["play=heuristic"] * 3)
+    identity = RunSpec(kind="simulate", seed=1, deals=10, config=config).identity()
+    assert list(identity["bidders"]) == [str(path)]
+    assert RunSpec.from_identity(identity).identity() == identity
+    save(-2.0)
+    with pytest.raises(ValueError, match="bidder's file has changed"):
+        RunSpec.from_identity(identity)

@@ -87,6 +87,7 @@ def test_same_seed_same_records_with_one_and_two_threads():
     assert not one.equals(other)
 
 
+@pytest.mark.usefixtures("compiled_game")  # the processes it starts load the compiled game
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_numba_num_threads_env_gives_identical_records(threads, tmp_path):
     code = "import sys, tarotsim; df = tarotsim.simulate(3000, seed=12); df.to_csv(sys.argv[1], index=False)"

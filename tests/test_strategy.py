@@ -10,7 +10,7 @@ import tarotsim
 from tarotsim.config import RunConfig
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import heuristic as H
-from tarotsim.strategy import KEYS, TUNABLES, Strategy, options_markdown
+from tarotsim.strategy import TUNABLES, Strategy
 from tarotsim.trace import trace_records
 
 
@@ -24,7 +24,7 @@ def seat_block(cfg: np.ndarray, seat: int) -> np.ndarray:
     [
         "play=random",
         "play=heuristic",
-        "play=greedy,ecart=expert,poignee=smart,chelem=overwhelming,chelem_threshold=90",
+        "play=greedy,ecart=simple,poignee=smart,chelem=overwhelming,chelem_threshold=90",
         "play=heuristic,defence_play=random,bid_thresholds=30/45/60/70",
         "play=random,attack_play=heuristic,follow_min_attack=6,worth_trump_attack=0,draw_trumps_min=8",
         "play=heuristic,name=bold,follow_min_defence=0,worth_trump_defence=46,hunt_petit_min=15",
@@ -38,11 +38,12 @@ def test_a_spec_parses_back_from_its_string(spec: str) -> None:
 
 
 def test_defaults_spaces_and_order_do_not_matter() -> None:
-    assert str(Strategy()) == "play=random"
-    assert Strategy.parse("") == Strategy() == Strategy.parse("play=random, bid=chavey")
-    spaced = Strategy.parse(" ecart = expert , play = heuristic ")
-    assert spaced == Strategy(play="heuristic", ecart="expert")
-    assert str(spaced) == "play=heuristic,ecart=expert"
+    assert str(Strategy()) == "play=heuristic"
+    assert Strategy.parse("") == Strategy() == Strategy.parse("play=heuristic, bid=chavey, ecart=expert")
+    assert Strategy() == Strategy(play="heuristic", bid="chavey", ecart="expert", poignee="always")
+    spaced = Strategy.parse(" ecart = simple , play = random ")
+    assert spaced == Strategy(play="random", ecart="simple")
+    assert str(spaced) == "play=random,ecart=simple"
     assert Strategy(play="heuristic", attack_play="heuristic") == Strategy(play="heuristic")
     assert Strategy(play="heuristic", follow_min_defence=H.FOLLOW_MIN_DEFENCE) == Strategy(play="heuristic")
 
@@ -62,7 +63,7 @@ def test_label_is_the_name_or_the_spec() -> None:
             ValueError,
             "unknown strategy option 'speed'; valid keys: play, bid",
         ),
-        (lambda: Strategy(play="heuristic", speed=3), ValueError, "valid keys: play, bid, ecart"),
+        (lambda: Strategy(play="heuristic", speed=3), ValueError, "valid keys: play, bid, call, ecart"),
         (
             lambda: Strategy.parse("play=clever"),
             ValueError,
@@ -77,9 +78,9 @@ def test_label_is_the_name_or_the_spec() -> None:
         (lambda: Strategy.parse("play=heuristic,play=random"), ValueError, "play is given twice"),
         (lambda: Strategy.parse("heuristic"), ValueError, "key=value pairs"),
         (lambda: Strategy.parse("play="), ValueError, "key=value pairs"),
-        (lambda: Strategy.parse("bid_thresholds=40/56/71"), ValueError, "four increasing counts"),
-        (lambda: Strategy.parse("bid_thresholds=56/40/71/81"), ValueError, "four increasing counts"),
-        (lambda: Strategy.parse("bid_thresholds=a/b/c/d"), ValueError, "four increasing counts"),
+        (lambda: Strategy.parse("bid_thresholds=40/56/71"), ValueError, "four increasing Chavey counts"),
+        (lambda: Strategy.parse("bid_thresholds=56/40/71/81"), ValueError, "four increasing Chavey counts"),
+        (lambda: Strategy.parse("bid_thresholds=a/b/c/d"), ValueError, "four increasing Chavey counts"),
         (
             lambda: Strategy.parse("chelem_threshold=lots"),
             ValueError,
@@ -143,7 +144,7 @@ def test_tunables_have_todays_constants_as_defaults_and_reach_the_seat_block() -
         king_lead_min_blind=10,
     )
     block = tuned.block(4)
-    assert [block[t.slot] for t in TUNABLES.values()] == [3, 4, 5, 6, 7, 8, 9, 10]
+    assert [block[t.index] for t in TUNABLES.values()] == [3, 4, 5, 6, 7, 8, 9, 10]
 
 
 def test_basic_keeps_the_old_heuristic_defaults_and_refuses_the_new_options() -> None:
@@ -203,20 +204,20 @@ def test_the_per_side_options_fill_every_seat_block_as_their_strategy_does() -> 
     for seat in range(5):
         np.testing.assert_array_equal(seat_block(cfg, seat), same.block(5))
     assert seat_block(cfg, 0)[S.P_BID_PRISE] == 30 and seat_block(cfg, 3)[S.P_CHELEM_THRESHOLD] == 95
-    assert RunConfig().seat_strategies()[0] == Strategy(bid_thresholds=(40, 56, 71, 81))
+    assert RunConfig().seat_strategies()[0] == Strategy()
     np.testing.assert_array_equal(seat_block(RunConfig().to_array(), 2), Strategy().block(4))
 
 
 def test_strategies_in_a_configuration() -> None:
     config = RunConfig(
-        players=3, strategies=["play=heuristic", Strategy(play="greedy"), "play=random,ecart=expert"]
+        players=3, strategies=["play=heuristic", Strategy(play="greedy"), "play=random,ecart=simple"]
     )
     assert config.strategies == (
         Strategy(play="heuristic"),
         Strategy(play="greedy"),
-        Strategy(ecart="expert"),
+        Strategy(play="random", ecart="simple"),
     )
-    assert config.as_dict()["strategies"] == ["play=heuristic", "play=greedy", "play=random,ecart=expert"]
+    assert config.as_dict()["strategies"] == ["play=heuristic", "play=greedy", "play=random,ecart=simple"]
     assert RunConfig(**config.as_dict()) == config
     assert "strategies" not in RunConfig().as_dict()
     cfg = config.to_array()
@@ -224,7 +225,7 @@ def test_strategies_in_a_configuration() -> None:
     with pytest.raises(ValueError, match=r"one strategy per seat \(3 at 3 players\), got 2"):
         RunConfig(players=3, strategies=["play=heuristic"] * 2)
     with pytest.raises(ValueError, match="leave policy, ecart_policy unset"):
-        RunConfig(policy="heuristic", ecart_policy="expert", strategies=["play=random"] * 4)
+        RunConfig(policy="random", ecart_policy="simple", strategies=["play=random"] * 4)
     with pytest.raises(ValueError, match="leave bid_thresholds, chelem_threshold unset"):
         RunConfig(bid_thresholds=(1, 2, 3, 4), chelem_threshold=3, strategies=["play=random"] * 4)
     with pytest.raises(TypeError, match="one strategy per seat"):
@@ -242,19 +243,22 @@ def test_one_strategy_per_seat_equal_to_the_options_gives_the_same_records() -> 
 
 
 def test_each_seat_plays_its_own_strategy() -> None:
-    never = Strategy(bid_thresholds=(999, 1000, 1001, 1002), name="never bids")
+    never = Strategy(bid_thresholds=(997, 998, 999, 1000), name="never bids")
     frame = tarotsim.simulate(3000, seed=5, strategies=[Strategy(), Strategy(), never, Strategy()])
     played = frame[frame.thrown_in == "none"]
     assert len(played) > 1500 and (played.taker != 2).all()
-    assert set(frame.strategy_2.cat.categories) == {"play=random", "never bids"}
-    assert (frame.strategy_2 == "never bids").all() and (frame.strategy_0 == "play=random").all()
+    assert set(frame.strategy_2.cat.categories) == {"play=heuristic", "never bids"}
+    assert (frame.strategy_2 == "never bids").all() and (frame.strategy_0 == "play=heuristic").all()
     strong = tarotsim.simulate(4000, seed=6, strategies=["play=heuristic,ecart=expert"] + ["play=random"] * 3)
     assert strong.score_0.mean() > 8 > 0 > strong[["score_1", "score_2", "score_3"]].to_numpy().mean()
 
 
 def test_a_heuristic_option_changes_play_only_when_it_departs_from_its_default() -> None:
-    base = tarotsim.simulate(2000, seed=9, strategies=["play=heuristic"] * 4)
-    spelt = f"play=heuristic,follow_min_defence={H.FOLLOW_MIN_DEFENCE},draw_trumps_min={H.DRAW_TRUMPS_MIN}"
+    base = tarotsim.simulate(2000, seed=9, strategies=["play=heuristic,ecart=simple"] * 4)
+    spelt = (
+        f"play=heuristic,ecart=simple,follow_min_defence={H.FOLLOW_MIN_DEFENCE},"
+        f"draw_trumps_min={H.DRAW_TRUMPS_MIN}"
+    )
     explicit = tarotsim.simulate(2000, seed=9, strategies=[spelt] * 4)
     pd.testing.assert_frame_equal(base, explicit)
     options = (
@@ -265,7 +269,7 @@ def test_a_heuristic_option_changes_play_only_when_it_departs_from_its_default()
         "king_lead_min=15",
     )
     for option in options:
-        tuned = tarotsim.simulate(2000, seed=9, strategies=[f"play=heuristic,{option}"] * 4)
+        tuned = tarotsim.simulate(2000, seed=9, strategies=[f"play=heuristic,ecart=simple,{option}"] * 4)
         played = (base.thrown_in == "none").to_numpy()
         changed = (tuned.attack_points[played] != base.attack_points[played]).mean()
         assert 0.005 < changed < 0.99, option
@@ -275,10 +279,8 @@ def test_a_sweep_takes_strategies_in_place_of_its_default_policies() -> None:
     swept = tarotsim.sweep(
         300, seed=4, contracts="garde", strategies=["play=heuristic,ecart=expert", *["play=random"] * 3]
     )
-    assert set(swept.strategy_0) == {"play=heuristic,ecart=expert"} and set(swept.strategy_3) == {
-        "play=random"
-    }
-    assert swept.attrs["config"]["policy"] == "random"  # the sweep's default policies gave way
+    assert set(swept.strategy_0) == {"play=heuristic"} and set(swept.strategy_3) == {"play=random"}
+    assert swept.attrs["config"]["policy"] == "heuristic"  # the one default, given way to the strategies
     heuristic_taker = tarotsim.sweep(
         300, seed=4, contracts="garde", policy="heuristic", ecart_policy="expert", defence_policy="random"
     )
@@ -292,11 +294,45 @@ def test_traces_name_the_strategies_only_when_the_run_has_them() -> None:
     assert "strategies" not in trace_records(1, seed=2)[0]
 
 
-def test_readme_lists_every_strategy_key() -> None:
-    from pathlib import Path
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("play=heuristic,chelem_threshold=100000000000000000000", "chelem_threshold must be 0 to 1000, got"),
+        ("bid_thresholds=40/56/71/100000000000000000000", "a bid threshold must be 0 to 1000, got"),
+        ("play=pimc,worlds=99999999999999999999999", "worlds must be 1 to 4096, got"),
+        ("play=heuristic,draw_trumps_min=30", "draw_trumps_min must be 0 to 24, got 30"),
+        ("play=heuristic,,", "empty item"),
+        (",play=heuristic", "empty item"),
+        ("play=pimc,worlds=0", "worlds must be 1 to 4096, got 0"),
+        ("bid=montecarlo,bid_worlds=0", "bid_worlds must be 1 to 4096, got 0"),
+        ("bid_worlds=8", "bid_worlds tunes montecarlo bidding, but this strategy has bid=chavey"),
+        ("worlds=8", "worlds tunes pimc card play, but this strategy plays heuristic"),
+        ("chelem_threshold=90", "chelem_threshold tunes overwhelming chelem announcement"),
+        ("play=pimc,rollout=pimc", "unknown rollout policy 'pimc'; valid names: heuristic, random"),
+        ("bid=montecarlo,bid_rollout=pimc", "unknown bid_rollout policy 'pimc'"),
+        ("call=queen", "unknown call policy 'queen'; valid names: longest"),
+    ],
+)
+def test_every_number_of_a_spec_is_bounded_and_every_item_named(spec: str, message: str) -> None:
+    """One-line ``ValueError``s, the same range message for the same bound, never an overflow."""
+    with pytest.raises(ValueError, match=message) as caught:
+        Strategy.parse(spec)
+    assert "\n" not in str(caught.value)
 
-    readme = (Path(__file__).resolve().parents[1] / "docs" / "tasks" / "strategies.md").read_text(
-        encoding="utf-8"
+
+def test_one_syntax_for_thresholds_the_old_one_accepted() -> None:
+    from tarotsim.policies import OPTIONS
+
+    assert OPTIONS["bid_thresholds"].parse("40/56/71/81") == OPTIONS["bid_thresholds"].parse("40,56,71,81")
+    assert Strategy(bid_thresholds=[40, 56, 71, 81]) == Strategy.parse("bid_thresholds=40/56/71/81")
+
+
+def test_the_flat_options_are_a_shorthand_for_one_strategy() -> None:
+    assert RunConfig().seat_strategies() == (Strategy(),) * 4
+    config = RunConfig(players=3, policy="random", ecart_policy="simple", bid_thresholds=(30, 40, 50, 60))
+    assert config.shorthand_strategy() == Strategy.parse(
+        "play=random,ecart=simple,bid_thresholds=30/40/50/60"
     )
-    assert options_markdown() in readme, "regenerate the README's strategy table with options_markdown()"
-    assert all(f"| `{key}` |" in options_markdown() for key in KEYS)
+    assert RunConfig(players=3).shorthand_strategy().bid_thresholds is None  # the table's own bands
+    assert not RunConfig().searches
+    assert RunConfig(bid_policy="montecarlo").searches and RunConfig(defence_policy="pimc").searches

@@ -9,7 +9,7 @@ The stages, each run with every stage before it:
 - ``STAGE_DEAL``: the deal's stream, the shuffle and the deal, the table made ready, the
   petit-sec check;
 - ``STAGE_BID``: the auction (each seat's wished contract);
-- ``STAGE_ECART``: the contract taken (``steps.take_contract``: the call, the chien, the
+- ``STAGE_ECART``: the contract taken (``driver.take_contract``: the call, the chien, the
   écart, the count's start, the chelem announcement);
 - ``STAGE_MOVES``: every card of the deal, each seat playing its lowest legal card: the
   legal set (``steps.legal_now``), the card out of the hand and the suit led and highest

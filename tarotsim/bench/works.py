@@ -82,14 +82,19 @@ def simulate_work(deals: int, *, threads: int = 1) -> Work:
     """Random play through the public ``simulate()``: the engine's deals and their DataFrame."""
     from tarotsim.simulate import simulate
 
-    return Work(lambda: simulate(deals, seed=SEED, threads=threads, progress=False), deals)
+    return Work(
+        lambda: simulate(
+            deals, seed=SEED, threads=threads, progress=False, policy="random", ecart_policy="simple"
+        ),
+        deals,
+    )
 
 
 def records_work(deals: int) -> Work:
     """Turning the record array of ``deals`` random deals into their DataFrame (``to_frame``)."""
     from tarotsim.run.records import to_frame
 
-    rec = play_deals(0, deals, run_key(SEED), RunConfig().to_array())
+    rec = play_deals(0, deals, run_key(SEED), _engine_cfg("random", 4))
     return Work(lambda: to_frame(rec, 0, 4), deals)
 
 
@@ -99,7 +104,7 @@ def chunk_write_work(deals: int, folder: str | os.PathLike[str]) -> Work:
     from tarotsim.run.records import to_frame
     from tarotsim.run.store import CHUNKS, write_chunk
 
-    frame = to_frame(play_deals(0, deals, run_key(SEED), RunConfig().to_array()), 0, 4)
+    frame = to_frame(play_deals(0, deals, run_key(SEED), _engine_cfg("random", 4)), 0, 4)
     (Path(folder) / CHUNKS).mkdir(parents=True, exist_ok=True)
     return Work(lambda: write_chunk(folder, 0, frame), deals)
 

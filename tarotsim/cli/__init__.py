@@ -20,6 +20,7 @@ from importlib import import_module
 from typing import Any, cast
 
 from tarotsim.cli.common import CliError, Parser, join_number_lists
+from tarotsim.run.compiling import compile_notices
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -107,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        status = int(args.func(args))
+        with compile_notices(not getattr(args, "quiet", False)):
+            status = int(args.func(args))
         sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
         return status
     except BrokenPipeError:  # the reader went away (| head): stop quietly

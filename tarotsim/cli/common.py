@@ -16,12 +16,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from tarotsim.config import RunConfig
+    from tarotsim.strategy import Strategy
 
 DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2024
@@ -42,7 +43,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-_NUMBER_LIST = re.compile(r"-?\d[\d_]*(,\s*-?\d[\d_]*)*")
+_NUMBER_LIST = re.compile(r"-?\d[\d_]*([,/]\s*-?\d[\d_]*)*")
 _NUMBER_LIST_OPTIONS = ("--bid-thresholds",)
 """Options whose value is a list of numbers, which argparse takes for an option when it
 starts with a minus sign unless written ``--option=value``."""
@@ -122,25 +123,52 @@ def name_list(text: str) -> tuple[str, ...]:
 
 
 def _published_bands() -> str:
-    """Chavey's published bands, ``P,G,GS,GC``."""
+    """Chavey's published bands, ``P/G/GS/GC``."""
     from tarotsim.labels import CONTRACTS, PUBLISHED_BANDS
 
-    return ",".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
+    return "/".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
 
 
 def bid_thresholds(text: str) -> tuple[int, ...]:
-    """A ``--bid-thresholds``: four whole numbers, comma-separated."""
+    """A ``--bid-thresholds``: four counts written as in a spec, ``40/56/71/81`` (the old
+    ``40,56,71,81`` is accepted too)."""
+    from tarotsim.policies import parse_thresholds
+
     try:
-        values = tuple(int(part.replace("_", "")) for part in text.split(","))
-    except ValueError:
+        return parse_thresholds(text.replace("_", ""))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def chelem_threshold(text: str) -> int:
+    """A ``--chelem-threshold``: a count, bounded as in a spec."""
+    from tarotsim.policies import OPTIONS
+
+    try:
+        return OPTIONS["chelem_threshold"].parse(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def strategy_spec(text: str) -> Strategy:
+    """A ``--strategy``: a strategy spec such as ``play=pimc,worlds=16``."""
+    from tarotsim.strategy import Strategy
+
+    try:
+        return Strategy.parse(text)
+    except (TypeError, ValueError) as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def seat_spec(text: str) -> tuple[int, Strategy | None]:
+    """A ``--seat K=SPEC``: seat K's strategy; a bare ``K`` is a sweep's taking seat (its
+    older spelling of ``--taker K``)."""
+    seat, sep, spec = text.partition("=")
+    if not seat.strip().isdigit() or len(seat.strip()) > 2:
         raise argparse.ArgumentTypeError(
-            f"expected four whole numbers such as {_published_bands()}, got {text!r}"
-        ) from None
-    if len(values) != 4:
-        raise argparse.ArgumentTypeError(
-            f"expected four numbers (Prise, Garde, Garde sans, Garde contre), got {text!r}"
+            f"expected K=SPEC, a seat and its strategy such as 2=play=random, got {text!r}"
         )
-    return values
+    return int(seat), strategy_spec(spec) if sep else None
 
 
 def table_file(text: str) -> str:
@@ -161,9 +189,50 @@ def writable(path: Path) -> None:
         raise CliError(f"cannot write {path}: permission denied")
 
 
-def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, Any] | None = None) -> None:
-    """The options of ``RunConfig``, each ``--name`` for the field ``name``; defaults are
-    ``RunConfig``'s, then ``defaults``."""
+_SHORTHAND = (
+    "policy",
+    "attack_policy",
+    "defence_policy",
+    "bid_policy",
+    "bidder",
+    "ecart_policy",
+    "poignee_policy",
+    "chelem_policy",
+    "bid_thresholds",
+    "chelem_threshold",
+)
+"""The flags that are a shorthand for one strategy at every seat (``RunConfig``'s policy fields)."""
+
+
+def add_strategy_options(parser: argparse.ArgumentParser, *, seats: bool = True) -> None:
+    """``--strategy SPEC`` (every seat) and, with ``seats``, ``--seat K=SPEC`` (one seat,
+    repeatable); without ``seats`` (a duel), ``--strategy`` lies under ``--a`` and ``--b``."""
+    from tarotsim.strategy import Strategy
+
+    every = "every seat's strategy" if seats else "the strategy under both --a and --b"
+    parser.add_argument(
+        "--strategy",
+        type=strategy_spec,
+        default=None,
+        metavar="SPEC",
+        help=f"{every}, e.g. play=pimc,worlds=16 (keys and defaults: docs/policies.md; default {Strategy()})",
+    )
+    if seats:
+        parser.add_argument(
+            "--seat",
+            dest="seat_strategies",
+            type=seat_spec,
+            action="append",
+            default=[],
+            metavar="K=SPEC",
+            help="seat K's strategy, over --strategy, e.g. --seat 0=play=pimc (repeatable)",
+        )
+
+
+def add_config_options(parser: argparse.ArgumentParser, *, seats: bool = True) -> None:
+    """The table's options, ``--strategy`` and ``--seat``, and the older policy flags (a
+    shorthand for one strategy at every seat, each ``--name`` for the ``RunConfig`` field
+    ``name``): the defaults are the one default strategy's."""
     from tarotsim.config import RunConfig
     from tarotsim.labels import (
         BID_POLICIES,
@@ -173,8 +242,9 @@ def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, A
         PLAY_POLICIES,
         POIGNEE_POLICIES,
     )
+    from tarotsim.policies import DECISIONS
 
-    default = {f.name: f.default for f in fields(RunConfig)} | dict(defaults or {})
+    default = {f.name: f.default for f in fields(RunConfig)}
 
     def names(table: Mapping[str, int]) -> str:
         return ", ".join(table)
@@ -186,64 +256,106 @@ def add_config_options(parser: argparse.ArgumentParser, defaults: Mapping[str, A
         help=f"players at the table: 3, 4 or 5 (default {default['players']})",
     )
     parser.add_argument(
+        "--dealing",
+        default=default["dealing"],
+        help=f"dealing: {names(DEALINGS)} (unshuffled: casual tables; default {default['dealing']})",
+    )
+    add_strategy_options(parser, seats=seats)
+    flags = parser.add_argument_group("shorthand for --strategy (every seat)")
+    flags.add_argument(
         "--policy",
-        default=default["policy"],
-        help=f"card-play policy of every seat: {names(PLAY_POLICIES)} (default {default['policy']})",
-    )
-    parser.add_argument(
-        "--attack-policy",
-        default=default["attack_policy"],
-        help="card-play policy of the attack (default --policy)",
-    )
-    parser.add_argument(
-        "--defence-policy",
-        default=default["defence_policy"],
-        help="card-play policy of the defence (default --policy)",
-    )
-    parser.add_argument(
-        "--bid-policy",
-        default=default["bid_policy"],
-        help=f"bidding policy: {names(BID_POLICIES)} (default {default['bid_policy']})",
-    )
-    parser.add_argument(
-        "--bidder",
         default=None,
-        metavar="FILE.json",
-        help="bidder file of --bid-policy learned (tarotsim fit-bidder)",
+        help=f"card-play policy: {names(PLAY_POLICIES)} (play=; default {default['policy']})",
     )
-    for option, table, text in (
-        ("ecart_policy", ECART_POLICIES, "écart policy: {names} (default {default})"),
-        ("poignee_policy", POIGNEE_POLICIES, "poignée policy: {names} (default {default})"),
-        ("chelem_policy", CHELEM_POLICIES, "chelem announcement policy: {names} (default {default})"),
-        ("dealing", DEALINGS, "dealing: {names} (unshuffled: casual tables; default {default})"),
+    flags.add_argument("--attack-policy", default=None, help="card play of the attack (attack_play=)")
+    flags.add_argument("--defence-policy", default=None, help="card play of the defence (defence_play=)")
+    flags.add_argument(
+        "--bid-policy",
+        default=None,
+        help=f"bidding policy: {names(BID_POLICIES)} (bid=; default {default['bid_policy']})",
+    )
+    flags.add_argument(
+        "--bidder", default=None, metavar="FILE.json", help="bidder file of --bid-policy learned (bidder=)"
+    )
+    for option, key, table in (
+        ("ecart_policy", "ecart", ECART_POLICIES),
+        ("poignee_policy", "poignee", POIGNEE_POLICIES),
+        ("chelem_policy", "chelem", CHELEM_POLICIES),
     ):
-        parser.add_argument(
+        flags.add_argument(
             "--" + option.replace("_", "-"),
-            default=default[option],
-            help=text.format(names=names(table), default=default[option]),
+            default=None,
+            help=f"{DECISIONS[key]} policy: {names(table)} ({key}=; default {default[option]})",
         )
-    parser.add_argument(
+    flags.add_argument(
         "--bid-thresholds",
         type=bid_thresholds,
-        default=default["bid_thresholds"],
-        metavar="P,G,GS,GC",
-        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (default {_published_bands()} "
-        "at 4 players, scaled by hand size)",
+        default=None,
+        metavar="P/G/GS/GC",
+        help=f"Chavey counts for Prise, Garde, Garde sans, Garde contre (bid_thresholds=; default "
+        f"{_published_bands()} at 4 players, scaled by hand size)",
     )
-    parser.add_argument(
+    flags.add_argument(
         "--chelem-threshold",
-        type=whole(0, 10**6),
-        default=default["chelem_threshold"],
-        help=f"count from which the overwhelming chelem policy announces (default {default['chelem_threshold']})",
+        type=chelem_threshold,
+        default=None,
+        help=f"count from which chelem=overwhelming announces (default {default['chelem_threshold']})",
     )
 
 
 def run_config(args: argparse.Namespace) -> RunConfig:
-    """The run configuration of a command: every parsed option named as a ``RunConfig`` field."""
+    """The run configuration of a command: the table, and ``--strategy``/``--seat`` or the
+    shorthand flags (not both).
+
+    Raises
+    ------
+    CliError
+        For a shorthand flag given with ``--strategy`` or ``--seat``, or a seat off the table.
+    """
     from tarotsim.config import RunConfig
+    from tarotsim.strategy import Strategy
 
     given = vars(args)
-    return RunConfig(**{f.name: given[f.name] for f in fields(RunConfig) if f.name in given})
+    table = {f.name: given[f.name] for f in fields(RunConfig) if f.name in given and f.name not in _SHORTHAND}
+    flags = {name: given[name] for name in _SHORTHAND if given.get(name) is not None}
+    base: Strategy | None = given.get("strategy")
+    seats: list[tuple[int, Strategy]] = []
+    for seat, strategy in given.get("seat_strategies") or []:
+        if strategy is None:
+            if given.get("command") != "sweep":
+                raise CliError(f"--seat {seat} needs a strategy: --seat {seat}=SPEC")
+            continue  # a sweep's taking seat (taker_seat)
+        seats.append((seat, strategy))
+    if base is None and not seats:
+        return RunConfig(**table, **flags)
+    if flags:
+        shown = ", ".join("--" + name.replace("_", "-") for name in flags)
+        raise CliError(
+            f"--strategy and --seat set the policies: leave {shown} out (or write them in the spec)"
+        )
+    players = RunConfig(**table).players
+    strategies = [base or Strategy()] * players
+    for seat, strategy in seats:
+        if seat >= players:
+            raise CliError(f"--seat {seat}=…: the seats are 0 to {players - 1} at {players} players")
+        strategies[seat] = strategy
+    return RunConfig(**table, strategies=tuple(strategies))
+
+
+def taker_seat(args: argparse.Namespace) -> int:
+    """A sweep's taking seat: ``--taker K``, or the older ``--seat K``."""
+    bare = [seat for seat, strategy in args.seat_strategies if strategy is None]
+    if len(bare) > 1 or (bare and args.taker is not None):
+        raise CliError("give the taking seat once, with --taker K")
+    return bare[0] if bare else (args.taker or 0)
+
+
+def describe_play(config: RunConfig) -> str:
+    """The strategies of a run in a few words: ``play=heuristic`` or each seat's label."""
+    labels = [s.label for s in config.seat_strategies()]
+    if len(set(labels)) == 1:
+        return f"every seat {labels[0]}"
+    return "; ".join(f"seat {seat} {label}" for seat, label in enumerate(labels))
 
 
 def add_run_options(
@@ -275,7 +387,7 @@ def add_run_options(
         default=DEFAULT_CHUNK_DEALS,
         help=f"deals per chunk on disk (default {DEFAULT_CHUNK_DEALS})",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no compile notice")
     parser.add_argument(
         "--scheduler",
         default=None,

@@ -16,15 +16,18 @@ from tarotsim.cli.common import (
     CliError,
     add_config_options,
     add_run_options,
+    add_strategy_options,
+    describe_play,
     emit,
     name_list,
     run_config,
     seed_number,
+    taker_seat,
     threads_number,
     whole,
     writable,
 )
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig
+from tarotsim.config import RunConfig
 from tarotsim.labels import CONTRACTS, ThrownIn
 
 if TYPE_CHECKING:
@@ -149,7 +152,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print(
         f"{args.deals} deals, seed {frame.attrs['seed']}, {config.players} players, "
-        f"card play {config.policy}; {elapsed:.1f} s\n"
+        f"{describe_play(config)}; {elapsed:.1f} s\n"
     )
     print(
         "Contract success by bouts in the taker's hand (rate with its 95% Wilson interval, "
@@ -160,7 +163,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    make_run(args, run_spec(args, run_config(args), "sweep", contracts=args.contracts, seat=args.seat))
+    make_run(args, run_spec(args, run_config(args), "sweep", contracts=args.contracts, seat=taker_seat(args)))
     return 0
 
 
@@ -169,10 +172,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
     from tarotsim.duel import DuelResult, duel, duel_spec
     from tarotsim.report.duel import duel_tables, write_duel_report
+    from tarotsim.strategy import merge_specs
 
-    spec = duel_spec(
-        args.a, args.b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals
-    )
+    a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
+    spec = duel_spec(a, b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
         if args.scheduler is not None or args.workers is not None:
             raise CliError("--scheduler and --workers need --out DIR, the run directory the chunks go to")
@@ -202,10 +205,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
 
-    spec = run_spec(args, run_config(args), "sweep", contracts=CONTRACTS, seat=0)
+    config = run_config(args)
+    spec = run_spec(args, config, "sweep", contracts=CONTRACTS, seat=0)
     print(
         f"Sweeping {args.deals:,} deals: seat 0 takes each of the {len(CONTRACTS)} contracts on every deal "
-        f"({args.policy} play); re-running this command resumes an interrupted run."
+        f"({describe_play(config)}); re-running this command resumes an interrupted run."
     )
     started = time.perf_counter()
     make_run(args, spec)
@@ -262,30 +266,38 @@ def simulate_options(sim: argparse.ArgumentParser) -> None:
 def study_options(study: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim study``."""
     add_run_options(study, out_required=False, deals=1_000_000, out="runs/study")
-    add_config_options(study, SWEEP_DEFAULTS)
+    add_config_options(study)
     study.set_defaults(func=cmd_study)
 
 
 def sweep_options(swp: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim sweep``."""
     add_run_options(swp, out_required=True)
-    swp.add_argument("--seat", type=whole(0, 4), default=0, help="seat that takes every contract (default 0)")
+    swp.add_argument(
+        "--taker",
+        type=whole(0, 4),
+        default=None,
+        help="seat that takes every contract (default 0; also --seat K)",
+    )
     swp.add_argument(
         "--contracts",
         type=name_list,
         default=CONTRACTS,
         help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
     )
-    add_config_options(swp, SWEEP_DEFAULTS)
+    add_config_options(swp)
     swp.set_defaults(func=cmd_sweep)
 
 
 def duel_options(duel_: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim duel``."""
     duel_.add_argument(
-        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=heuristic,ecart=expert"
+        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=pimc (over --strategy)"
     )
-    duel_.add_argument("--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random")
+    duel_.add_argument(
+        "--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random (over --strategy)"
+    )
+    add_strategy_options(duel_, seats=False)
     duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
     add_run_options(duel_, out_required=False)
     duel_.set_defaults(func=cmd_duel)

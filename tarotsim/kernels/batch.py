@@ -10,10 +10,10 @@ A trace asks for each deal's log and card sets as well. Each entry into a kernel
 a whole compilation of the game, so these runs share one.
 
 It takes ``searching``: ``True`` when some seat searches (``pimc`` play, the
-``montecarlo`` bidder), else ``None`` (``searching.needs_search`` says which). Numba
-compiles a kernel per type of its arguments, so a run without search players compiles
-none of them; with ``True``, each block makes its own search scratch
-(``searching.new_search``).
+``montecarlo`` bidder), else ``None``, decided once per run by the Python layer from the
+policy registry (``RunSpec.searches``). Numba compiles a kernel per type of its arguments,
+so a run without search players compiles none of them; with ``True``, each block makes its
+own search scratch (``searching.new_search``) and blocks are small.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from numba import prange
 from tarotsim._jit import njit
 from tarotsim.kernels.driver import check_policies
 from tarotsim.kernels.game import gather_pack, new_auction, play_deal
-from tarotsim.kernels.searching import block_search, searches_any
+from tarotsim.kernels.searching import block_search
 from tarotsim.kernels.state import (
     C_DEALING,
     DEALING_UNSHUFFLED,
@@ -42,9 +42,12 @@ from tarotsim.kernels.state import (
 
 BLOCK_DEALS = 1024
 """Deals per block: one table and one scratch record per block."""
-SEARCH_BLOCK_DEALS = 8
-"""The same when some seat searches (``pimc``): its deals cost thousands of others, so
-small blocks keep every thread busy."""
+SEARCH_BLOCK_DEALS = 32
+"""The same when some seat searches (``pimc`` play, the ``montecarlo`` bidder): its deals
+cost hundreds or thousands of others, so small blocks keep every thread busy, also in the
+calls of a run with a progress bar (``run.engine.progress_step``). Not smaller: each block
+makes its search scratch, the Monte Carlo bidder's 9 MB of it, which at 8 deals a block cost
+a ``bid=montecarlo`` run a sixth more time."""
 
 
 def no_trace() -> tuple[np.ndarray, np.ndarray]:
@@ -54,10 +57,12 @@ def no_trace() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit
-def _block_size(cfgs: np.ndarray) -> int:
+def _block_size(cfgs: np.ndarray, searching: bool | None) -> int:
     if cfgs[0, C_DEALING] == DEALING_UNSHUFFLED:
         return SEQUENCE_DEALS
-    return SEARCH_BLOCK_DEALS if searches_any(cfgs) else BLOCK_DEALS
+    if searching is None:
+        return BLOCK_DEALS
+    return SEARCH_BLOCK_DEALS
 
 
 @njit
@@ -135,7 +140,7 @@ def run_deals(
     decision log and card sets (hands as dealt, chien, écart, poignées shown) for a trace,
     or have no rows (``no_trace``) when none is kept.
 
-    Blocks of ``BLOCK_DEALS`` deals (``SEARCH_BLOCK_DEALS`` when some seat plays ``pimc``,
+    Blocks of ``BLOCK_DEALS`` deals (``SEARCH_BLOCK_DEALS`` when ``searching`` is set,
     ``SEQUENCE_DEALS`` with unshuffled dealing) are aligned on absolute deal numbers, so
     with unshuffled dealing every block but the first starts a sequence and the first
     replays at most one partial sequence. Each block runs in its own (serial) function,
@@ -143,7 +148,7 @@ def run_deals(
     """
     check_policies(cfgs, searching is not None)
     n_deals = out.shape[0] // cfgs.shape[0]
-    size = _block_size(cfgs)
+    size = _block_size(cfgs, searching)
     first_block = first_deal // size
     n_blocks = (first_deal + n_deals + size - 1) // size - first_block
     for b in prange(n_blocks):

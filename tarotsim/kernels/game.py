@@ -10,6 +10,10 @@ The deal after the auction is driven by ``kernels.driver`` (``take_contract``,
 players (the ``montecarlo`` bid, the ``pimc`` card: ``play_to_end`` hands those back),
 and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``).
 
+``play_cards`` and ``log_play`` are inlined into ``play_deal``: a called function is passed
+the whole ``DealState`` by value (more than a hundred words), which a random deal would
+feel; ``driver.play_to_end`` is called once per deal (and once more per ``pimc`` card).
+
 ``search`` is the search players' scratch (``kernels.searching.Search``) or ``None`` when
 no seat searches; the ``search is None`` tests are settled when Numba compiles for the
 argument's type, so the game without search players compiles and carries none of them,
@@ -235,7 +239,7 @@ def _bid(
     return taker, contract
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None) -> None:
     """The card play of the deal, from the first trick to the last counted: ``driver.play_to_end``,
     which hands back each card of a searching policy (``pimc``), asked here with ``search``."""
@@ -249,7 +253,7 @@ def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None) -> None:
         seat = play_to_end(tb, cfg)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def log_play(tb: DealState, cfg: np.ndarray, log: np.ndarray) -> None:
     """The play of the deal just played into the log, from the public table: each trick's
     leader, cards in play order and the seat that took it (``tb.history``), each seat's poignée."""

@@ -12,7 +12,6 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.policies.bidding import choose_bid
-from tarotsim.kernels.policies.codes import BID_CHAVEY, BID_LEARNED
 from tarotsim.kernels.search.montecarlo import N_CONTRACT_CODES, new_bid_scratch, playout_totals
 from tarotsim.kernels.state import I_DEALER, P_BID_POLICY, new_state, seat_slot
 from tarotsim.kernels.view import seat_view
@@ -24,8 +23,7 @@ def seat_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) ->
     tb = new_state()
     tb.hands[seat, 0] = word0
     tb.hands[seat, 1] = word1
-    policy = BID_LEARNED if cfg[seat_slot(seat, P_BID_POLICY)] == BID_LEARNED else BID_CHAVEY
-    return choose_bid(policy, seat_view(tb, seat), cfg)
+    return choose_bid(cfg[seat_slot(seat, P_BID_POLICY)], seat_view(tb, seat), cfg)
 
 
 @njit
@@ -42,7 +40,7 @@ def montecarlo_totals(
     """The ``montecarlo`` decision of ``seat`` (bidding by ``cfgs[0]``, int64[1, N_CFG]) holding
     this hand, the seats from ``dealer + 1`` to it having passed: ``totals`` (int64[5]) gets its
     playout score sums by contract code; returns the worlds accepted (the means' divisor)."""
-    tb = new_state()  # the other seats' words: all passed (tb.bids are zero)
+    tb = new_state()  # the seat's hand, the dealer, and passes heard (tb.bids)
     tb.hands[seat, 0] = word0
     tb.hands[seat, 1] = word1
     tb.info[I_DEALER] = dealer

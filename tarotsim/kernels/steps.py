@@ -218,7 +218,7 @@ def shown_size(tb: DealState, seat: int, players: int) -> int:
     return poignee_size(popcount(shown1 & TRUMPS_MASK), (shown1 & EXCUSE_BIT) != 0, players)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def poignee_points(tb: DealState, players: int) -> int:
     """The bonuses (points) of the poignées shown so far (``tb.shown``, public)."""
     points = 0

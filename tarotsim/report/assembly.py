@@ -295,13 +295,12 @@ def _auction_tables(doc: Document, summary: RunSummary) -> None:
         "bid, so the deal is the taking seat's to take whatever its turn. Mean taker score "
         "(pass = 0), 95% interval:",
     )
-    doc.table(findings.auction_table(summary.by_others_bid, "others_bid"), in_words=True)
+    by_bid = findings.auction_table(summary.by_others_bid, "others_bid")
+    doc.table(findings.auction_headers(by_bid), in_words=True, terms=by_bid.columns)
     doc.paragraph(
         "By the taking seat's turn to speak (0 speaks first and leads the first trick unless a "
         f"chelem is announced), all deals; \u201c{words('uncontested')}\u201d is the share of them on "
         "which no other seat would bid:",
     )
-    doc.table(
-        findings.auction_table(summary.by_position, "speaker_position", uncontested=summary.uncontested),
-        in_words=True,
-    )
+    by_turn = findings.auction_table(summary.by_position, "speaker_position", uncontested=summary.uncontested)
+    doc.table(findings.auction_headers(by_turn), in_words=True, terms=by_turn.columns)

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import pandas as pd
 
 from tarotsim.analysis.tables import TextTable, text_table
-from tarotsim.report.glossary import MINUS, glossary_table, readable
+from tarotsim.report.glossary import GLOSSARY, MINUS, glossary_table, readable
 
 
 class Code(NamedTuple):
@@ -223,13 +224,22 @@ class Document:
             Bullets(tuple((item,) if isinstance(item, str) else tuple(item) for item in items))
         )
 
-    def table(self, frame: pd.DataFrame, floatfmt: str = ".3f", *, in_words: bool = False) -> None:
+    def table(
+        self,
+        frame: pd.DataFrame,
+        floatfmt: str = ".3f",
+        *,
+        in_words: bool = False,
+        terms: Iterable[object] = (),
+    ) -> None:
         """Add `frame` as a table (its index left out; floats written with `floatfmt`).
 
         Its column names are turned into words (:func:`~tarotsim.report.glossary.readable`,
         which also joins each interval into one cell) and remembered for :meth:`glossary`,
-        unless `in_words` says the frame is written in words already.
+        unless `in_words` says the frame is written in words already; then the column names
+        it shows in words, `terms`, are remembered (those of the glossary among them).
         """
+        self.columns += [str(c) for c in terms if str(c) in GLOSSARY]
         if not in_words:
             self.columns += [str(c) for c in frame.columns]
             frame = readable(frame, floatfmt)
@@ -270,6 +280,10 @@ th, td { border: 1px solid #ccc; padding: .25em .6em; }
 th { background: #f3f3f3; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.long { min-width: 28em; }
+@media (max-width: 600px) {  /* a phone: long text wraps within the page, wide tables still scroll */
+  td.long { min-width: 12em; overflow-wrap: anywhere; }
+  body { margin: 1em auto; }
+}
 figure { margin: 1.5em 0; max-width: 100%; }
 img { max-width: 100%; height: auto; }
 figure img { border: 1px solid #eee; }

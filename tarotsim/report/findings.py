@@ -301,8 +301,8 @@ def auction_table(
     (``others_bid``, shown by contract name, or ``speaker_position``). A cell reads
     ``"31.2 (28.0 to 34.4)"``: the mean taker score and its 95% normal interval (from
     ``score_se``). ``deals`` is the played deals of the row. `uncontested`, by value of `key`, is the share of those deals on which
-    no other seat would bid (a "no other bid" column, in percent), when given. Headers are in
-    words (:mod:`tarotsim.report.glossary`).
+    no other seat would bid (an ``uncontested`` column, in percent), when given. The report
+    shows these headers in words (:func:`auction_headers`).
     """
     contracts = list(dict.fromkeys(by_auction["contract"]))
     values = list(dict.fromkeys(by_auction.sort_values(key)[key]))
@@ -310,9 +310,9 @@ def auction_table(
     for value in values:
         mine = by_auction[by_auction[key] == value].set_index("contract")
         shown = contract_name(value) if isinstance(value, str) else value
-        row: dict[str, object] = {glossary.words(key): shown, "deals": f"{int(mine['n'].max()):,}"}
+        row: dict[str, object] = {key: shown, "deals": f"{int(mine['n'].max()):,}"}
         if uncontested is not None:
-            row[glossary.words("uncontested")] = f"{100 * float(uncontested.get(value, 0.0)):.0f}%"
+            row["uncontested"] = f"{100 * float(uncontested.get(value, 0.0)):.0f}%"
         for con in contracts:
             if con not in mine.index:
                 row[contract_name(con)] = ""
@@ -324,3 +324,9 @@ def auction_table(
             )
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def auction_headers(table: pd.DataFrame) -> pd.DataFrame:
+    """An :func:`auction_table` with its column names in words (contract names stay as they are)."""
+    named = [c for c in table.columns if c in glossary.GLOSSARY]
+    return table.rename(columns={c: glossary.words(c) for c in named})

@@ -11,21 +11,32 @@ import numba
 import numpy as np
 
 from tarotsim.config import check_count
-from tarotsim.kernels.batch import no_trace, run_deals
-from tarotsim.kernels.searching import needs_search
+from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS, no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
+from tarotsim.policies import searches as policy_searches
+from tarotsim.run.compiling import prepare_run
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
-SEARCH_STEP_DEALS = 64
-"""The same when some seat searches (``pimc`` play, the ``montecarlo`` bidder), whose deals
-cost hundreds or thousands of others."""
+SEARCH_STEP_BLOCKS = 4
+"""When some seat searches (``pimc`` play, the ``montecarlo`` bidder), whose deals cost
+hundreds or thousands of others: blocks of deals per thread and per progress-bar update,
+enough that every thread stays busy until a call's last blocks."""
 
 
-def progress_step(cfg: np.ndarray) -> int:
-    """Deals per progress-bar update of a run with configuration ``cfg`` (int64[N_CFG], or
-    one row per duel rotation)."""
-    return PROGRESS_STEP_DEALS if needs_search(cfg) is None else SEARCH_STEP_DEALS
+def progress_step(searches: bool, threads: int | None = None) -> int:
+    """Deals per progress-bar update of a run whose seats search (``searches``) or not, on
+    ``threads`` threads (default: those Numba uses now)."""
+    if not searches:
+        return PROGRESS_STEP_DEALS
+    threads = numba.get_num_threads() if threads is None else threads
+    return SEARCH_STEP_BLOCKS * threads * SEARCH_BLOCK_DEALS
+
+
+def searching_argument(searches: bool) -> bool | None:
+    """The ``searching`` argument of ``batch.run_deals``: ``True`` when a seat searches, else
+    ``None`` (the kernels then compile no search player and play large blocks)."""
+    return True if searches else None
 
 
 def check_threads(threads: int | None) -> int:
@@ -147,25 +158,32 @@ def play_deals(
     *,
     contracts: np.ndarray | None = None,
     progress: bool = False,
+    searches: bool | None = None,
 ) -> np.ndarray:
     """Records of deals first_deal … first_deal + deals - 1: int32[deals * k, N_REC].
 
     With ``contracts`` (int64 codes) every deal is played once per contract (a sweep,
     k = len(contracts)); with ``cfg`` int64[k, N_CFG], once per configuration (a duel's
-    rotations); else once under the run's bidding (k = 1).
+    rotations); else once under the run's bidding (k = 1). ``searches``: whether a seat
+    searches (``RunSpec.searches``; None: ``policies.searches`` of the configuration), which
+    sets both the kernels' block size and the progress step, so that every call keeps every
+    thread busy.
     """
     cfgs = config_rows(cfg, contracts)
     per_deal = len(cfgs)
-    searching = needs_search(cfgs)
+    if searches is None:
+        searches = policy_searches(cfgs)
+    searching = searching_argument(searches)
     logs, masks = no_trace()
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
+    prepare_run(first_deal, key, cfgs, out, logs, masks, searching)
     if not progress:
         run_deals(first_deal, key, cfgs, out, logs, masks, searching)
         return out
     from tqdm import tqdm
 
     with tqdm(total=deals, unit="deal", unit_scale=True, desc="deals", file=sys.stderr) as bar:
-        step = progress_step(cfgs)
+        step = progress_step(searches)
         for start in range(0, deals, step):
             stop = min(deals, start + step)
             run_deals(

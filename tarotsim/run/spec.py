@@ -8,6 +8,7 @@ of the whole run made at once. Where the chunks go is :mod:`tarotsim.run.store`'
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 from dataclasses import dataclass, field, fields, replace
@@ -16,9 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tarotsim.config import SWEEP_DEFAULTS, RunConfig, check_count
+from tarotsim.bidder import load_bidder
+from tarotsim.config import RunConfig, check_count
 from tarotsim.labels import CONTRACTS, parse_contract
 from tarotsim.players import has_python_players, play_step_by_step, spec_rows
+from tarotsim.policies import searches
 from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
@@ -28,10 +31,12 @@ KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
 in that seat and strategy B in the others."""
-FORMAT = 3
+FORMAT = 4
 """Version of the records and of the run directory's layout, part of a run's identity: raised by any
 change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
-chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's checksum)."""
+chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's
+checksum; 4: a strategy spec's unnamed choices mean the one default, heuristic play and the
+expert écart, where they meant random play and the simple écart)."""
 DEFAULT_CHUNK_DEALS = 1 << 18
 """Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
 for a four-contract sweep), so a run's memory stays bounded whatever its length."""
@@ -157,17 +162,34 @@ class RunSpec:
         and the fields two runs must share to hold the same records."""
         from tarotsim._version import __version__
 
-        return {
-            "format": FORMAT,
-            "tarotsim": __version__,
-            "kind": self.kind,
-            "seed": self.seed,
-            "deals": self.deals,
-            "chunk_deals": self.chunk_deals,
-            "config": self.config.as_dict(),
-            "contracts": list(self.contracts),
-            "seat": self.seat if self.kind == "sweep" else None,
-        } | ({"duel": [str(s) for s in self.duel]} if self.kind == "duel" else {})
+        return (
+            {
+                "format": FORMAT,
+                "tarotsim": __version__,
+                "kind": self.kind,
+                "seed": self.seed,
+                "deals": self.deals,
+                "chunk_deals": self.chunk_deals,
+                "config": self.config.as_dict(),
+                "contracts": list(self.contracts),
+                "seat": self.seat if self.kind == "sweep" else None,
+            }
+            | ({"duel": [str(s) for s in self.duel]} if self.kind == "duel" else {})
+            | self._bidders()
+        )
+
+    def _strategies(self) -> tuple[Strategy, ...]:
+        """Every strategy the run plays."""
+        return self.duel if self.kind == "duel" else self.config.seat_strategies()
+
+    def _bidders(self) -> dict[str, Any]:
+        """``{"bidders": {path: digest}}``: the SHA-256 of each learned bidder's model (the
+        slots it fills), so that a changed bidder file makes another run; empty without one."""
+        paths = sorted({s.bidder for s in self._strategies() if s.bidder is not None})
+        if not paths:
+            return {}
+        digests = {p: hashlib.sha256(load_bidder(p).slots().tobytes()).hexdigest() for p in paths}
+        return {"bidders": digests}
 
     @staticmethod
     def from_identity(identity: dict[str, Any]) -> RunSpec:
@@ -189,7 +211,7 @@ class RunSpec:
                 f"reads format {FORMAT}): make the run again with this version, in a new directory"
             )
         try:
-            return RunSpec(
+            spec = RunSpec(
                 kind=identity["kind"],
                 seed=identity["seed"],
                 deals=identity["deals"],
@@ -201,6 +223,9 @@ class RunSpec:
             )
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"{type(err).__name__}: {err}") from None
+        if spec._bidders() != {k: v for k, v in identity.items() if k == "bidders"}:
+            raise ValueError("a learned bidder's file has changed since the run was made")
+        return spec
 
     def command(self, directory: str | os.PathLike[str]) -> str | None:
         """The ``tarotsim`` command line that makes this run in ``directory``, or resumes it there.
@@ -227,11 +252,10 @@ class RunSpec:
             if self.chunk_deals != DEFAULT_CHUNK_DEALS:
                 words += ["--chunk-deals", str(self.chunk_deals)]
             return shlex.join(words)
-        if self.config.forced_contract is not None or self.config.strategies is not None:
+        if self.config.forced_contract is not None:
             return None
         sweeping = self.kind == "sweep"
-        options: dict[str, Any] = {**(SWEEP_DEFAULTS if sweeping else {}), "players": self.config.players}
-        defaults = RunConfig(**options)
+        defaults = RunConfig(players=self.config.players)
         words = [
             "tarotsim",
             self.kind,
@@ -245,18 +269,27 @@ class RunSpec:
         if self.chunk_deals != DEFAULT_CHUNK_DEALS:
             words += ["--chunk-deals", str(self.chunk_deals)]
         if sweeping and self.seat != 0:
-            words += ["--seat", str(self.seat)]
+            words += ["--taker", str(self.seat)]
         if sweeping and self.contracts != CONTRACTS:
             words += ["--contracts", ",".join(self.contracts)]
         if self.config.players != RunConfig().players:
             words += ["--players", str(self.config.players)]
+        strategies = self.config.strategies
+        if strategies is not None:
+            if len(set(strategies)) == 1:
+                words += ["--strategy", str(strategies[0])]
+            else:
+                words += [f"--seat={seat}={strategy}" for seat, strategy in enumerate(strategies)]
         for option in fields(RunConfig):
             value = getattr(self.config, option.name)
-            if option.name in ("players", "forced_taker", "forced_contract") or value == getattr(
-                defaults, option.name
-            ):
+            if option.name in (
+                "players",
+                "forced_taker",
+                "forced_contract",
+                "strategies",
+            ) or value == getattr(defaults, option.name):
                 continue
-            text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            text = "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
             words += [f"--{option.name.replace('_', '-')}={text}"]
         return shlex.join(words)
 
@@ -275,9 +308,16 @@ class RunSpec:
         return self.config.to_array()
 
     @property
+    def searches(self) -> bool:
+        """Whether a seat of the run searches (``policies.searches``, from the registry's
+        ``searches`` flags): decided here once, it sets both the kernels' block size and the
+        progress step."""
+        return searches(self._cfg())
+
+    @property
     def progress_step(self) -> int:
         """Deals per progress-bar update (``engine.progress_step``: fewer when a seat searches)."""
-        return progress_step(self._cfg())
+        return progress_step(self.searches)
 
     def compute_chunk(self, index: int, *, progress: bool = False) -> pd.DataFrame:
         """Records of chunk ``index``: a pure function of the spec and the index.
@@ -299,7 +339,15 @@ class RunSpec:
         if has_python_players([s for row in spec_rows(self) for s in row]):  # played step by step
             rec = play_step_by_step(first, count, self.key, self._cfg(), spec_rows(self))
         else:
-            rec = play_deals(first, count, self.key, self._cfg(), contracts=contracts, progress=progress)
+            rec = play_deals(
+                first,
+                count,
+                self.key,
+                self._cfg(),
+                contracts=contracts,
+                progress=progress,
+                searches=self.searches,
+            )
         frame = to_frame(
             rec,
             first,

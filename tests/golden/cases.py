@@ -11,6 +11,7 @@ from tarotsim.config import RunConfig
 from tarotsim.trace import trace_records
 
 SEED = 20261201
+RANDOM = {"policy": "random", "ecart_policy": "simple"}  # random play, as the cases were made
 EXPERT = {
     "policy": "heuristic",
     "ecart_policy": "expert",
@@ -19,7 +20,7 @@ EXPERT = {
 }
 
 RECORD_CASES: dict[str, dict[str, Any]] = {
-    "random-4p": {"players": 4, "deals": 3000},
+    "random-4p": {"players": 4, "deals": 3000, **RANDOM},
     "expert-3p": {"players": 3, "deals": 1500, **EXPERT},
     "expert-4p": {"players": 4, "deals": 2000, **EXPERT},
     "expert-5p": {"players": 5, "deals": 1500, **EXPERT},
@@ -27,13 +28,17 @@ RECORD_CASES: dict[str, dict[str, Any]] = {
     "sweep-4p": {"players": 4, "deals": 600, "sweep": True},
     "sweep-5p": {"players": 5, "deals": 400, "sweep": True},
     "pimc-4p": {"players": 4, "deals": 20, "strategies": ["play=pimc,worlds=4,ecart=expert"] * 4},
-    "pimc-5p-endgame": {"players": 5, "deals": 10, "strategies": ["play=pimc,worlds=4,endgame=2"] * 5},
+    "pimc-5p-endgame": {
+        "players": 5,
+        "deals": 10,
+        "strategies": ["play=pimc,worlds=4,endgame=2,ecart=simple"] * 5,
+    },
 }
 TRACE_CASES: dict[str, dict[str, Any]] = {
     "expert-3p": {"players": 3, **EXPERT},
     "expert-4p": {"players": 4, **EXPERT},
     "expert-5p": {"players": 5, **EXPERT},
-    "random-5p": {"players": 5},
+    "random-5p": {"players": 5, **RANDOM},
 }
 TRACE_DIGEST_DEALS = 400
 READABLE_DEALS = 3

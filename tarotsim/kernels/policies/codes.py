@@ -1,8 +1,19 @@
-"""Integer codes of the policies, chosen by name in the Python API (``tarotsim.config``)."""
+"""Integer codes of the policies, written from the registry (``tarotsim.policies``): do not edit.
+
+Regenerate with ``python -m tarotsim.policies``; ``tests/test_policies.py`` checks this file.
+"""
+
+PLAY_RANDOM = 0
+PLAY_HEURISTIC = 1
+PLAY_GREEDY = 2
+PLAY_PIMC = 3
+PLAY_BASIC = 4
 
 BID_CHAVEY = 0
 BID_LEARNED = 1
 BID_MONTECARLO = 2
+
+CALL_LONGEST = 0
 
 ECART_SIMPLE = 0
 ECART_EXPERT = 1
@@ -13,9 +24,3 @@ POIGNEE_SMART = 2
 
 CHELEM_NEVER = 0
 CHELEM_OVERWHELMING = 1
-
-PLAY_RANDOM = 0
-PLAY_HEURISTIC = 1
-PLAY_GREEDY = 2
-PLAY_PIMC = 3
-PLAY_BASIC = 4  # the heuristic without what it learnt in issue 13: its play before, kept for duels

@@ -44,7 +44,7 @@ records are the same whatever the threads or workers, and the deal's own stream 
 play, …) is not disturbed. When no world can be drawn (a position the sampler's scratch
 cannot count), the seat plays the heuristic's card.
 
-Options (``tarotsim.strategy.PIMC_OPTIONS``, which holds their defaults and ranges) are
+Options (``tarotsim.policies.OPTIONS``, which holds their defaults and ranges) are
 read from the seat's block of ``cfg``.
 
 Scratch: ``sc`` (``search.scratch``), made once per block of deals; a decision

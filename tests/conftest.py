@@ -1,0 +1,40 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pandas as pd
+import pytest
+
+
+@pytest.fixture(scope="session")
+def compiled_game() -> None:
+    """The run kernel of games without search players compiled (or loaded) in this process
+    and so in the on-disk cache, before a test starts other processes (``python -m
+    tarotsim``, Dask workers): they load it in a second instead of each compiling it for
+    minutes, at the same time, on an empty cache."""
+    from tarotsim.config import RunConfig
+    from tarotsim.run.engine import play_deals
+    from tarotsim.run.seeding import run_key
+
+    play_deals(0, 1, run_key(0), RunConfig().to_array())
+
+
+@pytest.fixture(scope="module")
+def recorded_runs() -> Iterator[None]:
+    """``RunSpec.compute_chunk`` serves the chunks of the runs recorded in
+    ``tests/fixtures`` instead of simulating them (any other spec is simulated): for the
+    tests of what is done with records, which then neither compile nor play the game."""
+    from tarotsim.run.spec import RunSpec
+    from tests.fixtures.runs import recorded_chunk
+
+    original = RunSpec.compute_chunk
+
+    def compute_chunk(self: RunSpec, index: int, *, progress: bool = False) -> pd.DataFrame:
+        served = recorded_chunk(self, index)
+        return original(self, index, progress=progress) if served is None else served
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RunSpec, "compute_chunk", compute_chunk)
+        yield

@@ -158,7 +158,7 @@ def take_chien(tb: DealState, taker: int) -> None:
 
 @njit(_nrt=False)
 def lay_ecart(tb: DealState, taker: int, ecart0: np.uint64, ecart1: np.uint64) -> None:
-    """The taker lays its écart ``(ecart0, ecart1)`` aside (a legal one: RULES.md §4); the
+    """The taker lays its écart ``(ecart0, ecart1)`` aside (a legal one: docs/rules.md §4); the
     count starts with it on the attack's side."""
     tb.ecart[0] = ecart0
     tb.ecart[1] = ecart1

@@ -32,7 +32,7 @@ from tarotsim.analysis.intervals import Z95, paired_interval, wilson_interval
 from tarotsim.bench.timing import machine
 from tarotsim.config import RunConfig
 from tarotsim.duel import INTERVAL, DuelResult
-from tarotsim.kernels.policies.montecarlo import TRIES_PER_WORLD
+from tarotsim.kernels.search.montecarlo import TRIES_PER_WORLD
 from tarotsim.run.engine import using_threads
 from tarotsim.strategy import DEFAULT_BID_ROLLOUT, DEFAULT_BID_WORLDS, WORLDS_GAIN_ENOUGH
 
@@ -215,7 +215,7 @@ def main() -> None:
         "",
         "Machine: " + ", ".join(f"{k} {v}" for k, v in about.items()) + ".",
         "",
-        "The `montecarlo` bidder (`tarotsim/kernels/policies/montecarlo.py`) deals the cards it cannot",
+        "The `montecarlo` bidder (`tarotsim/kernels/search/montecarlo.py`) deals the cards it cannot",
         "see again `bid_worlds` times, consistently with its hand and the bids heard (the earlier",
         "speakers modelled as bidding by Chavey's count at the published bands; at most",
         f"{TRIES_PER_WORLD} draws per world asked for), plays each contract above the bid heard out with",

@@ -4,9 +4,9 @@ The policy is ``greedy``: take the trick with the cheapest card that beats the c
 winning it, else play the cheapest card (the Excuse goes before the last trick). It was
 added the way the guide's page "Your own player" (docs/tasks/own-player.md) describes:
 
-1. its kernel, ``tarotsim/kernels/policies/greedy.py`` (``greedy_card``: the seat, its
-   legal cards and the ``DealState`` in, a card id out; it reads only what the seat may
-   know: its own hand, the trick in play);
+1. its kernel, ``tarotsim/kernels/policies/greedy.py`` (``greedy_card``: the seat's
+   ``SeatView`` and its legal cards in, a card id out; it reads its own hand and the
+   trick in play);
 2. its code, ``PLAY_GREEDY = 2`` in ``tarotsim/kernels/policies/codes.py``, and one branch
    in ``playout_card`` (``tarotsim/kernels/policies/play.py``);
 3. its name, ``"greedy"`` in ``PLAY_POLICIES`` (``tarotsim/labels.py``); from then on it is

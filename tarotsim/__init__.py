@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from tarotsim.config import RunConfig
     from tarotsim.dealing import Deals, deal
     from tarotsim.duel import DuelResult, duel
+    from tarotsim.game import Game, Observation, actions
     from tarotsim.hand import HandAnalysis, analyse_hand
     from tarotsim.labels import Contract, Side
     from tarotsim.simulate import simulate, sweep
@@ -28,10 +29,13 @@ _HOMES = {
     "Contract": "tarotsim.labels",
     "Deals": "tarotsim.dealing",
     "DuelResult": "tarotsim.duel",
+    "Game": "tarotsim.game",
     "HandAnalysis": "tarotsim.hand",
+    "Observation": "tarotsim.game",
     "RunConfig": "tarotsim.config",
     "Side": "tarotsim.labels",
     "Strategy": "tarotsim.strategy",
+    "actions": "tarotsim.game",
     "analyse_hand": "tarotsim.hand",
     "deal": "tarotsim.dealing",
     "duel": "tarotsim.duel",
@@ -43,16 +47,21 @@ _HOMES = {
     "sweep": "tarotsim.simulate",
 }
 """Each public name → the module that defines it."""
+_MODULES = ("players",)
+"""Public modules of the package, imported on first use (``tarotsim.players.builtin``)."""
 
 __all__ = [
     "Contract",
     "Deals",
     "DuelResult",
+    "Game",
     "HandAnalysis",
+    "Observation",
     "RunConfig",
     "Side",
     "Strategy",
     "__version__",
+    "actions",
     "analyse_hand",
     "deal",
     "duel",
@@ -60,6 +69,7 @@ __all__ = [
     "format_card",
     "parse_card",
     "parse_cards",
+    "players",
     "simulate",
     "sweep",
 ]
@@ -67,6 +77,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use and kept."""
+    if name in _MODULES:
+        return import_module(f"tarotsim.{name}")
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'tarotsim' has no attribute {name!r}")

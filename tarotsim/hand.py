@@ -56,8 +56,6 @@ PASS = CONTRACT_NAMES[0]
 BIG_LOSS = 100
 """The loss (game points) whose chance is reported: the taker scores below minus this."""
 DEFAULT_DEALS = 2000
-DEFAULT_STRATEGY = "play=heuristic,ecart=expert"
-"""Every seat's strategy by default: a sweep's (heuristic card play, the expert écart)."""
 
 
 def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:
@@ -81,14 +79,12 @@ def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:
 
 
 def strategy_of(strategy: Strategy | str | None) -> Strategy:
-    """The strategy of every seat: a spec is read over :data:`DEFAULT_STRATEGY` (its
-    ``play`` and ``ecart`` apply unless the spec gives them)."""
+    """The strategy of every seat: a :class:`~tarotsim.strategy.Strategy`, a spec, or None
+    for the default one (heuristic card play, the expert écart, Chavey's bids)."""
     if strategy is None:
-        return Strategy.parse(DEFAULT_STRATEGY)
+        return Strategy()
     if isinstance(strategy, str):
-        given = {part.partition("=")[0].strip() for part in strategy.split(",")}
-        defaults = [part for part in DEFAULT_STRATEGY.split(",") if part.partition("=")[0] not in given]
-        return Strategy.parse(",".join([*defaults, strategy]))
+        return Strategy.parse(strategy)
     return to_strategy(strategy)
 
 

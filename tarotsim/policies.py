@@ -92,8 +92,6 @@ MAX_BID_WORLDS = 4096
 """The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
-PIMC_ROLLOUTS = ("heuristic", "random")
-"""The card plays a ``pimc`` seat's own playouts can run (its playout loop knows these two)."""
 
 KINDS = ("count", "policy", "thresholds", "path", "text")
 """Value types of an option: a whole number in a range, a policy name, four increasing
@@ -473,7 +471,6 @@ _OPTION_LIST = (
         "heuristic",
         "card play of every seat in the playouts",
         slot="P_ROLLOUT",
-        choices=PIMC_ROLLOUTS,
     ),
     Option(
         "drop",

@@ -181,17 +181,25 @@ class Strategy:
     endgame: int
     rollout: str
     drop: int
+    player: Any  # a Python player (tarotsim.players), None for the built-in policies alone
+    acts_all: bool  # whether the Python player takes every decision (act=) or the card play (play=)
 
     def __init__(
         self,
-        play: str = DEFAULTS["play"],
+        play: Any = DEFAULTS["play"],
         bid: str = DEFAULTS["bid"],
         call: str = DEFAULTS["call"],
         ecart: str = DEFAULTS["ecart"],
         poignee: str = DEFAULTS["poignee"],
         chelem: str = DEFAULTS["chelem"],
+        act: Any = None,
         **options: Any,
     ) -> None:
+        player, acts_all = None, False
+        if act is not None or not isinstance(play, str):
+            from tarotsim.hooks import split_player
+
+            player, acts_all, play = split_player(play, act, DEFAULTS["play"])
         for key in options:
             if key not in KEYS:
                 raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
@@ -201,6 +209,7 @@ class Strategy:
             side = options.get(key)
             values[key] = None if side is None or _policy(key, side) == values["play"] else side
         values["name"] = None if options.get("name") is None else _name(options["name"])
+        values["player"], values["acts_all"] = player, acts_all
         for key, option in OPTIONS.items():
             if key == "bidder":
                 values[key] = _bidder(values["bid"], options.get(key))
@@ -270,6 +279,10 @@ class Strategy:
 
     def __str__(self) -> str:
         parts = [f"play={self.play}"]
+        if self.player is not None:
+            from tarotsim.hooks import player_name
+
+            parts = [f"{'act' if self.acts_all else 'play'}={player_name(self.player)}"]
         for key in KEYS[1:]:
             value = getattr(self, key)
             if key in DECISION_KEYS:
@@ -393,4 +406,8 @@ def to_strategy(value: Strategy | str) -> Strategy:
         return value
     if isinstance(value, str):
         return Strategy.parse(value)
-    raise TypeError(f"a strategy is a Strategy or a spec such as 'play=heuristic', got {value!r}")
+    from tarotsim.hooks import is_player
+
+    if is_player(value):
+        return Strategy(act=value)
+    raise TypeError(f"a strategy is a Strategy, a spec such as 'play=heuristic' or a player, got {value!r}")

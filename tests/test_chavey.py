@@ -16,7 +16,7 @@ from tarotsim.cards import parse_cards, to_mask
 from tarotsim.chavey import evaluate_hand
 from tarotsim.config import RunConfig
 from tarotsim.kernels.chavey import distribution_points, hand_points
-from tarotsim.kernels.policies.bidding import wished_contract
+from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
 from tarotsim.kernels.state import P_BID_GARDE_CONTRE, P_BID_PRISE, seat_slot
 
@@ -90,7 +90,7 @@ def test_chavey_count(hand: str, count: int, with_distribution: int, contract: i
 @pytest.mark.parametrize(("hand", "count", "with_distribution", "contract"), HANDS)
 def test_chavey_bands(hand: str, count: int, with_distribution: int, contract: int) -> None:
     word0, word1 = _words(hand)
-    assert wished_contract(word0, word1, RunConfig().to_array(), 0) == contract
+    assert chavey_wish(word0, word1, RunConfig().to_array(), 0) == contract
 
 
 def test_band_edges() -> None:
@@ -100,13 +100,13 @@ def test_band_edges() -> None:
     word0, word1 = _words("T1 T2 T3 T4 KS QS CS JS KH QH KD KC 2C 3C 4C 5C 6C 7C")
     for prise, contract in ((44, PRISE), (45, PASS)):
         cfg2 = RunConfig(bid_thresholds=(prise, 60, 71, 81)).to_array()
-        assert wished_contract(word0, word1, cfg2, 0) == contract
+        assert chavey_wish(word0, word1, cfg2, 0) == contract
     cfg2 = RunConfig(bid_thresholds=(40, 44, 71, 81)).to_array()
-    assert wished_contract(word0, word1, cfg2, 0) == GARDE
+    assert chavey_wish(word0, word1, cfg2, 0) == GARDE
     cfg2 = RunConfig(bid_thresholds=(40, 45, 47, 81)).to_array()
-    assert wished_contract(word0, word1, cfg2, 0) == GARDE_SANS
+    assert chavey_wish(word0, word1, cfg2, 0) == GARDE_SANS
     cfg2 = RunConfig(bid_thresholds=(40, 45, 46, 47)).to_array()
-    assert wished_contract(word0, word1, cfg2, 0) == GARDE_CONTRE
+    assert chavey_wish(word0, word1, cfg2, 0) == GARDE_CONTRE
     assert list(cfg[seat_slot(0, P_BID_PRISE) : seat_slot(0, P_BID_GARDE_CONTRE) + 1]) == [40, 56, 71, 81]
 
 

@@ -15,6 +15,7 @@ from tarotsim.dealing import deal
 from tarotsim.hand import analyse_hand, parse_hand, strategy_of
 from tarotsim.kernels.features import hand_features
 from tarotsim.labels import CONTRACTS
+from tarotsim.strategy import Strategy
 
 HAND = "T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"
 BIDDER = Path(__file__).resolve().parent.parent / "reports" / "bidder-4p.json"
@@ -41,8 +42,7 @@ def test_a_wrong_hand_says_what_is_wrong(hand: str, players: int, message: str) 
 
 
 def test_strategy_spec_is_read_over_the_default() -> None:
-    default = strategy_of(None)
-    assert (default.play, default.ecart) == ("heuristic", "expert")
+    assert strategy_of(None) == Strategy()
     assert strategy_of("play=pimc").ecart == "expert"
     assert strategy_of("ecart=simple").play == "heuristic"
 

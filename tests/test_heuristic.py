@@ -8,13 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tarotsim._jit import njit
 from tarotsim.cards import format_card, from_mask, parse_cards, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.announce import poignee_cards, poignee_choice
-from tarotsim.kernels.policies.codes import ECART_EXPERT, PLAY_BASIC, PLAY_HEURISTIC
-from tarotsim.kernels.policies.ecart import choose_ecart
-from tarotsim.kernels.policies.knowledge import make_view
-from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_HEURISTIC
+from tarotsim.kernels.policies.ecart import expert_ecart
+from tarotsim.kernels.policies.knowledge import Reading, read_view
 from tarotsim.kernels.rules import legal_set
 from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
 from tarotsim.kernels.state import (
@@ -37,10 +36,13 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import put_card, start_trick
+from tarotsim.kernels.steps import poignee_cards, put_card, start_trick
+from tarotsim.kernels.view import seat_view
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402
+
+from tests.test_no_peeking import card_of, poignee_of  # noqa: E402
 
 CFG = RunConfig(policy="heuristic").to_array()
 SUITS = "SHDCT"
@@ -97,7 +99,7 @@ def position(
 def play(tb: DealState, seat: int, policy: int = PLAY_HEURISTIC) -> str:
     """The heuristic's (or ``policy``'s) card for ``seat`` (checked legal by the reference rules)."""
     legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
-    card = format_card(int(choose_card(policy, seat, np.uint64(legal0), np.uint64(legal1), tb, CFG, None)))
+    card = format_card(int(card_of(policy, tb, seat, np.uint64(legal0), np.uint64(legal1), CFG)))
     hand = reference.sort_cards(format_card(c) for c in _cards(tb.hands[seat]))
     trick = [format_card(int(tb.trick[j])) for j in range(int(tb.info[I_TRICK_LEN]))]
     assert card in reference.legal_cards(hand, trick)
@@ -218,9 +220,16 @@ def test_defender_keeps_its_king_guarded_when_discarding() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _view(tb: DealState, seat: int, *, informed: bool = True):
+@njit
+def _read(
+    tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, informed: bool
+) -> Reading:
+    return read_view(seat_view(tb, seat), legal0, legal1, cfg, informed)
+
+
+def _view(tb: DealState, seat: int, *, informed: bool = True) -> Reading:
     legal0, legal1 = legal_set(tb.hands[seat, 0], tb.hands[seat, 1], tb.info[I_LED], tb.info[I_HI_TRUMP])
-    return make_view(seat, np.uint64(legal0), np.uint64(legal1), tb, CFG, informed)
+    return _read(tb, seat, np.uint64(legal0), np.uint64(legal1), CFG, informed)
 
 
 def _set(cards: str) -> tuple[int, int]:
@@ -368,7 +377,7 @@ def test_heuristic_deals_are_legal(deals: int, config: RunConfig) -> None:
 def _expert_ecart(cards: str) -> set[str]:
     w0, w1 = to_mask(parse_cards(cards))
     assert len(parse_cards(cards)) == 24
-    e0, e1 = choose_ecart(ECART_EXPERT, w0, w1, 6)
+    e0, e1 = expert_ecart(w0, w1, 6)
     ecart = {format_card(c) for c in from_mask(e0, e1)}
     assert len(ecart) == 6
     assert reference.ecart_is_legal(
@@ -400,7 +409,7 @@ def test_expert_ecart_discards_trumps_only_when_forced() -> None:
 def _poignee(hand: str, *, seat: int, taker: int, contract: int) -> int:
     tb = position(hand=hand, seat=seat, taker=taker, leader=seat, trick_no=0, contract=contract)
     cfg = RunConfig(poignee_policy="smart").to_array()
-    return int(poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, tb, cfg))
+    return int(poignee_of(cfg[seat_slot(seat, P_POIGNEE_POLICY)], tb, seat, cfg))
 
 
 def test_smart_poignee() -> None:

@@ -10,11 +10,13 @@ import pandas as pd
 import pytest
 
 import tarotsim
+from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, parse_cards, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.policies.bidding import chavey_wish
-from tarotsim.kernels.policies.montecarlo import (
+from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
+from tarotsim.kernels.search.montecarlo import (
     B_ACCEPTED,
     B_TRIES,
     TRIES_PER_WORLD,
@@ -23,8 +25,8 @@ from tarotsim.kernels.policies.montecarlo import (
     new_bid_scratch,
     playout_totals,
 )
-from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
 from tarotsim.kernels.state import I_DEALER, MAX_SEATS, DealState, new_state
+from tarotsim.kernels.view import seat_view
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.run.engine import play_deals
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
@@ -41,6 +43,7 @@ def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: in
     tb = new_state()
     for seat in range(players):
         tb.dealt[seat] = to_mask(sorted(hands[seat]))
+        tb.hands[seat] = tb.dealt[seat]
     tb.chien[:] = to_mask(sorted(chien))
     tb.info[I_DEALER] = dealer
     return tb
@@ -74,9 +77,23 @@ def heard(bids: list[int]) -> np.ndarray:
     return words
 
 
+@njit
+def wish_of(tb: DealState, seat: int, cfg: np.ndarray, key: np.ndarray, deal: int, bs: BidScratch) -> int:
+    """The bidder's wish for ``seat``, asked as the game asks it: with the seat's view of ``tb``."""
+    return montecarlo_wish(seat_view(tb, seat), cfg, key, deal, bs)
+
+
+@njit
+def totals_of(tb: DealState, seat: int, cfg: np.ndarray, key: np.ndarray, deal: int, bs: BidScratch) -> int:
+    """``playout_totals`` for ``seat``, with its view of ``tb``."""
+    return playout_totals(seat_view(tb, seat), cfg, key, deal, bs)
+
+
 def wish(tb: DealState, cfg: np.ndarray, seat: int, bids: list[int], deal: int = 7) -> tuple[int, BidScratch]:
+    """The wish of ``seat``, which speaks after the seats that said ``bids``."""
     bs = new_bid_scratch(cfg.reshape(1, -1))
-    return montecarlo_wish(tb, cfg, seat, len(bids), KEY, deal, heard(bids), bs), bs
+    tb.bids[:] = heard(bids)
+    return wish_of(tb, seat, cfg, KEY, deal, bs), bs
 
 
 def test_a_hand_with_three_bouts_and_twelve_trumps_wishes_at_least_a_garde() -> None:
@@ -120,10 +137,12 @@ def test_worlds_fit_the_bids_heard_and_the_cap_is_kept() -> None:
     hands, chien = random_deal(random.Random(5), 4)
     tb = dealt_table(hands, chien, dealer=3, players=4)  # seat 0 speaks first, seat 1 second
     bs = new_bid_scratch(cfg.reshape(1, -1))
-    assert playout_totals(tb, cfg, 1, 1, KEY, 0, heard([PASS]), bs) == 4
+    tb.bids[:] = heard([PASS])
+    assert totals_of(tb, 1, cfg, KEY, 0, bs) == 4
     assert bs.scalars[B_TRIES] >= bs.scalars[B_ACCEPTED] == 4
     # a rare bid: some worlds are rejected, and at most the cap is drawn
-    accepted = playout_totals(tb, cfg, 1, 1, KEY, 0, heard([GARDE_SANS]), bs)
+    tb.bids[:] = heard([GARDE_SANS])
+    accepted = totals_of(tb, 1, cfg, KEY, 0, bs)
     assert bs.scalars[B_TRIES] <= TRIES_PER_WORLD * 4
     assert accepted == bs.scalars[B_ACCEPTED] <= 4
     assert bs.total[PRISE] == bs.total[GARDE] == bs.total[GARDE_SANS] == 0  # only Garde contre is above

@@ -11,9 +11,13 @@ taker), the écart holding no King, bout or hidden trump. The decision must not 
 The same harness catches toy policies that peek at another hand or at the écart, so it
 can fail.
 
+Every policy reads only its seat's ``SeatView`` (``kernels.view.seat_view``, the one reader
+of the deal state for a policy), so what the harness checks is that view and the policy
+together: each decision is asked as the driver asks it, the view made from the table.
+
 The driver also plays 5-player deals (the king call, the secret partner, the first-lead
 rule); ``tests/test_no_peeking_five.py`` holds those tests. The écart policies need no such
-test: they receive the taker's cards (hand and chien) and nothing else.
+test: their view holds the taker's cards (hand and chien) and nothing hidden.
 """
 
 from __future__ import annotations
@@ -43,14 +47,15 @@ from tarotsim.cards import (
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.driver import show_poignee, take_contract
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
-from tarotsim.kernels.policies.montecarlo import new_bid_scratch
-from tarotsim.kernels.policies.play import choose_card
+from tarotsim.kernels.policies.play import playout_card
 from tarotsim.kernels.rules import card_bit, suit_code, void_seats
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
+from tarotsim.kernels.search.montecarlo import new_bid_scratch
 from tarotsim.kernels.search.pimc import pimc_card
-from tarotsim.kernels.search.scratch import new_search_scratch
+from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
 from tarotsim.kernels.searching import Search
 from tarotsim.kernels.state import (
     C_CHIEN,
@@ -72,7 +77,8 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table, show_poignee, take_contract
+from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
+from tarotsim.kernels.view import seat_view
 from tarotsim.labels import PLAY_POLICIES
 
 PLAYERS = 4
@@ -100,6 +106,29 @@ def shown_void(tb: DealState, seat: int, suit: int) -> bool:
 
 SEARCH = Search(new_search_scratch(True), new_bid_scratch(np.zeros((1, N_CFG), dtype=np.int64)))
 """One full ``pimc`` scratch that every decision of the harness shares (it holds no state of a deal)."""
+
+
+@njit
+def card_of(
+    policy: int, tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray
+) -> int:
+    """The card ``seat``'s card-play ``policy`` (one that searches nothing) chooses from its
+    legal cards, asked as the driver asks it: with the seat's view of ``tb``."""
+    return playout_card(policy, seat_view(tb, seat), legal0, legal1, cfg)
+
+
+@njit
+def pimc_of(
+    tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch
+) -> int:
+    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``game.play_cards``)."""
+    return pimc_card(seat_view(tb, seat), legal0, legal1, cfg, sc)
+
+
+@njit
+def poignee_of(policy: int, tb: DealState, seat: int, cfg: np.ndarray) -> int:
+    """The poignée size ``seat``'s poignée ``policy`` chooses, with the seat's view of ``tb``."""
+    return poignee_choice(policy, seat_view(tb, seat), cfg)
 
 
 def copy_table(tb: DealState) -> DealState:
@@ -151,8 +180,8 @@ def play_to(
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
     and the defence playing ``policies``; return (seat to play, its legal cards).
 
-    Each card is ``game.play_card``'s: the legal cards, the choice of the seat's side's policy
-    (``choose_card``), ``put_card``; asked step by step, since ``play_card`` is inlined and
+    Each card is ``driver.play_card``'s: the legal cards, the choice of the seat's side's
+    policy (``card_of``), ``put_card``; asked step by step, since ``play_card`` is inlined and
     calling it from Python would compile the card players once more."""
     cfg = cfg.copy()
     players = int(tb.info[I_PLAYERS])
@@ -170,7 +199,7 @@ def play_to(
                 return seat, legal0, legal1
             legal0, legal1 = words(legal_now(tb, seat))
             policy = policies[0] if tb.attack[seat] else policies[1]
-            put_card(tb, seat, choose_card(policy, seat, legal0, legal1, tb, cfg, None))
+            put_card(tb, seat, card_of(policy, tb, seat, legal0, legal1, cfg))
             seat = (seat + 1) % players
         end_trick(tb, cfg)
     raise AssertionError("the stopping point is past the end of the deal")
@@ -182,16 +211,22 @@ def play_to(
 
 
 def set_partner(tb: DealState) -> None:
-    """5 players: make the seat holding the called card the partner (``info[I_PARTNER]``, ``attack``)."""
+    """5 players, the called card not yet played: make the seat holding it the partner
+    (``attack``; ``info[I_PARTNER]`` is public, -1 until the card is played)."""
     taker = int(tb.info[I_TAKER])
     called = int(tb.info[I_CALLED])
-    tb.info[I_PARTNER] = -1
+    assert tb.info[I_PARTNER] == -1
     tb.attack[:] = 0
     tb.attack[taker] = 1
     for seat in range(int(tb.info[I_PLAYERS])):
         if seat != taker and called in cards_of(*tb.hands[seat]):
-            tb.info[I_PARTNER] = seat
             tb.attack[seat] = 1
+
+
+def true_partner(tb: DealState) -> int:
+    """The partner by the sides (``tb.attack``, secret until the called card is played), -1 none."""
+    taker = int(tb.info[I_TAKER])
+    return next((s for s in range(int(tb.info[I_PLAYERS])) if s != taker and tb.attack[s]), -1)
 
 
 def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[DealState, int]:
@@ -306,7 +341,7 @@ def peek_ecart(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -
 
 
 def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, HEURISTIC_CFG, None))
+    return int(card_of(PLAY_HEURISTIC, tb, seat, legal0, legal1, HEURISTIC_CFG))
 
 
 HEURISTIC_CFG = RunConfig(policy="heuristic").to_array()
@@ -388,16 +423,15 @@ def test_every_card_play_policy_does_not_peek(name: str) -> None:
     """Every registered card-play policy: a new one runs through the harness once it is in
     ``labels.PLAY_POLICIES``.
 
-    Each policy is asked as ``choose_card`` asks it: ``pimc`` through ``pimc_card`` with the
-    search scratch, the others through ``choose_card`` without one. Calling the inlined
-    ``choose_card`` from Python with a search scratch would compile the whole search player
-    once more (minutes) for the dispatch of one line; the game's runs cover that line."""
+    Each policy is asked as the game asks it: ``pimc`` through ``pimc_card`` with the
+    search scratch (``game.play_cards``), the others through ``playout_card``
+    (``driver.play_to_end``), each with the seat's view of the table."""
     policy = PLAY_POLICIES[name]
 
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
         if policy == PLAY_PIMC:
-            return int(pimc_card(seat, legal0, legal1, tb, HEURISTIC_CFG, SEARCH.play))
-        return int(choose_card(policy, seat, legal0, legal1, tb, HEURISTIC_CFG, None))
+            return int(pimc_of(tb, seat, legal0, legal1, HEURISTIC_CFG, SEARCH.play))
+        return int(card_of(policy, tb, seat, legal0, legal1, HEURISTIC_CFG))
 
     changed, tried = count_changed(decide, 150, seed=31)
     assert tried == 150
@@ -424,10 +458,10 @@ def test_poignee_choice_does_not_peek(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked
-            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
+            first = poignee_of(cfg[seat_slot(seat, P_POIGNEE_POLICY)], copy_table(tb_now), seat, cfg)
             for _ in range(3):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
+                assert poignee_of(cfg[seat_slot(seat, P_POIGNEE_POLICY)], other, seat, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

@@ -4,8 +4,9 @@ The 4-player harness of ``tests/test_no_peeking.py`` (its driver plays the king 
 first-lead rule and the partner's reveal too) re-deals the cards the seat to move cannot
 see. On top of it, before the called card is played, the called card itself is moved to
 another seat that could hold it, or into the chien when nobody saw the chien, so that the
-partner changes (``tb.attack`` and ``info[I_PARTNER]`` follow it). Only the holder of the
-called card knows it is the partner (docs/rules.md §3); every other seat, the taker first, must
+partner changes (``tb.attack`` follows it; ``info[I_PARTNER]`` is public, -1 until the card
+is played). Only the holder of the called card knows it is the partner (docs/rules.md §3);
+every other seat, the taker first, must
 decide the same whoever the partner is. Toy policies that read the partner from the table
 show that the harness catches such a peek.
 """
@@ -20,13 +21,10 @@ import pytest
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_SUIT
 from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
-from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.state import (
     I_CALLED,
     I_CHIEN_SHOWN,
-    I_PARTNER,
     I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
@@ -36,6 +34,7 @@ from tarotsim.kernels.state import (
 )
 from tests.test_no_peeking import (
     _lowest_or_highest,
+    card_of,
     cards_of,
     copy_table,
     count_changed,
@@ -44,10 +43,12 @@ from tests.test_no_peeking import (
     new_deal,
     peek_next_hand,
     play_to,
+    poignee_of,
     redistribute,
     set_partner,
     shown_void,
     suit_index,
+    true_partner,
 )
 
 PLAYERS = 5
@@ -55,7 +56,7 @@ CFG = RunConfig(players=PLAYERS, policy="heuristic").to_array()
 
 
 def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    return int(choose_card(PLAY_HEURISTIC, seat, legal0, legal1, tb, CFG, None))
+    return int(card_of(PLAY_HEURISTIC, tb, seat, legal0, legal1, CFG))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,7 +125,7 @@ def move_called_card(tb: DealState, observer: int, rng: random.Random) -> DealSt
         put(new, source, called, back)
         put(new, target, back, called)
         set_partner(new)
-        assert new.info[I_PARTNER] != tb.info[I_PARTNER]
+        assert true_partner(new) != true_partner(tb)
         return new
     return None
 
@@ -141,7 +142,7 @@ def partner_changes(tb: DealState, observer: int, rng: random.Random, redeals: i
         if holder_of_called(other) is None:
             continue
         moved = move_called_card(other, observer, rng)
-        if moved is not None and moved.info[I_PARTNER] != tb.info[I_PARTNER]:
+        if moved is not None and true_partner(moved) != true_partner(tb):
             yield moved
 
 
@@ -167,8 +168,8 @@ def count_changed_partner(decide, n_positions: int, seed: int, *, redeals: int =
             kinds.add(
                 (
                     bool(seat == tb.info[I_TAKER]),
-                    bool(tb.info[I_PARTNER] < 0),
-                    bool(other.info[I_PARTNER] < 0),
+                    bool(true_partner(tb) < 0),
+                    bool(true_partner(other) < 0),
                 )
             )
             other.rng[:] = rng_state
@@ -186,7 +187,11 @@ def count_changed_partner(decide, n_positions: int, seed: int, *, redeals: int =
 @njit
 def peek_partner_seat(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
     """Plays low when the (secret) partner's seat number is even, else high."""
-    return _lowest_or_highest(legal0, legal1, tb.info[I_PARTNER] % 2 == 0)
+    partner = -1
+    for other in range(tb.info[I_PLAYERS]):
+        if other != tb.info[I_TAKER] and tb.attack[other] == 1:
+            partner = other
+    return _lowest_or_highest(legal0, legal1, partner % 2 == 0)
 
 
 @njit
@@ -245,13 +250,13 @@ def test_poignee_choice_does_not_peek_five(policy: str) -> None:
 
         def check(tb_now: DealState, seat: int) -> None:
             nonlocal checked, moved
-            first = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, copy_table(tb_now), cfg)
+            first = poignee_of(cfg[seat_slot(seat, P_POIGNEE_POLICY)], copy_table(tb_now), seat, cfg)
             for _ in range(2):
                 other, _n = redistribute(tb_now, seat, rng)
-                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
+                assert poignee_of(cfg[seat_slot(seat, P_POIGNEE_POLICY)], other, seat, cfg) == first
             for other in partner_changes(tb_now, seat, rng, 1):
                 moved += 1
-                assert poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, other, cfg) == first
+                assert poignee_of(cfg[seat_slot(seat, P_POIGNEE_POLICY)], other, seat, cfg) == first
             checked += 1
 
         play_to(tb, cfg, 1, 0, (PLAY_HEURISTIC, PLAY_HEURISTIC), at_poignee=check)

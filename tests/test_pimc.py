@@ -7,19 +7,23 @@ import numpy as np
 import pytest
 
 import tarotsim
+from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
 from tarotsim.config import RunConfig
+from tarotsim.kernels.driver import take_contract
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE
-from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, pimc_card
+from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, world_count
+from tarotsim.kernels.search.scratch import SearchScratch
 from tarotsim.kernels.state import C_HAND, I_LEADER, P_DROP, P_WORLDS, DealState, seat_slot
-from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table, take_contract
+from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
+from tarotsim.kernels.view import seat_view
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
 from tarotsim.trace import trace_records
 from tests import reference as ref
-from tests.test_no_peeking import SEARCH, copy_table, count_changed, mid_deal_positions, words
+from tests.test_no_peeking import SEARCH, copy_table, count_changed, mid_deal_positions, pimc_of, words
 from tests.test_no_peeking_five import count_changed_partner
 
 FAST = "play=pimc,worlds=4"
@@ -55,15 +59,18 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
 
     block = strategy.block(4)
     assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT], block[P_DROP]) == (48, 3, 0, 0)
-    with pytest.raises(ValueError, match="worlds sets pimc card play"):
+    with pytest.raises(ValueError, match="worlds tunes pimc card play, but this strategy plays heuristic"):
         Strategy.parse("play=heuristic,worlds=8")
-    with pytest.raises(ValueError, match="rollout must be one of random, heuristic,"):
-        Strategy.parse("play=pimc,rollout=greedy")
+    assert Strategy.parse("play=pimc,rollout=greedy").rollout == "greedy"  # any policy that searches nothing
+    with pytest.raises(
+        ValueError, match="unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, random"
+    ):
+        Strategy.parse("play=pimc,rollout=pimc")
     with pytest.raises(ValueError, match="worlds must be 1 to"):
         Strategy(play="pimc", worlds=0)
     assert Strategy.parse("attack_play=pimc,play=heuristic,endgame=2").endgame == 2
     assert Strategy.parse("play=pimc,drop=25").block(4)[P_DROP] == 25
-    with pytest.raises(ValueError, match="drop sets pimc card play"):
+    with pytest.raises(ValueError, match="drop tunes pimc card play"):
         Strategy.parse("play=heuristic,drop=5")
     with pytest.raises(ValueError, match="drop must be 0 to 100"):
         Strategy(play="pimc", drop=101)
@@ -100,13 +107,17 @@ def test_dropping_keeps_the_best_card_and_the_cards_in_doubt() -> None:
     assert sc.live[3] == 1 and sc.live[9] == 0
 
 
+@njit
+def world_count_of(tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch, n: int) -> None:
+    """``pimc.world_count`` for ``seat``, from its view of ``tb``."""
+    world_count(seat_view(tb, seat), cfg, sc, n)
+
+
 def _decide_with(cfg: np.ndarray):
-    """The ``pimc`` player's decisions under ``cfg``: ``pimc_card``, which ``choose_card`` calls
-    for ``PLAY_PIMC`` (asking ``choose_card`` itself from Python would compile the search
-    player once more, for no other code)."""
+    """The ``pimc`` player's decisions under ``cfg``, asked as the game asks them (``pimc_of``)."""
 
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-        return int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play))
+        return int(pimc_of(tb, seat, legal0, legal1, cfg, SEARCH.play))
 
     return decide
 
@@ -191,7 +202,7 @@ def test_pimc_finds_the_obviously_winning_card() -> None:
     tb, seat = _all_trumps_table(cfg)
     legal0, legal1 = words(legal_now(tb, seat))
     assert legal0 == 0 and int(legal1) == (1 << 0) | (1 << 20)
-    card = int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play))
+    card = int(pimc_of(tb, seat, legal0, legal1, cfg, SEARCH.play))
     assert card == TRUMP_21
     total = SEARCH.play.total
     assert total[TRUMP_21] > total[PETIT]
@@ -209,7 +220,7 @@ def test_no_more_worlds_are_drawn_once_one_card_is_left(drop: int) -> None:
     legal0, legal1 = words(legal_now(tb, seat))
     unset = -123_456
     SEARCH.play.world_values[:] = unset
-    assert int(pimc_card(seat, legal0, legal1, tb, cfg, SEARCH.play)) == TRUMP_21
+    assert int(pimc_of(tb, seat, legal0, legal1, cfg, SEARCH.play)) == TRUMP_21
     worlds = DROP_FIRST if drop else 64
     values = SEARCH.play.world_values[:, TRUMP_21]
     assert (values[:worlds] != unset).all() and (values[worlds:] == unset).all()
@@ -228,13 +239,13 @@ def test_a_forced_card_is_played_without_sampling() -> None:
             legal0, legal1 = words(legal_now(tb, player))
             if card == PETIT:
                 break
-            put_card(tb, player, int(pimc_card(player, legal0, legal1, tb, cfg, SEARCH.play)))
+            put_card(tb, player, int(pimc_of(tb, player, legal0, legal1, cfg, SEARCH.play)))
         if card == TRUMP_21:
             end_trick(tb, cfg)
     assert bin(int(legal0)).count("1") + bin(int(legal1)).count("1") == 1  # its last card
     SEARCH.play.rng[:] = 0
     SEARCH.play.total[:] = -1
-    card = int(pimc_card(player, legal0, legal1, tb, cfg, SEARCH.play))
+    card = int(pimc_of(tb, player, legal0, legal1, cfg, SEARCH.play))
     assert card < N_SUIT_CARDS and (int(legal0) >> card) & 1
     assert not SEARCH.play.rng.any()  # no sub-stream seeded, no world drawn
     assert (SEARCH.play.total == -1).all()
@@ -258,22 +269,20 @@ def test_decision_sub_streams_differ_from_the_deal_stream() -> None:
 def test_the_count_of_a_world_equal_to_the_deal_is_the_deals_own(players: int) -> None:
     """In the world that is the real deal, the count rebuilt from the public history under the
     world's sides is the deal's count (the écart or chien where it counts included)."""
-    from tarotsim.kernels.search.pimc import world_count
-    from tarotsim.kernels.search.view import seat_constraints, world_hands
-    from tests.test_worlds import true_holders
+    from tests.test_worlds import constraints_of, true_holders, world_hands_of
 
     cfg = RunConfig(players=players).to_array()
     sc = SEARCH.play
     checked = 0
     for tb, seat, _legal0, _legal1 in mid_deal_positions(30, seed=40 + players, players=players):
-        n = seat_constraints(
+        n = constraints_of(
             tb, cfg, seat, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat
         )
         truth = true_holders(tb, seat, n, sc.unseen, sc.holder_seat)
         for h, (word0, word1) in enumerate(truth):
             sc.world[h] = (word0, word1)
-        world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
-        world_count(tb, cfg, sc, n)
+        world_hands_of(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
+        world_count_of(tb, seat, cfg, sc, n)
         assert np.array_equal(sc.count, tb.count)
         assert np.array_equal(sc.pile, tb.pile)
         checked += 1

@@ -48,7 +48,7 @@ def runs(tmp_path_factory):
         (["simulate", "--threads", "5000"], "argument --threads: must be at most 1,024"),
         (["simulate", "--chunk-deals", "0"], "argument --chunk-deals: must be at least 1"),
         (["match", "--deals", "10000000"], "argument --deals: must be at most 100,000"),
-        (["simulate", "--chelem-threshold", "100000000000000000000"], "argument --chelem-threshold: must be at most"),
+        (["simulate", "--chelem-threshold", "100000000000000000000"], "argument --chelem-threshold: chelem_threshold must be 0 to 1000"),
         (["fit-bidder", "x", "--out", "b.json", "--sample-seed", "-1"], "argument --sample-seed: must be at least 0"),
     ],
 )  # fmt: skip

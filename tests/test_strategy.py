@@ -308,7 +308,10 @@ def test_traces_name_the_strategies_only_when_the_run_has_them() -> None:
         ("bid_worlds=8", "bid_worlds tunes montecarlo bidding, but this strategy has bid=chavey"),
         ("worlds=8", "worlds tunes pimc card play, but this strategy plays heuristic"),
         ("chelem_threshold=90", "chelem_threshold tunes overwhelming chelem announcement"),
-        ("play=pimc,rollout=pimc", "unknown rollout policy 'pimc'; valid names: heuristic, random"),
+        (
+            "play=pimc,rollout=pimc",
+            "unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, random",
+        ),
         ("bid=montecarlo,bid_rollout=pimc", "unknown bid_rollout policy 'pimc'"),
         ("call=queen", "unknown call policy 'queen'; valid names: longest"),
     ],

@@ -18,10 +18,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, FULL_WORD0, FULL_WORD1, N_SUIT_CARDS, SUIT_LEN, from_mask, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.search.view import seat_constraints, world_hands
+from tarotsim.kernels.search.constraints import seat_constraints, world_hands
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     draw_world,
@@ -30,7 +31,8 @@ from tarotsim.kernels.search.worlds import (
     prepare_worlds,
     sample_world,
 )
-from tarotsim.kernels.state import I_CALLED, I_CHIEN_SHOWN, I_PARTNER_KNOWN, I_TAKER
+from tarotsim.kernels.state import I_CALLED, I_CHIEN_SHOWN, I_PARTNER_KNOWN, I_TAKER, DealState
+from tarotsim.kernels.view import seat_view
 from tests.test_no_peeking import copy_table, mid_deal_positions, redistribute
 
 WS = new_world_scratch()
@@ -245,6 +247,36 @@ def test_a_scratch_too_small_says_so() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@njit
+def constraints_of(
+    tb: DealState,
+    cfg: np.ndarray,
+    seat: int,
+    unseen: np.ndarray,
+    sizes: np.ndarray,
+    voids: np.ndarray,
+    known: np.ndarray,
+    possible: np.ndarray,
+    holder_seat: np.ndarray,
+) -> int:
+    """``seat_constraints`` of ``seat``, from its view of ``tb`` (as ``pimc_card`` asks it)."""
+    return seat_constraints(seat_view(tb, seat), cfg, unseen, sizes, voids, known, possible, holder_seat)
+
+
+@njit
+def world_hands_of(
+    tb: DealState,
+    seat: int,
+    world: np.ndarray,
+    holder_seat: np.ndarray,
+    n: int,
+    hands: np.ndarray,
+    attack: np.ndarray,
+) -> None:
+    """``world_hands`` for ``seat``, from its view of ``tb``."""
+    world_hands(seat_view(tb, seat), world, holder_seat, n, hands, attack)
+
+
 def constraints(tb, cfg, seat):
     unseen = np.zeros(2, dtype=np.uint64)
     sizes = np.zeros(MAX_HOLDERS, dtype=np.int64)
@@ -252,7 +284,7 @@ def constraints(tb, cfg, seat):
     known = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
     possible = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
     holder_seat = np.zeros(MAX_HOLDERS, dtype=np.int64)
-    n = seat_constraints(tb, cfg, seat, unseen, sizes, voids, known, possible, holder_seat)
+    n = constraints_of(tb, cfg, seat, unseen, sizes, voids, known, possible, holder_seat)
     allowed = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
     holder_allowed(unseen, voids, known, possible, n, allowed)
     return n, unseen, sizes, allowed, holder_seat, (voids, known, possible)
@@ -289,7 +321,7 @@ def test_real_positions_admit_the_true_deal_and_every_draw_respects_the_constrai
         assert (total0, total1) == (int(unseen[0]), int(unseen[1]))
         hands = np.zeros((players, 2), dtype=np.uint64)
         attack = np.zeros(players, dtype=np.int64)
-        world_hands(tb, seat, np.array(truth, dtype=np.uint64), holder_seat, n, hands, attack)
+        world_hands_of(tb, seat, np.array(truth, dtype=np.uint64), holder_seat, n, hands, attack)
         assert np.array_equal(hands, tb.hands[:players]) and np.array_equal(attack, tb.attack[:players])
         assert prepare_worlds(allowed, sizes, n, unseen, WS) >= 1.0
         for _ in range(20):
@@ -302,7 +334,7 @@ def test_real_positions_admit_the_true_deal_and_every_draw_respects_the_constrai
                 got0 |= int(out[h, 0])
                 got1 |= int(out[h, 1])
             assert (got0, got1) == (int(unseen[0]), int(unseen[1]))
-            world_hands(tb, seat, out, holder_seat, n, hands, attack)
+            world_hands_of(tb, seat, out, holder_seat, n, hands, attack)
             assert attack[tb.info[I_TAKER]] == 1 and attack[seat] == tb.attack[seat]
             called = int(tb.info[I_CALLED])
             if called >= 0 and not tb.info[I_PARTNER_KNOWN]:  # the partner is whoever holds the called card

@@ -9,7 +9,7 @@ The stages, each run with every stage before it:
 - ``STAGE_DEAL``: the deal's stream, the shuffle and the deal, the table made ready, the
   petit-sec check;
 - ``STAGE_BID``: the auction (each seat's wished contract);
-- ``STAGE_ECART``: the contract taken (``steps.take_contract``: the call, the chien, the
+- ``STAGE_ECART``: the contract taken (``driver.take_contract``: the call, the chien, the
   écart, the count's start, the chelem announcement);
 - ``STAGE_MOVES``: every card of the deal, each seat playing its lowest legal card: the
   legal set (``steps.legal_now``), the card out of the hand and the suit led and highest
@@ -38,7 +38,8 @@ from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.bits import lowest_bit
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
-from tarotsim.kernels.game import Auction, _auction, _bid, _record_hand, _reset_record, new_auction, play_card
+from tarotsim.kernels.driver import play_card, show_poignee, take_contract
+from tarotsim.kernels.game import Auction, _auction, _bid, _record_hand, _reset_record, new_auction
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import card_bit, trick_after
 from tarotsim.kernels.score import PASS, POIGNEE_BONUS
@@ -93,9 +94,7 @@ from tarotsim.kernels.steps import (
     put_card,
     reset_table,
     settle_deal,
-    show_poignee,
     start_trick,
-    take_contract,
 )
 
 STAGE_DEAL = 0
@@ -235,7 +234,7 @@ def play_until(
                 if size > 0:
                     poignee_points += POIGNEE_BONUS[size]
                     n_poignees += 1
-            card = play_card(tb, cfg, seat, None)
+            card = play_card(tb, cfg, seat)
             if records:
                 log[L_PLAYS + t * MAX_SEATS + j] = card
             seat = seat + 1 if seat + 1 < players else 0

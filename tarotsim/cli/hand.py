@@ -34,12 +34,12 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 def hand_options(hand: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim hand``."""
-    from tarotsim.hand import DEFAULT_DEALS, DEFAULT_STRATEGY
+    from tarotsim.hand import DEFAULT_DEALS
 
     hand.description = (
         "Deal the unseen cards again N times around the hand and play each deal once per contract "
         "(the hand's seat takes), every seat playing the strategy; print each choice's success rate, "
-        "mean score and chance of losing more than 100 points with 95%% intervals, the best choice, "
+        "mean score and chance of losing more than 100 points with 95% intervals, the best choice, "
         "Chavey's count and what the bidders would bid."
     )
     hand.add_argument(
@@ -59,7 +59,7 @@ def hand_options(hand: argparse.ArgumentParser) -> None:
         "--strategy",
         metavar="SPEC",
         default=None,
-        help=f"every seat's strategy, read over {DEFAULT_STRATEGY} (e.g. play=pimc)",
+        help="every seat's strategy (default: heuristic play, the expert écart, Chavey's bids; e.g. play=pimc)",
     )
     hand.add_argument(
         "--deals",

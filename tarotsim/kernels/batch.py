@@ -22,6 +22,7 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
+from tarotsim.kernels.driver import check_policies
 from tarotsim.kernels.game import gather_pack, new_auction, play_deal
 from tarotsim.kernels.searching import block_search
 from tarotsim.kernels.state import (
@@ -145,6 +146,7 @@ def run_deals(
     replays at most one partial sequence. Each block runs in its own (serial) function,
     which keeps the per-deal work out of the parallel loop's body.
     """
+    check_policies(cfgs, searching is not None)
     n_deals = out.shape[0] // cfgs.shape[0]
     size = _block_size(cfgs, searching)
     first_block = first_deal // size

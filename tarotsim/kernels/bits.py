@@ -82,6 +82,32 @@ def highest_bit(word: np.uint64) -> int:
     return 63 - np.int64(_ctlz64(np.uint64(word)))
 
 
+@njit(inline="always")
+def take_lowest(word: np.uint64, count: int) -> np.uint64:
+    """The ``count`` lowest set bits of ``word`` (all of them when it holds fewer)."""
+    taken = ZERO
+    for _ in range(count):
+        if not word:
+            break
+        low = word & (~word + ONE)
+        taken |= low
+        word ^= low
+    return taken
+
+
+@njit(inline="always")
+def take_highest(word: np.uint64, count: int) -> np.uint64:
+    """The ``count`` highest set bits of ``word`` (all of them when it holds fewer)."""
+    taken = ZERO
+    for _ in range(count):
+        if not word:
+            break
+        high = ONE << np.uint64(highest_bit(word))
+        taken |= high
+        word ^= high
+    return taken
+
+
 def _fast_pdep() -> bool:
     """Whether this CPU has BMI2's ``pdep`` as a fast instruction.
 

@@ -4,14 +4,20 @@
 the decisions (``log``, int64[N_LOG], slots L_*) from which traces are written. The
 record columns are described for users in ``tarotsim.run.records``.
 
-The deal after the auction is played with the steps of ``kernels.steps`` (the same steps
-``tests/test_no_peeking.py`` and the search players drive); this module adds the deal, the
-auction, the records, and ``play_card``: the seat's legal cards → its policy's choice →
-``steps.put_card``.
+The deal after the auction is driven by ``kernels.driver`` (``take_contract``,
+``play_to_end``: the same driver the search players' playouts use, on the rule steps of
+``kernels.steps``); this module adds the deal, the auction, the decisions of the search
+players (the ``montecarlo`` bid, the ``pimc`` card: ``play_to_end`` hands those back),
+and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``).
+
+``play_cards`` and ``log_play`` are inlined into ``play_deal``: a called function is passed
+the whole ``DealState`` by value (more than a hundred words), which a random deal would
+feel; ``driver.play_to_end`` is called once per deal (and once more per ``pimc`` card).
 
 ``search`` is the search players' scratch (``kernels.searching.Search``) or ``None`` when
 no seat searches; the ``search is None`` tests are settled when Numba compiles for the
-argument's type, so the game without search players compiles and carries none of them.
+argument's type, so the game without search players compiles and carries none of them,
+and raises if a seat's policy searches.
 """
 
 from __future__ import annotations
@@ -33,10 +39,9 @@ from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.dealing import place_fixed
-from tarotsim.kernels.policies.bidding import wished_contract
+from tarotsim.kernels.driver import play_to_end, take_contract
+from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
-from tarotsim.kernels.policies.montecarlo import montecarlo_wish
-from tarotsim.kernels.policies.play import choose_card
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import (
     bouts,
@@ -45,9 +50,10 @@ from tarotsim.kernels.rules import (
 from tarotsim.kernels.score import (
     GARDE,
     PASS,
-    POIGNEE_BONUS,
     SIDE_NONE,
 )
+from tarotsim.kernels.search.montecarlo import montecarlo_wish
+from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.searching import Search
 from tarotsim.kernels.state import (
@@ -64,6 +70,7 @@ from tarotsim.kernels.state import (
     C_HAND,
     C_PLAYERS,
     DEALING_UNSHUFFLED,
+    H_LEADER,
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_DEALER,
@@ -77,8 +84,6 @@ from tarotsim.kernels.state import (
     MAX_SEATS,
     N_REC,
     P_BID_POLICY,
-    P_PLAY_ATTACK,
-    P_PLAY_DEFENCE,
     R_ATTACK_BOUTS,
     R_ATTACK_HALF,
     R_ATTACK_TRICKS,
@@ -113,28 +118,21 @@ from tarotsim.kernels.state import (
     DealState,
     seat_slot,
 )
-from tarotsim.kernels.steps import (
-    end_trick,
-    legal_now,
-    put_card,
-    reset_table,
-    settle_deal,
-    show_poignee,
-    take_contract,
-)
+from tarotsim.kernels.steps import legal_now, poignee_points, put_card, reset_table, settle_deal, shown_size
+from tarotsim.kernels.view import seat_view
 
 
 class Auction(NamedTuple):
-    """What the auction of the deal in play heard (``new_auction``, reused deal after deal)."""
+    """What the seats of the deal in play wished (``new_auction``, reused deal after deal);
+    what they said is public, in ``DealState.bids``."""
 
     wishes: np.ndarray  # int64[MAX_SEATS]: each seat's wish, by seat (contract code, 0 = pass)
-    bids: np.ndarray  # int64[MAX_SEATS]: what each speaker said, in speaking order (PASS or its bid)
 
 
 @njit
 def new_auction() -> Auction:
     """A fresh ``Auction``."""
-    return Auction(np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64))
+    return Auction(np.zeros(MAX_SEATS, dtype=np.int64))
 
 
 @njit(inline="always")
@@ -190,26 +188,27 @@ def _auction(
     search: Search | None,
 ) -> tuple[int, int]:
     """Each seat speaks once from (dealer + 1) % n and bids its policy's wish if it beats the
-    bid so far: ``auction.wishes`` gets each seat's wish, ``auction.bids`` what each speaker
+    bid so far: ``auction.wishes`` gets each seat's wish, ``tb.bids`` what each speaker
     said (speaking order); returns (taker, contract), (-1, PASS) if all pass."""
     first = (dealer + 1) % players
     taker = -1
     contract = PASS
     for j in range(players):
         seat = (first + j) % players
-        wish = -1
-        if search is not None:
-            if cfg[seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO:
-                wish = montecarlo_wish(tb, cfg, seat, j, key, deal, auction.bids, search.bid)
-        if wish < 0:
-            wish = wished_contract(tb.dealt[seat, 0], tb.dealt[seat, 1], cfg, seat)
+        policy = cfg[seat_slot(seat, P_BID_POLICY)]
+        if policy != BID_MONTECARLO:
+            wish = choose_bid(policy, seat_view(tb, seat), cfg)
+        elif search is None:
+            raise ValueError("the montecarlo bidder needs the search scratch")
+        else:
+            wish = montecarlo_wish(seat_view(tb, seat), cfg, key, deal, search.bid)
         auction.wishes[seat] = wish
         if wish > contract:
             contract = wish
             taker = seat
-            auction.bids[j] = wish
+            tb.bids[j] = wish
         else:
-            auction.bids[j] = PASS
+            tb.bids[j] = PASS
     return taker, contract
 
 
@@ -226,28 +225,47 @@ def _bid(
     search: Search | None,
 ) -> tuple[int, int]:
     """The auction (``_auction``), or the sweep's forced taker and contract; the words said go
-    to the log. Returns (taker, contract), (-1, PASS) if all pass."""
+    to ``tb.bids`` and the log. Returns (taker, contract), (-1, PASS) if all pass."""
     forced = cfg[C_FORCED_CONTRACT]
     if forced <= PASS:
         taker, contract = _auction(tb, cfg, players, dealer, key, deal, auction, search)
+    else:
+        first = (dealer + 1) % players
         for j in range(players):
-            log[L_BIDS + j] = auction.bids[j]
-        return taker, contract
-    first = (dealer + 1) % players
+            tb.bids[j] = forced if (first + j) % players == cfg[C_FORCED_TAKER] else PASS
+        taker, contract = cfg[C_FORCED_TAKER], forced
     for j in range(players):
-        log[L_BIDS + j] = forced if (first + j) % players == cfg[C_FORCED_TAKER] else PASS
-    return cfg[C_FORCED_TAKER], forced
+        log[L_BIDS + j] = tb.bids[j]
+    return taker, contract
 
 
 @njit(inline="always")
-def play_card(tb: DealState, cfg: np.ndarray, seat: int, search: Search | None) -> int:
-    """One card of the game: ``seat``'s legal cards, the choice of its policy for its side, played;
-    returns the card."""
-    legal0, legal1 = legal_now(tb, seat)
-    policy = cfg[seat_slot(seat, P_PLAY_ATTACK if tb.attack[seat] else P_PLAY_DEFENCE)]
-    card = choose_card(policy, seat, legal0, legal1, tb, cfg, search)
-    put_card(tb, seat, card)
-    return card
+def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None) -> None:
+    """The card play of the deal, from the first trick to the last counted: ``driver.play_to_end``,
+    which hands back each card of a searching policy (``pimc``), asked here with ``search``."""
+    seat = play_to_end(tb, cfg)
+    while seat >= 0:
+        if search is None:
+            raise ValueError("a searching card-play policy needs the search scratch")
+        else:
+            legal0, legal1 = legal_now(tb, seat)
+            put_card(tb, seat, pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play))
+        seat = play_to_end(tb, cfg)
+
+
+@njit(inline="always")
+def log_play(tb: DealState, cfg: np.ndarray, log: np.ndarray) -> None:
+    """The play of the deal just played into the log, from the public table: each trick's
+    leader, cards in play order and the seat that took it (``tb.history``), each seat's poignée."""
+    players = cfg[C_PLAYERS]
+    hand_size = cfg[C_HAND]
+    for t in range(hand_size):
+        log[L_LEADERS + t] = tb.history[t, H_LEADER]
+        for j in range(players):
+            log[L_PLAYS + t * MAX_SEATS + j] = tb.history[t, j]
+        log[L_WINNERS + t] = tb.history[t + 1, H_LEADER] if t + 1 < hand_size else tb.info[I_LEADER]
+    for seat in range(players):
+        log[L_POIGNEE + seat] = shown_size(tb, seat, players)
 
 
 @njit(_nrt=False)
@@ -303,23 +321,15 @@ def play_deal(
     take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 
-    poignee_points = 0
-    for t in range(hand_size):
-        seat = info[I_LEADER]
-        log[L_LEADERS + t] = seat
-        for j in range(players):
-            if t == 0:
-                size = show_poignee(tb, cfg, seat)
-                log[L_POIGNEE + seat] = size
-                if size > 0:
-                    poignee_points += POIGNEE_BONUS[size]
-                    rec[R_N_POIGNEES] += 1
-            log[L_PLAYS + t * MAX_SEATS + j] = play_card(tb, cfg, seat, search)
-            seat = seat + 1 if seat + 1 < players else 0
-        log[L_WINNERS + t] = end_trick(tb, cfg)
+    play_cards(tb, cfg, search)
+    log_play(tb, cfg, log)
+    bonuses = poignee_points(tb, players)
+    for seat in range(players):
+        if log[L_POIGNEE + seat] > 0:
+            rec[R_N_POIGNEES] += 1
 
     attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
-        tb, cfg, poignee_points
+        tb, cfg, bonuses
     )
     rec[R_ATTACK_HALF] = attack_half
     rec[R_ATTACK_BOUTS] = attack_bouts
@@ -327,7 +337,7 @@ def play_deal(
     rec[R_MARGIN] = margin
     rec[R_PETIT_AU_BOUT] = petit_side
     rec[R_CHELEM] = chelem
-    rec[R_POIGNEE_POINTS] = poignee_points
+    rec[R_POIGNEE_POINTS] = bonuses
     rec[R_ATTACK_TRICKS] = attack_tricks
     rec[R_PARTNER] = info[I_PARTNER]
     rec[R_CALLED_CARD] = info[I_CALLED]

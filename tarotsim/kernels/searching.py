@@ -18,7 +18,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.policies.codes import PLAY_PIMC
-from tarotsim.kernels.policies.montecarlo import BidScratch, new_bid_scratch
+from tarotsim.kernels.search.montecarlo import BidScratch, new_bid_scratch
 from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
 from tarotsim.kernels.state import C_PLAYERS, P_PLAY_ATTACK, P_PLAY_DEFENCE, seat_slot
 
@@ -27,7 +27,7 @@ class Search(NamedTuple):
     """The scratch of both search players for one block of deals."""
 
     play: SearchScratch  # the ``pimc`` card player's (``search.scratch``)
-    bid: BidScratch  # the ``montecarlo`` bidder's (``policies.montecarlo``)
+    bid: BidScratch  # the ``montecarlo`` bidder's (``search.montecarlo``)
 
 
 @njit

@@ -14,10 +14,12 @@ The flat int arrays and their slots, all defined here and nowhere else:
 
 A block of deals allocates one ``DealState`` (``new_state``) and reuses it for every
 deal, so playing a deal allocates nothing; the search players' scratch is apart
-(``kernels.searching``), so that the deal state every step is passed stays small. Card-play policies receive the table and the seat to play;
-what a seat may know is spelt out field by field below ("public": every seat knows
-it; "own": only that seat). A policy reads nothing else: ``tests/test_no_peeking.py``
-checks that decisions do not change when the unseen cards are dealt differently.
+(``kernels.searching``), so that the deal state every step is passed stays small. Policies
+never read this state: each decision receives the deciding seat's ``kernels.view.SeatView``
+(``seat_view``), which shares the public arrays below and copies the seat's own cards;
+what each field is ("public": every seat knows it; "own": only that seat) is spelt out
+there and below. ``tests/test_no_peeking.py`` checks that decisions do not change when
+the unseen cards are dealt differently.
 
 What the play has shown so far is kept up to date card by card by the game's one step
 (``kernels.steps.put_card``, ``end_trick``), so that a policy reads it instead of working
@@ -113,11 +115,11 @@ DEALING_UNSHUFFLED = 1
 SEQUENCE_DEALS = 1024
 """Unshuffled dealing: the pack is shuffled afresh at every multiple of this many deals (a new table)."""
 
-# info[] slots (all public except where noted)
+# info[] slots: all public (the SeatView shares the array)
 I_DEALER = 0
 I_TAKER = 1  # -1 until bidding ends
 I_CONTRACT = 2
-I_PARTNER = 3  # 5 players: private until the called card is played; -1 none
+I_PARTNER = 3  # 5 players: the partner, -1 until the called card is played (steps.put_card) or none
 I_CALLED = 4  # 5 players: the called card, -1 none
 # the trick in play, kept by the game's steps (kernels.steps: put_card, end_trick)
 I_LEADER = 5  # seat leading the current trick
@@ -129,7 +131,8 @@ I_CHIEN_SHOWN = 10  # 1 when the chien was turned face up (Prise, Garde)
 I_CHELEM_ANNOUNCED = 11
 I_PLAYERS = 12
 I_PARTNER_KNOWN = 13  # 1 once the called card has been played
-I_TRICKS_WON_BY = 14  # bit 0: the attack has won a trick, bit 1: the defence has (kept by the heuristic)
+I_TRICKS_WON_BY = 14  # bit 0: the attack has won a trick, bit 1: the defence has, by the sides known
+# when the trick ended (steps.end_trick: before the called card is played the taker alone is the attack)
 # what the play has shown (module docstring), kept by the game's steps
 I_VOIDS = 15  # voids shown: bit VOID_SHIFT * suit + seat
 I_WIN_SEAT = 16  # seat winning the trick so far, -1 none (no card yet, or the Excuse alone)
@@ -222,7 +225,7 @@ class DealState(NamedTuple):
     dealt: np.ndarray  # uint64[5, 2], hands as dealt (own)
     chien: np.ndarray  # uint64[2], the chien as dealt (public when info[I_CHIEN_SHOWN])
     ecart: np.ndarray  # uint64[2], the écart (taker's own; its trumps are public)
-    attack: np.ndarray  # int64[5], 1 for the taker (and partner), 0 for defenders
+    attack: np.ndarray  # int64[5], 1 for the taker (and partner), 0 for defenders (each seat knows its own)
     trick: np.ndarray  # int64[5], cards of the current trick in play order (public)
     played: np.ndarray  # uint64[2], every card played so far, current trick included (public)
     shown: np.ndarray  # uint64[5, 2], cards each seat showed in a poignée (public)
@@ -231,6 +234,7 @@ class DealState(NamedTuple):
     count: np.ndarray  # int64[N_COUNT], the running count (kernels.count)
     pile: np.ndarray  # uint64[2], cards the attack has won so far (count; not for policies)
     history: np.ndarray  # int64[MAX_TRICKS, N_HISTORY], the tricks completed, columns H_* (public)
+    bids: np.ndarray  # int64[MAX_SEATS], the words said in the auction, in speaking order (public)
 
 
 @njit
@@ -252,4 +256,5 @@ def new_state() -> DealState:
         np.zeros(N_COUNT, dtype=np.int64),
         np.zeros(2, dtype=np.uint64),
         np.zeros((MAX_TRICKS, N_HISTORY), dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
     )

@@ -1,20 +1,28 @@
-"""The steps of a deal after the auction, on the table state ``DealState``: the game's own
-steps, which ``game.play_deal``, the search players' playouts and ``tests/test_no_peeking.py``
-all drive, so every one plays the same rules.
+"""The rule steps of a deal after the auction, on the table state ``DealState``: the steps
+that ``kernels.driver`` (the game, the search players' playouts) and the tests drive, so
+every one plays the same rules. A step never makes a decision and imports no policy: it
+applies the choice a seat's policy made (``kernels.driver`` asks it), and says what the
+rules allow (``legal_now``).
 
 - ``reset_table``: the hands as dealt (``tb.dealt``), nothing played;
-- ``take_contract``: the taker's side, the call (5 players), the chien and the écart, the
-  count's start, the chelem announcement and the first leader;
-- ``show_poignee``: before a seat's first card, the poignée it shows;
+- ``name_taker``: the taker and its contract; ``call_partner``: five players, the card the
+  taker called and the seat that holds it (its side, secret until the card is played);
+- ``take_chien``: Prise, Garde: the chien turned face up and into the taker's hand;
+  ``lay_ecart``: the écart the taker chose leaves its hand, and the count starts;
+  ``set_chien_aside``: Garde sans, Garde contre: the count starts, the chien unseen;
+- ``start_play``: the chelem announcement and the first trick;
+- ``put_poignee``: before a seat's first card, the cards of the poignée it shows;
 - ``legal_now`` then ``put_card``: the seat's legal cards (``rules.legal_play``), and the
-  card played (the hand, the cards played, the voids it reveals, the trick so far);
-- ``end_trick``: the count of the trick (``count.close_trick``); its winner leads the next;
-- ``settle_deal``: after the last trick, the result and every seat's score.
+  card played (the hand, the cards played, the voids it reveals, the trick so far, the
+  partner once the called card is down);
+- ``end_trick``: the count of the trick (``count.close_trick``), the side that won it;
+  its winner leads the next;
+- ``settle_deal``: after the last trick, the result and every seat's score
+  (``poignee_points``: the bonuses of the poignées shown).
 
-No step chooses a card: card play is ``game.play_card`` (the policies), so that a policy
-may itself play deals out with these steps. The trick in play, and what the play has shown
-so far, live in ``tb.trick`` and ``info`` (``kernels.state``), kept by ``put_card`` and
-``end_trick``.
+The trick in play, and what the play has shown so far, live in ``tb.trick`` and ``info``
+(``kernels.state``), kept by ``put_card`` and ``end_trick``; a policy sees them through
+its ``kernels.view.SeatView``.
 """
 
 from __future__ import annotations
@@ -22,12 +30,9 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE, HALF_POINTS, NO_SUIT, PETIT
-from tarotsim.kernels.bits import ZERO
+from tarotsim.cards import EXCUSE, EXCUSE_BIT, HALF_POINTS, NO_SUIT, PETIT, PETIT_BIT, TRUMPS_MASK
+from tarotsim.kernels.bits import ZERO, popcount, take_lowest
 from tarotsim.kernels.count import close_trick, start_count
-from tarotsim.kernels.policies.announce import announces_chelem, poignee_cards, poignee_choice
-from tarotsim.kernels.policies.call import called_card
-from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.rules import (
     NEVER_WINS,
     bouts,
@@ -38,12 +43,21 @@ from tarotsim.kernels.rules import (
     trick_after,
     winning_key,
 )
-from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE, GARDE_SANS, SIDE_NONE, per_defender, result, settle
+from tarotsim.kernels.score import (
+    ATTACK,
+    DEFENCE,
+    GARDE_SANS,
+    POIGNEE_BONUS,
+    POIGNEE_THRESHOLDS,
+    SIDE_NONE,
+    per_defender,
+    poignee_size,
+    result,
+    settle,
+)
 from tarotsim.kernels.state import (
-    C_CHIEN,
     C_HAND,
     C_PLAYERS,
-    FIVE_PLAYERS,
     H_LEADER,
     H_WINNER,
     I_CALLED,
@@ -62,18 +76,18 @@ from tarotsim.kernels.state import (
     I_TRICK,
     I_TRICK_HALF,
     I_TRICK_LEN,
+    I_TRICKS_WON_BY,
     I_VOIDS,
     I_WIN_CARD,
     I_WIN_SEAT,
     MAX_SEATS,
     N_INFO,
-    P_ECART_POLICY,
-    P_POIGNEE_POLICY,
     S_ATTACK_TRICKS,
     S_EXCHANGE,
     S_PETIT_SIDE,
+    WON_BY_ATTACK,
+    WON_BY_DEFENCE,
     DealState,
-    seat_slot,
 )
 
 
@@ -94,6 +108,7 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
         tb.hands[seat, 0] = tb.dealt[seat, 0]
         tb.hands[seat, 1] = tb.dealt[seat, 1]
         tb.scores[seat] = 0
+        tb.bids[seat] = 0
     tb.played[0] = ZERO
     tb.played[1] = ZERO
     tb.ecart[0] = ZERO
@@ -101,14 +116,21 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
 
 
 @njit(_nrt=False)
-def _call_partner(tb: DealState, players: int, taker: int) -> None:
-    """Five players: the taker calls a card; its holder (if another player) is the secret partner."""
-    called = called_card(tb.dealt[taker, 0])
+def name_taker(tb: DealState, taker: int, contract: int) -> None:
+    """``taker`` takes ``contract``: it plays for the attack."""
+    tb.info[I_TAKER] = taker
+    tb.info[I_CONTRACT] = contract
+    tb.attack[taker] = 1
+
+
+@njit(_nrt=False)
+def call_partner(tb: DealState, players: int, taker: int, called: int) -> None:
+    """Five players: the taker calls the card ``called``; its holder (if another player) is
+    the secret partner (its side, ``tb.attack``; public once the card is played)."""
     tb.info[I_CALLED] = called
     bit0, bit1 = card_bit(called)
     for seat in range(players):
         if seat != taker and (tb.dealt[seat, 0] & bit0 or tb.dealt[seat, 1] & bit1):
-            tb.info[I_PARTNER] = seat
             tb.attack[seat] = 1
 
 
@@ -127,46 +149,82 @@ def start_trick(info: np.ndarray, leader: int, t: int) -> None:
 
 
 @njit(_nrt=False)
-def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
-    """``taker`` takes ``contract`` on the table ``reset_table`` made ready: the attack's seats
-    (the call with five players), the chien and the écart, the start of the count, the
-    chelem announcement, and the first trick, led by the taker when it announced a chelem."""
-    players = cfg[C_PLAYERS]
-    info = tb.info
-    hands = tb.hands
-    info[I_TAKER] = taker
-    info[I_CONTRACT] = contract
-    tb.attack[taker] = 1
-    if players == FIVE_PLAYERS:
-        _call_partner(tb, players, taker)
-    if contract <= GARDE:
-        info[I_CHIEN_SHOWN] = 1
-        with_chien0 = hands[taker, 0] | tb.chien[0]
-        with_chien1 = hands[taker, 1] | tb.chien[1]
-        ecart0, ecart1 = choose_ecart(
-            cfg[seat_slot(taker, P_ECART_POLICY)], with_chien0, with_chien1, cfg[C_CHIEN]
-        )
-        tb.ecart[0] = ecart0
-        tb.ecart[1] = ecart1
-        hands[taker, 0] = with_chien0 & ~ecart0
-        hands[taker, 1] = with_chien1 & ~ecart1
-        start_count(tb.count, tb.pile, ecart0, ecart1)
-    elif contract == GARDE_SANS:
+def take_chien(tb: DealState, taker: int) -> None:
+    """Prise, Garde: the chien is turned face up and goes into the taker's hand."""
+    tb.info[I_CHIEN_SHOWN] = 1
+    tb.hands[taker, 0] |= tb.chien[0]
+    tb.hands[taker, 1] |= tb.chien[1]
+
+
+@njit(_nrt=False)
+def lay_ecart(tb: DealState, taker: int, ecart0: np.uint64, ecart1: np.uint64) -> None:
+    """The taker lays its écart ``(ecart0, ecart1)`` aside (a legal one: docs/rules.md §4); the
+    count starts with it on the attack's side."""
+    tb.ecart[0] = ecart0
+    tb.ecart[1] = ecart1
+    tb.hands[taker, 0] &= ~ecart0
+    tb.hands[taker, 1] &= ~ecart1
+    start_count(tb.count, tb.pile, ecart0, ecart1)
+
+
+@njit(_nrt=False)
+def set_chien_aside(tb: DealState, contract: int) -> None:
+    """Garde sans, Garde contre: the chien stays unseen; the count starts with it on the
+    attack's side at Garde sans, on nobody's at Garde contre."""
+    if contract == GARDE_SANS:
         start_count(tb.count, tb.pile, tb.chien[0], tb.chien[1])
     else:
         start_count(tb.count, tb.pile, ZERO, ZERO)
-    chelem_announced = announces_chelem(cfg, taker, hands[taker, 0], hands[taker, 1])
+
+
+@njit(_nrt=False)
+def start_play(tb: DealState, players: int, taker: int, chelem_announced: bool) -> None:
+    """The play begins: the first trick is led by the taker when it announced a chelem,
+    else by the seat on the dealer's right."""
+    info = tb.info
     info[I_CHELEM_ANNOUNCED] = 1 if chelem_announced else 0
     start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
 
 
 @njit(inline="always")
-def show_poignee(tb: DealState, cfg: np.ndarray, seat: int) -> int:
-    """Before its first card, ``seat`` shows the poignée its policy chooses; returns its size (0 none)."""
-    size = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat, tb, cfg)
+def poignee_cards(word1: np.uint64, size: int, players: int) -> np.uint64:
+    """Word 1 of the cards shown for a poignée of ``size``: exactly the threshold number.
+
+    The lowest trumps but the Petit; the Petit only when the other trumps fall short;
+    the Excuse only when the trumps alone fall one short (all of them are then shown).
+    """
+    needed = POIGNEE_THRESHOLDS[players - 3, size - 1]
+    trumps = word1 & TRUMPS_MASK
+    if popcount(trumps & ~PETIT_BIT) >= needed:
+        return take_lowest(trumps & ~PETIT_BIT, needed)
+    if popcount(trumps) >= needed:
+        return take_lowest(trumps, needed)
+    return trumps | EXCUSE_BIT
+
+
+@njit(inline="always")
+def put_poignee(tb: DealState, seat: int, size: int, players: int) -> None:
+    """Before its first card, ``seat`` shows a poignée of ``size`` (0: none)."""
     if size > 0:
-        tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, cfg[C_PLAYERS])
-    return size
+        tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, players)
+
+
+@njit(inline="always")
+def shown_size(tb: DealState, seat: int, players: int) -> int:
+    """The size of the poignée ``seat`` showed (0: none), from its cards shown."""
+    shown1 = tb.shown[seat, 1]
+    if not shown1:
+        return 0
+    return poignee_size(popcount(shown1 & TRUMPS_MASK), (shown1 & EXCUSE_BIT) != 0, players)
+
+
+@njit(inline="always")
+def poignee_points(tb: DealState, players: int) -> int:
+    """The bonuses (points) of the poignées shown so far (``tb.shown``, public)."""
+    points = 0
+    for seat in range(players):
+        points += POIGNEE_BONUS[shown_size(tb, seat, players)]
+    return points
 
 
 @njit(inline="always")
@@ -195,6 +253,8 @@ def put_card(tb: DealState, seat: int, card: int) -> None:
     info[I_TRICK_LEN] += 1
     if card == info[I_CALLED]:
         info[I_PARTNER_KNOWN] = 1
+        if seat != info[I_TAKER]:
+            info[I_PARTNER] = seat
     led, info[I_HI_TRUMP] = trick_after(info[I_LED], info[I_HI_TRUMP], card)
     info[I_LED] = led
     if winning_key(card, led) > info[I_WIN_CARD]:  # a card's key is its id (rules.winning_key)
@@ -209,8 +269,9 @@ def put_card(tb: DealState, seat: int, card: int) -> None:
 @njit(inline="always")
 def end_trick(tb: DealState, cfg: np.ndarray) -> int:
     """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner),
-    add it to ``tb.history``, and start the next, led by the seat that takes it; returns
-    that seat."""
+    add it to ``tb.history``, note the side that took it as the sides are known now
+    (``I_TRICKS_WON_BY``), and start the next, led by the seat that takes it; returns that
+    seat (after the last trick, ``info[I_LEADER]`` keeps it)."""
     info = tb.info
     t = info[I_TRICK]
     players = cfg[C_PLAYERS]
@@ -229,6 +290,8 @@ def end_trick(tb: DealState, cfg: np.ndarray) -> int:
         tb.count,
         tb.pile,
     )
+    known_attack = winner == info[I_TAKER] or winner == info[I_PARTNER]
+    info[I_TRICKS_WON_BY] |= WON_BY_ATTACK if known_attack else WON_BY_DEFENCE
     start_trick(info, winner, t + 1)
     return winner
 

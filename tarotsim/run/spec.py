@@ -20,6 +20,7 @@ import pandas as pd
 from tarotsim.bidder import load_bidder
 from tarotsim.config import RunConfig, check_count
 from tarotsim.labels import CONTRACTS, parse_contract
+from tarotsim.players import has_python_players, play_step_by_step, spec_rows
 from tarotsim.policies import searches
 from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
@@ -335,15 +336,18 @@ class RunSpec:
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         players = self.config.players
         check_memory(count * self.rows_per_deal, record_bytes(players))
-        rec = play_deals(
-            first,
-            count,
-            self.key,
-            self._cfg(),
-            contracts=contracts,
-            progress=progress,
-            searches=self.searches,
-        )
+        if has_python_players([s for row in spec_rows(self) for s in row]):  # played step by step
+            rec = play_step_by_step(first, count, self.key, self._cfg(), spec_rows(self))
+        else:
+            rec = play_deals(
+                first,
+                count,
+                self.key,
+                self._cfg(),
+                contracts=contracts,
+                progress=progress,
+                searches=self.searches,
+            )
         frame = to_frame(
             rec,
             first,

@@ -16,9 +16,10 @@ Poignée policies (the bonus goes to the side that wins the deal, whoever showed
   expert écart; showing also tells the other side where the trumps are.) With 3 or 5
   players the counts are scaled by the hand size, as the bidding bands are.
 
-The trumps shown are the lowest but the Petit (its place would be told), the Petit only
-when the hand holds no other trump to show; the Excuse only when the trumps alone fall
-one short, which means every trump of the hand is shown with it.
+Which cards a poignée shows is the rule step's (``steps.poignee_cards``): the lowest trumps
+but the Petit (its place would be told), the Petit only when the hand holds no other trump
+to show; the Excuse only when the trumps alone fall one short, which means every trump of
+the hand is shown with it.
 
 Chelem policies: ``never``, and ``overwhelming``: announce when Chavey's count plus the
 distribution bonus of the hand after the écart reaches the taker's ``P_CHELEM_THRESHOLD``
@@ -36,61 +37,49 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_BIT, PETIT_BIT, TRUMPS_MASK
+from tarotsim.cards import EXCUSE_BIT, TRUMPS_MASK
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
-from tarotsim.kernels.policies.codes import CHELEM_NEVER, POIGNEE_NEVER, POIGNEE_SMART
-from tarotsim.kernels.policies.ecart import take_lowest
-from tarotsim.kernels.score import POIGNEE_NONE, POIGNEE_THRESHOLDS, PRISE, poignee_size
-from tarotsim.kernels.state import (
-    C_HAND,
-    C_PLAYERS,
-    I_CONTRACT,
-    I_TAKER,
-    P_CHELEM_POLICY,
-    P_CHELEM_THRESHOLD,
-    DealState,
-    seat_slot,
+from tarotsim.kernels.policies.codes import (
+    CHELEM_NEVER,
+    CHELEM_OVERWHELMING,
+    POIGNEE_ALWAYS,
+    POIGNEE_NEVER,
+    POIGNEE_SMART,
 )
+from tarotsim.kernels.score import POIGNEE_NONE, PRISE, poignee_size
+from tarotsim.kernels.state import C_HAND, C_PLAYERS, I_CONTRACT, I_TAKER, P_CHELEM_THRESHOLD, seat_slot
+from tarotsim.kernels.view import SeatView
 
+POIGNEE_CODES = (POIGNEE_ALWAYS, POIGNEE_NEVER, POIGNEE_SMART)
+"""The codes ``poignee_choice`` handles."""
+CHELEM_CODES = (CHELEM_NEVER, CHELEM_OVERWHELMING)
+"""The codes ``announces_chelem`` handles."""
 SMART_TAKER_MIN = 50
 """``smart`` poignée: the taker shows from this count (after the écart)."""
 SMART_DEFENDER_MIN = 40
 """``smart`` poignée: against a Garde or more, a defender (or the 5-player partner) shows from this count."""
 
 
-@njit(inline="always")
-def poignee_cards(word1: np.uint64, size: int, players: int) -> np.uint64:
-    """Word 1 of the cards shown for a poignée of ``size``: exactly the threshold number.
-
-    The lowest trumps but the Petit; the Petit only when the other trumps fall short;
-    the Excuse only when the trumps alone fall one short (all of them are then shown).
-    """
-    needed = POIGNEE_THRESHOLDS[players - 3, size - 1]
-    trumps = word1 & TRUMPS_MASK
-    if popcount(trumps & ~PETIT_BIT) >= needed:
-        return take_lowest(trumps & ~PETIT_BIT, needed)
-    if popcount(trumps) >= needed:
-        return take_lowest(trumps, needed)
-    return trumps | EXCUSE_BIT
-
-
 @njit(_nrt=False)
-def poignee_choice(policy: int, seat: int, tb: DealState, cfg: np.ndarray) -> int:
-    """Size of the poignée ``seat`` shows before its first card (POIGNEE_NONE: none).
+def poignee_choice(policy: int, v: SeatView, cfg: np.ndarray) -> int:
+    """Size of the poignée the seat of ``v`` shows before its first card (POIGNEE_NONE: none);
+    its legal choices are the sizes up to the largest its hand allows (``score.poignee_size``).
 
     Reads only the seat's own hand, the taker and the contract (public).
     """
     if policy == POIGNEE_NEVER:
         return POIGNEE_NONE
-    word0 = tb.hands[seat, 0]
-    word1 = tb.hands[seat, 1]
+    if policy != POIGNEE_ALWAYS and policy != POIGNEE_SMART:
+        raise ValueError("unknown poignee policy code")
+    word0 = v.hand0
+    word1 = v.hand1
     size = poignee_size(popcount(word1 & TRUMPS_MASK), bool(word1 & EXCUSE_BIT), cfg[C_PLAYERS])
     if size == POIGNEE_NONE or policy != POIGNEE_SMART:
         return size
-    if seat == tb.info[I_TAKER]:
+    if v.seat == v.info[I_TAKER]:
         needed = SMART_TAKER_MIN
-    elif tb.info[I_CONTRACT] <= PRISE:
+    elif v.info[I_CONTRACT] <= PRISE:
         return size
     else:
         needed = SMART_DEFENDER_MIN
@@ -99,8 +88,12 @@ def poignee_choice(policy: int, seat: int, tb: DealState, cfg: np.ndarray) -> in
 
 
 @njit(_nrt=False)
-def announces_chelem(cfg: np.ndarray, taker: int, word0: np.uint64, word1: np.uint64) -> bool:
-    """Whether ``taker``, holding this hand after the écart, announces a chelem (its policy and threshold)."""
-    if cfg[seat_slot(taker, P_CHELEM_POLICY)] == CHELEM_NEVER:
+def announces_chelem(policy: int, v: SeatView, cfg: np.ndarray) -> bool:
+    """Whether the taker of ``v``, holding its hand after the écart, announces a chelem under
+    ``policy`` and its threshold (``P_CHELEM_THRESHOLD``)."""
+    if policy == CHELEM_NEVER:
         return False
-    return hand_points(word0, word1) + distribution_points(word0) >= cfg[seat_slot(taker, P_CHELEM_THRESHOLD)]
+    if policy != CHELEM_OVERWHELMING:
+        raise ValueError("unknown chelem policy code")
+    points = hand_points(v.hand0, v.hand1) + distribution_points(v.hand0)
+    return points >= cfg[seat_slot(v.seat, P_CHELEM_THRESHOLD)]

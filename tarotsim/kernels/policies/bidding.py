@@ -1,4 +1,5 @@
-"""Bidding: the contract a seat would like to play, by the seat's bid policy (``P_BID_POLICY``).
+"""Bidding: the contract a seat would like to play, by the seat's bid policy (``P_BID_POLICY``),
+from its ``SeatView`` (its hand as dealt; the bids heard are there too).
 
 ``chavey``: the thresholds are the bidding seat's ``P_BID_PRISE … P_BID_GARDE_CONTRE``
 (defaults 40, 56, 71, 81 at 4 players: the published bands). Prise and Garde compare the
@@ -19,7 +20,7 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.features import N_FEATURES, hand_features
-from tarotsim.kernels.policies.codes import BID_LEARNED
+from tarotsim.kernels.policies.codes import BID_CHAVEY, BID_LEARNED
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
 from tarotsim.kernels.state import (
     LEARNED_ROW,
@@ -27,11 +28,14 @@ from tarotsim.kernels.state import (
     P_BID_GARDE,
     P_BID_GARDE_CONTRE,
     P_BID_GARDE_SANS,
-    P_BID_POLICY,
     P_BID_PRISE,
     P_LEARNED_0,
     seat_slot,
 )
+from tarotsim.kernels.view import SeatView
+
+BID_CODES = (BID_CHAVEY, BID_LEARNED)
+"""The codes ``choose_bid`` handles: every bid policy that searches nothing."""
 
 
 @njit
@@ -39,7 +43,7 @@ def chavey_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) 
     """Chavey's count against ``seat``'s thresholds: the highest contract the hand reaches.
 
     Also the public convention by which the ``montecarlo`` bidder assumes the seats that
-    spoke before it bid (``policies.montecarlo``).
+    spoke before it bid (``search.montecarlo``).
     """
     count = hand_points(word0, word1)
     with_distribution = count + distribution_points(word0)
@@ -74,8 +78,12 @@ def learned_wish(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int)
 
 
 @njit
-def wished_contract(word0: np.uint64, word1: np.uint64, cfg: np.ndarray, seat: int) -> int:
-    """The contract (PASS … GARDE_CONTRE) ``seat`` wishes to play with this hand, by its bid policy."""
-    if cfg[seat_slot(seat, P_BID_POLICY)] == BID_LEARNED:
-        return learned_wish(word0, word1, cfg, seat)
-    return chavey_wish(word0, word1, cfg, seat)
+def choose_bid(policy: int, v: SeatView, cfg: np.ndarray) -> int:
+    """The contract (PASS … GARDE_CONTRE) the seat of ``v`` wishes to play with its hand as
+    dealt, by ``policy``, a bid policy that searches nothing (the ``montecarlo`` bidder is
+    asked by the game with its scratch: ``kernels.search.montecarlo``)."""
+    if policy == BID_CHAVEY:
+        return chavey_wish(v.hand0, v.hand1, cfg, v.seat)
+    if policy == BID_LEARNED:
+        return learned_wish(v.hand0, v.hand1, cfg, v.seat)
+    raise ValueError("unknown bid policy code")

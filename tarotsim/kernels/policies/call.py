@@ -14,6 +14,7 @@ from tarotsim._jit import njit
 from tarotsim.cards import JACK, KING, N_SUITS, SUIT_LEN
 from tarotsim.kernels.bits import ONE
 from tarotsim.kernels.chavey import suit_length
+from tarotsim.kernels.view import SeatView
 
 
 @njit
@@ -33,3 +34,10 @@ def called_card(word0: np.uint64) -> int:
         if best >= 0:
             return best
     return KING  # unreachable with 15 cards: a hand cannot hold every King, Queen, Knight and Jack
+
+
+@njit(_nrt=False)
+def choose_call(v: SeatView) -> int:
+    """The card the taker of ``v`` (its hand as dealt) calls: its legal choices are the Kings,
+    or the Queens when it holds every King, and so on (the one call policy: ``called_card``)."""
+    return called_card(v.hand0)

@@ -21,42 +21,19 @@ from tarotsim.cards import (
     QUEENS_MASK,
     TRUMPS_MASK,
 )
-from tarotsim.kernels.bits import ONE, ZERO, highest_bit, popcount
-from tarotsim.kernels.policies.codes import ECART_EXPERT
+from tarotsim.kernels.bits import ZERO, popcount, take_highest, take_lowest
+from tarotsim.kernels.policies.codes import ECART_EXPERT, ECART_SIMPLE
 from tarotsim.kernels.rules import half_points, suit_bits
+from tarotsim.kernels.view import SeatView
 
+ECART_CODES = (ECART_SIMPLE, ECART_EXPERT)
+"""The codes ``choose_ecart`` handles."""
 _HONOURS = QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
 _VOID_KEY_PER_CARD = 256
 """Voiding a suit: fewer cards first, then more points (a whole suit is worth 34 half points,
 less than one card's weight here)."""
 _NO_SUIT_YET = 1 << 30
 """Larger than any key or length a suit can have: the search has found no suit yet."""
-
-
-@njit(inline="always")
-def take_lowest(word: np.uint64, count: int) -> np.uint64:
-    """The ``count`` lowest set bits of ``word`` (all of them when it holds fewer)."""
-    taken = ZERO
-    for _ in range(count):
-        if not word:
-            break
-        low = word & (~word + ONE)
-        taken |= low
-        word ^= low
-    return taken
-
-
-@njit(inline="always")
-def take_highest(word: np.uint64, count: int) -> np.uint64:
-    """The ``count`` highest set bits of ``word`` (all of them when it holds fewer)."""
-    taken = ZERO
-    for _ in range(count):
-        if not word:
-            break
-        high = ONE << np.uint64(highest_bit(word))
-        taken |= high
-        word ^= high
-    return taken
 
 
 @njit(inline="always")
@@ -156,8 +133,12 @@ def expert_ecart(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint
 
 
 @njit(_nrt=False)
-def choose_ecart(policy: int, word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint64, np.uint64]:
-    """The écart of ``size`` cards the taker makes from ``(word0, word1)`` (hand plus chien)."""
+def choose_ecart(policy: int, v: SeatView, size: int) -> tuple[np.uint64, np.uint64]:
+    """The écart of ``size`` cards the taker makes under ``policy``; ``v`` is its view with
+    the chien in its hand (``steps.take_chien``): its legal choices are the cards of that
+    hand but Kings and bouts, trumps only when forced."""
     if policy == ECART_EXPERT:
-        return expert_ecart(word0, word1, size)
-    return simple_ecart(word0, word1, size)
+        return expert_ecart(v.hand0, v.hand1, size)
+    if policy == ECART_SIMPLE:
+        return simple_ecart(v.hand0, v.hand1, size)
+    raise ValueError("unknown ecart policy code")

@@ -20,7 +20,8 @@ from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, HALF_POINTS, N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from tarotsim.kernels.rules import NEVER_WINS, cards_above, winning_key
-from tarotsim.kernels.state import I_LED, I_TRICK_LEN, DealState
+from tarotsim.kernels.state import I_LED, I_TRICK_LEN
+from tarotsim.kernels.view import SeatView
 
 _NO_KEY = 1 << 30  # above every key of cheapest_card: nothing found yet
 
@@ -42,22 +43,20 @@ def cheapest_card(word0: np.uint64, word1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def greedy_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:
-    """The card the ``greedy`` policy plays for ``seat`` from its legal cards."""
+def greedy_card(v: SeatView, legal0: np.uint64, legal1: np.uint64) -> int:
+    """The card the ``greedy`` policy plays for the seat of ``v`` from its legal cards."""
     if legal1 & EXCUSE_BIT:
-        if popcount(tb.hands[seat, 0]) + popcount(tb.hands[seat, 1]) <= 2 or (
-            legal0 == ZERO and legal1 == EXCUSE_BIT
-        ):
+        if popcount(v.hand0) + popcount(v.hand1) <= 2 or (legal0 == ZERO and legal1 == EXCUSE_BIT):
             return EXCUSE
         legal1 &= ~EXCUSE_BIT
-    led = tb.info[I_LED]
+    led = v.info[I_LED]
     win_key = NEVER_WINS
     win_card = -1
-    for j in range(tb.info[I_TRICK_LEN]):
-        key = winning_key(tb.trick[j], led)
+    for j in range(v.info[I_TRICK_LEN]):
+        key = winning_key(v.trick[j], led)
         if key > win_key:
             win_key = key
-            win_card = tb.trick[j]
+            win_card = v.trick[j]
     if win_card < 0:
         return cheapest_card(legal0, legal1)
     above0, above1 = cards_above(win_card)

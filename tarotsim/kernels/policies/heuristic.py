@@ -1,13 +1,12 @@
 """The ``heuristic`` card-play policy: a rule-based player for the attack and the defence,
 and ``basic``, the same player as it was before issue 13, kept so that duels show the gain.
 
-A decision first gathers what the seat may know into a ``View`` (``knowledge.make_view``):
-its own hand, the cards played so far, the trumps shown in the écart, the écart itself for
-the taker, its own side, the public scalars of ``DealState.info`` (the voids shown, the
-trick's winner, worth and Petit), and, for the ``heuristic`` (``informed``), where the
-cards shown at the table are: the chien shown at Prise and Garde is with the taker or in
-its écart, a poignée's trumps stay in their hand. Nothing else of the table is read,
-which ``tests/test_no_peeking.py`` checks. The choice is then made by small named steps,
+A decision reads the seat's ``SeatView`` (``kernels.view``) into a ``Reading``
+(``knowledge.read_view``): its own hand, the cards played so far, the écart as it saw it,
+its own side, the public scalars (the voids shown, the trick's winner, worth and Petit),
+and, for the ``heuristic`` (``informed``), where the cards shown at the table are: the
+chien shown at Prise and Garde is with the taker or in its écart, a poignée's trumps stay
+in their hand. The view is all it reads (``tests/test_no_peeking.py`` checks it). The choice is then made by small named steps,
 each returning a card id or -1 ("no opinion"), tried in a fixed order; later policies can
 reuse the steps one by one.
 
@@ -16,9 +15,8 @@ reuse the steps one by one.
 added since (``lead_king``), so that ``basic`` plays exactly as the heuristic did before
 (``tests/golden/basic.json``).
 
-Knowledge kept from one decision to the next: ``info[I_TRICKS_WON_BY]`` records which
-sides have won a trick (read from each trick's leader, who won the trick before); the
-heuristic uses it to know whether an announced chelem is still alive.
+Whether an announced chelem is still alive is read from the view's
+``info[I_TRICKS_WON_BY]``, the sides that won a trick so far (``steps.end_trick`` keeps it).
 
 The steps, in the order they are tried (all deterministic: no random tie-break, the
 deal's random stream is never touched):
@@ -47,7 +45,7 @@ deal's random stream is never touched):
   (the cheapest card: lowest of the suit, a discard that spares Kings and their guards,
   the lowest trump).
 
-"For sure" (``holds_against``) uses what the seat knows: higher cards that a foe still
+"For sure" (``judging.holds_against``) uses what the seat knows: higher cards that a foe still
 to play may hold (``View.threat*``), shown voids, and per side how far a foe that has
 shown no void is trusted to follow a suit (``FOLLOW_MIN_*``): the taker trusts the
 defenders, the defence never trusts the taker.
@@ -55,7 +53,7 @@ defenders, the defence never trusts the taker.
 Tunable constants: ``FOLLOW_MIN_*``, ``WORTH_TRUMP_HALF_*``, ``DRAW_TRUMPS_MIN``,
 ``HUNT_PETIT_MIN`` and ``KING_LEAD_MIN*`` below are the defaults; each seat plays with
 its own values, read from its block of ``cfg`` (``kernels.state.P_*``) into the
-``View``, which ``tarotsim.strategy`` exposes as named options (``basic`` has its own
+``Reading``, which ``tarotsim.strategy`` exposes as named options (``basic`` has its own
 defaults where the heuristic's moved on: ``BASIC_*``).
 
 The Petit is kept out of every other choice: it is played when forced, by ``save_petit``,
@@ -71,36 +69,32 @@ from tarotsim._jit import njit
 from tarotsim.cards import (
     EXCUSE,
     EXCUSE_BIT,
-    FULL_WORD0,
     HALF_POINTS,
-    JACKS_MASK,
     KINGS_MASK,
-    KNIGHTS_MASK,
     N_SUIT_CARDS,
     N_SUITS,
     PETIT,
     PETIT_BIT,
-    PIPS_MASK,
     QUEENS_MASK,
-    SUIT_LEN,
     TRUMP_SUIT,
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
-from tarotsim.kernels.policies.knowledge import View, is_void, make_view, may_trump, note_trick_winners
-from tarotsim.kernels.rules import (
-    above_in_suit,
-    cards_above,
-    suit_bits,
-    trumps_above,
-    void_seats,
-    winning_key,
+from tarotsim.kernels.policies.judging import (
+    NON_PETIT,
+    beats,
+    cheapest_suit_card,
+    dearest_suit_card,
+    holds_against,
+    lowest_card,
+    suit_holds,
+    sure_winner,
+    trump_card,
 )
-from tarotsim.kernels.state import (
-    DealState,
-)
+from tarotsim.kernels.policies.knowledge import Reading, is_void, read_view
+from tarotsim.kernels.rules import above_in_suit, suit_bits, void_seats
+from tarotsim.kernels.view import SeatView
 
-_NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
 _NO_KEY = 1 << 30  # above every key of a search for the lowest: nothing found yet
 
 # How many cards of a suit must be out (neither in the seat's hand nor played) for the
@@ -141,143 +135,12 @@ _KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King f
 
 
 # ---------------------------------------------------------------------------------------------
-# card-set helpers
-# ---------------------------------------------------------------------------------------------
-
-
-@njit(inline="always")
-def trump_card(bit: int) -> int:
-    """Card id of word-1 bit ``bit`` (bit 21: the Excuse)."""
-    return N_SUIT_CARDS + bit
-
-
-@njit(inline="always")
-def cheapest_suit_card(word0: np.uint64) -> int:
-    """The least valuable suit card of a set (pips, Jacks … Kings; lowest id first), -1 if none."""
-    for cls in (PIPS_MASK, JACKS_MASK, KNIGHTS_MASK, QUEENS_MASK, KINGS_MASK):
-        x = word0 & cls
-        if x:
-            return lowest_bit(x)
-    return -1
-
-
-@njit(inline="always")
-def dearest_suit_card(word0: np.uint64) -> int:
-    """The most valuable suit card of a set (Kings … pips; highest id first), -1 if none."""
-    for cls in (KINGS_MASK, QUEENS_MASK, KNIGHTS_MASK, JACKS_MASK, PIPS_MASK):
-        x = word0 & cls
-        if x:
-            return highest_bit(x)
-    return -1
-
-
-@njit(inline="always")
-def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
-    """Lowest card id of a non-empty set (suit cards first)."""
-    if word0:
-        return lowest_bit(word0)
-    return trump_card(lowest_bit(word1))
-
-
-# ---------------------------------------------------------------------------------------------
-# judging a card
-# ---------------------------------------------------------------------------------------------
-
-
-@njit(inline="always")
-def beats(v: View, card: int) -> bool:
-    """Whether ``card`` would beat the card winning the trick now (``rules.winning_key``)."""
-    if v.win_seat < 0:
-        return card != EXCUSE
-    return winning_key(card, v.led) > winning_key(v.win_card, v.led)
-
-
-@njit(inline="always")
-def beating_cards(v: View) -> tuple[np.uint64, np.uint64]:
-    """The card set that would beat the card winning the trick now (every card but the Excuse when none)."""
-    if v.win_seat < 0:
-        return FULL_WORD0, TRUMPS_MASK
-    return cards_above(v.win_card)
-
-
-@njit(inline="always")
-def suit_holds(v: View, seats: int, suit: int, higher_out: bool, out1: np.uint64) -> bool:
-    """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``,
-    who may hold the trumps of ``out1`` between them.
-
-    A foe void in the suit beats it when it may trump; a foe that may hold the suit beats
-    it when a higher card is out (``higher_out``), or may be void and trump it unless
-    enough cards of the suit are out for it to follow (``v.follow_min``).
-    """
-    if seats == 0:
-        return True
-    trumpers = may_trump(v, seats, out1)
-    void = seats & void_seats(v.voids, suit)
-    if void & trumpers:
-        return False
-    others = seats & ~void
-    if others:
-        if higher_out:
-            return False
-        if others & trumpers and popcount(v.unseen0 & suit_bits(suit)) < v.follow_min:
-            return False
-    return True
-
-
-@njit(inline="always")
-def holds_against(v: View, card: int) -> bool:
-    """Whether ``card``, winning the trick, stays the winner whatever the foes still to play hold.
-
-    Certain for a trump above every unseen trump, or when every foe to play has shown it
-    holds no trump; for a suit card, "likely" by ``suit_holds``.
-    """
-    if v.foes_after == 0:
-        return True
-    if card >= N_SUIT_CARDS:
-        if not (v.threat1 & trumps_above(card - N_SUIT_CARDS + 1)):
-            return True
-        return may_trump(v, v.foes_after, v.threat1) == 0
-    higher_out = (v.threat0 & above_in_suit(card)) != ZERO
-    return suit_holds(v, v.foes_after, card // SUIT_LEN, higher_out, v.threat1)
-
-
-@njit
-def sure_winner(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
-    """The cheapest legal card (the Petit left out) that wins the trick and keeps it; -1 if none."""
-    beat0, beat1 = beating_cards(v)
-    if legal0:
-        beaters = legal0 & beat0
-        if beaters:
-            card = lowest_bit(beaters)
-            if holds_against(v, card):
-                return card
-            suit = card // SUIT_LEN
-            top_out = highest_bit(v.threat0 & suit_bits(suit))
-            masters = beaters & above_in_suit(top_out) if top_out >= 0 else beaters
-            if masters:
-                card = lowest_bit(masters)
-                if holds_against(v, card):
-                    return card
-    trumps = legal1 & _NON_PETIT & beat1
-    if not trumps:
-        return -1
-    card = trump_card(lowest_bit(trumps))
-    if holds_against(v, card):
-        return card
-    # otherwise only a trump above every unseen trump holds
-    above = trumps & trumps_above(highest_bit(v.threat1 & TRUMPS_MASK) + 1)
-    if above:
-        return trump_card(lowest_bit(above))
-    return -1
-
-
-# ---------------------------------------------------------------------------------------------
 # steps: the Excuse and the Petit
 # ---------------------------------------------------------------------------------------------
 
 
 @njit(inline="always")
-def excuse_step(v: View, has_excuse: bool) -> int:
+def excuse_step(v: Reading, has_excuse: bool) -> int:
     """The Excuse, when it should be played now; -1 otherwise.
 
     Never kept for the last trick (it would change sides) except while an announced
@@ -299,7 +162,7 @@ def excuse_step(v: View, has_excuse: bool) -> int:
 
 
 @njit
-def save_petit(v: View) -> int:
+def save_petit(v: Reading) -> int:
     """The Petit, when playing it now brings it home to the seat's side for sure; -1 otherwise.
 
     Once no foe can hold a trump the Petit is master: it is kept for the last trick
@@ -315,7 +178,7 @@ def save_petit(v: View) -> int:
 
 
 @njit
-def capture_petit(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def capture_petit(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """When a foe's Petit is in a trick the foes win: the cheapest card that takes it for sure,
     else the highest trump that takes it for now."""
     if not v.petit_foe_in_trick or v.ally_wins:
@@ -337,18 +200,18 @@ def capture_petit(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit
-def charge(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def charge(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """The most valuable card to give a partner who wins the trick for sure (never a trump of worth)."""
     if legal0:
         return dearest_suit_card(legal0)
-    trumps = legal1 & _NON_PETIT
+    trumps = legal1 & NON_PETIT
     if trumps:
         return trump_card(lowest_bit(trumps))
     return lowest_card(legal0, legal1)
 
 
 @njit
-def discard(v: View, legal0: np.uint64) -> int:
+def discard(v: Reading, legal0: np.uint64) -> int:
     """A suit card to throw: the cheapest, sparing Kings and their guards.
 
     The attack throws from its shortest suit (to trump it later); the defence from the
@@ -380,20 +243,20 @@ def discard(v: View, legal0: np.uint64) -> int:
 
 
 @njit
-def underplay(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def underplay(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest card: the lowest of the suit led, a discard, or the lowest trump but the Petit."""
     if legal0:
         if 0 <= v.led < TRUMP_SUIT and (legal0 & ~suit_bits(v.led)) == ZERO:
             return lowest_bit(legal0)
         return discard(v, legal0)
-    trumps = legal1 & _NON_PETIT
+    trumps = legal1 & NON_PETIT
     if trumps:
         return trump_card(lowest_bit(trumps))
     return lowest_card(legal0, legal1)
 
 
 @njit
-def win_trick(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def win_trick(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """The cheapest card that wins the trick for sure, when that is worth it; -1 otherwise.
 
     A suit card always is; a trump when the trick holds ``v.worth_trump`` half points or
@@ -408,12 +271,12 @@ def win_trick(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit
-def follow_chelem(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def follow_chelem(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """Playing an announced chelem: the cheapest card that wins for sure, else the strongest."""
     card = sure_winner(v, legal0, legal1)
     if card >= 0:
         return card
-    trumps = legal1 & _NON_PETIT
+    trumps = legal1 & NON_PETIT
     if trumps and beats(v, trump_card(highest_bit(trumps))):
         return trump_card(highest_bit(trumps))
     if legal0 and beats(v, highest_bit(legal0)):
@@ -422,7 +285,7 @@ def follow_chelem(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def follow_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """Following in a trick that a card already wins."""
     if v.chelem:
         return follow_chelem(v, legal0, legal1)
@@ -432,8 +295,8 @@ def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
     card = save_petit(v)
     if card >= 0:
         return card
-    if legal0 | (legal1 & _NON_PETIT):
-        legal1 &= _NON_PETIT  # the Petit is played only when forced
+    if legal0 | (legal1 & NON_PETIT):
+        legal1 &= NON_PETIT  # the Petit is played only when forced
     if v.ally_wins and holds_against(v, v.win_card):
         return charge(v, legal0, legal1)
     card = win_trick(v, legal0, legal1)
@@ -448,13 +311,13 @@ def follow_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def suit_lead_is_safe(v: View, suit: int, higher_out: bool) -> bool:
+def suit_lead_is_safe(v: Reading, suit: int, higher_out: bool) -> bool:
     """Whether a lead of ``suit`` is likely to win against every foe (``suit_holds``)."""
     return suit_holds(v, v.foes, suit, higher_out, v.out1)
 
 
 @njit
-def cash_master(v: View) -> int:
+def cash_master(v: Reading) -> int:
     """A master suit card (no unseen card of its suit above it) in a suit safe to lead; Kings first."""
     best = -1
     best_value = -1
@@ -472,7 +335,7 @@ def cash_master(v: View) -> int:
 
 
 @njit
-def draw_trumps(v: View) -> int:
+def draw_trumps(v: Reading) -> int:
     """Lead the master trump while foes may hold trumps and the seat is long in them.
 
     "Long": at least ``v.draw_trumps_min`` trumps besides the Petit (default four), and as
@@ -482,7 +345,7 @@ def draw_trumps(v: View) -> int:
     """
     if not v.foe_trumps:
         return -1
-    mine = v.legal1 & _NON_PETIT
+    mine = v.legal1 & NON_PETIT
     out = v.out1 & TRUMPS_MASK
     n_mine = popcount(mine)
     if n_mine < v.draw_trumps_min or n_mine < popcount(out):
@@ -494,7 +357,7 @@ def draw_trumps(v: View) -> int:
 
 
 @njit
-def lead_taker_void(v: View) -> int:
+def lead_taker_void(v: Reading) -> int:
     """The lowest card of a suit the taker has shown void in, while the taker may still trump."""
     if is_void(v, v.taker, TRUMP_SUIT) or not (v.out1 & TRUMPS_MASK):
         return -1
@@ -511,7 +374,7 @@ def lead_taker_void(v: View) -> int:
 
 
 @njit
-def lead_king(v: View) -> int:
+def lead_king(v: Reading) -> int:
     """Active defence: a King, in the suit with most cards out, while at least
     ``v.king_lead_min`` of its cards are out and no foe has shown a void in it; -1 otherwise."""
     best = -1
@@ -528,7 +391,7 @@ def lead_king(v: View) -> int:
 
 
 @njit
-def hunt_petit(v: View) -> int:
+def hunt_petit(v: Reading) -> int:
     """Lead a trump to force out the Petit while it is out and the trumps out are few.
 
     The seat holds at least ``v.hunt_petit_min`` trumps besides the Petit (default two) and
@@ -536,7 +399,7 @@ def hunt_petit(v: View) -> int:
     """
     if not (v.out1 & PETIT_BIT) or is_void(v, v.taker, TRUMP_SUIT):
         return -1
-    mine = v.legal1 & _NON_PETIT
+    mine = v.legal1 & NON_PETIT
     n_mine = popcount(mine)
     if n_mine < v.hunt_petit_min or n_mine < popcount(v.out1 & TRUMPS_MASK):
         return -1
@@ -544,7 +407,7 @@ def hunt_petit(v: View) -> int:
 
 
 @njit
-def lead_long(v: View) -> int:
+def lead_long(v: Reading) -> int:
     """The lowest card of the longest suit, preferring suits without a King (keep Kings guarded).
 
     For the taker this also works the long suit: its small cards go early, its honours
@@ -565,7 +428,7 @@ def lead_long(v: View) -> int:
 
 
 @njit
-def chelem_lead(v: View) -> int:
+def chelem_lead(v: Reading) -> int:
     """Playing an announced chelem: the master trump while foes may hold trumps, then masters."""
     mine = v.legal1 & TRUMPS_MASK
     if v.foe_trumps and mine and highest_bit(mine) > highest_bit(v.out1 & TRUMPS_MASK):
@@ -574,17 +437,17 @@ def chelem_lead(v: View) -> int:
         cards = v.legal0 & suit_bits(suit)
         if cards and not (v.out0 & above_in_suit(highest_bit(cards))):
             return highest_bit(cards)
-    if mine & _NON_PETIT:
-        return trump_card(highest_bit(mine & _NON_PETIT))
+    if mine & NON_PETIT:
+        return trump_card(highest_bit(mine & NON_PETIT))
     return -1
 
 
 @njit
-def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def lead_fallback(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """A lead when no step had one: a discard-like low card, else the best trump but the Petit."""
     if legal0:
         return discard(v, legal0)
-    trumps = legal1 & _NON_PETIT
+    trumps = legal1 & NON_PETIT
     if trumps:
         if v.foe_trumps and highest_bit(trumps) > highest_bit(v.out1 & TRUMPS_MASK):
             return trump_card(highest_bit(trumps))
@@ -593,7 +456,7 @@ def lead_fallback(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(inline="always")
-def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
+def lead_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """Leading a trick (or playing after a lone Excuse)."""
     if v.chelem:
         card = chelem_lead(v)
@@ -615,33 +478,34 @@ def lead_card(v: View, legal0: np.uint64, legal1: np.uint64) -> int:
             card = lead_long(v)
     if card >= 0:
         return card
-    if legal0 | (legal1 & _NON_PETIT):
-        legal1 &= _NON_PETIT
+    if legal0 | (legal1 & NON_PETIT):
+        legal1 &= NON_PETIT
     return lead_fallback(v, legal0, legal1)
 
 
-@njit(inline="always")
-def heuristic_card(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray) -> int:
-    """The card the heuristic plays for ``seat`` from its legal cards, with ``seat``'s options."""
-    return heuristic_choice(seat, legal0, legal1, tb, cfg, True)
+@njit(_nrt=False)
+def heuristic_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray) -> int:
+    """The card the heuristic plays for the seat of ``v`` from its legal cards, with its
+    options: a compiled entry of its own, for the callers outside the play loop (the
+    ``pimc`` player's fallback; ``driver.play_to_end`` inlines ``heuristic_choice``)."""
+    return heuristic_choice(v, legal0, legal1, cfg, True)
 
 
 @njit(inline="always")
 def heuristic_choice(
-    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, informed: bool
+    v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, informed: bool
 ) -> int:
-    """The card of the heuristic (``informed``) or of ``basic`` for ``seat``, with its options."""
-    note_trick_winners(tb)
+    """The card of the heuristic (``informed``) or of ``basic`` for the seat of ``v``, with its options."""
     n0 = popcount(legal0)
     n1 = popcount(legal1)
     if n0 + n1 == 1:
         return lowest_bit(legal0) if n0 else trump_card(lowest_bit(legal1))
     has_excuse = (legal1 & EXCUSE_BIT) != ZERO
     legal1 &= ~EXCUSE_BIT
-    v = make_view(seat, legal0, legal1, tb, cfg, informed)
-    card = excuse_step(v, has_excuse)
+    r = read_view(v, legal0, legal1, cfg, informed)
+    card = excuse_step(r, has_excuse)
     if card >= 0:
         return card
-    if v.win_seat < 0:
-        return lead_card(v, legal0, legal1)
-    return follow_card(v, legal0, legal1)
+    if r.win_seat < 0:
+        return lead_card(r, legal0, legal1)
+    return follow_card(r, legal0, legal1)

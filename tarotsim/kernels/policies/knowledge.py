@@ -1,11 +1,10 @@
-"""What a seat may know when the heuristic decides a card: the ``View`` and ``make_view``.
+"""What the heuristic makes of its seat's ``SeatView`` at a card: the ``Reading`` and ``read_view``.
 
-A decision first gathers what the seat may know into a ``View`` (``make_view``): its own
-hand, the cards played so far, the trumps shown in the écart, the écart itself for the
-taker, its own side, and the public scalars of ``DealState.info``, among which what the
-game's step keeps up to date card by card (``kernels.state``: the voids shown, the trick's
-winner, worth and Petit). Nothing else of the table is read, which
-``tests/test_no_peeking.py`` checks.
+A decision first reads the seat's ``kernels.view.SeatView`` into a ``Reading`` of scalars
+(``read_view``): the cards unseen (neither in its hand, nor played, nor in the écart as it
+saw it), its side and its foes, the trick in play (its winner, worth and Petit), the voids
+shown, and its options from ``cfg``. The view is all it reads (``tests/test_no_peeking.py``
+checks it).
 
 The ``heuristic`` (``informed``) also places the cards it knows to be in another seat's
 hand: the cards of a poignée, until played, are in that hand; at Prise
@@ -41,7 +40,6 @@ from tarotsim.kernels.state import (
     I_PETIT_SEAT,
     I_PLAYERS,
     I_TAKER,
-    I_TRICK,
     I_TRICK_HALF,
     I_TRICKS_WON_BY,
     I_VOIDS,
@@ -56,15 +54,14 @@ from tarotsim.kernels.state import (
     P_WORTH_TRUMP_ATTACK,
     P_WORTH_TRUMP_DEFENCE,
     VOID_SHIFT,
-    WON_BY_ATTACK,
     WON_BY_DEFENCE,
-    DealState,
     seat_slot,
 )
+from tarotsim.kernels.view import SeatView
 
 
-class View(NamedTuple):
-    """What the seat to play knows, as scalars (card sets are uint64 words; seat sets are
+class Reading(NamedTuple):
+    """What the seat to play makes of its view, as scalars (card sets are uint64 words; seat sets are
     bit masks of seats).
 
     ``legal1`` never holds the Excuse (``excuse_step`` decides on it first). ``voids`` is
@@ -110,13 +107,13 @@ class View(NamedTuple):
 
 
 @njit(inline="always")
-def is_void(v: View, seat: int, suit: int) -> bool:
+def is_void(v: Reading, seat: int, suit: int) -> bool:
     """Whether ``seat`` has shown by its play that it holds no card of ``suit`` (4: no trump)."""
     return (void_seats(v.voids, suit) >> seat) & 1 == 1
 
 
 @njit(inline="always")
-def may_trump(v: View, seats: int, out1: np.uint64) -> int:
+def may_trump(v: Reading, seats: int, out1: np.uint64) -> int:
     """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows;
     ``out1``: the trumps they may hold between them (``v.out1`` or ``v.threat1``)."""
     if not (out1 & TRUMPS_MASK):
@@ -131,26 +128,26 @@ def n_seats(seats: int) -> int:
 
 
 @njit(inline="always")
-def foes_of(tb: DealState, seat: int) -> int:
-    """The seats that ``seat`` does not know to play on its side.
+def foes_of(v: SeatView) -> int:
+    """The seats that the seat of ``v`` does not know to play on its side.
 
     With five players the partner is secret until the called card is played: only the
     partner knows its side (the taker's); every other seat takes all others for foes.
     Otherwise the sides are public: the taker, and the partner once it is known.
     """
-    info = tb.info
+    info = v.info
+    seat = v.seat
     players = info[I_PLAYERS]
     taker = info[I_TAKER]
     others = ((1 << players) - 1) & ~(1 << seat)
-    own_attack = tb.attack[seat] == 1
     if players == FIVE_PLAYERS and not info[I_PARTNER_KNOWN]:
-        if own_attack and seat != taker:
+        if v.attack and seat != taker:
             return others & ~(1 << taker)
         return others
     attack_seats = 1 << taker
     if info[I_PARTNER] >= 0:
         attack_seats |= 1 << info[I_PARTNER]
-    return others & ~attack_seats if own_attack else attack_seats
+    return others & ~attack_seats if v.attack else attack_seats
 
 
 @njit(inline="always")
@@ -167,37 +164,23 @@ def seats_after(players: int, leader: int, seat: int) -> int:
 
 
 @njit(inline="always")
-def note_trick_winners(tb: DealState) -> None:
-    """Record in ``info[I_TRICKS_WON_BY]`` the side of the previous trick's winner (the leader now)."""
-    info = tb.info
-    if info[I_TRICK] > 0:
-        taker_foes = foes_of(tb, info[I_TAKER])
-        info[I_TRICKS_WON_BY] |= WON_BY_DEFENCE if (taker_foes >> info[I_LEADER]) & 1 else WON_BY_ATTACK
-
-
-@njit(inline="always")
-def make_view(
-    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, informed: bool
-) -> View:
-    """Gather what ``seat`` may know about the deal (see the module docstring), and its options.
+def read_view(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, informed: bool) -> Reading:
+    """What the seat of ``v`` makes of its view (see the module docstring), and its options.
 
     ``informed`` False (``basic``): the cards another seat is known to hold are left
     among the unseen cards, as anyone's (``out*`` and ``threat*`` are ``unseen*``).
     """
-    info = tb.info
+    info = v.info
+    seat = v.seat
     taker = info[I_TAKER]
-    attack = tb.attack[seat] == 1
-    hand0 = tb.hands[seat, 0]
-    hand1 = tb.hands[seat, 1]
-    unseen0 = FULL_WORD0 & ~(hand0 | tb.played[0])
-    unseen1 = FULL_WORD1 & ~(hand1 | tb.played[1])
-    if seat == taker and info[I_CHIEN_SHOWN]:
-        unseen0 &= ~tb.ecart[0]
-        unseen1 &= ~tb.ecart[1]
-    else:
-        unseen1 &= ~(tb.ecart[1] & TRUMPS_MASK)  # trumps in the écart were shown
+    attack = v.attack
+    hand0 = v.hand0
+    hand1 = v.hand1
+    # the écart as the seat saw it: all of it for the taker, its trumps (shown) for the others
+    unseen0 = FULL_WORD0 & ~(hand0 | v.played[0] | v.ecart0)
+    unseen1 = FULL_WORD1 & ~(hand1 | v.played[1] | v.ecart1)
     voids = info[I_VOIDS]
-    foes = foes_of(tb, seat)
+    foes = foes_of(v)
     foes_after = foes & seats_after(info[I_PLAYERS], info[I_LEADER], seat)
     out0 = unseen0
     out1 = unseen1
@@ -207,18 +190,18 @@ def make_view(
         chien0 = ZERO
         chien1 = ZERO
         if info[I_CHIEN_SHOWN] and seat != taker:  # in the taker's hand or écart until played
-            chien0 = tb.chien[0] & unseen0
-            chien1 = tb.chien[1] & unseen1
+            chien0 = v.chien0 & unseen0
+            chien1 = v.chien1 & unseen1
             if not (foes >> taker) & 1:
                 out0 &= ~chien0
                 out1 &= ~chien1
             if not (foes_after >> taker) & 1:
                 threat0 &= ~chien0
                 threat1 &= ~chien1
-        shown = tb.shown[0, 1] | tb.shown[1, 1] | tb.shown[2, 1] | tb.shown[3, 1] | tb.shown[4, 1]
+        shown = v.shown[0, 1] | v.shown[1, 1] | v.shown[2, 1] | v.shown[3, 1] | v.shown[4, 1]
         if shown & (unseen1 | EXCUSE_BIT):  # a poignée still to place (word 0 of a poignée is empty)
             for other in range(info[I_PLAYERS]):
-                poignee = tb.shown[other, 1]
+                poignee = v.shown[other, 1]
                 if other == seat or not poignee:
                     continue
                 held = poignee & unseen1  # in its hand until played
@@ -236,7 +219,7 @@ def make_view(
     chelem = False
     if info[I_CHELEM_ANNOUNCED] and attack:
         chelem = (info[I_TRICKS_WON_BY] & WON_BY_DEFENCE) == 0
-    return View(
+    return Reading(
         taker,
         attack,
         legal0,

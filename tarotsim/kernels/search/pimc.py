@@ -2,11 +2,12 @@
 
 At each decision with more than one legal card (a forced card is played at once, at no
 cost), the seat draws ``worlds`` deals of the cards it cannot see consistent with what it
-knows (``view.seat_constraints``: its hand, the cards played, the voids shown, the
-poignées shown, the chien shown at a Prise or a Garde, the écart's trumps, its own écart,
-the called card at five players, the hand sizes), and for each world and each legal card
-plays the deal out to the end with the rollout policy for every seat (``rollout``: the
-heuristic, or random play), scored by the seat's own final score under docs/rules.md
+knows (its ``SeatView``, read by ``constraints.seat_constraints``: its hand, the cards
+played, the voids shown, the poignées shown, the chien shown at a Prise or a Garde, the
+écart's trumps, its own écart, the called card at five players, the hand sizes), and for
+each world and each legal card plays the deal out to the end with the rollout policy for
+every seat (``rollout``: any card-play policy that searches nothing, by default the
+heuristic; ``driver.play_to_end``), scored by the seat's own final score under docs/rules.md
 (``steps.settle_deal``: contract, margin, bouts, petit au bout, poignées, chelem, in
 points). Every candidate card of a world is played out on the same world from the same
 playout stream (common random numbers). With ``endgame`` tricks left or fewer (0: never),
@@ -47,7 +48,7 @@ Options (``tarotsim.policies.OPTIONS``, which holds their defaults and ranges) a
 read from the seat's block of ``cfg``.
 
 Scratch: ``sc`` (``search.scratch``), made once per block of deals; a decision
-allocates nothing. The score of a world is rebuilt from the public ``tb.history`` under
+allocates nothing. The score of a world is rebuilt from the public ``history`` under
 that world's sides (five players: the partner may differ between worlds), never from the
 deal's own count, which holds the real écart.
 """
@@ -57,27 +58,17 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import (
-    EXCUSE,
-    EXCUSE_BIT,
-    HALF_POINTS,
-    N_CARDS,
-    N_SUIT_CARDS,
-    PETIT,
-    TRUMP_21,
-    TRUMPS_MASK,
-)
+from tarotsim.cards import EXCUSE, HALF_POINTS, N_CARDS, N_SUIT_CARDS, PETIT, TRUMP_21
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.count import close_trick, start_count
-from tarotsim.kernels.policies.codes import PLAY_RANDOM
+from tarotsim.kernels.driver import play_to_end
 from tarotsim.kernels.policies.heuristic import heuristic_card
-from tarotsim.kernels.policies.uniform import random_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.rules import card_bit, suit_code
-from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE_SANS, POIGNEE_BONUS, SIDE_NONE, poignee_size
-from tarotsim.kernels.search.scratch import Q_DEAL, Q_POIGNEES, SearchScratch
+from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE_SANS, SIDE_NONE
+from tarotsim.kernels.search.constraints import seat_constraints, world_hands
+from tarotsim.kernels.search.scratch import Q_DEAL, SearchScratch
 from tarotsim.kernels.search.solver import card_values
-from tarotsim.kernels.search.view import seat_constraints, world_hands
 from tarotsim.kernels.search.worlds import draw_world, holder_allowed, prepare_worlds
 from tarotsim.kernels.state import (
     C_HAND,
@@ -87,16 +78,17 @@ from tarotsim.kernels.state import (
     I_CHIEN_SHOWN,
     I_CONTRACT,
     I_LEADER,
-    I_PARTNER,
-    I_TAKER,
     I_TRICK,
     I_TRICK_LEN,
     I_TRICKS_WON_BY,
     MAX_SEATS,
+    N_CFG,
     N_COUNT,
     N_INFO,
     P_DROP,
     P_ENDGAME,
+    P_PLAY_ATTACK,
+    P_PLAY_DEFENCE,
     P_ROLLOUT,
     P_WORLDS,
     S_ATTACK_TRICKS,
@@ -104,10 +96,10 @@ from tarotsim.kernels.state import (
     S_PREV_WINNER,
     WON_BY_ATTACK,
     WON_BY_DEFENCE,
-    DealState,
     seat_slot,
 )
-from tarotsim.kernels.steps import end_trick, legal_now, put_card, settle_deal, show_poignee
+from tarotsim.kernels.steps import poignee_points, put_card, settle_deal
+from tarotsim.kernels.view import SeatView
 
 PETIT_WEIGHT = 20
 """Endgame solver: the petit au bout in half points (10 points, as the score counts it
@@ -130,20 +122,18 @@ def _is_in(card: int, word0: np.uint64, word1: np.uint64) -> bool:
 
 
 @njit(_nrt=False)
-def mark_candidates(
-    tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, candidate: np.ndarray
-) -> int:
+def mark_candidates(v: SeatView, legal0: np.uint64, legal1: np.uint64, candidate: np.ndarray) -> int:
     """Mark in ``candidate`` (int64[N_CARDS]) the legal cards worth evaluating: one card of
     each run of equivalent legal cards, the lowest; returns how many.
 
     Two legal cards are equivalent when they are of one suit (the trumps one suit), of equal
     points, neither the Petit, the 21 nor the Excuse, and every card ranking between them is
-    in ``seat``'s hand or already played: whoever holds the other cards, they win and lose
+    in the seat's hand or already played: whoever holds the other cards, they win and lose
     the same tricks (the solver's rule, ``solver.py``). Each other card of a run gets its
     run's lowest card's index in ``candidate`` (-1 - lowest), each candidate 1, other cards 0.
     """
-    own0 = tb.hands[seat, 0] | tb.played[0]
-    own1 = tb.hands[seat, 1] | tb.played[1]
+    own0 = v.hand0 | v.played[0]
+    own1 = v.hand1 | v.played[1]
     previous = -1
     n = 0
     for card in range(N_CARDS):
@@ -173,31 +163,16 @@ def _equivalent(low: int, high: int, own0: np.uint64, own1: np.uint64) -> bool:
 
 
 @njit(_nrt=False)
-def shown_poignee_points(tb: DealState, players: int) -> int:
-    """The poignée bonuses (points) of the poignées shown so far (``tb.shown``, public)."""
-    points = 0
-    for seat in range(players):
-        shown1 = tb.shown[seat, 1]
-        if shown1:
-            size = poignee_size(popcount(shown1 & TRUMPS_MASK), (shown1 & EXCUSE_BIT) != 0, players)
-            points += POIGNEE_BONUS[size]
-    return points
-
-
-@njit(_nrt=False)
-def world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: int) -> None:
-    """The table's scalars and the count so far in the world just drawn: the partner and
-    the sides it implies, the écart or chien where it counts for the attack, and every
-    trick completed counted again under those sides (``tb.history``)."""
-    info = tb.info
+def world_count(v: SeatView, cfg: np.ndarray, sc: SearchScratch, n_holders: int) -> None:
+    """The table's scalars and the count so far in the world just drawn: the écart or chien
+    where it counts for the attack, every trick completed counted again under the world's
+    sides (``sc.attack``, from the public ``history``), and the sides that won a trick under
+    them. The partner stays as public (``I_PARTNER``): a world's partner becomes public when
+    it plays the called card in a playout."""
+    info = v.info
     players = cfg[C_PLAYERS]
-    taker = info[I_TAKER]
     for i in range(N_INFO):
         sc.info[i] = info[i]
-    sc.info[I_PARTNER] = -1
-    for seat in range(players):
-        if seat != taker and sc.attack[seat] == 1:
-            sc.info[I_PARTNER] = seat
     hidden0 = np.uint64(0)
     hidden1 = np.uint64(0)
     for h in range(n_holders):
@@ -209,12 +184,12 @@ def world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: in
     if info[I_CHIEN_SHOWN] == 1:  # Prise, Garde: the écart counts for the attack
         if n_holders > 0 and sc.holder_seat[n_holders - 1] < 0:  # a defender: the hidden part drawn
             table.ecart[0] = hidden0
-            table.ecart[1] = hidden1 | (tb.ecart[1] & TRUMPS_MASK)
+            table.ecart[1] = hidden1 | v.ecart1  # its trumps were shown
         else:  # the taker knows its écart
-            table.ecart[0] = tb.ecart[0]
-            table.ecart[1] = tb.ecart[1]
-        table.chien[0] = tb.chien[0]
-        table.chien[1] = tb.chien[1]
+            table.ecart[0] = v.ecart0
+            table.ecart[1] = v.ecart1
+        table.chien[0] = v.chien0
+        table.chien[1] = v.chien1
         start_count(sc.count, sc.pile, table.ecart[0], table.ecart[1])
     else:
         table.ecart[0] = np.uint64(0)
@@ -227,7 +202,7 @@ def world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: in
             start_count(sc.count, sc.pile, np.uint64(0), np.uint64(0))
     done = info[I_TRICK]
     for t in range(done):
-        row = tb.history[t]
+        row = v.history[t]
         close_trick(row, players, row[H_LEADER], row[H_WINNER], sc.attack, t, cfg[C_HAND], sc.count, sc.pile)
     won_by = 0
     if sc.count[S_ATTACK_TRICKS] > 0:
@@ -238,7 +213,7 @@ def world_count(tb: DealState, cfg: np.ndarray, sc: SearchScratch, n_holders: in
 
 
 @njit(_nrt=False)
-def _set_table(tb: DealState, cfg: np.ndarray, sc: SearchScratch) -> None:
+def _set_table(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> None:
     """The playout table in the world at the decision: hands, sides, cards played, trick,
     poignées, scalars and count; ``table.rng`` at the world's playout stream."""
     table = sc.table
@@ -248,72 +223,62 @@ def _set_table(tb: DealState, cfg: np.ndarray, sc: SearchScratch) -> None:
         table.hands[seat, 0] = sc.hands[seat, 0] if in_play else np.uint64(0)
         table.hands[seat, 1] = sc.hands[seat, 1] if in_play else np.uint64(0)
         table.attack[seat] = sc.attack[seat] if in_play else 0
-        table.shown[seat, 0] = tb.shown[seat, 0]
-        table.shown[seat, 1] = tb.shown[seat, 1]
-        table.trick[seat] = tb.trick[seat]
+        table.shown[seat, 0] = v.shown[seat, 0]
+        table.shown[seat, 1] = v.shown[seat, 1]
+        table.trick[seat] = v.trick[seat]
         table.scores[seat] = 0
-    table.played[0] = tb.played[0]
-    table.played[1] = tb.played[1]
+    table.played[0] = v.played[0]
+    table.played[1] = v.played[1]
     for i in range(N_INFO):
         table.info[i] = sc.info[i]
     for i in range(N_COUNT):
         table.count[i] = sc.count[i]
     table.pile[0] = sc.pile[0]
     table.pile[1] = sc.pile[1]
-    for t in range(tb.info[I_TRICK]):
-        for j in range(tb.history.shape[1]):
-            table.history[t, j] = tb.history[t, j]
+    for t in range(v.info[I_TRICK]):
+        for j in range(v.history.shape[1]):
+            table.history[t, j] = v.history[t, j]
     for j in range(STREAM_WORDS):
         table.rng[j] = sc.playout_rng[j]
 
 
 @njit(_nrt=False)
-def _play_out(table: DealState, cfg: np.ndarray, rollout: int, poignee_points: int) -> None:
-    """Play the playout table to the end of the deal with ``rollout`` for every seat, then
-    score it (``table.scores``); ``poignee_points``: the bonuses shown so far. The seats
-    yet to play to the first trick show their poignées before their card."""
-    info = table.info
-    players = cfg[C_PLAYERS]
-    hand_size = cfg[C_HAND]
-    while True:
-        if info[I_TRICK_LEN] == players:
-            end_trick(table, cfg)
-            if info[I_TRICK] == hand_size:
-                break
-            continue
-        seat = (info[I_LEADER] + info[I_TRICK_LEN]) % players
-        if info[I_TRICK] == 0:
-            size = show_poignee(table, cfg, seat)
-            poignee_points += POIGNEE_BONUS[size]
-        legal0, legal1 = legal_now(table, seat)
-        if rollout == PLAY_RANDOM:
-            card = random_card(table.rng, legal0, legal1)
-        else:
-            card = heuristic_card(seat, legal0, legal1, table, cfg)
-        put_card(table, seat, card)
-    settle_deal(table, cfg, poignee_points)
+def _rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """The playouts' configuration: ``cfg`` with every seat's card play, on both sides,
+    ``seat``'s rollout policy (``P_ROLLOUT``); each seat keeps its other policies and options."""
+    for i in range(N_CFG):
+        out[i] = cfg[i]
+    rollout = cfg[seat_slot(seat, P_ROLLOUT)]
+    for other in range(MAX_SEATS):
+        out[seat_slot(other, P_PLAY_ATTACK)] = rollout
+        out[seat_slot(other, P_PLAY_DEFENCE)] = rollout
 
 
 @njit(_nrt=False)
-def _playout_values(tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, drawn: int) -> None:
-    """Row ``drawn`` of ``sc.world_values``: each live card's score for ``seat`` in the world
-    drawn, each card played out from the same table and the same playout stream."""
-    rollout = cfg[seat_slot(seat, P_ROLLOUT)]
+def _playout_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch, drawn: int) -> None:
+    """Row ``drawn`` of ``sc.world_values``: each live card's score for the seat of ``v`` in
+    the world drawn, each card played out (``driver.play_to_end`` under ``sc.rollout``) from
+    the same table and the same playout stream."""
+    seat = v.seat
+    rollout = sc.rollout
+    players = rollout[C_PLAYERS]
     for card in range(N_CARDS):
         if sc.live[card] == 1:
-            _set_table(tb, cfg, sc)
+            _set_table(v, cfg, sc)
             put_card(sc.table, seat, card)
-            _play_out(sc.table, cfg, rollout, sc.scalars[Q_POIGNEES])
+            if play_to_end(sc.table, rollout) >= 0:
+                raise ValueError("a rollout policy must search nothing")
+            settle_deal(sc.table, rollout, poignee_points(sc.table, players))
             sc.world_values[drawn, card] = sc.table.scores[seat]
 
 
 @njit(_nrt=False)
-def _solver_values(tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int, drawn: int) -> None:
+def _solver_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch, drawn: int) -> None:
     """Row ``drawn`` of ``sc.world_values``: each live card's exact double-dummy value for
     ``seat``'s side in the world drawn (the attack's card points from here, negated for the
     defence)."""
     players = cfg[C_PLAYERS]
-    info = tb.info
+    info = v.info
     prev_petit = SIDE_NONE
     if sc.count[S_PREV_PETIT] == 1:
         prev_petit = ATTACK if sc.attack[sc.count[S_PREV_WINNER]] == 1 else DEFENCE
@@ -322,7 +287,7 @@ def _solver_values(tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int,
         players,
         sc.attack,
         info[I_LEADER],
-        tb.trick,
+        v.trick,
         info[I_TRICK_LEN],
         sc.info[I_TRICKS_WON_BY],
         prev_petit,
@@ -331,7 +296,7 @@ def _solver_values(tb: DealState, cfg: np.ndarray, sc: SearchScratch, seat: int,
         sc.solver,
         sc.values,
     )
-    sign = 1 if sc.attack[seat] == 1 else -1
+    sign = 1 if sc.attack[v.seat] == 1 else -1
     for card in range(N_CARDS):
         if sc.live[card] == 1:
             sc.world_values[drawn, card] = sign * sc.values[card]
@@ -367,22 +332,21 @@ def _drop_behind(sc: SearchScratch, drawn: int, drop: int) -> int:
 
 
 @njit(_nrt=False)
-def pimc_card(
-    seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState, cfg: np.ndarray, sc: SearchScratch
-) -> int:
-    """The card ``seat`` plays from its legal cards by PIMC search with its options
+def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch) -> int:
+    """The card the seat of ``v`` plays from its legal cards by PIMC search with its options
     (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT``, ``P_DROP`` of its block of ``cfg``), working
     in ``sc``."""
     if popcount(legal0) + popcount(legal1) == 1:
         return _only_card(legal0, legal1)
-    info = tb.info
+    seat = v.seat
+    info = v.info
     players = cfg[C_PLAYERS]
     decision = info[I_TRICK] * players + info[I_TRICK_LEN]
     seed_substream(sc.rng, sc.key, sc.scalars[Q_DEAL], decision)
-    n = seat_constraints(tb, cfg, seat, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat)
+    n = seat_constraints(v, cfg, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat)
     holder_allowed(sc.unseen, sc.voids, sc.known, sc.possible, n, sc.allowed)
-    fallback = heuristic_card(seat, legal0, legal1, tb, cfg)
-    if mark_candidates(tb, seat, legal0, legal1, sc.candidate) == 1:
+    fallback = heuristic_card(v, legal0, legal1, cfg)
+    if mark_candidates(v, legal0, legal1, sc.candidate) == 1:
         return fallback  # every legal card is equivalent
     if prepare_worlds(sc.allowed, sc.sizes, n, sc.unseen, sc.worlds) <= 0.0:
         return fallback
@@ -390,7 +354,8 @@ def pimc_card(
     endgame = cfg[seat_slot(seat, P_ENDGAME)]
     exact = cfg[C_HAND] - info[I_TRICK] <= endgame
     drop = cfg[seat_slot(seat, P_DROP)]
-    sc.scalars[Q_POIGNEES] = shown_poignee_points(tb, players)
+    if not exact:
+        _rollout_cfg(cfg, seat, sc.rollout)
     left = 0
     for card in range(N_CARDS):
         sc.total[card] = 0
@@ -399,14 +364,14 @@ def pimc_card(
     drawn = 0
     while drawn < worlds and left > 1:
         draw_world(sc.rng, sc.worlds, sc.world)
-        world_hands(tb, seat, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
-        world_count(tb, cfg, sc, n)
+        world_hands(v, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
+        world_count(v, cfg, sc, n)
         if exact:
-            _solver_values(tb, cfg, sc, seat, drawn)
+            _solver_values(v, cfg, sc, drawn)
         else:
             for j in range(STREAM_WORDS):
                 sc.playout_rng[j] = next_u64(sc.rng)
-            _playout_values(tb, cfg, sc, seat, drawn)
+            _playout_values(v, cfg, sc, drawn)
         for card in range(N_CARDS):
             if sc.live[card] == 1:
                 sc.total[card] += sc.world_values[drawn, card]

@@ -19,11 +19,10 @@ from tarotsim.cards import HALF_POINTS, N_CARDS
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.search.solver import SolverScratch, new_solver_scratch
 from tarotsim.kernels.search.worlds import MAX_HOLDERS, MAX_STATES, WorldScratch, new_world_scratch
-from tarotsim.kernels.state import MAX_SEATS, N_COUNT, N_INFO, DealState, new_state
+from tarotsim.kernels.state import MAX_SEATS, N_CFG, N_COUNT, N_INFO, DealState, new_state
 
 Q_DEAL = 0  # number of the deal in play (its stream in the run key)
-Q_POIGNEES = 1  # pimc: poignée bonuses shown before the decision, for the playouts' scores
-N_SEARCH_SCALARS = 2
+N_SEARCH_SCALARS = 1
 
 SMALL_STATES = 1
 """World-sampler room of a block no seat of which plays ``pimc`` (``new_search_scratch(False)``)."""
@@ -37,6 +36,7 @@ class SearchScratch(NamedTuple):
     """Working arrays of one search decision, made by ``new_search_scratch``."""
 
     table: DealState  # the playout table
+    rollout: np.ndarray  # int64[N_CFG]: the playouts' configuration (every seat plays the rollout policy)
     worlds: WorldScratch
     solver: SolverScratch
     key: np.ndarray  # uint64[STREAM_WORDS]: the run key of the deal in play
@@ -44,7 +44,7 @@ class SearchScratch(NamedTuple):
     rng: np.ndarray  # uint64[STREAM_WORDS]: the decision's own stream
     playout_rng: np.ndarray  # uint64[STREAM_WORDS]: start of a world's playout stream (common to every card)
     unseen: np.ndarray  # uint64[2]: the cards the seat cannot see
-    sizes: np.ndarray  # int64[MAX_HOLDERS]: the holders' sizes (``view.seat_constraints``)
+    sizes: np.ndarray  # int64[MAX_HOLDERS]: the holders' sizes (``constraints.seat_constraints``)
     voids: np.ndarray  # int64[MAX_HOLDERS]
     known: np.ndarray  # uint64[MAX_HOLDERS, 2]
     possible: np.ndarray  # uint64[MAX_HOLDERS, 2]
@@ -73,6 +73,7 @@ def new_search_scratch(searching: bool) -> SearchScratch:
     max_worlds = MAX_WORLDS if searching else 1
     scratch = SearchScratch(
         new_state(),
+        np.zeros(N_CFG, dtype=np.int64),
         new_world_scratch(max_states),
         new_solver_scratch(tt_bits),
         np.zeros(STREAM_WORDS, dtype=np.uint64),

@@ -57,11 +57,11 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import FULL_WORD0, FULL_WORD1
 from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.driver import play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
-from tarotsim.kernels.policies.play import playout_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
-from tarotsim.kernels.score import GARDE_CONTRE, PASS, POIGNEE_BONUS
+from tarotsim.kernels.score import GARDE_CONTRE, PASS
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     MAX_STATES,
@@ -76,7 +76,6 @@ from tarotsim.kernels.state import (
     C_PLAYERS,
     C_SEATS,
     I_DEALER,
-    I_LEADER,
     MAX_SEATS,
     N_CFG,
     N_SEAT_CFG,
@@ -89,15 +88,8 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import (
-    end_trick,
-    legal_now,
-    put_card,
-    reset_table,
-    settle_deal,
-    show_poignee,
-    take_contract,
-)
+from tarotsim.kernels.steps import poignee_points, reset_table, settle_deal
+from tarotsim.kernels.view import SeatView
 
 TRIES_PER_WORLD = 64
 """Worlds drawn at most per world asked for, before the seat settles for those accepted."""
@@ -175,25 +167,15 @@ def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
 @njit(_nrt=False)
 def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int) -> int:
     """Play the deal dealt in ``pt.dealt`` and ``pt.chien`` (dealer ``pt.info[I_DEALER]``) to
-    the end with ``taker`` taking ``contract``, each seat by its card-play policy in ``cfg``,
-    from the random stream in ``pt.rng``; returns the taker's score (game points)."""
+    the end with ``taker`` taking ``contract``, each seat by its policies in ``cfg``
+    (``driver.take_contract``, ``driver.play_to_end``), from the random stream in ``pt.rng``;
+    returns the taker's score (game points)."""
     players = cfg[C_PLAYERS]
     reset_table(pt, players, pt.info[I_DEALER])
     take_contract(pt, cfg, taker, contract)
-    poignee_points = 0
-    for t in range(cfg[C_HAND]):
-        seat = pt.info[I_LEADER]
-        for _ in range(players):
-            if t == 0:
-                size = show_poignee(pt, cfg, seat)
-                if size > 0:
-                    poignee_points += POIGNEE_BONUS[size]
-            legal0, legal1 = legal_now(pt, seat)
-            policy = cfg[seat_slot(seat, P_PLAY_ATTACK if pt.attack[seat] else P_PLAY_DEFENCE)]
-            put_card(pt, seat, playout_card(policy, seat, legal0, legal1, pt, cfg))
-            seat = seat + 1 if seat + 1 < players else 0
-        end_trick(pt, cfg)
-    settle_deal(pt, cfg, poignee_points)
+    if play_to_end(pt, cfg) >= 0:
+        raise ValueError("a rollout policy must search nothing")
+    settle_deal(pt, cfg, poignee_points(pt, players))
     return pt.scores[taker]
 
 
@@ -221,26 +203,21 @@ def _fits(pt: DealState, cfg: np.ndarray, seat: int, first: int, spoken: int, bi
 
 
 @njit(_nrt=False)
-def playout_totals(
-    tb: DealState,
-    cfg: np.ndarray,
-    seat: int,
-    spoken: int,
-    key: np.ndarray,
-    deal: int,
-    bids: np.ndarray,
-    bs: BidScratch,
-) -> int:
-    """Sample the worlds of ``seat``'s decision and play them out: ``bs.total[c]`` gets the
-    sum of the seat's scores over the accepted worlds for every contract ``c`` above the bid
-    heard; returns the number of worlds accepted (also in ``bs.scalars[B_ACCEPTED]``).
+def playout_totals(v: SeatView, cfg: np.ndarray, key: np.ndarray, deal: int, bs: BidScratch) -> int:
+    """Sample the worlds of the decision of the seat of ``v`` and play them out: ``bs.total[c]``
+    gets the sum of the seat's scores over the accepted worlds for every contract ``c`` above
+    the bid heard; returns the number of worlds accepted (also in ``bs.scalars[B_ACCEPTED]``).
 
-    ``seat`` speaks after ``spoken`` seats, whose words are ``bids[:spoken]`` (int64, speaking order); the deal
-    is deal number ``deal`` of the run whose key is ``key``; ``tb`` is read for the seat's
-    hand as dealt and the dealer only.
+    The seat speaks after the seats from the dealer's right before it, whose words are
+    ``v.bids`` (speaking order); the deal is deal number ``deal`` of the run whose key is
+    ``key`` (the decision's random stream). The view is read for the seat's hand (as dealt),
+    the dealer and the bids heard.
     """
+    seat = v.seat
+    bids = v.bids
     players = cfg[C_PLAYERS]
-    dealer = tb.info[I_DEALER]
+    dealer = v.info[I_DEALER]
+    spoken = (seat - dealer - 1) % players
     first = (dealer + 1) % players
     current = PASS
     for j in range(spoken):
@@ -254,8 +231,8 @@ def playout_totals(
 
     seed_substream(bs.rng, key, deal, BID_SUBSTREAM + seat)
     _playout_cfg(cfg, seat, bs.cfg)
-    own0 = tb.dealt[seat, 0]
-    own1 = tb.dealt[seat, 1]
+    own0 = v.hand0
+    own1 = v.hand1
     bs.unseen[0] = FULL_WORD0 & ~own0
     bs.unseen[1] = FULL_WORD1 & ~own1
     n_holders = players  # the other seats from seat + 1 round the table, then the chien
@@ -298,20 +275,11 @@ def playout_totals(
 
 
 @njit(_nrt=False)
-def montecarlo_wish(
-    tb: DealState,
-    cfg: np.ndarray,
-    seat: int,
-    spoken: int,
-    key: np.ndarray,
-    deal: int,
-    bids: np.ndarray,
-    bs: BidScratch,
-) -> int:
-    """The contract ``seat`` wishes (PASS … GARDE_CONTRE): the best mean playout score above
-    the bid heard if positive, the lower contract on a tie; PASS otherwise, or when no world
-    fitted the bids (``playout_totals`` says the rest)."""
-    accepted = playout_totals(tb, cfg, seat, spoken, key, deal, bids, bs)
+def montecarlo_wish(v: SeatView, cfg: np.ndarray, key: np.ndarray, deal: int, bs: BidScratch) -> int:
+    """The contract the seat of ``v`` wishes (PASS … GARDE_CONTRE): the best mean playout
+    score above the bid heard if positive, the lower contract on a tie; PASS otherwise, or
+    when no world fitted the bids (``playout_totals`` says the rest)."""
+    accepted = playout_totals(v, cfg, key, deal, bs)
     wish = PASS
     best = 0
     for contract in range(N_CONTRACT_CODES):

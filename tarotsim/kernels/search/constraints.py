@@ -1,10 +1,10 @@
 """What a seat knows of the cards it cannot see, as the holders and constraints of
 ``worlds.prepare_worlds``.
 
-``seat_constraints`` reads only what the seat may know (``kernels.state``): its own hand,
-the cards played, the trick in progress, the voids revealed by play, the poignées shown,
-the chien once shown, the écart for the taker (its trumps for everyone), and the public
-scalars. The holders are the other seats from ``seat + 1`` round the table, then the
+``seat_constraints`` reads the seat's ``SeatView`` (``kernels.view``), what it may know: its
+own hand, the cards played, the trick in progress, the voids revealed by play, the poignées
+shown, the chien once shown, the écart for the taker (its trumps for everyone), and the
+public scalars. The holders are the other seats from ``seat + 1`` round the table, then the
 unknown chien (Garde sans, Garde contre) or, for a defender at a Prise or a Garde, the
 hidden part of the écart. The constraints:
 
@@ -46,17 +46,16 @@ from tarotsim.kernels.state import (
     I_TRICK_LEN,
     I_VOIDS,
     VOID_SHIFT,
-    DealState,
 )
+from tarotsim.kernels.view import SeatView, known_partner
 
 _ZERO = np.uint64(0)
 
 
 @njit
 def seat_constraints(
-    tb: DealState,
+    v: SeatView,
     cfg: np.ndarray,
-    seat: int,
     unseen: np.ndarray,
     sizes: np.ndarray,
     voids: np.ndarray,
@@ -64,15 +63,14 @@ def seat_constraints(
     possible: np.ndarray,
     holder_seat: np.ndarray,
 ) -> int:
-    """Fill the holders of the cards ``seat`` cannot see and what it knows of them.
+    """Fill the holders of the cards the seat of ``v`` cannot see and what it knows of them.
 
     Parameters
     ----------
-    tb : DealState
-        The deal in play, ``seat`` to play.
+    v : SeatView
+        The view of the seat to play.
     cfg : int64[N_CFG]
         The run configuration (the chien's size).
-    seat : int
     unseen : uint64[2]
         Receives the cards ``seat`` cannot see.
     sizes, voids : int64[MAX_HOLDERS]
@@ -87,26 +85,23 @@ def seat_constraints(
     int
         The number of holders, for ``worlds.holder_allowed`` and ``worlds.prepare_worlds``.
     """
-    info = tb.info
+    info = v.info
+    seat = v.seat
     players = info[I_PLAYERS]
     taker = info[I_TAKER]
     chien_shown = info[I_CHIEN_SHOWN] == 1
-    own0 = tb.hands[seat, 0]
-    own1 = tb.hands[seat, 1]
-    unseen[0] = FULL_WORD0 & ~(own0 | tb.played[0])
-    unseen[1] = FULL_WORD1 & ~(own1 | tb.played[1])
-    shown_ecart1 = tb.ecart[1] & TRUMPS_MASK
-    if chien_shown and seat == taker:
-        unseen[0] &= ~tb.ecart[0]
-        unseen[1] &= ~tb.ecart[1]
-    elif chien_shown:
-        unseen[1] &= ~shown_ecart1
+    own0 = v.hand0
+    own1 = v.hand1
+    # the écart as the seat saw it: all of it for the taker, its trumps for the others
+    unseen[0] = FULL_WORD0 & ~(own0 | v.played[0] | v.ecart0)
+    unseen[1] = FULL_WORD1 & ~(own1 | v.played[1] | v.ecart1)
+    shown_ecart1 = v.ecart1 & TRUMPS_MASK
 
     own_count = popcount(own0) + popcount(own1)
     leader = info[I_LEADER]
     trick_len = info[I_TRICK_LEN]
-    chien0 = tb.chien[0] if chien_shown else _ZERO
-    chien1 = tb.chien[1] if chien_shown else _ZERO
+    chien0 = v.chien0
+    chien1 = v.chien1
     called = info[I_CALLED]
     called0 = _ZERO
     called1 = _ZERO
@@ -124,12 +119,12 @@ def seat_constraints(
         for suit in range(TRUMP_SUIT + 1):  # the suits, then no trump
             if (info[I_VOIDS] >> (VOID_SHIFT * suit + other)) & 1:
                 voids[n] |= 1 << suit
-        known[n, 0] = tb.shown[other, 0] & unseen[0]
-        known[n, 1] = tb.shown[other, 1] & unseen[1]
+        known[n, 0] = v.shown[other, 0] & unseen[0]
+        known[n, 1] = v.shown[other, 1] & unseen[1]
         possible[n, 0] = FULL_WORD0
         possible[n, 1] = FULL_WORD1
-        if tb.shown[other, 1] & EXCUSE_BIT:
-            possible[n, 1] = tb.shown[other, 1] | ~TRUMPS_MASK
+        if v.shown[other, 1] & EXCUSE_BIT:
+            possible[n, 1] = v.shown[other, 1] | ~TRUMPS_MASK
         if other != taker:
             possible[n, 0] &= ~chien0
             possible[n, 1] &= ~chien1
@@ -157,21 +152,19 @@ def seat_constraints(
 
 @njit
 def world_hands(
-    tb: DealState,
-    seat: int,
+    v: SeatView,
     world: np.ndarray,
     holder_seat: np.ndarray,
     n_holders: int,
     hands: np.ndarray,
     attack: np.ndarray,
 ) -> None:
-    """Every seat's hand and side in a deal drawn for ``seat``.
+    """Every seat's hand and side in a deal drawn for the seat of ``v``.
 
     Parameters
     ----------
-    tb : DealState
-    seat : int
-        The seat the deal was drawn for: its own hand is kept.
+    v : SeatView
+        The view of the seat the deal was drawn for: its own hand is kept.
     world : uint64[n_holders, 2]
         The drawn deal (``worlds.draw_world``) of the holders of ``seat_constraints``.
     holder_seat : int64[n_holders]
@@ -179,25 +172,32 @@ def world_hands(
     hands : uint64[players, 2]
         Receives the hands.
     attack : int64[players]
-        Receives the sides: ``tb.attack`` where ``seat`` knows them; with five players and
-        the partner still secret to ``seat`` (the taker and the defenders until the called
+        Receives the sides: those the seat knows (the taker, and the partner once the
+        called card is played or when it is the partner itself); with five players and
+        the partner still secret to the seat (the taker and the defenders until the called
         card is played), the taker and whoever holds the called card in this deal (or the
         taker alone).
     """
-    info = tb.info
+    info = v.info
+    seat = v.seat
     players = info[I_PLAYERS]
-    hands[seat, 0] = tb.hands[seat, 0]
-    hands[seat, 1] = tb.hands[seat, 1]
+    hands[seat, 0] = v.hand0
+    hands[seat, 1] = v.hand1
     for h in range(n_holders):
         if holder_seat[h] >= 0:
             hands[holder_seat[h], 0] = world[h, 0]
             hands[holder_seat[h], 1] = world[h, 1]
     called = info[I_CALLED]
     taker = info[I_TAKER]
-    is_partner = tb.attack[seat] == 1 and seat != taker
-    secret = called >= 0 and info[I_PARTNER_KNOWN] == 0 and not is_partner
+    partner = known_partner(v)
+    secret = called >= 0 and info[I_PARTNER_KNOWN] == 0 and partner != seat
     for other in range(players):
-        attack[other] = tb.attack[other] if other == seat or not secret else 0
+        if other == seat:
+            attack[other] = 1 if v.attack else 0
+        elif secret:
+            attack[other] = 0
+        else:
+            attack[other] = 1 if other == taker or other == partner else 0
     if secret:
         attack[taker] = 1
         bit0, bit1 = card_bit(called)

@@ -1,0 +1,675 @@
+"""A deal step by step: :class:`Game`, the seat's :class:`Observation`, and the actions.
+
+A :class:`Game` holds the kernels' deal state (``kernels.state.DealState``) and drives the
+same rule steps as every run (``kernels.stepwise`` on ``kernels.steps``): legality, tricks,
+count and score all come from the kernels. The caller applies one action at a time for
+the seat to act; :meth:`Game.ask` says what a built-in strategy would do there, from the
+seat's observation only.
+
+Actions are strings (:func:`actions` lists them for a table size):
+
+- the auction: ``"pass"`` or a contract's label (``labels.CONTRACTS``, low to high; each
+  seat speaks once, a bid must beat the highest so far);
+- five players, the taker's call: ``"call:KH"`` (a King; a Queen when holding all four
+  Kings, and so on down);
+- Prise and Garde, the écart, one card at a time: ``"ecart:5H"`` (no King, no bout;
+  trumps only when the suit cards left cannot make it up);
+- the taker's chelem announcement: ``"chelem:yes"``, ``"chelem:no"``;
+- before its first card, a seat whose trumps allow a poignée: ``"poignee:none"``,
+  ``"poignee:simple"``, ``"poignee:double"``, ``"poignee:triple"`` (up to the largest its
+  hand allows; a seat that can show none is not asked);
+- the play: the card itself, in the project's notation (``"KS"``, ``"10H"``, ``"T21"``,
+  ``"EX"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tarotsim.cards import (
+    EXCUSE,
+    KING,
+    N_CARDS,
+    N_SUIT_CARDS,
+    PETIT,
+    SUIT_LEN,
+    TRUMP_21,
+    TRUMPS_MASK,
+    format_card,
+    parse_cards,
+)
+from tarotsim.config import check_players
+from tarotsim.kernels import state as S
+from tarotsim.kernels import stepwise as K
+from tarotsim.kernels.state import new_state
+from tarotsim.kernels.view import SeatView
+from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee
+from tarotsim.strategy import Strategy, to_strategy
+
+PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")
+"""The phases of a deal, indexed by the kernels' code (``kernels.stepwise.PH_*``)."""
+
+_POIGNEES = tuple(f"poignee:{p.label}" for p in Poignee)
+_CHELEM = ("chelem:no", "chelem:yes")
+_CALLABLE = [SUIT_LEN * suit + rank for rank in range(KING, KING - 4, -1) for suit in range(4)]
+_ECARTABLE = [c for c in range(N_SUIT_CARDS) if c % SUIT_LEN != KING] + [
+    c for c in range(N_SUIT_CARDS, N_CARDS) if c not in (PETIT, TRUMP_21, EXCUSE)
+]
+
+
+def actions(players: int = 4) -> list[str]:
+    """Every action string a seat may ever take at a table of ``players`` (3, 4 or 5).
+
+    In order: the five words of the auction, the calls (five players: the Kings, Queens,
+    Knights and Jacks), the cards of an écart (the suit cards but the Kings, trumps 2 to
+    20), the four poignée choices, the two chelem choices, then the 78 cards of the play.
+    """
+    players = check_players(players)
+    calls = [f"call:{format_card(c)}" for c in sorted(_CALLABLE)] if players == S.FIVE_PLAYERS else []
+    return [
+        *CONTRACT_NAMES,
+        *calls,
+        *(f"ecart:{format_card(c)}" for c in _ECARTABLE),
+        *_POIGNEES,
+        *_CHELEM,
+        *(format_card(c) for c in range(N_CARDS)),
+    ]
+
+
+_ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
+N_ACTIONS = len(_ACTION_INDEX)
+"""Length of the legal-action mask in :meth:`Observation.tensor` (the five-player list)."""
+
+TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
+    ("phase", len(PHASES)),  # one-hot, PHASES order
+    ("players", 3),  # one-hot: 3, 4, 5
+    ("seat", S.MAX_SEATS),  # one-hot: the observing seat
+    ("dealer", S.MAX_SEATS),  # one-hot
+    ("hand", N_CARDS),  # 1 per card held (card id order)
+    ("trick", S.MAX_SEATS * N_CARDS),  # per seat: the card it put on the trick in play
+    ("played", S.MAX_SEATS * N_CARDS),  # per seat: every card it has played
+    ("chien", N_CARDS),  # the chien once shown
+    ("ecart", N_CARDS),  # the écart as the seat knows it (the taker: all; others: its trumps)
+    ("poignees", S.MAX_SEATS * N_CARDS),  # per seat: the cards of the poignée it showed
+    ("bids", S.MAX_SEATS * 6),  # per speaking turn: one-hot of not yet spoken, then CONTRACT_NAMES
+    ("contract", 5),  # one-hot by contract code, 0: none (the highest bid so far)
+    ("taker", S.MAX_SEATS),  # one-hot (all zero: no taker yet)
+    ("called_card", N_CARDS),  # five players: the card called
+    ("partner", S.MAX_SEATS),  # one-hot once public (all zero otherwise)
+    ("chelem_announced", 1),
+    ("legal_actions", N_ACTIONS),  # 1 per legal action, in the order of actions(5)
+)
+"""The fields of :meth:`Observation.tensor`, in order, with their lengths."""
+TENSOR_LENGTH = sum(size for _, size in TENSOR_FIELDS)
+
+
+_NAMES = tuple(format_card(c) for c in range(N_CARDS))
+
+
+def _bits(word: int, offset: int) -> list[int]:
+    """The card ids of the set bits of ``word`` plus ``offset``, lowest first."""
+    ids = []
+    while word:
+        low = word & -word
+        ids.append(low.bit_length() - 1 + offset)
+        word ^= low
+    return ids
+
+
+def _cards(word0: Any, word1: Any) -> tuple[str, ...]:
+    """The names of a card set (word 0, word 1), in card id order."""
+    return tuple(_NAMES[c] for c in _bits(int(word0), 0) + _bits(int(word1), N_SUIT_CARDS))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat knows at a point of a deal (nothing of the other hands, the unseen
+    chien, or the écart beyond its shown trumps).
+
+    Attributes
+    ----------
+    seat, players, dealer : int
+    phase : str
+        One of :data:`PHASES`.
+    hand : tuple of str
+        The seat's cards (card id order); at the écart, the taker's hand with the chien
+        less the cards laid so far.
+    trick : tuple of str
+        The cards of the trick in play, in play order.
+    leader : int or None
+        The seat that led the trick in play (None before the play).
+    legal_actions : tuple of str
+        The seat's legal actions when it is to act, else empty.
+    contract : str or None
+        The contract (during the auction: the highest bid so far).
+    taker : int or None
+    bids : tuple of str
+        The words said so far, in speaking order from the dealer's right.
+    played : tuple of tuple of str
+        Per seat, the cards it has played, in order.
+    tricks : tuple
+        The tricks completed: ``(leader, cards in play order, winner)``.
+    chien : tuple of str or None
+        The chien once shown (Prise, Garde), else None.
+    ecart : tuple of str
+        The écart as this seat knows it: all of it (so far) for the taker, its trumps
+        (shown) for the others.
+    poignees : tuple of tuple of str
+        Per seat, the cards of the poignée it showed (empty: none).
+    called_card : str or None
+        Five players: the card the taker called.
+    partner : int or None
+        The taker's partner once public (five players: once the called card is played).
+    attack : bool
+        Whether the seat plays for the attack (a five-player partner knows it).
+    chelem_announced : bool
+    """
+
+    seat: int
+    players: int
+    dealer: int
+    phase: str
+    hand: tuple[str, ...]
+    trick: tuple[str, ...]
+    leader: int | None
+    legal_actions: tuple[str, ...]
+    contract: str | None
+    taker: int | None
+    bids: tuple[str, ...]
+    played: tuple[tuple[str, ...], ...]
+    tricks: tuple[tuple[int, tuple[str, ...], int], ...]
+    chien: tuple[str, ...] | None
+    ecart: tuple[str, ...]
+    poignees: tuple[tuple[str, ...], ...]
+    called_card: str | None
+    partner: int | None
+    attack: bool
+    chelem_announced: bool
+    _view: SeatView = field(compare=False, repr=False)
+    _decision: tuple[int, int, int, int, int] = field(compare=False, repr=False)
+    # (phase code, highest bid code, legal word 0, legal word 1, écart laid: word 0 | word 1 << 64)
+
+    def info_string(self) -> str:
+        """A canonical text form: equal strings for observations of equal information."""
+        lines = [
+            f"seat {self.seat} of {self.players}, dealer {self.dealer}, phase {self.phase}",
+            f"hand {' '.join(self.hand)}",
+            f"bids {' '.join(self.bids)}",
+            f"contract {self.contract} taker {self.taker} called {self.called_card} partner {self.partner}",
+            f"attack {self.attack} chelem {self.chelem_announced}",
+            f"chien {' '.join(self.chien) if self.chien is not None else '-'}",
+            f"ecart {' '.join(self.ecart)}",
+            "poignees " + " | ".join(" ".join(p) for p in self.poignees),
+        ]
+        lines += [f"trick {leader}: {' '.join(cards)} > {winner}" for leader, cards, winner in self.tricks]
+        lines.append(f"in play {self.leader}: {' '.join(self.trick)}")
+        lines.append(f"legal {' '.join(self.legal_actions)}")
+        return "\n".join(lines)
+
+    def tensor(self) -> np.ndarray:
+        """The observation as float32[:data:`TENSOR_LENGTH`], fields :data:`TENSOR_FIELDS` in
+        order; the same length at every table size."""
+        out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
+        at = dict[str, int]()
+        start = 0
+        for name, size in TENSOR_FIELDS:
+            at[name] = start
+            start += size
+        ids = _card_ids
+        out[at["phase"] + PHASES.index(self.phase)] = 1
+        out[at["players"] + self.players - 3] = 1
+        out[at["seat"] + self.seat] = 1
+        out[at["dealer"] + self.dealer] = 1
+        out[at["hand"] + ids(self.hand)] = 1
+        if self.leader is not None:
+            for j, card in enumerate(self.trick):
+                seat = (self.leader + j) % self.players
+                out[at["trick"] + seat * N_CARDS + ids((card,))] = 1
+        for seat, cards in enumerate(self.played):
+            out[at["played"] + seat * N_CARDS + ids(cards)] = 1
+        if self.chien is not None:
+            out[at["chien"] + ids(self.chien)] = 1
+        out[at["ecart"] + ids(self.ecart)] = 1
+        for seat, cards in enumerate(self.poignees):
+            out[at["poignees"] + seat * N_CARDS + ids(cards)] = 1
+        for turn in range(self.players):
+            word = CONTRACT_NAMES.index(self.bids[turn]) + 1 if turn < len(self.bids) else 0
+            out[at["bids"] + turn * 6 + word] = 1
+        out[at["contract"] + (0 if self.contract is None else CONTRACT_NAMES.index(self.contract))] = 1
+        if self.taker is not None:
+            out[at["taker"] + self.taker] = 1
+        if self.called_card is not None:
+            out[at["called_card"] + ids((self.called_card,))] = 1
+        if self.partner is not None:
+            out[at["partner"] + self.partner] = 1
+        out[at["chelem_announced"]] = float(self.chelem_announced)
+        for action in self.legal_actions:
+            out[at["legal_actions"] + _ACTION_INDEX[action]] = 1
+        return out
+
+
+def _card_ids(names: Sequence[str]) -> np.ndarray:
+    return np.array(parse_cards(list(names), what="observation"), dtype=np.int64)
+
+
+def _phase_code(action: str, phase: int) -> int:
+    """The kernels' code of ``action`` (a legal action) at ``phase``."""
+    if phase == K.PH_BID:
+        return CONTRACT_NAMES.index(action)
+    if phase == K.PH_POIGNEE:
+        return _POIGNEES.index(action)
+    if phase == K.PH_CHELEM:
+        return _CHELEM.index(action)
+    name = action.split(":", 1)[1] if phase in (K.PH_CALL, K.PH_ECART) else action
+    return parse_cards([name])[0]
+
+
+def _action_name(code: int, phase: int, contract: int) -> str:
+    """The action string of the kernels' ``code`` at ``phase`` (a bid code is a wish: a pass
+    unless it beats ``contract``, the highest bid so far)."""
+    if phase == K.PH_BID:
+        return CONTRACT_NAMES[code] if code > contract else "pass"
+    if phase == K.PH_POIGNEE:
+        return _POIGNEES[code]
+    if phase == K.PH_CHELEM:
+        return _CHELEM[code]
+    if phase == K.PH_CALL:
+        return f"call:{format_card(code)}"
+    if phase == K.PH_ECART:
+        return f"ecart:{format_card(code)}"
+    return format_card(code)
+
+
+def _legal_names(phase: int, legal: np.ndarray) -> tuple[str, ...]:
+    if phase == K.PH_OVER:
+        return ()
+    if phase in (K.PH_BID, K.PH_POIGNEE, K.PH_CHELEM):
+        names = {K.PH_BID: CONTRACT_NAMES, K.PH_POIGNEE: _POIGNEES, K.PH_CHELEM: _CHELEM}[phase]
+        word = int(legal[0])
+        return tuple(name for code, name in enumerate(names) if word >> code & 1)
+    cards = _cards(legal[0], legal[1])
+    prefix = {K.PH_CALL: "call:", K.PH_ECART: "ecart:"}.get(phase, "")
+    return tuple(prefix + c for c in cards) if prefix else cards
+
+
+_CFG_CACHE: dict[tuple[str, int], np.ndarray] = {}
+
+
+def strategy_cfg(strategy: Strategy | str, players: int) -> np.ndarray:
+    """The kernels' ``cfg`` of a table of ``players`` where every seat plays ``strategy``."""
+    from tarotsim.config import RunConfig
+
+    strategy = to_strategy(strategy)
+    key = (str(strategy), players)
+    if key not in _CFG_CACHE:
+        _CFG_CACHE[key] = RunConfig(players=players, strategies=(strategy,) * players).to_array()
+    return _CFG_CACHE[key]
+
+
+def decide(observation: Observation, strategy: Strategy | str) -> str:
+    """The action ``strategy``'s built-in policies take at ``observation`` (the seat must be
+    to act), decided from the observation only (``kernels.stepwise.decide`` on its view).
+
+    Raises
+    ------
+    ValueError
+        When the seat is not to act, or the strategy searches (``pimc`` play, the
+        ``montecarlo`` bidder), which needs the whole run's search scratch.
+    """
+    if not observation.legal_actions:
+        raise ValueError(f"seat {observation.seat} has no decision to make in the {observation.phase} phase")
+    cfg = strategy_cfg(strategy, observation.players)
+    phase, contract, legal0, legal1, laid = observation._decision
+    view = observation._view
+    code = K.decide(view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
+    return _action_name(int(code), phase, contract)
+
+
+def _split(laid: int) -> tuple[np.uint64, np.uint64]:
+    return np.uint64(laid & 0xFFFFFFFFFFFFFFFF), np.uint64(laid >> 64)
+
+
+class Game:
+    """One deal, one decision at a time.
+
+    ``Game(players=4, seed=0, deal=0)``: deal number ``deal`` of the run with ``seed`` (the
+    cards ``simulate(…, seed=seed)`` deals for it, dealt by seat ``deal % players``);
+    ``Game(players=4, hands=[…], chien=[…], dealer=0)``: the given cards.
+
+    Parameters
+    ----------
+    players : int
+        3, 4 or 5.
+    seed : int, optional
+        The run's seed (default 0); not with ``hands``.
+    deal : int, optional
+        The deal number in that run (default 0); not with ``hands``.
+    hands : sequence of card lists, optional
+        Each seat's hand (card names), ``players`` of them.
+    chien : card list, optional
+        The chien, with ``hands``.
+    dealer : int
+        The dealer, with ``hands``.
+
+    Raises
+    ------
+    ValueError
+        For a table size, seed or deal out of range, or cards that do not make a pack.
+    TypeError
+        For ``hands`` given together with ``seed`` or ``deal``.
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int | None = None,
+        deal: int | None = None,
+        *,
+        hands: Sequence[Sequence[str] | str] | None = None,
+        chien: Sequence[str] | str | None = None,
+        dealer: int = 0,
+    ) -> None:
+        from tarotsim.config import RunConfig
+        from tarotsim.run.seeding import resolve_seed, run_key
+
+        self._setup(RunConfig(players=check_players(players)).to_array())
+        hand_size, chien_size = TABLE_SIZES[self.players]
+        if hands is None:
+            if chien is not None:
+                raise TypeError("chien= goes with hands=")
+            self.seed: int | None = resolve_seed(0 if seed is None else seed)
+            self.deal: int | None = 0 if deal is None else int(deal)
+            if self.deal < 0:
+                raise ValueError(f"deal must be zero or positive, got {deal}")
+            key = run_key(self.seed)
+            K.start(
+                self._tb,
+                self._cfg,
+                self._pos,
+                self._laid,
+                self._rec,
+                self._log,
+                self._legal,
+                key,
+                self.deal,
+                0,
+            )
+            return
+        if seed is not None or deal is not None:
+            raise TypeError("give either hands= (and chien=, dealer=) or seed= and deal=, not both")
+        if not 0 <= int(dealer) < self.players:
+            raise ValueError(f"dealer must be a seat 0 to {self.players - 1}, got {dealer}")
+        if len(hands) != self.players:
+            raise ValueError(f"give {self.players} hands, got {len(hands)}")
+        seen: set[int] = set()
+        for seat, hand in enumerate(hands):
+            ids = parse_cards(hand, what=f"hand of seat {seat}")
+            if len(ids) != hand_size:
+                raise ValueError(f"seat {seat}'s hand has {len(ids)} cards, {hand_size} expected")
+            self._put(self._tb.dealt[seat], ids, seen)
+        ids = parse_cards(chien if chien is not None else [], what="chien")
+        if len(ids) != chien_size:
+            raise ValueError(f"the chien has {len(ids)} cards, {chien_size} expected")
+        self._put(self._tb.chien, ids, seen)
+        self.seed = None
+        self.deal = None
+        key = np.zeros(4, dtype=np.uint64)
+        K.start(
+            self._tb,
+            self._cfg,
+            self._pos,
+            self._laid,
+            self._rec,
+            self._log,
+            self._legal,
+            key,
+            -1,
+            int(dealer),
+        )
+
+    def _setup(self, cfg: np.ndarray) -> None:
+        """The arrays of a deal at the table of ``cfg`` (whose policies decide for ``stepwise.run_until``)."""
+        self.players = int(cfg[S.C_PLAYERS])
+        self._cfg = cfg
+        self._tb = new_state()
+        self._pos = np.zeros(K.N_POS, dtype=np.int64)
+        self._laid = np.zeros(2, dtype=np.uint64)
+        self._rec = np.zeros(S.N_REC, dtype=np.int64)
+        self._log = np.zeros(S.N_LOG, dtype=np.int64)
+        self._legal = np.zeros(2, dtype=np.uint64)
+        self._tricks: list[tuple[int, tuple[str, ...], int]] = []  # the tricks completed, decoded
+
+    @classmethod
+    def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
+        """Deal ``deal`` of the run whose key is ``key``, at the table of ``cfg``."""
+        game = object.__new__(cls)
+        game._setup(cfg)
+        game.seed = None
+        game.deal = deal
+        K.start(game._tb, cfg, game._pos, game._laid, game._rec, game._log, game._legal, key, deal, 0)
+        return game
+
+    @staticmethod
+    def _put(words: np.ndarray, ids: list[int], seen: set[int]) -> None:
+        from tarotsim.cards import to_mask
+
+        twice = seen.intersection(ids)
+        if twice:
+            raise ValueError(f"card {format_card(min(twice))} is dealt twice")
+        seen.update(ids)
+        words[0], words[1] = to_mask(ids)
+
+    # the state ---------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """The phase of the deal: one of :data:`PHASES`."""
+        return PHASES[int(self._pos[K.Q_PHASE])]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to decide, None once the deal is over."""
+        seat = int(self._pos[K.Q_SEAT])
+        return None if self._pos[K.Q_PHASE] == K.PH_OVER else seat
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal is over (played out, or thrown in)."""
+        return bool(self._pos[K.Q_PHASE] == K.PH_OVER)
+
+    @property
+    def dealer(self) -> int:
+        return int(self._tb.info[S.I_DEALER])
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions of the seat to act (empty once over)."""
+        return list(_legal_names(int(self._pos[K.Q_PHASE]), self._legal))
+
+    def apply(self, action: str) -> None:
+        """Apply ``action`` for the seat to act.
+
+        Raises
+        ------
+        ValueError
+            For an illegal action (the message names the seat, the phase and the legal
+            actions) or a deal that is over; the game is then unchanged.
+        """
+        phase = int(self._pos[K.Q_PHASE])
+        if phase == K.PH_OVER:
+            raise ValueError("the deal is over: no action applies")
+        legal = _legal_names(phase, self._legal)
+        if not isinstance(action, str) or action not in legal:
+            raise ValueError(
+                f"seat {self.to_act} cannot play {action!r} in the {PHASES[phase]} phase; "
+                f"legal actions: {', '.join(legal)}"
+            )
+        self._advance(_phase_code(action, phase))
+
+    def _advance(self, code: int) -> None:
+        """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish)."""
+        K.advance(self._tb, self._cfg, self._pos, self._laid, self._rec, self._log, self._legal, code)
+
+    def returns(self) -> list[int]:
+        """Each seat's score for the deal (points, zero-sum; all 0 for a deal thrown in).
+
+        Raises
+        ------
+        ValueError
+            Before the deal is over.
+        """
+        if not self.over:
+            raise ValueError(f"the deal is not over (phase {self.phase})")
+        return [int(self._rec[S.R_SCORE + seat]) for seat in range(self.players)]
+
+    def clone(self) -> Game:
+        """An independent copy: actions applied to either leave the other unchanged."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._tb = S.DealState(*(a.copy() for a in self._tb))
+        for name in ("_pos", "_laid", "_rec", "_log", "_legal", "_tricks"):
+            setattr(other, name, getattr(self, name).copy())
+        return other
+
+    # what a seat knows -------------------------------------------------------------------
+
+    def _seat_view(self, seat: int, copy: bool) -> SeatView:
+        """``kernels.view.seat_view`` of ``seat`` (the arrays copied when ``copy``)."""
+        tb = self._tb
+        info = tb.info
+        own = seat == info[S.I_TAKER]
+        ecart0 = tb.ecart[0] if own else np.uint64(0)
+        ecart1 = tb.ecart[1] if own else tb.ecart[1] & TRUMPS_MASK
+        shown = info[S.I_CHIEN_SHOWN] == 1
+        arrays = [info, tb.played, tb.trick, tb.shown, tb.history, tb.bids, tb.rng]
+        if copy:
+            arrays = [a.copy() for a in arrays]
+        return SeatView(
+            int(seat),
+            bool(tb.attack[seat] == 1),
+            tb.hands[seat, 0],
+            tb.hands[seat, 1],
+            ecart0,
+            ecart1,
+            tb.chien[0] if shown else np.uint64(0),
+            tb.chien[1] if shown else np.uint64(0),
+            *arrays,
+        )
+
+    def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (default: the seat to act) knows now.
+
+        Raises
+        ------
+        ValueError
+            For a seat not at the table, or no seat given once the deal is over.
+        """
+        if seat is None:
+            seat = self.to_act
+            if seat is None:
+                raise ValueError("the deal is over: give the seat to observe")
+        if not 0 <= int(seat) < self.players:
+            raise ValueError(f"seat must be 0 to {self.players - 1}, got {seat}")
+        seat = int(seat)
+        tb = self._tb
+        info = tb.info
+        n = self.players
+        phase = int(self._pos[K.Q_PHASE])
+        taker = int(info[S.I_TAKER])
+        to_act = seat == self.to_act
+        laid0, laid1 = (int(self._laid[0]), int(self._laid[1])) if seat == taker else (0, 0)
+        in_play = phase in (K.PH_POIGNEE, K.PH_PLAY, K.PH_OVER) and taker >= 0
+        done = int(info[S.I_TRICK]) if in_play else 0
+        tricks = self._tricks
+        if len(tricks) < done:  # decode the tricks completed since (they never change)
+            rows = tb.history[len(tricks) : done].tolist()
+            for i, row in enumerate(rows):
+                t = len(tricks)
+                winner = rows[i + 1][S.H_LEADER] if t + 1 < done else int(info[S.I_LEADER])
+                tricks.append((row[S.H_LEADER], tuple(_NAMES[c] for c in row[:n]), winner))
+        played: list[list[str]] = [[] for _ in range(n)]
+        for leader, cards, _ in tricks:
+            for j, card in enumerate(cards):
+                played[(leader + j) % n].append(card)
+        trick: tuple[str, ...] = ()
+        leader_now: int | None = None
+        if in_play and phase != K.PH_OVER:
+            leader_now = int(info[S.I_LEADER])
+            trick = tuple(_NAMES[c] for c in tb.trick[: int(info[S.I_TRICK_LEN])].tolist())
+            for j, card in enumerate(trick):
+                played[(leader_now + j) % n].append(card)
+        spoken = int(self._pos[K.Q_SPOKEN])
+        contract = int(self._pos[K.Q_CONTRACT])
+        called = int(info[S.I_CALLED])
+        partner = int(info[S.I_PARTNER])
+        chien = _cards(*tb.chien) if info[S.I_CHIEN_SHOWN] == 1 else None
+        if seat == taker:
+            ecart = _cards(int(tb.ecart[0]) | laid0, int(tb.ecart[1]) | laid1)
+        else:
+            ecart = _cards(0, int(tb.ecart[1]) & int(TRUMPS_MASK))
+        legal = _legal_names(phase, self._legal) if to_act else ()
+        return Observation(
+            seat=seat,
+            players=n,
+            dealer=int(info[S.I_DEALER]),
+            phase=PHASES[phase],
+            hand=_cards(int(tb.hands[seat, 0]) & ~laid0, int(tb.hands[seat, 1]) & ~laid1),
+            trick=trick,
+            leader=leader_now,
+            legal_actions=legal,
+            contract=None if contract == 0 else CONTRACT_NAMES[contract],
+            taker=taker if taker >= 0 else (int(self._pos[K.Q_TAKER]) if contract > 0 else None),
+            bids=tuple(CONTRACT_NAMES[int(b)] for b in tb.bids[:spoken]),
+            played=tuple(tuple(p) for p in played),
+            tricks=tuple(tricks[:done]),
+            chien=chien,
+            ecart=ecart,
+            poignees=tuple(_cards(*tb.shown[s]) for s in range(n)),
+            called_card=format_card(called) if called >= 0 else None,
+            partner=partner if partner >= 0 else None,
+            attack=bool(tb.attack[seat] == 1),
+            chelem_announced=bool(info[S.I_CHELEM_ANNOUNCED] == 1),
+            _view=self._seat_view(seat, copy=True),
+            _decision=(phase, contract, int(self._legal[0]), int(self._legal[1]), laid0 | laid1 << 64),
+        )
+
+    def ask(self, strategy: Strategy | str) -> str:
+        """The action the built-in ``strategy`` (a :class:`Strategy` or a spec such as
+        ``"play=heuristic,ecart=expert"``) takes for the seat to act, from its observation only.
+
+        Raises
+        ------
+        ValueError
+            Once the deal is over, or for a strategy that searches (``pimc``, ``montecarlo``).
+        """
+        return decide(self.observation(), strategy)
+
+    def to_trace(self) -> dict[str, Any]:
+        """The deal as one record of ``tarotsim trace``'s JSON format (the deal over).
+
+        Raises
+        ------
+        ValueError
+            Before the deal is over.
+        """
+        from tarotsim.trace import _deal_dict
+
+        if not self.over:
+            raise ValueError(f"the deal is not over (phase {self.phase})")
+        tb = self._tb
+        masks = np.zeros(S.N_MASKS, dtype=np.uint64)
+        for seat in range(self.players):
+            masks[S.M_DEALT + 2 * seat : S.M_DEALT + 2 * seat + 2] = tb.dealt[seat]
+            masks[S.M_SHOWN + 2 * seat : S.M_SHOWN + 2 * seat + 2] = tb.shown[seat]
+        masks[S.M_CHIEN : S.M_CHIEN + 2] = tb.chien
+        masks[S.M_ECART : S.M_ECART + 2] = tb.ecart
+        deal = 0 if self.deal is None else self.deal
+        return _deal_dict(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
+
+    @property
+    def record(self) -> np.ndarray:
+        """The deal's record row (int64[N_REC], columns ``kernels.state.R_*``), once over."""
+        return self._rec.copy()

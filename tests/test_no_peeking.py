@@ -56,7 +56,7 @@ from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.search.montecarlo import new_bid_scratch
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
-from tarotsim.kernels.searching import Search
+from tarotsim.kernels.search.searching import Search
 from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,

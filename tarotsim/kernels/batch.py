@@ -24,7 +24,7 @@ from numba import prange
 from tarotsim._jit import njit
 from tarotsim.kernels.driver import check_policies
 from tarotsim.kernels.game import gather_pack, new_auction, play_deal
-from tarotsim.kernels.searching import block_search
+from tarotsim.kernels.search.searching import block_search
 from tarotsim.kernels.state import (
     C_DEALING,
     DEALING_UNSHUFFLED,

@@ -14,7 +14,7 @@ and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``)
 the whole ``DealState`` by value (more than a hundred words), which a random deal would
 feel; ``driver.play_to_end`` is called once per deal (and once more per ``pimc`` card).
 
-``search`` is the search players' scratch (``kernels.searching.Search``) or ``None`` when
+``search`` is the search players' scratch (``kernels.search.searching.Search``) or ``None`` when
 no seat searches; the ``search is None`` tests are settled when Numba compiles for the
 argument's type, so the game without search players compiles and carries none of them,
 and raises if a seat's policy searches.
@@ -55,7 +55,7 @@ from tarotsim.kernels.score import (
 from tarotsim.kernels.search.montecarlo import montecarlo_wish
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
-from tarotsim.kernels.searching import Search
+from tarotsim.kernels.search.searching import Search
 from tarotsim.kernels.state import (
     BOUT_HELD_21,
     BOUT_HELD_EXCUSE,

@@ -14,7 +14,7 @@ The flat int arrays and their slots, all defined here and nowhere else:
 
 A block of deals allocates one ``DealState`` (``new_state``) and reuses it for every
 deal, so playing a deal allocates nothing; the search players' scratch is apart
-(``kernels.searching``), so that the deal state every step is passed stays small. Policies
+(``kernels.search.searching``), so that the deal state every step is passed stays small. Policies
 never read this state: each decision receives the deciding seat's ``kernels.view.SeatView``
 (``seat_view``), which shares the public arrays below and copies the seat's own cards;
 what each field is ("public": every seat knows it; "own": only that seat) is spelt out

@@ -1,7 +1,7 @@
 """The working arrays of the ``pimc`` player (``SearchScratch``), passed beside the deal state.
 
 The game loop is compiled without allocation (``_nrt=False``), so everything a search
-decision needs is made once per block of deals (``kernels.searching.new_search``) and
+decision needs is made once per block of deals (``kernels.search.searching.new_search``) and
 reused: the world sampler's and the solver's scratch, the arrays of a seat's constraints
 and of a drawn world, the playout table (a ``DealState`` of its own), and the run key and
 deal number from which each decision seeds its own random sub-stream (``note_deal``,

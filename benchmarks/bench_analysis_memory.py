@@ -40,11 +40,11 @@ from tarotsim.run.spec import RunSpec
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 TARGET_MB = 500.0
-"""The issue's bound on any reader's peak memory."""
+"""The bound on any reader's peak memory."""
 TARGET_GROWTH = 0.10
-"""The issue's bound on the growth of peak memory from the small run to the large one."""
+"""The bound on the growth of peak memory from the small run to the large one."""
 TARGET_S = 60.0
-"""The issue's bound on reading a 10M-deal sweep."""
+"""The bound on reading a 10M-deal sweep."""
 
 
 def prefix_run(source: Path, dest: Path, chunks: int) -> Path:
@@ -167,7 +167,7 @@ measurement each (peaks hardly vary between runs; times do, with the load). The 
 first {opts.small} and {opts.large} chunks of `{source}`, written again as run directories of
 their own (the deals of a run are drawn from its seed and their number only, so they hold what
 `tarotsim sweep` with the same seed and chunk size writes); `compare` pairs a run with itself.
-Targets (issue 16): peak under {TARGET_MB:.0f} MB, and the larger run's peak within
+Targets: peak under {TARGET_MB:.0f} MB, and the larger run's peak within
 {TARGET_GROWTH:.0%} of the smaller one's.
 
 {to_markdown(sizes)}

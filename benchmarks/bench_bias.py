@@ -384,7 +384,7 @@ def findings(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--deals", type=int, default=300, help="deals of each sweep (the issue asks ≥ 50,000)"
+        "--deals", type=int, default=300, help="deals of each sweep (the study aims at ≥ 50,000)"
     )
     parser.add_argument(
         "--pimc",
@@ -456,7 +456,7 @@ def main() -> None:
     ]
     if not full:
         text += [
-            f"**Size.** The issue asks for ≥ {TARGET_DEALS:,} deals; this study holds {args.deals:,}. At the CPU",
+            f"**Size.** The study aims at ≥ {TARGET_DEALS:,} deals; this study holds {args.deals:,}. At the CPU",
             f"cost measured here ({seconds['pimc'][1] / args.deals:.3f} CPU s per pimc deal of four contracts, one thread),",
             f"{TARGET_DEALS:,} deals take {seconds['pimc'][1] / args.deals * TARGET_DEALS / 3600:.1f} CPU hours;"
             " rerun with `--deals 50000 --keep DIR` (the chunks kept are reused) to complete it.",

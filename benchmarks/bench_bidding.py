@@ -63,7 +63,7 @@ PLAYERS = 4
 SIZES = (3, 4, 5)
 PLAY = "play=heuristic,ecart=expert"
 HEURISTIC_PLAY_VERSIONS = ("0.2.0", "0.3.0")
-"""The tarotsim versions whose heuristic plays as this one's (it changed in 0.2.0, issue 13):
+"""The tarotsim versions whose heuristic plays as this one's (it changed in 0.2.0):
 sweeps made by them fit bidders to the play their duels use."""
 MONTECARLO = "montecarlo"
 
@@ -906,7 +906,7 @@ def main() -> None:
         "- The count's regression is linear in the features Chavey scores; interactions he does not",
         "  score (e.g. long trumps with a void) are left out of both.",
         f"- The duels are played by tarotsim {tarotsim.__version__}'s heuristic; the sweeps the bidders and the",
-        f"  count were fitted on were made by (their manifests) {versions_made}: {'the same play' if same_play else 'another play (the heuristic changed in 0.2.0, issue 13), so the bidders predict the scores of a slightly different play'}.",
+        f"  count were fitted on were made by (their manifests) {versions_made}: {'the same play' if same_play else 'another play (the heuristic changed in 0.2.0), so the bidders predict the scores of a slightly different play'}.",
         "- The montecarlo bidder's own rule (Chavey's count for the earlier speakers) is fixed; the",
         "  duels measure it as it is, not the best a Monte Carlo bidder could do.",
         "",

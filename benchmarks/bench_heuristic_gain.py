@@ -1,4 +1,4 @@
-"""The heuristic against ``basic`` (its play before issue 13) in duplicate duels: writes reports/heuristic.md.
+"""The heuristic against ``basic`` (its play before 0.2.0) in duplicate duels: writes reports/heuristic.md.
 
 Measures, each duel on the same deals (one seed):
 
@@ -132,7 +132,7 @@ def main() -> None:
                 print(variants[-1], flush=True)
     about = machine()
     text = [
-        "# The heuristic against `basic`, its play before issue 13",
+        "# The heuristic against `basic`, its play before 0.2.0",
         "",
         f"Written by `benchmarks/bench_heuristic_gain.py --deals {args.deals} --other-deals {args.other_deals} "
         f"--seed {args.seed}` on {datetime.date.today().isoformat()} in {time.perf_counter() - started:.0f} s.",

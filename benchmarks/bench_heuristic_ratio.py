@@ -8,7 +8,7 @@ heuristic with the expert écart, 4 players.
 
     python benchmarks/bench_heuristic_ratio.py --pairs 7 --deals 100000
 
-``--policies heuristic,basic`` times ``basic`` (the heuristic's play before issue 13) in the
+``--policies heuristic,basic`` times ``basic`` (the heuristic's play before 0.2.0) in the
 same rounds, so the cost of what the heuristic learnt shows as two ratios of one run.
 """
 
@@ -48,7 +48,7 @@ def main() -> None:
         "--policies",
         default="heuristic",
         help="card-play policies timed against random, comma-separated, each in every round (default heuristic; "
-        "heuristic,basic compares the heuristic with its play before issue 13)",
+        "heuristic,basic compares the heuristic with its play before 0.2.0)",
     )
     args = parser.parse_args()
     if args.deals < 1 or args.pairs < 1:

@@ -131,7 +131,7 @@ def differences(edges: dict[str, np.ndarray], pairs: list[tuple[str, str]]) -> l
 
 
 def target(edges: dict[str, np.ndarray], default_label: str, pimc_labels: list[str]) -> list[str]:
-    """The issue's target read off the ladder: the default's edge against +5 points per deal."""
+    """The strength target read off the ladder: the default's edge against +5 points per deal."""
     mean, low, high = mean_interval(edges[default_label])
     best = max(pimc_labels, key=lambda label: float(edges[label].mean()))
     verdict = "met" if mean >= 5 and low > 0 else "not met"
@@ -198,11 +198,11 @@ def speed(
 
 
 COST_BOUND = 3_000
-"""The issue's bound: a deal with every seat on ``pimc`` at its default, in heuristic deals."""
+"""The cost bound: a deal with every seat on ``pimc`` at its default, in heuristic deals."""
 
 
 def cost_target(ratios: list[float], default_label: str) -> str:
-    """The issue's cost target read off the speed table."""
+    """The cost target read off the speed table."""
     median = statistics.median(ratios)
     interval = median_interval(np.array(ratios))
     span = "" if interval is None else f" (95% interval {interval[0]:,.0f} to {interval[1]:,.0f})"
@@ -307,7 +307,7 @@ def main() -> None:
         "on fresh deals), CPU time of the process, each measurement sized to take about",
         f"{args.speed_seconds:g} CPU s. The ratio is taken within each round (the machine is shared, so",
         "its speed drifts between rounds) and its median reported, with a distribution-free 95% interval",
-        "of the median over the rounds (`tarotsim.bench.timing.median_interval`; 6 rounds at least); the issue's",
+        "of the median over the rounds (`tarotsim.bench.timing.median_interval`; 6 rounds at least); the",
         "target is a `pimc` deal at its default costing at most 3,000 heuristic deals.",
         "",
         *speed_lines,

@@ -347,7 +347,11 @@ def test_paired_runs_must_hold_the_same_deals(tmp_path, other, differences):
         spec(),
         spec(
             config=RunConfig(
-                players=5, policy="heuristic", bid_thresholds=(30, 45, 60, 70), chelem_threshold=90
+                players=5,
+                policy="heuristic",
+                bid_thresholds=(30, 45, 60, 70),
+                chelem_policy="overwhelming",
+                chelem_threshold=90,
             )
         ),
         spec(

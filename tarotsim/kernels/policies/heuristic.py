@@ -1,5 +1,5 @@
 """The ``heuristic`` card-play policy: a rule-based player for the attack and the defence,
-and ``basic``, the same player as it was before issue 13, kept so that duels show the gain.
+and ``basic``, the same player as it was before 0.2.0, kept so that duels show the gain.
 
 A decision reads the seat's ``SeatView`` (``kernels.view``) into a ``Reading``
 (``knowledge.read_view``): its own hand, the cards played so far, the écart as it saw it,

@@ -15,7 +15,7 @@ two card sets besides the unseen cards: ``out`` (cards a foe may hold: those kno
 partner left out) and ``threat`` (cards a foe still to play to the trick may hold: those
 known with a partner, or with a foe that has played to the trick, left out). ``basic``
 (not ``informed``) leaves every unseen card as anyone's: ``out`` and ``threat`` are the
-unseen cards and the voids are those shown in play, as the heuristic was before issue 13.
+unseen cards and the voids are those shown in play, as the heuristic was before 0.2.0.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 - ``PLAY_RANDOM``: a card drawn uniformly from the legal cards (the deal's stream,
   ``SeatView.rng``; ``uniform.py``);
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic);
-- ``PLAY_BASIC``: the same player without the knowledge and play it gained in issue 13
+- ``PLAY_BASIC``: the same player without the knowledge and play it gained in 0.2.0
   (``heuristic.py``: the ``informed`` flag), its play before, kept so duels show the gain;
 - ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``).
 

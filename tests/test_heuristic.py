@@ -357,11 +357,14 @@ def test_heuristic_deals_are_legal(deals: int, config: RunConfig) -> None:
         tricks = record["tricks"]
         attack = {record["taker"]} | ({record["partner"]} if record["partner"] is not None else set())
         last = tricks[-1]
-        if "EX" in last["cards"] and config.policy == "heuristic":
+        if "EX" in last["cards"]:
             owner = (last["leader"] + last["cards"].index("EX")) % record["players"]
             owner_attacks = owner in attack
+            side_play = (config.attack_policy if owner_attacks else config.defence_policy) or config.policy
             won_all = all((t["winner"] in attack) == owner_attacks for t in tricks[:-1])
-            assert won_all, f"deal {record['deal']}: the Excuse was kept for the last trick"
+            assert won_all or side_play != "heuristic", (
+                f"deal {record['deal']}: the Excuse was kept for the last trick"
+            )
         if record["chelem_announced"]:
             assert tricks[0]["leader"] == record["taker"]
     assert played > deals // 2

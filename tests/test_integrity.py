@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 
 from tarotsim.cli import build_parser
-from tarotsim.cli.common import run_config
+from tarotsim.cli.common import run_config, taker_seat
 from tarotsim.cli.running import run_spec
 from tarotsim.config import RunConfig
 from tarotsim.run import store
 from tarotsim.run.lock import LOCK, WriterLock
-from tarotsim.run.spec import RunSpec
+from tarotsim.run.spec import FORMAT, RunSpec
 from tarotsim.run.store import Run, chunk_path, execute, load_records, read_manifest
 
 
@@ -51,7 +51,7 @@ def repair_command(message):
     args = build_parser().parse_args(words[1:])
 
     kind = args.command
-    extra = {"contracts": args.contracts, "seat": args.seat} if kind == "sweep" else {}
+    extra = {"contracts": args.contracts, "seat": taker_seat(args)} if kind == "sweep" else {}
     return args.out, run_spec(args, run_config(args), kind, **extra)
 
 
@@ -63,7 +63,10 @@ def test_the_manifest_lists_each_chunk_with_its_rows_size_and_checksum(clean):
         assert entry["bytes"] == path.stat().st_size
         assert entry["sha256"] == store.file_sha256(path)
         assert entry["rows"] == len(pd.read_parquet(path))
-    assert manifest["run"]["format"] == 3 and manifest["run"]["tarotsim"] == manifest["versions"]["tarotsim"]
+    assert (
+        manifest["run"]["format"] == FORMAT
+        and manifest["run"]["tarotsim"] == manifest["versions"]["tarotsim"]
+    )
 
 
 def test_a_deleted_chunk_is_named_with_the_command_that_repairs_it(clean, tmp_path):
@@ -262,7 +265,7 @@ def test_a_run_of_an_older_records_format_is_refused(clean, tmp_path):
     manifest["run"]["format"] = 1
     (root / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(
-        ValueError, match="made by another tarotsim \\(records format 1; this one reads format 3\\)"
+        ValueError, match=f"made by another tarotsim \\(records format 1; this one reads format {FORMAT}\\)"
     ):
         load_records(root)
     with pytest.raises(ValueError, match="records format 1"):

@@ -189,7 +189,8 @@ def fit_success(cells: Cells, degree: int) -> Curve | None:
 
     exog, centre, spread = _design(cells, degree)
     endog = np.column_stack([cells.made, cells.n - cells.made])
-    with warnings.catch_warnings():
+    # the logit's exp overflows on the way to a separated fit, which is refused just below
+    with warnings.catch_warnings(), np.errstate(over="ignore"):
         warnings.simplefilter("error", PerfectSeparationWarning)
         warnings.simplefilter("error", ConvergenceWarning)
         try:

@@ -10,7 +10,7 @@ The deal after the auction is driven by ``kernels.driver`` (``take_contract``,
 players (the ``montecarlo`` bid, the ``pimc`` card: ``play_to_end`` hands those back),
 and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``).
 
-``play_cards`` and ``log_play`` are inlined into ``play_deal``: a called function is passed
+``play_cards``, ``log_play`` and ``record_result`` are inlined into ``play_deal``: a called function is passed
 the whole ``DealState`` by value (more than a hundred words), which a random deal would
 feel; ``driver.play_to_end`` is called once per deal (and once more per ``pimc`` card).
 
@@ -268,6 +268,37 @@ def log_play(tb: DealState, cfg: np.ndarray, log: np.ndarray) -> None:
         log[L_POIGNEE + seat] = shown_size(tb, seat, players)
 
 
+@njit(inline="always")
+def record_result(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
+    """After the last trick: the play into ``log``, the deal scored (``steps.settle_deal``, the
+    poignées' bonuses included) and its result into ``rec``, for ``play_deal`` and a deal
+    played step by step (``kernels.stepwise``) alike."""
+    info = tb.info
+    players = cfg[C_PLAYERS]
+    log_play(tb, cfg, log)
+    bonuses = poignee_points(tb, players)
+    for seat in range(players):
+        if log[L_POIGNEE + seat] > 0:
+            rec[R_N_POIGNEES] += 1
+
+    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
+        tb, cfg, bonuses
+    )
+    rec[R_ATTACK_HALF] = attack_half
+    rec[R_ATTACK_BOUTS] = attack_bouts
+    rec[R_MADE] = 1 if made else 0
+    rec[R_MARGIN] = margin
+    rec[R_PETIT_AU_BOUT] = petit_side
+    rec[R_CHELEM] = chelem
+    rec[R_POIGNEE_POINTS] = bonuses
+    rec[R_ATTACK_TRICKS] = attack_tricks
+    rec[R_PARTNER] = info[I_PARTNER]
+    rec[R_CALLED_CARD] = info[I_CALLED]
+    rec[R_PER_DEFENDER] = d
+    for seat in range(players):
+        rec[R_SCORE + seat] = tb.scores[seat]
+
+
 @njit(_nrt=False)
 def play_deal(
     deal: int,
@@ -322,28 +353,7 @@ def play_deal(
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 
     play_cards(tb, cfg, search)
-    log_play(tb, cfg, log)
-    bonuses = poignee_points(tb, players)
-    for seat in range(players):
-        if log[L_POIGNEE + seat] > 0:
-            rec[R_N_POIGNEES] += 1
-
-    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
-        tb, cfg, bonuses
-    )
-    rec[R_ATTACK_HALF] = attack_half
-    rec[R_ATTACK_BOUTS] = attack_bouts
-    rec[R_MADE] = 1 if made else 0
-    rec[R_MARGIN] = margin
-    rec[R_PETIT_AU_BOUT] = petit_side
-    rec[R_CHELEM] = chelem
-    rec[R_POIGNEE_POINTS] = bonuses
-    rec[R_ATTACK_TRICKS] = attack_tricks
-    rec[R_PARTNER] = info[I_PARTNER]
-    rec[R_CALLED_CARD] = info[I_CALLED]
-    rec[R_PER_DEFENDER] = d
-    for seat in range(players):
-        rec[R_SCORE + seat] = tb.scores[seat]
+    record_result(tb, cfg, rec, log)
 
 
 @njit(_nrt=False)

@@ -39,7 +39,7 @@ from tarotsim.cards import (
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
 from tarotsim.kernels.dealing import place_fixed
-from tarotsim.kernels.game import _record_hand, _reset_record, log_play
+from tarotsim.kernels.game import _record_hand, _reset_record, record_result
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_choice
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.call import choose_call
@@ -57,15 +57,12 @@ from tarotsim.kernels.state import (
     C_HAND,
     C_PLAYERS,
     FIVE_PLAYERS,
-    I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_DEALER,
     I_LEADER,
-    I_PARTNER,
     I_TRICK,
     I_TRICK_LEN,
     L_BIDS,
-    L_POIGNEE,
     MAX_SEATS,
     P_BID_POLICY,
     P_CHELEM_POLICY,
@@ -73,21 +70,8 @@ from tarotsim.kernels.state import (
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
-    R_ATTACK_BOUTS,
-    R_ATTACK_HALF,
-    R_ATTACK_TRICKS,
-    R_CALLED_CARD,
-    R_CHELEM,
     R_CHELEM_ANNOUNCED,
     R_CONTRACT,
-    R_MADE,
-    R_MARGIN,
-    R_N_POIGNEES,
-    R_PARTNER,
-    R_PER_DEFENDER,
-    R_PETIT_AU_BOUT,
-    R_POIGNEE_POINTS,
-    R_SCORE,
     R_TAKER,
     R_THROWN_IN,
     THROWN_ALL_PASS,
@@ -101,12 +85,10 @@ from tarotsim.kernels.steps import (
     lay_ecart,
     legal_now,
     name_taker,
-    poignee_points,
     put_card,
     put_poignee,
     reset_table,
     set_chien_aside,
-    settle_deal,
     start_play,
     take_chien,
 )
@@ -170,29 +152,7 @@ def _codes_upto(first: int, last: int) -> np.uint64:
 @njit(_nrt=False)
 def _finish(tb: DealState, cfg: np.ndarray, pos: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
     """The last trick is counted: score the deal and write its record (as ``game.play_deal``)."""
-    info = tb.info
-    players = cfg[C_PLAYERS]
-    log_play(tb, cfg, log)
-    bonuses = poignee_points(tb, players)
-    for seat in range(players):
-        if log[L_POIGNEE + seat] > 0:
-            rec[R_N_POIGNEES] += 1
-    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
-        tb, cfg, bonuses
-    )
-    rec[R_ATTACK_HALF] = attack_half
-    rec[R_ATTACK_BOUTS] = attack_bouts
-    rec[R_MADE] = 1 if made else 0
-    rec[R_MARGIN] = margin
-    rec[R_PETIT_AU_BOUT] = petit_side
-    rec[R_CHELEM] = chelem
-    rec[R_POIGNEE_POINTS] = bonuses
-    rec[R_ATTACK_TRICKS] = attack_tricks
-    rec[R_PARTNER] = info[I_PARTNER]
-    rec[R_CALLED_CARD] = info[I_CALLED]
-    rec[R_PER_DEFENDER] = d
-    for seat in range(players):
-        rec[R_SCORE + seat] = tb.scores[seat]
+    record_result(tb, cfg, rec, log)
     pos[Q_PHASE] = PH_OVER
     pos[Q_SEAT] = -1
 

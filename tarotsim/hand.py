@@ -35,6 +35,7 @@ import pandas as pd
 
 from tarotsim.analysis.best import best_contract
 from tarotsim.analysis.intervals import Z95, wilson_interval
+from tarotsim.analysis.tables import interval_text, number_text
 from tarotsim.cards import format_cards, parse_cards, to_mask
 from tarotsim.config import RunConfig, check_count, make_config
 from tarotsim.dealing import check_players, fixed_words
@@ -196,20 +197,22 @@ class HandAnalysis:
             f"{self.deals:,} deals of the unseen cards (seed {self.seed}; {self.thrown_in} thrown in "
             "for a petit sec, left out)",
             "",
-            f"{'choice':<13} {'success (95%)':<22} {'mean score (95%)':<26} {'loses > 100 (95%)':<22}",
+            f"{'choice':<13} {'success (95%)':<22} {'mean score (95%)':<26} {'loses > 100 (95%)'}",
         ]
         for row in self.contracts.itertuples(index=False):
             rate = (
-                "-" if math.isnan(row.rate) else f"{row.rate:6.1%} [{row.rate_low:.1%}, {row.rate_high:.1%}]"
+                "-"
+                if math.isnan(row.rate)
+                else f"{row.rate:6.1%} ({row.rate_low:.1%} to {row.rate_high:.1%})"
             )
-            mean = f"{row.mean:+7.1f} [{row.mean_low:+.1f}, {row.mean_high:+.1f}]"
-            loss = f"{row.loss:6.1%} [{row.loss_low:.1%}, {row.loss_high:.1%}]"
-            lines.append(f"{row.contract:<13} {rate:<22} {mean:<26} {loss:<22}")
+            mean = f"{number_text(row.mean, '+7.1f')} ({interval_text(row.mean_low, row.mean_high, '+.1f')})"
+            loss = f"{row.loss:6.1%} ({row.loss_low:.1%} to {row.loss_high:.1%})"
+            lines.append(f"{row.contract:<13} {rate:<22} {mean:<26} {loss}")
         verdict = "decided" if self.decided else "not decided"
         lines += [
             "",
             f"best: {self.best} ({verdict}: {self.best} − {self.runner_up} = {self.diff:+.1f} points a deal, "
-            f"95% paired interval [{self.diff_low:+.1f}, {self.diff_high:+.1f}])",
+            f"95% paired interval {interval_text(self.diff_low, self.diff_high, '+.1f')})",
             f"Chavey's count: {self.chavey} ({self.chavey_distribution} with the distribution bonus)",
             "bidders from this seat: " + ", ".join(f"{name} {bid}" for name, bid in self.bids.items()),
         ]

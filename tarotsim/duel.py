@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from tarotsim.analysis.duel import duel_stats
+from tarotsim.analysis.tables import interval_text, number_text
 from tarotsim.config import RunConfig, check_count, check_players
 from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
@@ -120,7 +121,7 @@ class DuelResult:
             f"A: {self.a}\nB: {self.b}\n"
             f"{self.players} players, {self.n:,} deals, each played {self.players} times (A in each seat), "
             f"seed {self.seed}\n"
-            f"A's edge: {self.edge:+.2f} points per deal, 95% interval [{self.low:+.2f}, {self.high:+.2f}] "
+            f"A's edge: {number_text(self.edge, '+.2f')} points per deal, 95% interval {interval_text(self.low, self.high, '+.2f')} "
             f"({INTERVAL})"
         )
 

@@ -201,7 +201,8 @@ def test_cli_duel_prints_the_edge_and_writes_a_run_and_its_report(tmp_path, caps
     printed = capsys.readouterr().out
     expected = duel(HEURISTIC, "play=random", 1500, seed=3)
     assert (
-        f"A's edge: {expected.edge:+.2f} points per deal, 95% interval [{expected.low:+.2f}, {expected.high:+.2f}]"
+        f"A's edge: {expected.edge:+.2f} points per deal, 95% interval "
+        f"{expected.low:+.2f} to {expected.high:+.2f}".replace("-", "\u2212")
         in printed
     )
     assert "\ntaker " in printed and "\ngarde " in printed and "A\u2212B (95%)" in printed

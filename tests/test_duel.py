@@ -212,6 +212,7 @@ def test_cli_duel_prints_the_edge_and_writes_a_run_and_its_report(tmp_path, caps
     pd.testing.assert_frame_equal(load_records(out), expected.records)
     report = (out / "report" / "duel.md").read_text(encoding="utf-8")
     assert f"{expected.edge:+.2f} game points per deal" in report and "edge_by_role.png" in report
+    assert f"--seed 3 --out {out}" in report  # the provenance's command makes the same run again
     assert (out / "report" / "edge_by_role.png").stat().st_size > 0 and (
         out / "report" / "duel.html"
     ).exists()

@@ -154,7 +154,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         from tarotsim.duel import DuelResult
         from tarotsim.report.duel import write_duel_report
 
-        folder = write_duel_report(DuelResult.from_run(args.run), args.out)
+        folder = write_duel_report(DuelResult.from_run(args.run), args.out, run=args.run)
         print(f"duel report written to {folder / 'duel.html'} (and duel.md beside it)")
         return 0
     from tarotsim.report import write_report

@@ -196,7 +196,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     print(f"{result.summary()}\n")
     emit(duel_tables(result), None)
     if args.out is not None:
-        folder = write_duel_report(result, Path(args.out) / "report")
+        folder = write_duel_report(result, Path(args.out) / "report", run=args.out)
         print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
     return 0
 

@@ -117,9 +117,16 @@ def edge_by_role_chart(result: DuelResult) -> Drawn:
     return Drawn(fig, data, caption)
 
 
-def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FILE) -> Document:
+def duel_document(
+    result: DuelResult,
+    caption: str,
+    figure_file: str = FIGURE_FILE,
+    *,
+    run: str | os.PathLike[str] | None = None,
+) -> Document:
     """The duel's report as a :class:`~tarotsim.report.document.Document`; its figure
-    (:func:`edge_by_role_chart`) is ``figure_file``, under ``caption``."""
+    (:func:`edge_by_role_chart`) is ``figure_file``, under ``caption``; ``run`` is the duel's
+    run directory, if it has one (named by the provenance's command)."""
     from tarotsim.duel import INTERVAL
 
     doc = Document(f"Duel: {result.a.label} against {result.b.label}")
@@ -154,13 +161,21 @@ def duel_document(result: DuelResult, caption: str, figure_file: str = FIGURE_FI
     doc.heading(2, "Words used")
     doc.glossary()
     doc.heading(2, "Provenance")
-    doc.table(pd.concat([duel_provenance(result), made_here()], ignore_index=True), in_words=True)
+    doc.table(
+        pd.concat(
+            [duel_provenance(result, None if run is None else str(run)), made_here()], ignore_index=True
+        ),
+        in_words=True,
+    )
     return doc
 
 
-def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Path:
+def write_duel_report(
+    result: DuelResult, folder: str | os.PathLike[str], *, run: str | os.PathLike[str] | None = None
+) -> Path:
     """Write the duel's report into ``folder`` (made if needed): ``duel.md``, ``duel.html``
-    and the figure; returns the folder.
+    and the figure; returns the folder. ``run`` is the duel's run directory, when it has
+    one: the provenance's command then writes it again there (``--out``).
 
     Raises
     ------
@@ -177,7 +192,7 @@ def write_duel_report(result: DuelResult, folder: str | os.PathLike[str]) -> Pat
     drawn = edge_by_role_chart(result)
     drop_caption(drawn.figure)  # written under the figure by the document: each caption once
     write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
-    doc = duel_document(result, drawn.caption)
+    doc = duel_document(result, drawn.caption, run=run)
     write_text_atomic(root / "duel.md", doc.markdown())
     write_text_atomic(root / "duel.html", doc.html())
     return root

@@ -269,6 +269,24 @@ def log_play(tb: DealState, cfg: np.ndarray, log: np.ndarray) -> None:
 
 
 @njit(inline="always")
+def dealer_of(deal: int, cfg: np.ndarray) -> int:
+    """The seat that deals deal number ``deal``: ``deal % players``, or the run's fixed dealer."""
+    return deal % cfg[C_PLAYERS] if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1
+
+
+@njit(inline="always")
+def deal_shuffled(tb: DealState, cfg: np.ndarray) -> None:
+    """Shuffle the pack from the deal's stream and deal it into ``tb.dealt`` and ``tb.chien``,
+    the cards given to seats or the chien (``C_FIXED``) first put in their places, the rest
+    dealt uniformly around them: the deal of ``play_deal`` and of a deal played step by step."""
+    players = cfg[C_PLAYERS]
+    shuffle_pack(tb.rng, tb.pack)
+    if cfg[C_FIXED_ON]:
+        place_fixed(tb.pack, cfg, C_FIXED, players, cfg[C_HAND])
+    deal_pack(tb.pack, tb.dealt, tb.chien, players, cfg[C_HAND])
+
+
+@njit(inline="always")
 def record_result(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray) -> None:
     """After the last trick: the play into ``log``, the deal scored (``steps.settle_deal``, the
     poignées' bonuses included) and its result into ``rec``, for ``play_deal`` and a deal
@@ -315,7 +333,7 @@ def play_deal(
     players' (``searching.new_search``) or ``None`` when no seat searches."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
-    dealer = deal % players if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1
+    dealer = dealer_of(deal, cfg)
     info = tb.info
 
     seed_stream(tb.rng, key, deal)
@@ -327,10 +345,7 @@ def play_deal(
             tb.rng, tb.pack, tb.dealt, tb.chien, players, hand_size, cfg[C_CHIEN], (dealer + 1) % players
         )
     else:
-        shuffle_pack(tb.rng, tb.pack)
-        if cfg[C_FIXED_ON]:  # cards given to seats or the chien: the rest dealt uniformly around them
-            place_fixed(tb.pack, cfg, C_FIXED, players, hand_size)
-        deal_pack(tb.pack, tb.dealt, tb.chien, players, hand_size)
+        deal_shuffled(tb, cfg)
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if cfg[C_FORCED_CONTRACT] > PASS:  # a sweep knows its taking seat's hand even when the deal is thrown in

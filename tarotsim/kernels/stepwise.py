@@ -37,9 +37,8 @@ from tarotsim.cards import (
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
-from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
-from tarotsim.kernels.dealing import place_fixed
-from tarotsim.kernels.game import _record_hand, _reset_record, record_result
+from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.game import _record_hand, _reset_record, deal_shuffled, dealer_of, record_result
 from tarotsim.kernels.policies.announce import announces_chelem, poignee_choice
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.call import choose_call
@@ -51,9 +50,6 @@ from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PASS, poignee_size
 from tarotsim.kernels.state import (
     C_CHIEN,
-    C_DEALER,
-    C_FIXED,
-    C_FIXED_ON,
     C_HAND,
     C_PLAYERS,
     FIVE_PLAYERS,
@@ -233,12 +229,9 @@ def start(
     chien already in ``tb.dealt`` and ``tb.chien``, dealt by ``dealer``."""
     players = cfg[C_PLAYERS]
     if deal >= 0:
-        dealer = deal % players if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1
+        dealer = dealer_of(deal, cfg)
         seed_stream(tb.rng, key, deal)
-        shuffle_pack(tb.rng, tb.pack)
-        if cfg[C_FIXED_ON]:  # cards given to seats or the chien, as game.play_deal deals them
-            place_fixed(tb.pack, cfg, C_FIXED, players, cfg[C_HAND])
-        deal_pack(tb.pack, tb.dealt, tb.chien, players, cfg[C_HAND])
+        deal_shuffled(tb, cfg)
     _reset_record(rec, dealer)
     for i in range(log.shape[0]):
         log[i] = 0

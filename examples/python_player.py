@@ -41,9 +41,9 @@ def leader_or_lowest(observation: Observation) -> str:
     return min(legal, key=parse_card)
 
 
-def main() -> None:
+def main(deals: int = DEALS) -> None:
     mine = tarotsim.Strategy(play=leader_or_lowest, ecart="expert", name="python-rules")
-    result = tarotsim.duel(mine, "play=heuristic,ecart=expert", DEALS, seed=SEED, players=4)
+    result = tarotsim.duel(mine, "play=heuristic,ecart=expert", deals, seed=SEED, players=4)
     print(result.summary())
 
 

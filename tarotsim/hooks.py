@@ -1,16 +1,28 @@
 """What makes a Python player, for ``Strategy`` (which must not import the game): a
-callable ``player(observation) -> action`` or an object with ``act(observation)``.
+callable ``player(observation) -> action`` or an object with ``act(observation)``; and a
+Numba card player, a ``@numba.njit`` function (``tarotsim.run.users``).
 
 ``tarotsim.players`` plays such players; this module only recognises and names them.
 """
 
 from __future__ import annotations
 
+import sys
+
+
+def is_numba_function(value: object) -> bool:
+    """Whether ``value`` is a Numba ``@njit`` function (a dispatcher), without importing Numba."""
+    if "numba" not in sys.modules:
+        return False
+    from numba.core.dispatcher import Dispatcher
+
+    return isinstance(value, Dispatcher)
+
 
 def is_player(value: object) -> bool:
     """Whether ``value`` is a Python player: a callable (not a class, not text) or an object
-    with an ``act`` method."""
-    if isinstance(value, (str, type)):
+    with an ``act`` method; a Numba function is not one (it plays the cards: ``play=``)."""
+    if isinstance(value, (str, type)) or is_numba_function(value):
         return False
     return callable(getattr(value, "act", None)) or callable(value)
 
@@ -36,6 +48,8 @@ def split_player(play: object, act: object, default_play: str) -> tuple[object, 
         are players.
     """
     if act is not None:
+        if is_numba_function(act):
+            raise TypeError("a Numba function plays the cards only: give it as play=, not act=")
         if not is_player(act):
             raise TypeError(
                 "act= takes a player: a callable player(observation) -> action, "

@@ -77,6 +77,11 @@ KEYS: tuple[str, ...] = (
 """Every key of a strategy spec, in the order ``str()`` writes them: the decisions, the
 side overrides, the options of the registry (``tarotsim.policies.OPTIONS``) and ``name``."""
 
+CARD_STAND_IN = "random"
+"""The card-play policy name a strategy with a Numba card player holds as ``play`` (no
+option reads it, it searches nothing): its seats play by the function (``Strategy.card``),
+but on a side given a named policy (``attack_play``, ``defence_play``)."""
+
 ATTACK = Side.ATTACK.label
 DEFENCE = Side.DEFENCE.label
 
@@ -183,6 +188,8 @@ class Strategy:
     drop: int
     player: Any  # a Python player (tarotsim.players), None for the built-in policies alone
     acts_all: bool  # whether the Python player takes every decision (act=) or the card play (play=)
+    card: Any  # a Numba card player (tarotsim.run.users), None for the built-in card play
+    params: tuple[float, ...]  # the Numba card player's numbers, its ``options`` argument
 
     def __init__(
         self,
@@ -195,11 +202,22 @@ class Strategy:
         act: Any = None,
         **options: Any,
     ) -> None:
-        player, acts_all = None, False
-        if act is not None or not isinstance(play, str):
+        player, acts_all, card = None, False, None
+        params = options.pop("params", None)
+        from tarotsim.hooks import is_numba_function
+
+        if act is None and is_numba_function(play):
+            from tarotsim.run.users import card_code, check_params
+
+            card, params = play, check_params(params)
+            card_code(card, params)  # compiles it for the card signature: a TypeError if it cannot
+            play = CARD_STAND_IN
+        elif act is not None or not isinstance(play, str):
             from tarotsim.hooks import split_player
 
             player, acts_all, play = split_player(play, act, DEFAULTS["play"])
+        if card is None and params is not None:
+            raise ValueError("params= goes with a Numba card player (play=a @numba.njit function)")
         for key in options:
             if key not in KEYS:
                 raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
@@ -207,9 +225,11 @@ class Strategy:
         values: dict[str, Any] = {key: _policy(key, given[key]) for key in DECISION_KEYS}
         for key in SIDE_KEYS:
             side = options.get(key)
-            values[key] = None if side is None or _policy(key, side) == values["play"] else side
+            same = card is None and side is not None and _policy(key, side) == values["play"]
+            values[key] = None if side is None or same else _policy(key, side)
         values["name"] = None if options.get("name") is None else _name(options["name"])
         values["player"], values["acts_all"] = player, acts_all
+        values["card"], values["params"] = card, () if card is None else params
         for key, option in OPTIONS.items():
             if key == "bidder":
                 values[key] = _bidder(values["bid"], options.get(key))
@@ -283,6 +303,12 @@ class Strategy:
             from tarotsim.hooks import player_name
 
             parts = [f"{'act' if self.acts_all else 'play'}={player_name(self.player)}"]
+        if self.card is not None:
+            from tarotsim.hooks import player_name
+
+            parts = [f"play={player_name(self.card)}"]
+            if self.params:
+                parts.append("params=" + "/".join(f"{p:g}" for p in self.params))
         for key in KEYS[1:]:
             value = getattr(self, key)
             if key in DECISION_KEYS:
@@ -332,8 +358,16 @@ class Strategy:
         """
         self.check(players)
         out = np.zeros(S.N_SEAT_CFG, dtype=np.int64)
-        out[S.P_PLAY_ATTACK] = R.policy("play", self.side_play(ATTACK)).code
-        out[S.P_PLAY_DEFENCE] = R.policy("play", self.side_play(DEFENCE)).code
+        for slot, side, override in (
+            (S.P_PLAY_ATTACK, ATTACK, self.attack_play),
+            (S.P_PLAY_DEFENCE, DEFENCE, self.defence_play),
+        ):
+            if self.card is not None and override is None:
+                from tarotsim.run.users import card_code
+
+                out[slot] = card_code(self.card, self.params)
+            else:
+                out[slot] = R.policy("play", self.side_play(side)).code
         for decision, slot in R.POLICY_SLOTS.items():
             if decision != "play":
                 out[getattr(S, slot)] = R.policy(decision, getattr(self, decision)).code
@@ -406,8 +440,10 @@ def to_strategy(value: Strategy | str) -> Strategy:
         return value
     if isinstance(value, str):
         return Strategy.parse(value)
-    from tarotsim.hooks import is_player
+    from tarotsim.hooks import is_numba_function, is_player
 
+    if is_numba_function(value):
+        return Strategy(play=value)
     if is_player(value):
         return Strategy(act=value)
     raise TypeError(f"a strategy is a Strategy, a spec such as 'play=heuristic' or a player, got {value!r}")

@@ -11,13 +11,12 @@ import numpy as np
 
 from tarotsim.cards import format_cards, from_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels import batch as B
 from tarotsim.kernels import state as S
 from tarotsim.kernels.state import C_HAND, MAX_SEATS
 from tarotsim.labels import CONTRACT_NAMES, THROWN_IN_NAMES, Poignee, Side
 from tarotsim.policies import searches
 from tarotsim.run.compiling import prepare_run
-from tarotsim.run.engine import config_rows, searching_argument
+from tarotsim.run.engine import config_rows, run_kernel, searching_argument, user_run
 
 TRACE_BLOCK_DEALS = 4096
 """Deals traced per call into the kernels (bounds memory for long traces)."""
@@ -116,8 +115,9 @@ def traced_block(
     masks = np.zeros((deals, S.N_MASKS), dtype=np.uint64)
     cfgs = config_rows(cfg)
     searching = searching_argument(searches(cfgs))
-    prepare_run(first_deal, key, cfgs, out, logs, masks, searching)
-    B.run_deals(first_deal, key, cfgs, out, logs, masks, searching)
+    users = user_run(cfgs)
+    prepare_run(first_deal, key, cfgs, out, logs, masks, searching, users)
+    run_kernel(first_deal, key, cfgs, out, logs, masks, searching, users)
     return out, logs, masks
 
 

@@ -13,7 +13,11 @@ It takes ``searching``: ``True`` when some seat searches (``pimc`` play, the
 ``montecarlo`` bidder), else ``None``, decided once per run by the Python layer from the
 policy registry (``RunSpec.searches``). Numba compiles a kernel per type of its arguments,
 so a run without search players compiles none of them; with ``True``, each block makes its
-own search scratch (``searching.new_search``) and blocks are small.
+own search scratch (``searching.new_search``) and blocks are small. The same way ``users``
+is ``None``, or the run's user card players (``kernels.user.Users``): a run without them
+compiles none of their code, and every run with them shares one compilation, whatever the
+functions. A block stops at the deal after one of them returned an illegal card
+(``Users.fault``), with the deal and the row noted.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from tarotsim.kernels.state import (
     SEQUENCE_DEALS,
     new_state,
 )
+from tarotsim.kernels.user import F_DEAL, F_ROW, F_SEAT, USER_SLOTS, Users
 
 BLOCK_DEALS = 1024
 """Deals per block: one table and one scratch record per block."""
@@ -76,6 +81,7 @@ def _play_block(
     logs: np.ndarray,
     masks: np.ndarray,
     searching: bool | None,
+    users: Users | None,
 ) -> None:
     """Play deals start … stop - 1 once per row of ``cfgs`` on one table into ``out`` (row
     (deal - first_deal) * k + r for row r of ``cfgs``), and into ``logs`` and ``masks`` when
@@ -94,14 +100,21 @@ def _play_block(
     unshuffled = cfgs[0, C_DEALING] == DEALING_UNSHUFFLED
     if unshuffled:
         for earlier in range(start - start % SEQUENCE_DEALS, start):
-            play_deal(earlier, key, cfgs[0], tb, rec, log, auction, search)
+            play_deal(earlier, key, cfgs[0], tb, rec, log, auction, search, users)
             gather_pack(tb, cfgs[0], rec, log)
     for deal in range(start, stop):
         for r in range(n_rows):
             cfg = cfgs[r]
             if tracing:
                 log[:] = 0
-            play_deal(deal, key, cfg, tb, rec, log, auction, search)
+            if users is not None:
+                if users.fault[F_SEAT] >= 0:  # a user function failed: the run stops
+                    return
+            play_deal(deal, key, cfg, tb, rec, log, auction, search, users)
+            if users is not None:
+                if users.fault[F_SEAT] >= 0 and users.fault[F_DEAL] < 0:
+                    users.fault[F_DEAL] = deal
+                    users.fault[F_ROW] = r
             if unshuffled:
                 gather_pack(tb, cfg, rec, log)
             row = (deal - first_deal) * n_rows + r
@@ -127,6 +140,7 @@ def run_deals(
     logs: np.ndarray,
     masks: np.ndarray,
     searching: bool | None,
+    users: Users | None,
 ) -> None:
     """Play every deal ``first_deal … first_deal + n - 1`` once under each configuration of ``cfgs``.
 
@@ -145,8 +159,10 @@ def run_deals(
     with unshuffled dealing every block but the first starts a sequence and the first
     replays at most one partial sequence. Each block runs in its own (serial) function,
     which keeps the per-deal work out of the parallel loop's body.
+
+    ``users``: the run's user card players, or ``None`` when it has none.
     """
-    check_policies(cfgs, searching is not None)
+    check_policies(cfgs, searching is not None, 0 if users is None else USER_SLOTS)
     n_deals = out.shape[0] // cfgs.shape[0]
     size = _block_size(cfgs, searching)
     first_block = first_deal // size
@@ -154,4 +170,4 @@ def run_deals(
     for b in prange(n_blocks):
         start = max(first_deal, (first_block + b) * size)
         stop = min(first_deal + n_deals, (first_block + b + 1) * size)
-        _play_block(start, stop, first_deal, key, cfgs, out, logs, masks, searching)
+        _play_block(start, stop, first_deal, key, cfgs, out, logs, masks, searching, users)

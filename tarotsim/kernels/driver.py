@@ -60,6 +60,10 @@ from tarotsim.kernels.steps import (
 )
 from tarotsim.kernels.view import seat_view
 
+PLAY_USER = 64
+"""The card-play code of a run's user function in slot 0 (``kernels.user``); slot ``j`` has
+``PLAY_USER + j``. Above every code of the registry (``policies.codes``)."""
+
 
 @njit(_nrt=False)
 def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
@@ -113,8 +117,8 @@ def play_to_end(tb: DealState, cfg: np.ndarray) -> int:
     their card.
 
     Returns -1 once the last trick is counted (``steps.settle_deal`` scores it), or the seat
-    whose card a searching policy (``pimc``) must choose, its poignée shown: the caller plays
-    that card (``steps.put_card``) and calls again.
+    whose card a searching policy (``pimc``) or a user's function (``kernels.user``) must
+    choose, its poignée shown: the caller plays that card (``steps.put_card``) and calls again.
     """
     info = tb.info
     players = cfg[C_PLAYERS]
@@ -129,7 +133,8 @@ def play_to_end(tb: DealState, cfg: np.ndarray) -> int:
         seat = seat - players if seat >= players else seat
         if info[I_TRICK] == 0:
             show_poignee(tb, cfg, seat)
-        if card_policy(tb, cfg, seat) == PLAY_PIMC:
+        code = card_policy(tb, cfg, seat)
+        if code == PLAY_PIMC or code >= PLAY_USER:
             return seat
         play_card(tb, cfg, seat)
 
@@ -143,11 +148,13 @@ def _handled(codes: tuple[int, ...], code: int) -> bool:
 
 
 @njit
-def check_policies(cfgs: np.ndarray, searching: bool) -> None:
+def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
     """Raise ``ValueError`` when a seat of a configuration of ``cfgs`` (int64[k, N_CFG]) has a
-    policy code that no dispatch handles, or a searching policy (``pimc``, the ``montecarlo``
-    bidder) when ``searching`` is False. Each dispatch raises on such a code too; a run
-    checks before its parallel loop, where an exception raised in a deal would be lost."""
+    policy code that no dispatch handles, a searching policy (``pimc``, the ``montecarlo``
+    bidder) when ``searching`` is False, or a user function's code (``PLAY_USER + j``) of a
+    slot ``j`` at or above ``users``, the run's user slots. Each dispatch raises on such a
+    code too; a run checks before its parallel loop, where an exception raised in a deal
+    would be lost."""
     for r in range(cfgs.shape[0]):
         cfg = cfgs[r]
         for seat in range(cfg[C_PLAYERS]):
@@ -158,6 +165,9 @@ def check_policies(cfgs: np.ndarray, searching: bool) -> None:
                         raise ValueError("pimc card play needs the search scratch")
                     if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_ROLLOUT)]):
                         raise ValueError("unknown or searching rollout policy code")
+                elif code >= PLAY_USER:
+                    if code - PLAY_USER >= users:
+                        raise ValueError("a user card-play code without its function")
                 elif not _handled(PLAYOUT_CODES, code):
                     raise ValueError("unknown card-play policy code")
             code = cfg[seat_slot(seat, P_BID_POLICY)]

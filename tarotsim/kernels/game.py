@@ -39,7 +39,7 @@ from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.dealing import place_fixed
-from tarotsim.kernels.driver import play_to_end, take_contract
+from tarotsim.kernels.driver import PLAY_USER, card_policy, play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
 from tarotsim.kernels.rng import seed_stream
@@ -119,6 +119,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.steps import legal_now, poignee_points, put_card, reset_table, settle_deal, shown_size
+from tarotsim.kernels.user import Users, user_card
 from tarotsim.kernels.view import seat_view
 
 
@@ -240,16 +241,24 @@ def _bid(
 
 
 @njit(inline="always")
-def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None) -> None:
+def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users | None) -> None:
     """The card play of the deal, from the first trick to the last counted: ``driver.play_to_end``,
-    which hands back each card of a searching policy (``pimc``), asked here with ``search``."""
+    which hands back each card of a searching policy (``pimc``), asked here with ``search``,
+    and of a user's function (``kernels.user``), asked with ``users``."""
     seat = play_to_end(tb, cfg)
     while seat >= 0:
-        if search is None:
+        legal0, legal1 = legal_now(tb, seat)
+        code = card_policy(tb, cfg, seat)
+        if code >= PLAY_USER:
+            if users is None:
+                raise ValueError("a user card-play policy needs its functions")
+            else:
+                card = user_card(users, code, seat_view(tb, seat), legal0, legal1)
+        elif search is None:
             raise ValueError("a searching card-play policy needs the search scratch")
         else:
-            legal0, legal1 = legal_now(tb, seat)
-            put_card(tb, seat, pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play))
+            card = pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play)
+        put_card(tb, seat, card)
         seat = play_to_end(tb, cfg)
 
 
@@ -327,10 +336,12 @@ def play_deal(
     log: np.ndarray,
     auction: Auction,
     search: Search | None,
+    users: Users | None = None,
 ) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and
     ``log``; ``auction`` is the auction's scratch (``new_auction``), ``search`` the search
-    players' (``searching.new_search``) or ``None`` when no seat searches."""
+    players' (``searching.new_search``) or ``None`` when no seat searches, ``users`` the
+    run's user card players (``kernels.user``) or ``None``."""
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
     dealer = dealer_of(deal, cfg)
@@ -367,7 +378,7 @@ def play_deal(
     take_contract(tb, cfg, taker, contract)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 
-    play_cards(tb, cfg, search)
+    play_cards(tb, cfg, search, users)
     record_result(tb, cfg, rec, log)
 
 

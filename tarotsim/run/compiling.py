@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     import numpy as np
 
+    from tarotsim.run.users import UserRun
+
 _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", default=None)
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
@@ -34,6 +36,12 @@ RUN_COMPILES: dict[bool, tuple[str, str]] = {
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""
+USERS_COMPILE = (
+    "the game for Numba players (once for every Numba player; each new player compiles alone, "
+    "and is kept across sessions when written with @numba.njit(cache=True))",
+    "a minute",
+)
+"""The same for a run with Numba card players (``reports/players-api.md``)."""
 
 SPIN_SECONDS = 0.25
 """Seconds between updates of the elapsed time on a terminal."""
@@ -122,10 +130,15 @@ def prepare_run(
     logs: np.ndarray,
     masks: np.ndarray,
     searching: bool | None,
+    users: UserRun | None = None,
 ) -> bool:  # the arguments of batch.run_deals
-    """Compile ``batch.run_deals`` for these arguments if it must be, with the notice.
-    Returns whether it compiled."""
+    """Compile ``batch.run_deals`` for these arguments (with ``users``, the run's Numba
+    players, when it has some) if it must be, with the notice. Returns whether it compiled."""
     from tarotsim.kernels.batch import run_deals
 
-    what, how_long = RUN_COMPILES[searching is True]
-    return compile_first(run_deals, (first_deal, key, cfgs, out, logs, masks, searching), what, how_long)
+    if users is None:
+        what, how_long = RUN_COMPILES[searching is True]
+        args = (first_deal, key, cfgs, out, logs, masks, searching, None)
+        return compile_first(run_deals, args, what, how_long)
+    args = (first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
+    return compile_first(run_deals, args, *USERS_COMPILE)

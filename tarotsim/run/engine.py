@@ -15,6 +15,7 @@ from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS, no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
 from tarotsim.policies import searches as policy_searches
 from tarotsim.run.compiling import prepare_run
+from tarotsim.run.users import UserRun, has_user_codes
 
 PROGRESS_STEP_DEALS = 1 << 16
 """Deals per call into the kernels when a progress bar is shown (one bar update each)."""
@@ -150,6 +151,44 @@ def config_rows(cfg: np.ndarray, contracts: np.ndarray | None = None) -> np.ndar
     return rows
 
 
+def run_kernel(
+    first_deal: int,
+    key: np.ndarray,
+    cfgs: np.ndarray,
+    out: np.ndarray,
+    logs: np.ndarray,
+    masks: np.ndarray,
+    searching: bool | None,
+    users: UserRun | None,
+) -> None:
+    """``batch.run_deals`` on these arguments, with the run's Numba players (``users``, see
+    ``user_run``) when it has some.
+
+    Raises
+    ------
+    tarotsim.players.PlayerError
+        When a Numba player returns an illegal card: the deals are played again on one
+        thread up to the first such card, so that the error names the same one (seat, deal,
+        decision, legal cards) whatever the number of threads.
+    """
+    if users is None:
+        run_deals(first_deal, key, cfgs, out, logs, masks, searching, None)
+        return
+    users.reset()
+    run_deals(first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
+    if users.failed:
+        users.reset()
+        with using_threads(1):
+            run_deals(first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
+        raise users.error(first_deal)
+
+
+def user_run(cfgs: np.ndarray) -> UserRun | None:
+    """The Numba players of the configuration table ``cfgs`` (``run.users.UserRun``), None
+    when no seat has one."""
+    return UserRun(cfgs) if has_user_codes(cfgs) else None
+
+
 def play_deals(
     first_deal: int,
     deals: int,
@@ -176,9 +215,10 @@ def play_deals(
     searching = searching_argument(searches)
     logs, masks = no_trace()
     out = np.zeros((deals * per_deal, N_REC), dtype=np.int32)
-    prepare_run(first_deal, key, cfgs, out, logs, masks, searching)
+    users = user_run(cfgs)
+    prepare_run(first_deal, key, cfgs, out, logs, masks, searching, users)
     if not progress:
-        run_deals(first_deal, key, cfgs, out, logs, masks, searching)
+        run_kernel(first_deal, key, cfgs, out, logs, masks, searching, users)
         return out
     from tqdm import tqdm
 
@@ -186,8 +226,15 @@ def play_deals(
         step = progress_step(searches)
         for start in range(0, deals, step):
             stop = min(deals, start + step)
-            run_deals(
-                first_deal + start, key, cfgs, out[start * per_deal : stop * per_deal], logs, masks, searching
+            run_kernel(
+                first_deal + start,
+                key,
+                cfgs,
+                out[start * per_deal : stop * per_deal],
+                logs,
+                masks,
+                searching,
+                users,
             )
             bar.update(stop - start)
     return out

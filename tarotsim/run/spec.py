@@ -336,7 +336,13 @@ class RunSpec:
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         players = self.config.players
         check_memory(count * self.rows_per_deal, record_bytes(players))
-        if has_python_players([s for row in spec_rows(self) for s in row]):  # played step by step
+        seated = [s for row in spec_rows(self) for s in row]
+        if has_python_players(seated):  # played step by step
+            if any(s.card is not None for s in seated):
+                raise ValueError(
+                    "a run cannot seat a Python player together with a Numba card player: "
+                    "give both the same kind"
+                )
             rec = play_step_by_step(first, count, self.key, self._cfg(), spec_rows(self))
         else:
             rec = play_deals(

@@ -1,0 +1,171 @@
+"""Card players written by users as Numba functions, compiled into the game loop.
+
+A user's card player is any ``@numba.njit`` function ``card(view, legal0, legal1, options)
+-> int`` compiled for :data:`CARD_SIGNATURE`: the seat's ``SeatView`` (``kernels.view``;
+its arrays read-only, but for ``rng``, the deal's random stream, which a player may draw
+from), its legal cards as the two ``uint64`` words of a card set, its strategy's ``params``
+as a read-only ``float64`` array, and the card id it plays.
+
+The game receives the functions as the addresses of their compiled code in a
+:class:`Users` argument (arrays only, which the parallel loop of ``batch.run_deals`` can
+hand to its blocks) and calls each as a Numba first-class function of one type,
+:data:`CARD_FUNCTION` (``card_function``): the game is compiled once for every user
+function, and each new function compiles alone, once (``@numba.njit(cache=True)`` keeps
+it across processes). Runs without user players pass ``None`` and compile none of this.
+
+A seat played by a user function has the card-play code ``PLAY_USER + j``, ``j`` its slot
+of ``Users`` (at most :data:`USER_SLOTS` functions in a run). ``driver.play_to_end`` hands
+its cards back to the game (as it does the ``pimc`` player's), which asks ``user_card``.
+
+A card that is not legal is never played silently: ``user_card`` notes the first one in
+``Users.fault`` (slots ``F_*``) and plays the lowest legal card instead so that the deal
+ends; ``batch.run_deals`` stops each block at its next deal and the caller raises
+(``run.engine``), naming the seat, the deal, the decision and the legal cards.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+
+from tarotsim._jit import njit
+from tarotsim.cards import N_CARDS, N_SUIT_CARDS
+from tarotsim.kernels.bits import ZERO, lowest_bit
+from tarotsim.kernels.driver import PLAY_USER
+from tarotsim.kernels.rules import card_bit
+from tarotsim.kernels.state import I_TRICK, I_TRICK_LEN, MAX_SEATS
+from tarotsim.kernels.view import SeatView
+
+__all__ = ["PLAY_USER"]
+USER_SLOTS = 2 * MAX_SEATS
+"""User functions a run can hold: one per seat and side."""
+
+F_SEAT, F_TRICK, F_POSITION, F_CARD, F_LEGAL0, F_LEGAL1, F_DEAL, F_ROW, F_SLOT = range(9)
+"""Slots of ``Users.fault`` (int64): the seat whose function returned an illegal card (-1:
+none), the trick (0-based) and the card's place in it, the card returned, the legal cards
+(the two words, as int64 bit patterns), the deal, the row of the configuration table and
+the user slot."""
+N_FAULT = 9
+
+
+def _ro(ndim: int, dtype: types.Type, readonly: bool = True) -> types.Array:
+    return types.Array(dtype, ndim, "C", readonly=readonly)
+
+
+VIEW_TYPE = types.NamedTuple(
+    (
+        types.int64,  # seat
+        types.boolean,  # attack
+        *(types.uint64,) * 6,  # hand0 hand1 ecart0 ecart1 chien0 chien1
+        _ro(1, types.int64),  # info
+        _ro(1, types.uint64),  # played
+        _ro(1, types.int64),  # trick
+        _ro(2, types.uint64),  # shown
+        _ro(2, types.int64),  # history
+        _ro(1, types.int64),  # bids
+        _ro(1, types.uint64, readonly=False),  # rng: a player may draw from the deal's stream
+    ),
+    SeatView,
+)
+"""The Numba type of the ``SeatView`` a user function receives."""
+OPTIONS_TYPE = _ro(1, types.float64)
+"""The type of its ``options``: the strategy's ``params``, read-only float64[n]."""
+CARD_SIGNATURE = types.int64(VIEW_TYPE, types.uint64, types.uint64, OPTIONS_TYPE)
+"""``card(view, legal0, legal1, options) -> int``, as Numba types."""
+CARD_FUNCTION = types.FunctionType(CARD_SIGNATURE)
+"""The first-class function type of a user card player."""
+SIGNATURE_TEXT = (
+    "card(view: SeatView, legal0: uint64, legal1: uint64, options: float64[:]) -> int (a card id)"
+)
+"""The expected signature, as the error messages write it."""
+
+
+A_WRAPPER, A_JIT = 0, 1
+"""Columns of ``Users.addresses``: a compiled function's C wrapper and its Numba entry point."""
+
+
+class Users(NamedTuple):
+    """The user card players of a run (``run.users.UserRun`` makes it)."""
+
+    addresses: np.ndarray  # int64[USER_SLOTS, 2]: slot j's compiled code (columns A_*; 0: no function)
+    params: np.ndarray  # float64[n]: every slot's params, one after the other
+    starts: np.ndarray  # int64[USER_SLOTS + 1]: slot j's params are params[starts[j]:starts[j + 1]]
+    fault: np.ndarray  # int64[N_FAULT]: the first illegal card returned (slots F_*; F_SEAT -1: none)
+
+
+@intrinsic
+def read_only(typingctx, array):  # type: ignore[no-untyped-def]
+    """The same array typed read-only (no copy): what a user function may not write."""
+    result = array.copy(readonly=True)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return result(array), codegen
+
+
+@intrinsic
+def card_function(typingctx, wrapper, entry):  # type: ignore[no-untyped-def]
+    """The user function whose compiled code is at ``wrapper`` and ``entry`` (int64: its C
+    wrapper and its Numba entry point, which calls go through), as a first-class function."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        function = cgutils.create_struct_proxy(CARD_FUNCTION)(context, builder)
+        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        function.py_addr = cgutils.voidptr_t(None)
+        function.jit_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
+        return function._getvalue()
+
+    return CARD_FUNCTION(types.int64, types.int64), codegen
+
+
+@njit(inline="always")
+def user_view(v: SeatView) -> SeatView:
+    """``v`` with its arrays read-only, but for the random stream."""
+    return SeatView(
+        v.seat,
+        v.attack,
+        v.hand0,
+        v.hand1,
+        v.ecart0,
+        v.ecart1,
+        v.chien0,
+        v.chien1,
+        read_only(v.info),
+        read_only(v.played),
+        read_only(v.trick),
+        read_only(v.shown),
+        read_only(v.history),
+        read_only(v.bids),
+        v.rng,
+    )
+
+
+@njit(inline="always")
+def user_card(users: Users, code: int, v: SeatView, legal0: np.uint64, legal1: np.uint64) -> int:
+    """The card the user function of card-play code ``code`` plays for the seat of ``v``
+    from its legal cards; an illegal answer is noted in ``users.fault`` (the first one) and
+    replaced by the lowest legal card, so that the deal ends and the run can stop."""
+    slot = code - PLAY_USER
+    options = read_only(users.params[users.starts[slot] : users.starts[slot + 1]])
+    play = card_function(users.addresses[slot, A_WRAPPER], users.addresses[slot, A_JIT])
+    card = play(user_view(v), legal0, legal1, options)
+    if 0 <= card < N_CARDS:
+        bit0, bit1 = card_bit(card)
+        if (legal0 & bit0) != ZERO or (legal1 & bit1) != ZERO:
+            return card
+    fault = users.fault
+    if fault[F_SEAT] < 0:
+        fault[F_TRICK] = v.info[I_TRICK]
+        fault[F_POSITION] = v.info[I_TRICK_LEN]
+        fault[F_CARD] = card
+        fault[F_LEGAL0] = np.int64(legal0)
+        fault[F_LEGAL1] = np.int64(legal1)
+        fault[F_SLOT] = slot
+        fault[F_SEAT] = v.seat
+    return lowest_bit(legal0) if legal0 != ZERO else N_SUIT_CARDS + lowest_bit(legal1)

@@ -1,0 +1,143 @@
+"""What a Numba card player reads, and small ``@njit`` helpers on card sets for it.
+
+A Numba card player is a ``@numba.njit`` function ``card(view, legal0, legal1, options) ->
+int`` (:data:`CARD_SIGNATURE_TEXT`; ``docs/player.md``, "Numba players"):
+
+- ``view``: the seat's :class:`SeatView` (fields :data:`FIELDS`, described in
+  ``docs/player.md``); its arrays are read-only, but for ``rng``, the deal's random
+  stream (draw from it with :func:`draw`);
+- ``legal0``, ``legal1``: the legal cards, a card set of two ``uint64`` words
+  (``tarotsim.cards.to_mask``: suit cards in word 0, 14 bits a suit; trumps 1–21 in bits
+  0–20 of word 1, the Excuse in bit 21);
+- ``options``: the strategy's ``params`` (``Strategy(play=card, params=(…))``), float64;
+- it returns the id of one of the legal cards (``tarotsim.cards``: 0–55 suit cards, 56–76
+  trumps 1–21, 77 the Excuse).
+
+The ``info`` slots and the ``history`` columns are named here (``INFO_*``, ``HISTORY_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.cards import HALF_POINTS, N_SUIT_CARDS, TRUMPS_MASK
+from tarotsim.kernels import state as _S
+from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
+from tarotsim.kernels.rng import below
+from tarotsim.kernels.rules import card_bit, suit_bits, suit_code
+from tarotsim.kernels.user import SIGNATURE_TEXT
+from tarotsim.kernels.view import SeatView, known_partner
+
+__all__ = [
+    "CARD_SIGNATURE_TEXT",
+    "FIELDS",
+    "HISTORY_LEADER",
+    "HISTORY_WINNER",
+    "INFO_CALLED",
+    "INFO_CHELEM_ANNOUNCED",
+    "INFO_CHIEN_SHOWN",
+    "INFO_CONTRACT",
+    "INFO_DEALER",
+    "INFO_HI_TRUMP",
+    "INFO_LED",
+    "INFO_LEADER",
+    "INFO_PARTNER",
+    "INFO_PETIT_SEAT",
+    "INFO_PLAYERS",
+    "INFO_TAKER",
+    "INFO_TRICK",
+    "INFO_TRICK_HALF",
+    "INFO_TRICK_LEN",
+    "INFO_VOIDS",
+    "INFO_WIN_CARD",
+    "INFO_WIN_SEAT",
+    "SeatView",
+    "card_bit",
+    "card_count",
+    "draw",
+    "half_points",
+    "highest_card",
+    "holds",
+    "known_partner",
+    "lowest_card",
+    "suit_cards",
+    "suit_of",
+]
+
+CARD_SIGNATURE_TEXT = SIGNATURE_TEXT
+"""The signature a Numba card player must have."""
+FIELDS: tuple[str, ...] = SeatView._fields
+"""The fields of a ``SeatView``, in order."""
+
+INFO_DEALER = _S.I_DEALER
+INFO_TAKER = _S.I_TAKER
+INFO_CONTRACT = _S.I_CONTRACT
+INFO_PARTNER = _S.I_PARTNER
+INFO_CALLED = _S.I_CALLED
+INFO_LEADER = _S.I_LEADER
+INFO_TRICK = _S.I_TRICK
+INFO_TRICK_LEN = _S.I_TRICK_LEN
+INFO_LED = _S.I_LED
+INFO_HI_TRUMP = _S.I_HI_TRUMP
+INFO_CHIEN_SHOWN = _S.I_CHIEN_SHOWN
+INFO_CHELEM_ANNOUNCED = _S.I_CHELEM_ANNOUNCED
+INFO_PLAYERS = _S.I_PLAYERS
+INFO_VOIDS = _S.I_VOIDS
+INFO_WIN_SEAT = _S.I_WIN_SEAT
+INFO_WIN_CARD = _S.I_WIN_CARD
+INFO_TRICK_HALF = _S.I_TRICK_HALF
+INFO_PETIT_SEAT = _S.I_PETIT_SEAT
+HISTORY_LEADER = _S.H_LEADER
+HISTORY_WINNER = _S.H_WINNER
+
+
+@njit(inline="always")
+def holds(word0: np.uint64, word1: np.uint64, card: int) -> bool:
+    """Whether the card set ``(word0, word1)`` holds ``card``."""
+    bit0, bit1 = card_bit(card)
+    return (word0 & bit0) != ZERO or (word1 & bit1) != ZERO
+
+
+@njit(inline="always")
+def card_count(word0: np.uint64, word1: np.uint64) -> int:
+    """The number of cards in a card set."""
+    return popcount(word0) + popcount(word1)
+
+
+@njit(inline="always")
+def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
+    """The card of lowest id in a non-empty card set (suit cards before trumps, the Excuse last)."""
+    return lowest_bit(word0) if word0 != ZERO else N_SUIT_CARDS + lowest_bit(word1)
+
+
+@njit(inline="always")
+def highest_card(word0: np.uint64, word1: np.uint64) -> int:
+    """The card of highest id in a non-empty card set."""
+    return N_SUIT_CARDS + highest_bit(word1) if word1 != ZERO else highest_bit(word0)
+
+
+@njit(inline="always")
+def suit_of(card: int) -> int:
+    """0–3 the suits (spades, hearts, diamonds, clubs), 4 trumps, 5 the Excuse."""
+    return suit_code(card)
+
+
+@njit(inline="always")
+def suit_cards(word0: np.uint64, word1: np.uint64, suit: int) -> tuple[np.uint64, np.uint64]:
+    """The cards of ``suit`` (0–3 a suit, 4 trumps) in a card set."""
+    if suit == 4:
+        return ZERO, word1 & TRUMPS_MASK
+    return word0 & suit_bits(suit), ZERO
+
+
+@njit(inline="always")
+def half_points(card: int) -> int:
+    """The card's worth in half points (a King 9, the Excuse 9, a low card 1)."""
+    return HALF_POINTS[card]
+
+
+@njit(inline="always")
+def draw(rng: np.ndarray, n: int) -> int:
+    """A whole number drawn uniformly in ``[0, n)`` from the deal's stream ``view.rng``."""
+    return below(rng, n)

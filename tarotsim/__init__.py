@@ -47,8 +47,9 @@ _HOMES = {
     "sweep": "tarotsim.simulate",
 }
 """Each public name → the module that defines it."""
-_MODULES = ("players",)
-"""Public modules of the package, imported on first use (``tarotsim.players.builtin``)."""
+_MODULES = ("players", "testing", "view")
+"""Public modules of the package, imported on first use (``tarotsim.players.builtin``,
+``tarotsim.testing.check_no_peeking``, ``tarotsim.view`` for Numba players)."""
 
 __all__ = [
     "Contract",
@@ -72,6 +73,8 @@ __all__ = [
     "players",
     "simulate",
     "sweep",
+    "testing",
+    "view",
 ]
 
 

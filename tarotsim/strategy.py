@@ -140,7 +140,14 @@ class Strategy:
     ----------
     play, bid, call, ecart, poignee, chelem : str
         The policy of each decision, by name (``tarotsim.policies``; defaults
-        :data:`POLICY_DEFAULTS`: heuristic play, Chavey's bids, the expert écart).
+        :data:`POLICY_DEFAULTS`: heuristic play, Chavey's bids, the expert écart). ``play``
+        may also be a Python player (``tarotsim.players``) or a Numba card player, a
+        ``@numba.njit`` function ``card(view, legal0, legal1, options) -> int``
+        (``docs/player.md``), compiled for that signature here.
+    act : player, optional
+        A Python player that takes every decision.
+    params : sequence of float, optional
+        A Numba card player's numbers, its ``options`` argument (float64[n]).
     **options
         ``attack_play``, ``defence_play`` (card play on one side, overriding ``play``),
         ``name`` (a short label for records and reports), and the options of the registry
@@ -157,7 +164,7 @@ class Strategy:
         of its range, an option set without a policy that reads it, ``bid=learned``
         without a readable ``bidder`` file, or a ``bidder`` without ``bid=learned``.
     TypeError
-        For a value of the wrong type.
+        For a value of the wrong type, or a Numba card player of the wrong signature.
     """
 
     play: str

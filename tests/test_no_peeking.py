@@ -4,7 +4,8 @@ Deals are played part way by the game's own steps (``kernels.steps``: ``take_con
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
-again among the other hands (and the unseen chien, and the defenders' view of the écart),
+again (``tarotsim.testing.redistribute``, which ``tarotsim.testing.check_no_peeking`` uses
+on any strategy) among the other hands (and the unseen chien, and the defenders' view of the écart),
 keeping every constraint the player knows: hand sizes, voids shown in play, the poignée
 cards shown, the écart's shown trumps, the chien cards once it was shown (they went to the
 taker), the écart holding no King, bout or hidden trump. The decision must not change.
@@ -30,19 +31,11 @@ import pytest
 
 from tarotsim._jit import njit
 from tarotsim.cards import (
-    EXCUSE,
-    EXCUSE_SUIT,
     KING,
     N_CARDS,
     N_SUIT_CARDS,
-    PETIT,
     QUEENS_MASK,
-    SUIT_LEN,
-    TRUMP_21,
     TRUMP_21_BIT,
-    TRUMP_SUIT,
-    from_mask,
-    to_mask,
 )
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
@@ -51,7 +44,7 @@ from tarotsim.kernels.driver import show_poignee, take_contract
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import playout_card
-from tarotsim.kernels.rules import card_bit, suit_code, void_seats
+from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.search.montecarlo import new_bid_scratch
 from tarotsim.kernels.search.pimc import pimc_card
@@ -61,14 +54,9 @@ from tarotsim.kernels.state import (
     C_CHIEN,
     C_HAND,
     C_PLAYERS,
-    I_CALLED,
     I_CHIEN_SHOWN,
     I_LEADER,
-    I_PARTNER,
-    I_PARTNER_KNOWN,
     I_PLAYERS,
-    I_TAKER,
-    I_VOIDS,
     N_CFG,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
@@ -80,28 +68,34 @@ from tarotsim.kernels.state import (
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
 from tarotsim.kernels.view import seat_view
 from tarotsim.labels import PLAY_POLICIES
+from tarotsim.testing import (
+    cards_of,
+    copy_table,
+    mask_of,
+    redistribute,
+    set_partner,
+    shown_void,
+    suit_index,
+    true_partner,
+)
+
+__all__ = [
+    "cards_of",
+    "copy_table",
+    "mask_of",
+    "redistribute",
+    "set_partner",
+    "shown_void",
+    "suit_index",
+    "true_partner",
+]
 
 PLAYERS = 4
-SUIT_CODES = [int(suit_code(card)) for card in range(N_CARDS)]
-"""``rules.suit_code`` of every card id: 0-3 suits, 4 trumps, 5 the Excuse."""
-
-
-def cards_of(word0: np.uint64, word1: np.uint64) -> set[int]:
-    return set(from_mask(word0, word1))
-
-
-def mask_of(cards: set[int]) -> tuple[np.uint64, np.uint64]:
-    return to_mask(sorted(cards))
 
 
 def words(pair: tuple[int, int]) -> tuple[np.uint64, np.uint64]:
     """A card set returned by a kernel (Python ints) as two uint64 words."""
     return np.uint64(pair[0]), np.uint64(pair[1])
-
-
-def shown_void(tb: DealState, seat: int, suit: int) -> bool:
-    """Whether ``seat`` has shown in play that it holds no card of ``suit`` (4: no trump)."""
-    return bool(void_seats(int(tb.info[I_VOIDS]), suit) >> seat & 1)
 
 
 SEARCH = Search(new_search_scratch(True), new_bid_scratch(np.zeros((1, N_CFG), dtype=np.int64)))
@@ -129,16 +123,6 @@ def pimc_of(
 def poignee_of(policy: int, tb: DealState, seat: int, cfg: np.ndarray) -> int:
     """The poignée size ``seat``'s poignée ``policy`` chooses, with the seat's view of ``tb``."""
     return poignee_choice(policy, seat_view(tb, seat), cfg)
-
-
-def copy_table(tb: DealState) -> DealState:
-    """A copy of the deal's arrays."""
-    return DealState(*(field.copy() for field in tb))
-
-
-def suit_index(card: int) -> int:
-    """0-3 suits, 4 trumps, 5 the Excuse (``rules.suit_code``)."""
-    return SUIT_CODES[card]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,114 +187,6 @@ def play_to(
             seat = (seat + 1) % players
         end_trick(tb, cfg)
     raise AssertionError("the stopping point is past the end of the deal")
-
-
-# ---------------------------------------------------------------------------------------------
-# dealing the unseen cards again
-# ---------------------------------------------------------------------------------------------
-
-
-def set_partner(tb: DealState) -> None:
-    """5 players, the called card not yet played: make the seat holding it the partner
-    (``attack``; ``info[I_PARTNER]`` is public, -1 until the card is played)."""
-    taker = int(tb.info[I_TAKER])
-    called = int(tb.info[I_CALLED])
-    assert tb.info[I_PARTNER] == -1
-    tb.attack[:] = 0
-    tb.attack[taker] = 1
-    for seat in range(int(tb.info[I_PLAYERS])):
-        if seat != taker and called in cards_of(*tb.hands[seat]):
-            tb.attack[seat] = 1
-
-
-def true_partner(tb: DealState) -> int:
-    """The partner by the sides (``tb.attack``, secret until the called card is played), -1 none."""
-    taker = int(tb.info[I_TAKER])
-    return next((s for s in range(int(tb.info[I_PLAYERS])) if s != taker and tb.attack[s]), -1)
-
-
-def redistribute(tb: DealState, observer: int, rng: random.Random) -> tuple[DealState, int]:
-    """A copy of ``tb`` where the cards ``observer`` cannot see are dealt again, keeping what it knows.
-
-    Returns the copy and how many cards were open to moving.
-    """
-    new = copy_table(tb)
-    players = int(tb.info[I_PLAYERS])
-    taker = int(tb.info[I_TAKER])
-    called = int(tb.info[I_CALLED])
-    chien_shown = bool(tb.info[I_CHIEN_SHOWN])
-    chien = cards_of(*tb.chien)
-    pool: list[int] = []
-    capacity: dict[object, int] = {}
-    kept: dict[object, set[int]] = {}
-
-    for seat in range(players):
-        if seat == observer:
-            continue
-        hand = cards_of(*tb.hands[seat])
-        keep = hand & cards_of(*tb.shown[seat])
-        if chien_shown and seat == taker:
-            keep |= hand & chien  # everyone saw the chien go to the taker
-        kept[seat] = keep
-        capacity[seat] = len(hand - keep)
-        pool += sorted(hand - keep)
-    if chien_shown and observer != taker:
-        ecart = cards_of(*tb.ecart)
-        keep = {c for c in ecart if suit_index(c) == TRUMP_SUIT} | (ecart & chien)
-        kept["ecart"] = keep
-        capacity["ecart"] = len(ecart - keep)
-        pool += sorted(ecart - keep)
-    if not chien_shown:
-        kept["chien"] = set()
-        capacity["chien"] = len(chien)
-        pool += sorted(chien)
-
-    def accepts(slot: object, card: int) -> bool:
-        suit = suit_index(card)
-        if card == called and (slot == taker or slot == "ecart"):
-            return False  # the taker never calls its own card; one from the shown chien is kept
-        if slot == "ecart":
-            return suit < TRUMP_SUIT and card % SUIT_LEN != KING and card not in (PETIT, TRUMP_21, EXCUSE)
-        if slot == "chien":
-            return True
-        return suit == EXCUSE_SUIT or not shown_void(tb, slot, suit)
-
-    for _attempt in range(200):
-        left = dict(capacity)
-        placed: dict[object, set[int]] = {slot: set() for slot in capacity}
-        cards = pool[:]
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: sum(1 for s in capacity if accepts(s, c)))
-        ok = True
-        for card in cards:
-            slots = [s for s in capacity if left[s] > 0 and accepts(s, card)]
-            if not slots:
-                ok = False
-                break
-            slot = rng.choices(slots, weights=[left[s] for s in slots])[0]
-            placed[slot].add(card)
-            left[slot] -= 1
-        if ok:
-            break
-    else:
-        raise AssertionError("no redistribution found (the original one should do)")
-
-    played = cards_of(*tb.played)
-    for slot, cards in placed.items():
-        full = kept[slot] | cards
-        if slot == "ecart":
-            new.ecart[:] = mask_of(full)
-        elif slot == "chien":
-            new.chien[:] = mask_of(full)
-        else:
-            new.hands[slot] = mask_of(full)
-            dealt_played = cards_of(*tb.dealt[slot]) & played
-            new.dealt[slot] = mask_of(dealt_played | (full - (chien if chien_shown else set())))
-    if called >= 0 and not tb.info[I_PARTNER_KNOWN]:
-        set_partner(new)
-    new.pack[:] = rng.sample(range(N_CARDS), N_CARDS)  # scratch: nobody may read it
-    new.scores[:] = [rng.randrange(-500, 500) for _ in range(len(new.scores))]
-    return new, len(pool)
 
 
 # ---------------------------------------------------------------------------------------------

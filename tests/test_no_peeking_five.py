@@ -19,35 +19,27 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE_SUIT
 from tarotsim.config import RunConfig
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.state import (
-    I_CALLED,
-    I_CHIEN_SHOWN,
-    I_PARTNER_KNOWN,
     I_PLAYERS,
     I_TAKER,
     P_POIGNEE_POLICY,
     DealState,
     seat_slot,
 )
+from tarotsim.testing import partner_changes
 from tests.test_no_peeking import (
     _lowest_or_highest,
     card_of,
-    cards_of,
     copy_table,
     count_changed,
-    mask_of,
     mid_deal_positions,
     new_deal,
     peek_next_hand,
     play_to,
     poignee_of,
     redistribute,
-    set_partner,
-    shown_void,
-    suit_index,
     true_partner,
 )
 
@@ -62,88 +54,6 @@ def heuristic(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) ->
 # ---------------------------------------------------------------------------------------------
 # moving the called card: another partner
 # ---------------------------------------------------------------------------------------------
-
-
-def holder_of_called(tb: DealState) -> object:
-    """Where the called card is: a seat, "chien" (not shown), or None (played, or public)."""
-    called = int(tb.info[I_CALLED])
-    if called < 0 or tb.info[I_PARTNER_KNOWN]:
-        return None
-    for seat in range(int(tb.info[I_PLAYERS])):
-        if called in cards_of(*tb.hands[seat]):
-            return None if seat == tb.info[I_TAKER] else seat  # the taker's: from the shown chien
-    if not tb.info[I_CHIEN_SHOWN] and called in cards_of(*tb.chien):
-        return "chien"
-    return None  # in the écart: it came from the shown chien
-
-
-def move_called_card(tb: DealState, observer: int, rng: random.Random) -> DealState | None:
-    """A copy of ``tb`` where the called card sits elsewhere, as far as ``observer`` knows; None if it cannot move.
-
-    The card goes to another seat that may hold it (neither the observer nor the taker, no
-    void shown in its suit) or into the chien when the chien was not shown; in exchange a
-    card of that place that nobody saw (not a poignée card) and that the card's old place
-    may hold goes back. The partner and the attack flags follow the called card.
-    """
-    source = holder_of_called(tb)
-    if source is None or source == observer:
-        return None
-    players = int(tb.info[I_PLAYERS])
-    taker = int(tb.info[I_TAKER])
-    called = int(tb.info[I_CALLED])
-
-    def may_hold(slot: object, card: int) -> bool:
-        return (
-            slot == "chien" or suit_index(card) == EXCUSE_SUIT or not shown_void(tb, slot, suit_index(card))
-        )
-
-    targets: list[object] = [
-        s for s in range(players) if s not in (observer, taker, source) and may_hold(s, called)
-    ]
-    if not tb.info[I_CHIEN_SHOWN] and source != "chien":
-        targets.append("chien")
-    rng.shuffle(targets)
-
-    def cards_at(t: DealState, slot: object) -> set[int]:
-        return cards_of(*t.chien) if slot == "chien" else cards_of(*t.hands[slot])
-
-    def put(t: DealState, slot: object, out_card: int, in_card: int) -> None:
-        cards = (cards_at(t, slot) - {out_card}) | {in_card}
-        if slot == "chien":
-            t.chien[:] = mask_of(cards)
-        else:
-            t.hands[slot] = mask_of(cards)
-            t.dealt[slot] = mask_of((cards_of(*t.dealt[slot]) - {out_card}) | {in_card})
-
-    for target in targets:
-        hidden = cards_at(tb, target) - (set() if target == "chien" else cards_of(*tb.shown[target]))
-        swaps = sorted(c for c in hidden if may_hold(source, c))
-        if not swaps:
-            continue
-        back = rng.choice(swaps)
-        new = copy_table(tb)
-        put(new, source, called, back)
-        put(new, target, back, called)
-        set_partner(new)
-        assert true_partner(new) != true_partner(tb)
-        return new
-    return None
-
-
-def partner_changes(tb: DealState, observer: int, rng: random.Random, redeals: int):
-    """Tables where the partner differs from ``tb``'s: the called card moved alone, then
-    moved on top of a redistribution of everything else the observer cannot see."""
-    moved = move_called_card(tb, observer, rng)
-    if moved is None:
-        return
-    yield moved
-    for _ in range(redeals):
-        other, _n = redistribute(tb, observer, rng)
-        if holder_of_called(other) is None:
-            continue
-        moved = move_called_card(other, observer, rng)
-        if moved is not None and true_partner(moved) != true_partner(tb):
-            yield moved
 
 
 def count_changed_partner(decide, n_positions: int, seed: int, *, redeals: int = 2) -> tuple[int, int, set]:

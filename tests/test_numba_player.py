@@ -6,6 +6,9 @@ Every run here with a Numba player shares one compilation of the game for Numba 
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numba
 import numpy as np
 import pandas as pd
@@ -126,3 +129,15 @@ def test_a_function_of_another_signature_is_a_one_line_type_error() -> None:
         Strategy(play="heuristic", params=[1.0])
     with pytest.raises(TypeError, match="params must be a sequence of numbers"):
         Strategy(play=lowest, params="fast")
+
+
+@pytest.mark.parametrize("name", ["python_player", "numba_player"])
+def test_the_examples_duel_the_heuristic(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(deals=6)
+    out = capsys.readouterr().out
+    assert "A's edge" in out and "rules" in out

@@ -58,11 +58,8 @@ from tarotsim.kernels.steps import (
     start_play,
     take_chien,
 )
+from tarotsim.kernels.user import PLAY_USER, Users, user_card
 from tarotsim.kernels.view import seat_view
-
-PLAY_USER = 64
-"""The card-play code of a run's user function in slot 0 (``kernels.user``); slot ``j`` has
-``PLAY_USER + j``. Above every code of the registry (``policies.codes``)."""
 
 
 @njit(_nrt=False)
@@ -111,14 +108,17 @@ def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
 
 
 @njit(_nrt=False)
-def play_to_end(tb: DealState, cfg: np.ndarray) -> int:
+def play_to_end(tb: DealState, cfg: np.ndarray, users: Users | None = None) -> int:
     """Play the deal on from where it stands to its last trick counted, each seat by its
-    policies in ``cfg``; the seats yet to play to the first trick show their poignées before
-    their card.
+    policies in ``cfg``, a seat played by a user's function (``kernels.user``) by its
+    function in ``users``; the seats yet to play to the first trick show their poignées
+    before their card.
 
     Returns -1 once the last trick is counted (``steps.settle_deal`` scores it), or the seat
-    whose card a searching policy (``pimc``) or a user's function (``kernels.user``) must
-    choose, its poignée shown: the caller plays that card (``steps.put_card``) and calls again.
+    whose card a searching policy (``pimc``) must choose, its poignée shown: the caller plays
+    that card (``steps.put_card``) and calls again. Without ``users`` (the search players'
+    playouts, a run without user functions) it compiles no user call, and hands a user
+    function's seat back the same way.
     """
     info = tb.info
     players = cfg[C_PLAYERS]
@@ -134,8 +134,15 @@ def play_to_end(tb: DealState, cfg: np.ndarray) -> int:
         if info[I_TRICK] == 0:
             show_poignee(tb, cfg, seat)
         code = card_policy(tb, cfg, seat)
-        if code == PLAY_PIMC or code >= PLAY_USER:
+        if code == PLAY_PIMC:
             return seat
+        if code >= PLAY_USER:
+            if users is None:
+                return seat
+            else:
+                legal0, legal1 = legal_now(tb, seat)
+                put_card(tb, seat, user_card(users, code, seat_view(tb, seat), legal0, legal1))
+                continue
         play_card(tb, cfg, seat)
 
 

@@ -39,9 +39,9 @@ from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
 from tarotsim.kernels.dealing import place_fixed
-from tarotsim.kernels.driver import PLAY_USER, card_policy, play_to_end, take_contract
+from tarotsim.kernels.driver import card_policy, play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import choose_bid
-from tarotsim.kernels.policies.codes import BID_MONTECARLO
+from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import (
     bouts,
@@ -119,7 +119,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.steps import legal_now, poignee_points, put_card, reset_table, settle_deal, shown_size
-from tarotsim.kernels.user import Users, user_card
+from tarotsim.kernels.user import Users
 from tarotsim.kernels.view import seat_view
 
 
@@ -242,24 +242,23 @@ def _bid(
 
 @njit(inline="always")
 def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users | None) -> None:
-    """The card play of the deal, from the first trick to the last counted: ``driver.play_to_end``,
-    which hands back each card of a searching policy (``pimc``), asked here with ``search``,
-    and of a user's function (``kernels.user``), asked with ``users``."""
-    seat = play_to_end(tb, cfg)
-    while seat >= 0:
-        legal0, legal1 = legal_now(tb, seat)
-        code = card_policy(tb, cfg, seat)
-        if code >= PLAY_USER:
-            if users is None:
-                raise ValueError("a user card-play policy needs its functions")
-            else:
-                card = user_card(users, code, seat_view(tb, seat), legal0, legal1)
-        elif search is None:
-            raise ValueError("a searching card-play policy needs the search scratch")
-        else:
-            card = pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play)
-        put_card(tb, seat, card)
+    """The card play of the deal, from the first trick to the last counted: ``driver.play_to_end``
+    (with ``users``, the run's user card players, when it has some), which hands back each
+    card of a searching policy (``pimc``), asked here with ``search``."""
+    if users is None:
         seat = play_to_end(tb, cfg)
+    else:
+        seat = play_to_end(tb, cfg, users)
+    while seat >= 0:
+        if search is None or card_policy(tb, cfg, seat) != PLAY_PIMC:
+            raise ValueError("a searching card-play policy needs the search scratch, a user's its function")
+        else:
+            legal0, legal1 = legal_now(tb, seat)
+            put_card(tb, seat, pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play))
+        if users is None:
+            seat = play_to_end(tb, cfg)
+        else:
+            seat = play_to_end(tb, cfg, users)
 
 
 @njit(inline="always")

@@ -14,8 +14,9 @@ function, and each new function compiles alone, once (``@numba.njit(cache=True)`
 it across processes). Runs without user players pass ``None`` and compile none of this.
 
 A seat played by a user function has the card-play code ``PLAY_USER + j``, ``j`` its slot
-of ``Users`` (at most :data:`USER_SLOTS` functions in a run). ``driver.play_to_end`` hands
-its cards back to the game (as it does the ``pimc`` player's), which asks ``user_card``.
+of ``Users`` (at most :data:`USER_SLOTS` functions in a run). ``driver.play_to_end``, given
+``users``, asks ``user_card`` for its cards; without (the search players' playouts), it
+hands such a seat back to its caller as it does a ``pimc`` seat.
 
 A card that is not legal is never played silently: ``user_card`` notes the first one in
 ``Users.fault`` (slots ``F_*``) and plays the lowest legal card instead so that the deal
@@ -36,12 +37,13 @@ from numba.extending import intrinsic
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import ZERO, lowest_bit
-from tarotsim.kernels.driver import PLAY_USER
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.state import I_TRICK, I_TRICK_LEN, MAX_SEATS
 from tarotsim.kernels.view import SeatView
 
-__all__ = ["PLAY_USER"]
+PLAY_USER = 64
+"""The card-play code of a run's user function in slot 0; slot ``j`` has ``PLAY_USER + j``.
+Above every code of the registry (``policies.codes``)."""
 USER_SLOTS = 2 * MAX_SEATS
 """User functions a run can hold: one per seat and side."""
 

@@ -32,7 +32,8 @@ def leader_or_lowest(view, legal0, legal1, options):  # type: ignore[no-untyped-
     if view.info[INFO_TRICK_LEN] == 0:
         best, longest = -1, 0
         for suit in range(4):
-            held = card_count(*suit_cards(view.hand0, view.hand1, suit))
+            held0, held1 = suit_cards(view.hand0, view.hand1, suit)
+            held = card_count(held0, held1)
             playable = suit_cards(legal0, legal1, suit)[0]
             if playable != np.uint64(0) and held > longest:
                 best, longest = suit, held

@@ -42,10 +42,10 @@ def compiled_card(function: Any) -> Any:
         function.compile(CARD_SIGNATURE)
         return function.overloads[CARD_SIGNATURE.args]
     except Exception as err:
-        reason = str(err).strip().splitlines()
-        first = next((line for line in reason if line.strip()), type(err).__name__)
+        lines = [_plain(line) for line in str(err).splitlines()]
+        reason = " ".join(line for line in lines[:2] if line) or type(err).__name__
         raise TypeError(
-            f"Numba card player {name} must be {SIGNATURE_TEXT}; it does not compile so: {_plain(first)}"
+            f"Numba card player {name} must be {SIGNATURE_TEXT}; it does not compile so: {reason}"
         ) from None
 
 

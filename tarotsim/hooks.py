@@ -49,7 +49,9 @@ def split_player(play: object, act: object, default_play: str) -> tuple[object, 
     """
     if act is not None:
         if is_numba_function(act):
-            raise TypeError("a Numba function plays the cards only: give it as play=, not act=")
+            raise TypeError(
+                "a Numba function is a card player (give it as play=) or a bidder (bid=), not act="
+            )
         if not is_player(act):
             raise TypeError(
                 "act= takes a player: a callable player(observation) -> action, "

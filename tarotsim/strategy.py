@@ -79,8 +79,12 @@ side overrides, the options of the registry (``tarotsim.policies.OPTIONS``) and 
 
 CARD_STAND_IN = "random"
 """The card-play policy name a strategy with a Numba card player holds as ``play`` (no
-option reads it, it searches nothing): its seats play by the function (``Strategy.card``),
-but on a side given a named policy (``attack_play``, ``defence_play``)."""
+option reads it, it searches nothing): its seats play by the function
+(``Strategy.card_function``), but on a side given a named policy (``attack_play``,
+``defence_play``)."""
+BID_STAND_IN = "chavey"
+"""The bid policy name a strategy with a Numba bidder holds as ``bid`` (it searches
+nothing); its seats bid by the function (``Strategy.bid_function``)."""
 
 ATTACK = Side.ATTACK.label
 DEFENCE = Side.DEFENCE.label
@@ -147,7 +151,9 @@ class Strategy:
     act : player, optional
         A Python player that takes every decision.
     params : sequence of float, optional
-        A Numba card player's numbers, its ``options`` argument (float64[n]).
+        A Numba player's numbers, its ``options`` argument (float64[n]). ``bid`` may also be
+        a Numba bidder, ``bid(view, options) -> int`` (the contract it wishes to play, 0
+        pass … 4 garde contre), compiled for that signature here.
     **options
         ``attack_play``, ``defence_play`` (card play on one side, overriding ``play``),
         ``name`` (a short label for records and reports), and the options of the registry
@@ -195,8 +201,9 @@ class Strategy:
     drop: int
     player: Any  # a Python player (tarotsim.players), None for the built-in policies alone
     acts_all: bool  # whether the Python player takes every decision (act=) or the card play (play=)
-    card: Any  # a Numba card player (tarotsim.run.users), None for the built-in card play
-    params: tuple[float, ...]  # the Numba card player's numbers, its ``options`` argument
+    card_function: Any  # a Numba card player (tarotsim.run.users), None for the built-in card play
+    bid_function: Any  # a Numba bidder (tarotsim.run.users), None for the built-in bid policy
+    params: tuple[float, ...]  # the Numba functions' numbers, their ``options`` argument
 
     def __init__(
         self,
@@ -209,22 +216,28 @@ class Strategy:
         act: Any = None,
         **options: Any,
     ) -> None:
-        player, acts_all, card = None, False, None
+        player, acts_all, card, bidding = None, False, None, None
         params = options.pop("params", None)
         from tarotsim.hooks import is_numba_function
 
+        if is_numba_function(bid):
+            from tarotsim.run.users import BID, check_params, user_code
+
+            bidding, params = bid, check_params(params)
+            user_code(bidding, params, BID)  # compiles it for the bid signature: a TypeError if it cannot
+            bid = BID_STAND_IN
         if act is None and is_numba_function(play):
-            from tarotsim.run.users import card_code, check_params
+            from tarotsim.run.users import CARD, check_params, user_code
 
             card, params = play, check_params(params)
-            card_code(card, params)  # compiles it for the card signature: a TypeError if it cannot
+            user_code(card, params, CARD)  # compiles it for the card signature: a TypeError if it cannot
             play = CARD_STAND_IN
         elif act is not None or not isinstance(play, str):
             from tarotsim.hooks import split_player
 
             player, acts_all, play = split_player(play, act, DEFAULTS["play"])
-        if card is None and params is not None:
-            raise ValueError("params= goes with a Numba card player (play=a @numba.njit function)")
+        if card is None and bidding is None and params is not None:
+            raise ValueError("params= goes with a Numba player (play= or bid= a @numba.njit function)")
         for key in options:
             if key not in KEYS:
                 raise ValueError(f"unknown strategy option {key!r}; valid keys: {', '.join(KEYS)}")
@@ -236,7 +249,8 @@ class Strategy:
             values[key] = None if side is None or same else _policy(key, side)
         values["name"] = None if options.get("name") is None else _name(options["name"])
         values["player"], values["acts_all"] = player, acts_all
-        values["card"], values["params"] = card, () if card is None else params
+        values["card_function"], values["bid_function"] = card, bidding
+        values["params"] = () if card is None and bidding is None else params
         for key, option in OPTIONS.items():
             if key == "bidder":
                 values[key] = _bidder(values["bid"], options.get(key))
@@ -310,13 +324,19 @@ class Strategy:
             from tarotsim.hooks import player_name
 
             parts = [f"{'act' if self.acts_all else 'play'}={player_name(self.player)}"]
-        if self.card is not None:
+        if self.card_function is not None:
             from tarotsim.hooks import player_name
 
-            parts = [f"play={player_name(self.card)}"]
-            if self.params:
-                parts.append("params=" + "/".join(f"{p:g}" for p in self.params))
+            parts = [f"play={player_name(self.card_function)}"]
+        if self.bid_function is not None:
+            from tarotsim.hooks import player_name
+
+            parts.append(f"bid={player_name(self.bid_function)}")
+        if self.params:
+            parts.append("params=" + "/".join(f"{p:g}" for p in self.params))
         for key in KEYS[1:]:
+            if key == "bid" and self.bid_function is not None:
+                continue
             value = getattr(self, key)
             if key in DECISION_KEYS:
                 default: Any = DEFAULTS[key]
@@ -369,15 +389,19 @@ class Strategy:
             (S.P_PLAY_ATTACK, ATTACK, self.attack_play),
             (S.P_PLAY_DEFENCE, DEFENCE, self.defence_play),
         ):
-            if self.card is not None and override is None:
-                from tarotsim.run.users import card_code
+            if self.card_function is not None and override is None:
+                from tarotsim.run.users import CARD, user_code
 
-                out[slot] = card_code(self.card, self.params)
+                out[slot] = user_code(self.card_function, self.params, CARD)
             else:
                 out[slot] = R.policy("play", self.side_play(side)).code
         for decision, slot in R.POLICY_SLOTS.items():
             if decision != "play":
                 out[getattr(S, slot)] = R.policy(decision, getattr(self, decision)).code
+        if self.bid_function is not None:
+            from tarotsim.run.users import BID, user_code
+
+            out[S.P_BID_POLICY] = user_code(self.bid_function, self.params, BID)
         for key, option in OPTIONS.items():
             index = option.index
             value = getattr(self, key)

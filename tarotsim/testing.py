@@ -310,8 +310,14 @@ def _ask(strategy: Any, game: Any) -> str:
     phase = observation.phase
     if strategy.player is not None and (strategy.acts_all or phase == "play"):
         action = _python_decider(strategy.player)(observation)
-    elif strategy.card is not None and phase == "play" and _plays_by_function(strategy, observation.attack):
+    elif (
+        strategy.card_function is not None
+        and phase == "play"
+        and _plays_by_function(strategy, observation.attack)
+    ):
         action = _numba_card(strategy, observation)
+    elif strategy.bid_function is not None and phase == "bid":
+        action = _numba_bid(strategy, observation)
     else:
         return decide(observation, strategy)
     if not isinstance(action, str) or action not in observation.legal_actions:
@@ -328,21 +334,45 @@ def _plays_by_function(strategy: Any, attack: bool) -> bool:
     return (strategy.attack_play if attack else strategy.defence_play) is None
 
 
-def _numba_card(strategy: Any, observation: Any) -> str:
-    """The Numba card player's card at ``observation``, asked with the seat's view as the
-    game hands it (its arrays read-only, but the random stream)."""
+def _frozen_view(observation: Any) -> Any:
+    """The observing seat's view as the game hands it to a Numba function: its arrays
+    read-only, but the random stream."""
     view = observation._view
     frozen = {}
     for name in ("info", "played", "trick", "shown", "history", "bids"):
         array = getattr(view, name).copy()
         array.flags.writeable = False
         frozen[name] = array
-    seen = view._replace(**frozen)
-    _, _, legal0, legal1, _ = observation._decision
+    return view._replace(**frozen)
+
+
+def _options(strategy: Any) -> np.ndarray:
     options = np.array(strategy.params, dtype=np.float64)
     options.flags.writeable = False
-    card = int(strategy.card(seen, np.uint64(legal0), np.uint64(legal1), options))
+    return options
+
+
+def _numba_card(strategy: Any, observation: Any) -> str:
+    """The Numba card player's card at ``observation``."""
+    _, _, legal0, legal1, _ = observation._decision
+    card = int(
+        strategy.card_function(
+            _frozen_view(observation), np.uint64(legal0), np.uint64(legal1), _options(strategy)
+        )
+    )
     return format_card(card) if 0 <= card < N_CARDS else str(card)
+
+
+def _numba_bid(strategy: Any, observation: Any) -> str:
+    """The Numba bidder's word at ``observation``: its wish when it beats the bid so far
+    (as the game bids it), else a pass."""
+    from tarotsim.labels import CONTRACT_NAMES
+
+    _, highest, _, _, _ = observation._decision
+    wish = int(strategy.bid_function(_frozen_view(observation), _options(strategy)))
+    if not 0 <= wish < len(CONTRACT_NAMES):
+        return str(wish)
+    return CONTRACT_NAMES[wish] if wish > highest else CONTRACT_NAMES[0]
 
 
 def _redealt(game: Any, seat: int, rng: random.Random) -> Iterator[Any]:

@@ -20,7 +20,7 @@ from tarotsim.kernels.policies.greedy import greedy_card
 from tarotsim.players import PlayerError
 from tarotsim.run.seeding import run_key
 from tarotsim.trace import iter_traces
-from tarotsim.view import holds, lowest_card
+from tarotsim.view import card_count, holds, lowest_card
 
 
 @numba.njit
@@ -141,3 +141,29 @@ def test_the_examples_duel_the_heuristic(name: str, capsys: pytest.CaptureFixtur
     module.main(deals=6)
     out = capsys.readouterr().out
     assert "A's edge" in out and "rules" in out
+
+
+@numba.njit
+def prise_from(view, options):  # type: ignore[no-untyped-def]
+    """Wishes a Prise from ``options[0]`` trumps held (the Excuse counted), else passes."""
+    return 1 if card_count(view.hand1, np.uint64(0)) >= options[0] else 0
+
+
+@numba.njit
+def too_high(view, options):  # type: ignore[no-untyped-def]
+    return 9
+
+
+def test_a_numba_bidder_bids_its_wish() -> None:
+    mine = Strategy(bid=prise_from, params=[0], name="always")
+    records = simulate(40, seed=8, strategies=[mine] * 4)
+    played = records[records["taker"].notna()]
+    assert len(played) > 30 and (played["contract"].astype(str) == "prise").all()
+    assert (played["taker"] == (played["dealer"] + 1) % 4).all()
+    assert str(Strategy(bid=prise_from, params=[7])) == "play=heuristic,bid=prise_from,params=7"
+    with pytest.raises(
+        PlayerError, match=r"Numba bidder too_high in seat \d returned 9, not a wish, at deal 0"
+    ):
+        simulate(5, seed=8, strategies=[Strategy(bid=too_high)] * 4)
+    with pytest.raises(TypeError, match=r"must be bid\(view: SeatView, options: float64"):
+        Strategy(bid=lowest)

@@ -6,17 +6,25 @@ from __future__ import annotations
 import sys
 
 import numba
+import numpy as np
 import pytest
 
 from tarotsim import Strategy
 from tarotsim.game import Game, Observation
 from tarotsim.testing import NoPeekingReport, PeekingError, check_no_peeking
-from tarotsim.view import lowest_card
+from tarotsim.view import card_count, lowest_card
 
 
 @numba.njit
 def lowest(view, legal0, legal1, options):  # type: ignore[no-untyped-def]
     return lowest_card(legal0, legal1)
+
+
+@numba.njit
+def by_trumps(view, options):  # type: ignore[no-untyped-def]
+    """Garde from 8 trumps, Prise from 6, else pass."""
+    trumps = card_count(view.hand1, np.uint64(0))
+    return 2 if trumps >= 8 else (1 if trumps >= 6 else 0)
 
 
 def first_legal(observation: Observation) -> str:
@@ -41,8 +49,13 @@ def peeking(observation: Observation) -> str:
 
 @pytest.mark.parametrize(
     "strategy",
-    ["play=greedy,poignee=smart", Strategy(play=first_legal), Strategy(play=lowest), first_legal],
-    ids=["builtin", "python-card", "numba-card", "python-act"],
+    [
+        "play=greedy,poignee=smart",
+        Strategy(play=first_legal),
+        Strategy(play=lowest, bid=by_trumps),
+        first_legal,
+    ],
+    ids=["builtin", "python-card", "numba-card-and-bid", "python-act"],
 )
 def test_honest_players_of_every_kind_pass(strategy: object) -> None:
     report = check_no_peeking(strategy, deals=4, seed=1, redeals=2)

@@ -58,7 +58,7 @@ from tarotsim.kernels.steps import (
     start_play,
     take_chien,
 )
-from tarotsim.kernels.user import PLAY_USER, Users, user_card
+from tarotsim.kernels.user import BID_USER, PLAY_USER, Users, user_card
 from tarotsim.kernels.view import seat_view
 
 
@@ -158,8 +158,8 @@ def _handled(codes: tuple[int, ...], code: int) -> bool:
 def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
     """Raise ``ValueError`` when a seat of a configuration of ``cfgs`` (int64[k, N_CFG]) has a
     policy code that no dispatch handles, a searching policy (``pimc``, the ``montecarlo``
-    bidder) when ``searching`` is False, or a user function's code (``PLAY_USER + j``) of a
-    slot ``j`` at or above ``users``, the run's user slots. Each dispatch raises on such a
+    bidder) when ``searching`` is False, or a user function's code (``PLAY_USER + j``,
+    ``BID_USER + j``) of a slot ``j`` at or above ``users``, the run's user slots. Each dispatch raises on such a
     code too; a run checks before its parallel loop, where an exception raised in a deal
     would be lost."""
     for r in range(cfgs.shape[0]):
@@ -178,7 +178,10 @@ def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
                 elif not _handled(PLAYOUT_CODES, code):
                     raise ValueError("unknown card-play policy code")
             code = cfg[seat_slot(seat, P_BID_POLICY)]
-            if code == BID_MONTECARLO:
+            if code >= BID_USER:
+                if code - BID_USER >= users:
+                    raise ValueError("a user bid code without its function")
+            elif code == BID_MONTECARLO:
                 if not searching:
                     raise ValueError("the montecarlo bidder needs the search scratch")
                 if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_BID_ROLLOUT)]):

@@ -119,7 +119,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.steps import legal_now, poignee_points, put_card, reset_table, settle_deal, shown_size
-from tarotsim.kernels.user import Users
+from tarotsim.kernels.user import BID_USER, Users, user_bid
 from tarotsim.kernels.view import seat_view
 
 
@@ -187,17 +187,24 @@ def _auction(
     deal: int,
     auction: Auction,
     search: Search | None,
+    users: Users | None,
 ) -> tuple[int, int]:
     """Each seat speaks once from (dealer + 1) % n and bids its policy's wish if it beats the
-    bid so far: ``auction.wishes`` gets each seat's wish, ``tb.bids`` what each speaker
-    said (speaking order); returns (taker, contract), (-1, PASS) if all pass."""
+        bid so far: ``auction.wishes`` gets each seat's wish, ``tb.bids`` what each speaker
+        said (speaking order); returns (taker, contract), (-1, PASS) if all pass. A user bidder
+    (``kernels.user``) is asked with ``users``."""
     first = (dealer + 1) % players
     taker = -1
     contract = PASS
     for j in range(players):
         seat = (first + j) % players
         policy = cfg[seat_slot(seat, P_BID_POLICY)]
-        if policy != BID_MONTECARLO:
+        if policy >= BID_USER:
+            if users is None:
+                raise ValueError("a user bidder needs its function")
+            else:
+                wish = user_bid(users, policy, seat_view(tb, seat))
+        elif policy != BID_MONTECARLO:
             wish = choose_bid(policy, seat_view(tb, seat), cfg)
         elif search is None:
             raise ValueError("the montecarlo bidder needs the search scratch")
@@ -224,12 +231,13 @@ def _bid(
     deal: int,
     auction: Auction,
     search: Search | None,
+    users: Users | None,
 ) -> tuple[int, int]:
     """The auction (``_auction``), or the sweep's forced taker and contract; the words said go
     to ``tb.bids`` and the log. Returns (taker, contract), (-1, PASS) if all pass."""
     forced = cfg[C_FORCED_CONTRACT]
     if forced <= PASS:
-        taker, contract = _auction(tb, cfg, players, dealer, key, deal, auction, search)
+        taker, contract = _auction(tb, cfg, players, dealer, key, deal, auction, search, users)
     else:
         first = (dealer + 1) % players
         for j in range(players):
@@ -359,7 +367,9 @@ def play_deal(
     _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if cfg[C_FORCED_CONTRACT] > PASS:  # a sweep knows its taking seat's hand even when the deal is thrown in
-        _auction(tb, cfg, players, dealer, key, deal, auction, search)  # the wishes the other seats would bid
+        _auction(
+            tb, cfg, players, dealer, key, deal, auction, search, users
+        )  # the wishes the other seats would bid
         _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], auction.wishes)
 
     for seat in range(players):
@@ -367,7 +377,7 @@ def play_deal(
             rec[R_THROWN_IN] = THROWN_PETIT_SEC
             return
 
-    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, auction, search)
+    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, auction, search, users)
     if taker < 0:
         rec[R_THROWN_IN] = THROWN_ALL_PASS
         return

@@ -1,4 +1,4 @@
-"""Card players written by users as Numba functions, compiled into the game loop.
+"""Card players (and bidders) written by users as Numba functions, compiled into the game loop.
 
 A user's card player is any ``@numba.njit`` function ``card(view, legal0, legal1, options)
 -> int`` compiled for :data:`CARD_SIGNATURE`: the seat's ``SeatView`` (``kernels.view``;
@@ -12,6 +12,11 @@ hand to its blocks) and calls each as a Numba first-class function of one type,
 :data:`CARD_FUNCTION` (``card_function``): the game is compiled once for every user
 function, and each new function compiles alone, once (``@numba.njit(cache=True)`` keeps
 it across processes). Runs without user players pass ``None`` and compile none of this.
+
+A user's bidder is the same for the auction: ``bid(view, options) -> int``
+(:data:`BID_SIGNATURE`), the contract the seat wishes to play with its hand as dealt
+(0 pass, 1 prise … 4 garde contre); it bids that wish when it beats the bid so far, as
+every bid policy does. Its seat has the bid code ``BID_USER + j``.
 
 A seat played by a user function has the card-play code ``PLAY_USER + j``, ``j`` its slot
 of ``Users`` (at most :data:`USER_SLOTS` functions in a run). ``driver.play_to_end``, given
@@ -44,14 +49,18 @@ from tarotsim.kernels.view import SeatView
 PLAY_USER = 64
 """The card-play code of a run's user function in slot 0; slot ``j`` has ``PLAY_USER + j``.
 Above every code of the registry (``policies.codes``)."""
+BID_USER = 64
+"""The bid code of a run's user bidder in slot 0; slot ``j`` has ``BID_USER + j``."""
+MAX_WISH = 4
+"""The highest wish a bidder may return: garde contre (0 pass, 1 prise, 2 garde, 3 garde sans)."""
 USER_SLOTS = 2 * MAX_SEATS
 """User functions a run can hold: one per seat and side."""
 
 F_SEAT, F_TRICK, F_POSITION, F_CARD, F_LEGAL0, F_LEGAL1, F_DEAL, F_ROW, F_SLOT = range(9)
-"""Slots of ``Users.fault`` (int64): the seat whose function returned an illegal card (-1:
-none), the trick (0-based) and the card's place in it, the card returned, the legal cards
-(the two words, as int64 bit patterns), the deal, the row of the configuration table and
-the user slot."""
+"""Slots of ``Users.fault`` (int64): the seat whose function returned an illegal card or
+wish (-1: none), the trick (0-based) and the card's place in it (-1 for a bid), the card
+or wish returned, the legal cards (the two words, as int64 bit patterns), the deal, the row
+of the configuration table and the user slot."""
 N_FAULT = 9
 
 
@@ -85,6 +94,12 @@ SIGNATURE_TEXT = (
     "card(view: SeatView, legal0: uint64, legal1: uint64, options: float64[:]) -> int (a card id)"
 )
 """The expected signature, as the error messages write it."""
+BID_SIGNATURE = types.int64(VIEW_TYPE, OPTIONS_TYPE)
+"""``bid(view, options) -> int``, as Numba types."""
+BID_FUNCTION = types.FunctionType(BID_SIGNATURE)
+"""The first-class function type of a user bidder."""
+BID_SIGNATURE_TEXT = "bid(view: SeatView, options: float64[:]) -> int (0 pass, 1 prise … 4 garde contre)"
+"""The expected signature of a bidder, as the error messages write it."""
 
 
 A_WRAPPER, A_JIT = 0, 1
@@ -111,19 +126,27 @@ def read_only(typingctx, array):  # type: ignore[no-untyped-def]
     return result(array), codegen
 
 
-@intrinsic
-def card_function(typingctx, wrapper, entry):  # type: ignore[no-untyped-def]
-    """The user function whose compiled code is at ``wrapper`` and ``entry`` (int64: its C
-    wrapper and its Numba entry point, which calls go through), as a first-class function."""
+def _function_at(kind: types.FunctionType):  # type: ignore[no-untyped-def]
+    """An intrinsic turning the addresses of a compiled function of type ``kind`` (int64:
+    its C wrapper and its Numba entry point, which calls go through) into that function."""
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        function = cgutils.create_struct_proxy(CARD_FUNCTION)(context, builder)
-        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
-        function.py_addr = cgutils.voidptr_t(None)
-        function.jit_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
-        return function._getvalue()
+    def at(typingctx, wrapper, entry):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            function = cgutils.create_struct_proxy(kind)(context, builder)
+            function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+            function.py_addr = cgutils.voidptr_t(None)
+            function.jit_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
+            return function._getvalue()
 
-    return CARD_FUNCTION(types.int64, types.int64), codegen
+        return kind(types.int64, types.int64), codegen
+
+    return intrinsic(at)
+
+
+card_function = _function_at(CARD_FUNCTION)
+"""``card_function(wrapper, entry)``: a user card player, from its addresses."""
+bid_function = _function_at(BID_FUNCTION)
+"""``bid_function(wrapper, entry)``: a user bidder, from its addresses."""
 
 
 @njit(inline="always")
@@ -171,3 +194,25 @@ def user_card(users: Users, code: int, v: SeatView, legal0: np.uint64, legal1: n
         fault[F_SLOT] = slot
         fault[F_SEAT] = v.seat
     return lowest_bit(legal0) if legal0 != ZERO else N_SUIT_CARDS + lowest_bit(legal1)
+
+
+@njit(inline="always")
+def user_bid(users: Users, code: int, v: SeatView) -> int:
+    """The wish of the user bidder of bid code ``code`` for the seat of ``v``; a wish that is
+    no contract code is noted in ``users.fault`` (the first one) and replaced by a pass."""
+    slot = code - BID_USER
+    options = read_only(users.params[users.starts[slot] : users.starts[slot + 1]])
+    bid = bid_function(users.addresses[slot, A_WRAPPER], users.addresses[slot, A_JIT])
+    wish = bid(user_view(v), options)
+    if 0 <= wish <= MAX_WISH:
+        return wish
+    fault = users.fault
+    if fault[F_SEAT] < 0:
+        fault[F_TRICK] = -1
+        fault[F_POSITION] = -1
+        fault[F_CARD] = wish
+        fault[F_LEGAL0] = 0
+        fault[F_LEGAL1] = 0
+        fault[F_SLOT] = slot
+        fault[F_SEAT] = v.seat
+    return 0

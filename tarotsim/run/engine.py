@@ -180,7 +180,7 @@ def run_kernel(
         users.reset()
         with using_threads(1):
             run_deals(first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
-        raise users.error(first_deal)
+        raise users.error()
 
 
 def user_run(cfgs: np.ndarray) -> UserRun | None:

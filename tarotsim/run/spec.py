@@ -338,10 +338,9 @@ class RunSpec:
         check_memory(count * self.rows_per_deal, record_bytes(players))
         seated = [s for row in spec_rows(self) for s in row]
         if has_python_players(seated):  # played step by step
-            if any(s.card is not None for s in seated):
+            if any(s.card_function is not None or s.bid_function is not None for s in seated):
                 raise ValueError(
-                    "a run cannot seat a Python player together with a Numba card player: "
-                    "give both the same kind"
+                    "a run cannot seat a Python player together with a Numba player: give both the same kind"
                 )
             rec = play_step_by_step(first, count, self.key, self._cfg(), spec_rows(self))
         else:

@@ -1,17 +1,19 @@
-"""Numba card players in runs: checking a user's function, giving it a card-play code,
-handing the run's functions to the kernels (``kernels.user``) and reporting an illegal card.
+"""Numba players in runs: checking a user's function, giving it a code, handing the run's
+functions to the kernels (``kernels.user``) and reporting an illegal card or wish.
 
-A Numba player is a ``@numba.njit`` function ``card(view, legal0, legal1, options) -> int``
-(``kernels.user.CARD_SIGNATURE``). :func:`card_code` compiles it for that signature once
-(a function of another signature is a ``TypeError`` saying the expected one) and gives
-it a card-play code ``PLAY_USER + n``, ``n`` a number of this process; :func:`user_players`
-turns the codes of a run's configuration table into slots ``0 … USER_SLOTS - 1`` and
-makes the kernels' ``Users`` argument. The functions reach the kernels as Numba
-first-class functions, all of one type: the game is compiled once for them all.
+A Numba card player is a ``@numba.njit`` function ``card(view, legal0, legal1, options) ->
+int`` (``kernels.user.CARD_SIGNATURE``), a Numba bidder ``bid(view, options) -> int``
+(``BID_SIGNATURE``). :func:`user_code` compiles one for its signature once (a function of
+another signature is a ``TypeError`` saying the expected one) and gives it a code
+(``PLAY_USER + n`` or ``BID_USER + n``, ``n`` a number of this process); :class:`UserRun`
+turns the codes of a run's configuration table into slots ``0 … USER_SLOTS - 1`` and makes
+the kernels' ``Users`` argument. The functions reach the kernels as the addresses of their
+compiled code, called as Numba first-class functions: the game is compiled once for them all.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -19,40 +21,48 @@ import numpy as np
 from tarotsim.hooks import is_numba_function
 from tarotsim.kernels import state as S
 
-_FUNCTIONS: list[tuple[Any, tuple[float, ...], Any]] = []
-"""Every (function, params, compiled result) given a code in this process: code
-``PLAY_USER + n`` is entry ``n``."""
-_CODES: dict[tuple[int, tuple[float, ...]], int] = {}
+CARD, BID = "card", "bid"
+"""The two kinds of Numba players: the card play (``play=``) and the auction (``bid=``)."""
+
+_FUNCTIONS: list[tuple[Any, tuple[float, ...], str, Any]] = []
+"""Every (function, params, kind, compile result) given a code in this process: codes
+``PLAY_USER + n`` and ``BID_USER + n`` are entry ``n``."""
+_CODES: dict[tuple[int, tuple[float, ...], str], int] = {}
 
 
-def compiled_card(function: Any) -> Any:
-    """``function`` compiled for ``kernels.user.CARD_SIGNATURE`` (the compile result).
+def _signature(kind: str) -> tuple[Any, str]:
+    from tarotsim.kernels import user as U
+
+    if kind == CARD:
+        return U.CARD_SIGNATURE, U.SIGNATURE_TEXT
+    return U.BID_SIGNATURE, U.BID_SIGNATURE_TEXT
+
+
+def compiled_user(function: Any, kind: str = CARD) -> Any:
+    """``function`` compiled for the signature of ``kind`` (the compile result).
 
     Raises
     ------
     TypeError
         When it is not a Numba function, or does not compile for that signature.
     """
-    from tarotsim.kernels.user import CARD_SIGNATURE, SIGNATURE_TEXT
-
+    signature, text = _signature(kind)
+    what = "card player" if kind == CARD else "bidder"
     if not is_numba_function(function):
-        raise TypeError(f"a Numba card player is a @numba.njit function {SIGNATURE_TEXT}; got {function!r}")
-    name = getattr(function, "__name__", repr(function))
+        raise TypeError(f"a Numba {what} is a @numba.njit function {text}; got {function!r}")
     try:
-        function.compile(CARD_SIGNATURE)
-        return function.overloads[CARD_SIGNATURE.args]
+        function.compile(signature)
+        return function.overloads[signature.args]
     except Exception as err:
         lines = [_plain(line) for line in str(err).splitlines()]
         reason = " ".join(line for line in lines[:2] if line) or type(err).__name__
         raise TypeError(
-            f"Numba card player {name} must be {SIGNATURE_TEXT}; it does not compile so: {reason}"
+            f"Numba {what} {function_name(function)} must be {text}; it does not compile so: {reason}"
         ) from None
 
 
 def _plain(text: str) -> str:
     """``text`` without terminal colour codes."""
-    import re
-
     return re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
 
 
@@ -75,62 +85,69 @@ def check_params(params: object) -> tuple[float, ...]:
         raise TypeError(f"params must be a sequence of numbers, got {params!r}") from None
 
 
-def card_code(function: Any, params: tuple[float, ...]) -> int:
-    """The card-play code of ``function`` with ``params`` in this process, the function
-    compiled for the card signature first (:func:`compiled_card`)."""
-    from tarotsim.kernels.user import PLAY_USER
+def user_code(function: Any, params: tuple[float, ...], kind: str = CARD) -> int:
+    """The code of ``function`` with ``params`` for decisions of ``kind`` in this process,
+    the function compiled for its signature first (:func:`compiled_user`)."""
+    from tarotsim.kernels.user import BID_USER, PLAY_USER
 
-    key = (id(function), params)
+    key = (id(function), params, kind)
     if key not in _CODES:
+        compiled = compiled_user(function, kind)
         _CODES[key] = len(_FUNCTIONS)
-        _FUNCTIONS.append((function, params, compiled_card(function)))
-    return PLAY_USER + _CODES[key]
+        _FUNCTIONS.append((function, params, kind, compiled))
+    return (PLAY_USER if kind == CARD else BID_USER) + _CODES[key]
 
 
 def function_name(function: Any) -> str:
     return getattr(function, "__name__", None) or repr(function)
 
 
-def _play_slots(cfgs: np.ndarray) -> np.ndarray:
-    """Indices into a flat view of ``cfgs`` of every seat's two card-play codes."""
+def _code_cells(cfgs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices into a flat view of ``cfgs`` (int64[k, N_CFG]) of every seat's two card-play
+    codes, and of its bid code."""
     rows, width = cfgs.shape
-    seats = np.arange(S.MAX_SEATS)
-    per_row = np.concatenate(
-        [
-            S.C_SEATS + seats * S.N_SEAT_CFG + S.P_PLAY_ATTACK,
-            S.C_SEATS + seats * S.N_SEAT_CFG + S.P_PLAY_DEFENCE,
-        ]
-    )
-    return (np.arange(rows)[:, None] * width + per_row[None, :]).ravel()
+    seats = S.C_SEATS + np.arange(S.MAX_SEATS) * S.N_SEAT_CFG
+    play = np.concatenate([seats + S.P_PLAY_ATTACK, seats + S.P_PLAY_DEFENCE])
+    base = np.arange(rows)[:, None] * width
+    return (base + play[None, :]).ravel(), (base + (seats + S.P_BID_POLICY)[None, :]).ravel()
 
 
 def has_user_codes(cfgs: np.ndarray) -> bool:
-    """Whether a seat of ``cfgs`` (int64[k, N_CFG]) plays its cards by a Numba function."""
-    from tarotsim.kernels.user import PLAY_USER
+    """Whether a seat of ``cfgs`` (int64[N_CFG] or int64[k, N_CFG]) has a Numba player."""
+    from tarotsim.kernels.user import BID_USER, PLAY_USER
 
-    return bool((np.asarray(cfgs).ravel()[_play_slots(np.atleast_2d(cfgs))] >= PLAY_USER).any())
+    cfgs = np.atleast_2d(cfgs)
+    play, bid = _code_cells(cfgs)
+    flat = np.asarray(cfgs).ravel()
+    return bool((flat[play] >= PLAY_USER).any() or (flat[bid] >= BID_USER).any())
 
 
 class UserRun:
     """The kernels' view of a run's Numba players: ``cfgs`` with slot codes, ``users`` the
-    ``kernels.user.Users`` argument, and who each slot is."""
+    ``kernels.user.Users`` argument, and whose each slot is (``entries``).
+
+    Raises
+    ------
+    ValueError
+        For more Numba functions in a run than ``kernels.user.USER_SLOTS``.
+    """
 
     def __init__(self, cfgs: np.ndarray) -> None:
-        from tarotsim.kernels.user import A_JIT, A_WRAPPER, N_FAULT, PLAY_USER, USER_SLOTS, Users
+        from tarotsim.kernels.user import A_JIT, A_WRAPPER, BID_USER, N_FAULT, PLAY_USER, USER_SLOTS, Users
 
-        cfgs = np.array(cfgs, dtype=np.int64, order="C")
+        cfgs = np.array(np.atleast_2d(cfgs), dtype=np.int64, order="C")
         flat = cfgs.ravel()
-        where = _play_slots(cfgs)
-        codes = flat[where]
-        used = sorted({int(c) for c in codes if c >= PLAY_USER})
+        cells = list(zip(_code_cells(cfgs), (PLAY_USER, BID_USER), strict=True))
+        used = sorted({int(c) - first for where, first in cells for c in flat[where] if c >= first})
         if len(used) > USER_SLOTS:
-            raise ValueError(f"a run can seat at most {USER_SLOTS} Numba players, got {len(used)}")
-        slot_of = {code: j for j, code in enumerate(used)}
-        flat[where] = [PLAY_USER + slot_of[int(c)] if c >= PLAY_USER else int(c) for c in codes]
+            raise ValueError(f"a run can seat at most {USER_SLOTS} Numba functions, got {len(used)}")
+        slot_of = {entry: j for j, entry in enumerate(used)}
+        for where, first in cells:
+            flat[where] = [first + slot_of[int(c) - first] if c >= first else int(c) for c in flat[where]]
         self.cfgs = cfgs
-        self.entries = [_FUNCTIONS[code - PLAY_USER] for code in used]
+        self.entries = [_FUNCTIONS[entry] for entry in used]
         addresses = np.zeros((USER_SLOTS, 2), dtype=np.int64)
-        for j, (_, _, compiled) in enumerate(self.entries):
+        for j, (_, _, _, compiled) in enumerate(self.entries):
             library, names = compiled.library, compiled.fndesc
             addresses[j, A_WRAPPER] = library.get_pointer_to_function(names.llvm_cfunc_wrapper_name)
             addresses[j, A_JIT] = library.get_pointer_to_function(names.llvm_func_name)
@@ -140,36 +157,38 @@ class UserRun:
         self.users = Users(addresses, params, starts, np.full(N_FAULT, -1, dtype=np.int64))
 
     def reset(self) -> None:
+        """Clear the fault noted by a run."""
         self.users.fault[:] = -1
 
     @property
     def failed(self) -> bool:
+        """Whether a Numba function returned an illegal card or wish in the last run."""
         from tarotsim.kernels.user import F_SEAT
 
         return bool(self.users.fault[F_SEAT] >= 0)
 
-    def error(self, first_deal: int) -> ValueError:
-        """The error of the illegal card noted in ``users.fault``: the player, its seat, the
-        deal, the decision and the legal cards."""
-        from tarotsim.cards import format_card, from_mask
+    def error(self) -> ValueError:
+        """The error of the illegal card or wish noted in ``users.fault``: the function, its
+        seat, the deal, the decision and the legal choices."""
+        from tarotsim.cards import N_CARDS, format_card, from_mask
         from tarotsim.kernels import user as U
         from tarotsim.players import PlayerError
 
         fault = self.users.fault
-        function = self.entries[int(fault[U.F_SLOT])][0]
+        function, _, kind, _ = self.entries[int(fault[U.F_SLOT])]
+        returned = int(fault[U.F_CARD])
+        row = f" (row {int(fault[U.F_ROW])} of the run)" if len(self.cfgs) > 1 else ""
+        who = f"Numba {'player' if kind == CARD else 'bidder'} {function_name(function)} in seat {int(fault[U.F_SEAT])}{row}"
+        deal = int(fault[U.F_DEAL])
+        if kind == BID:
+            return PlayerError(
+                f"{who} returned {returned}, not a wish, at deal {deal}, bid decision; "
+                "legal wishes: 0 pass, 1 prise, 2 garde, 3 garde sans, 4 garde contre"
+            )
         legal = from_mask(int(np.uint64(fault[U.F_LEGAL0])), int(np.uint64(fault[U.F_LEGAL1])))
-        card = int(fault[U.F_CARD])
-        shown = format_card(card) if 0 <= card < len(_card_names()) else "no card"
-        rotation = f" (row {int(fault[U.F_ROW])} of the run)" if len(self.cfgs) > 1 else ""
+        shown = format_card(returned) if 0 <= returned < N_CARDS else "no card"
         return PlayerError(
-            f"Numba player {function_name(function)} in seat {int(fault[U.F_SEAT])}{rotation} returned "
-            f"{card} ({shown}), not a legal card, at deal {int(fault[U.F_DEAL])}, card play, trick "
+            f"{who} returned {returned} ({shown}), not a legal card, at deal {deal}, card play, trick "
             f"{int(fault[U.F_TRICK]) + 1} card {int(fault[U.F_POSITION]) + 1}; legal cards: "
-            f"{', '.join(format_card(c) + f' ({c})' for c in legal)}"
+            f"{', '.join(f'{format_card(c)} ({c})' for c in legal)}"
         )
-
-
-def _card_names() -> tuple[str, ...]:
-    from tarotsim.cards import card_names
-
-    return card_names()

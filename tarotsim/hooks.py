@@ -10,6 +10,11 @@ from __future__ import annotations
 import sys
 
 
+class PlayerError(ValueError):
+    """A player returned an illegal action, or raised: a Python player, or a Numba player's
+    illegal card or wish (``tarotsim.players.PlayerError``)."""
+
+
 def is_numba_function(value: object) -> bool:
     """Whether ``value`` is a Numba ``@njit`` function (a dispatcher), without importing Numba."""
     if "numba" not in sys.modules:

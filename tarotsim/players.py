@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tarotsim.hooks import player_name
+from tarotsim.hooks import PlayerError, player_name
 from tarotsim.kernels import state as S
 from tarotsim.kernels import stepwise as K
 
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from tarotsim.game import Observation
     from tarotsim.run.spec import RunSpec
     from tarotsim.strategy import Strategy
-
-
-class PlayerError(ValueError):
-    """A Python player returned an illegal action, or raised."""
 
 
 def _as_callable(player: object) -> Callable[[Observation], Any]:

@@ -147,16 +147,16 @@ class Strategy:
         :data:`POLICY_DEFAULTS`: heuristic play, Chavey's bids, the expert écart). ``play``
         may also be a Python player (``tarotsim.players``) or a Numba card player, a
         ``@numba.njit`` function ``card(view, legal0, legal1, options) -> int``
-        (``docs/player.md``), compiled for that signature here.
+        (``docs/player.md``), compiled for that signature here; ``bid`` may be a Numba
+        bidder, ``bid(view, options) -> int`` (the contract it wishes to play, 0 pass … 4
+        garde contre).
     act : player, optional
         A Python player that takes every decision.
-    params : sequence of float, optional
-        A Numba player's numbers, its ``options`` argument (float64[n]). ``bid`` may also be
-        a Numba bidder, ``bid(view, options) -> int`` (the contract it wishes to play, 0
-        pass … 4 garde contre), compiled for that signature here.
+
     **options
         ``attack_play``, ``defence_play`` (card play on one side, overriding ``play``),
-        ``name`` (a short label for records and reports), and the options of the registry
+        ``name`` (a short label for records and reports), ``params`` (a Numba player's
+        numbers, its ``options`` argument: float64[n]), and the options of the registry
         (``tarotsim.policies.OPTIONS``, listed in ``docs/policies.md``): the heuristic's
         tunable constants (:data:`TUNABLES`), the ``pimc`` options (``worlds``, ``endgame``,
         ``rollout``, ``drop``), the bidders' (``bid_thresholds``, ``bid_worlds``,

@@ -125,7 +125,7 @@ def test_a_function_of_another_signature_is_a_one_line_type_error() -> None:
         assert "\n" not in str(error.value)
     with pytest.raises(TypeError, match="give it as play="):
         Strategy(act=lowest)
-    with pytest.raises(ValueError, match="params= goes with a Numba card player"):
+    with pytest.raises(ValueError, match="params= goes with a Numba player"):
         Strategy(play="heuristic", params=[1.0])
     with pytest.raises(TypeError, match="params must be a sequence of numbers"):
         Strategy(play=lowest, params="fast")

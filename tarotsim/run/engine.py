@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from tarotsim.config import check_count
+from tarotsim.hooks import PlayerError
 from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS, no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
 from tarotsim.policies import searches as policy_searches
@@ -180,7 +181,7 @@ def run_kernel(
         users.reset()
         with using_threads(1):
             run_deals(first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
-        raise users.error()
+        raise PlayerError(users.error())
 
 
 def user_run(cfgs: np.ndarray) -> UserRun | None:

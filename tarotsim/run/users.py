@@ -167,12 +167,11 @@ class UserRun:
 
         return bool(self.users.fault[F_SEAT] >= 0)
 
-    def error(self) -> ValueError:
-        """The error of the illegal card or wish noted in ``users.fault``: the function, its
-        seat, the deal, the decision and the legal choices."""
+    def error(self) -> str:
+        """The message of the illegal card or wish noted in ``users.fault``: the function,
+        its seat, the deal, the decision and the legal choices."""
         from tarotsim.cards import N_CARDS, format_card, from_mask
         from tarotsim.kernels import user as U
-        from tarotsim.players import PlayerError
 
         fault = self.users.fault
         function, _, kind, _ = self.entries[int(fault[U.F_SLOT])]
@@ -181,13 +180,13 @@ class UserRun:
         who = f"Numba {'player' if kind == CARD else 'bidder'} {function_name(function)} in seat {int(fault[U.F_SEAT])}{row}"
         deal = int(fault[U.F_DEAL])
         if kind == BID:
-            return PlayerError(
+            return (
                 f"{who} returned {returned}, not a wish, at deal {deal}, bid decision; "
                 "legal wishes: 0 pass, 1 prise, 2 garde, 3 garde sans, 4 garde contre"
             )
         legal = from_mask(int(np.uint64(fault[U.F_LEGAL0])), int(np.uint64(fault[U.F_LEGAL1])))
         shown = format_card(returned) if 0 <= returned < N_CARDS else "no card"
-        return PlayerError(
+        return (
             f"{who} returned {returned} ({shown}), not a legal card, at deal {deal}, card play, trick "
             f"{int(fault[U.F_TRICK]) + 1} card {int(fault[U.F_POSITION]) + 1}; legal cards: "
             f"{', '.join(f'{format_card(c)} ({c})' for c in legal)}"

@@ -6,7 +6,7 @@ Every run here with a Numba player shares one compilation of the game for Numba 
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
 import numba
@@ -132,12 +132,11 @@ def test_a_function_of_another_signature_is_a_one_line_type_error() -> None:
 
 
 @pytest.mark.parametrize("name", ["python_player", "numba_player"])
-def test_the_examples_duel_the_heuristic(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"example_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_the_examples_duel_the_heuristic(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "examples"))
+    module = importlib.import_module(name)
     module.main(deals=6)
     out = capsys.readouterr().out
     assert "A's edge" in out and "rules" in out

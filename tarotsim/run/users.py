@@ -51,7 +51,15 @@ def compiled_user(function: Any, kind: str = CARD) -> Any:
     if not is_numba_function(function):
         raise TypeError(f"a Numba {what} is a @numba.njit function {text}; got {function!r}")
     try:
-        function.compile(signature)
+        try:
+            function.compile(signature)
+        except Exception:
+            from numba.core.caching import NullCache
+
+            if isinstance(function._cache, NullCache):
+                raise
+            function._cache = NullCache()  # a cache entry it could not load (a module renamed, moved)
+            function.compile(signature)
         return function.overloads[signature.args]
     except Exception as err:
         lines = [_plain(line) for line in str(err).splitlines()]

@@ -84,6 +84,32 @@ _ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
 N_ACTIONS = len(_ACTION_INDEX)
 """Length of the legal-action mask in :meth:`Observation.tensor` (the five-player list)."""
 
+
+def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' codes of the actions of :func:`actions` (``players``).
+
+    Returns ``(index, codes)``: ``index`` (int64[PH_OVER, 78]) gives, at each phase (a
+    ``kernels.stepwise.PH_*`` code) and for each kernels' code there (a card id, a contract,
+    poignée or chelem code), the action's position in ``actions(players)``, -1 for none;
+    ``codes`` (int64[len(actions(players))]) each action's code, the inverse.
+    """
+    names = actions(players)
+    at = {name: i for i, name in enumerate(names)}
+    index = np.full((K.PH_OVER, N_CARDS), -1, dtype=np.int64)
+    codes = np.zeros(len(names), dtype=np.int64)
+    for phase in range(K.PH_OVER):
+        for code in range(N_CARDS):
+            if phase in (K.PH_BID, K.PH_POIGNEE, K.PH_CHELEM):
+                table = {K.PH_BID: CONTRACT_NAMES, K.PH_POIGNEE: _POIGNEES, K.PH_CHELEM: _CHELEM}[phase]
+                name = table[code] if code < len(table) else None
+            else:
+                name = _action_name(code, phase, 0)
+            if name in at:
+                index[phase, code] = at[name]
+                codes[at[name]] = code
+    return index, codes
+
+
 TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
     ("phase", len(PHASES)),  # one-hot, PHASES order
     ("players", 3),  # one-hot: 3, 4, 5

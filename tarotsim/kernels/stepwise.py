@@ -1,7 +1,8 @@
 """A deal one decision at a time, for ``tarotsim.Game``: the same rule steps as the game
 (``kernels.steps``), driven by the actions a caller applies instead of by policies.
 
-Four entry points, so the step-by-step game costs four compiles:
+Four entry points, so the step-by-step game costs four compiles (``kernels.vector``, which
+steps many deals at once, inlines ``apply_action`` and ``waits`` and calls the others):
 
 - ``start``: deal (the deal ``deal`` of the run whose key is ``key``, as ``game.play_deal``
   deals it shuffled; or the hands already in ``tb.dealt`` and ``tb.chien``), then run to
@@ -253,8 +254,8 @@ def start(
     _to_bid(tb, cfg, pos, legal)
 
 
-@njit
-def advance(
+@njit(inline="always")
+def apply_action(
     tb: DealState,
     cfg: np.ndarray,
     pos: np.ndarray,
@@ -264,8 +265,7 @@ def advance(
     legal: np.ndarray,
     action: int,
 ) -> None:
-    """Apply ``action`` (a legal code of the decision in ``pos``; at the bid, any wish: a
-    contract code that does not beat the highest bid is a pass) and run to the next decision."""
+    """``advance``, inlined into a caller that steps many deals (``kernels.vector``)."""
     info = tb.info
     players = cfg[C_PLAYERS]
     phase = pos[Q_PHASE]
@@ -334,6 +334,22 @@ def advance(
         raise ValueError("the deal is over")
 
 
+@njit
+def advance(
+    tb: DealState,
+    cfg: np.ndarray,
+    pos: np.ndarray,
+    laid: np.ndarray,
+    rec: np.ndarray,
+    log: np.ndarray,
+    legal: np.ndarray,
+    action: int,
+) -> None:
+    """Apply ``action`` (a legal code of the decision in ``pos``; at the bid, any wish: a
+    contract code that does not beat the highest bid is a pass) and run to the next decision."""
+    apply_action(tb, cfg, pos, laid, rec, log, legal, action)
+
+
 @njit(_nrt=False)
 def decide(
     v: SeatView,
@@ -376,6 +392,14 @@ def decide(
     raise ValueError("no decision: the deal is over")
 
 
+@njit(inline="always")
+def waits(pos: np.ndarray, play_seats: int, act_seats: int) -> bool:
+    """Whether the decision in ``pos`` (not over) belongs to the caller: any decision of a seat
+    of ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""
+    seat = pos[Q_SEAT]
+    return (act_seats >> seat) & 1 == 1 or (pos[Q_PHASE] == PH_PLAY and (play_seats >> seat) & 1 == 1)
+
+
 @njit
 def run_until(
     tb: DealState,
@@ -392,9 +416,7 @@ def run_until(
     until the deal is over or a decision belongs to the caller: any decision of a seat of
     ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""
     while pos[Q_PHASE] != PH_OVER:
-        seat = pos[Q_SEAT]
-        phase = pos[Q_PHASE]
-        if (act_seats >> seat) & 1 or (phase == PH_PLAY and (play_seats >> seat) & 1):
+        if waits(pos, play_seats, act_seats):
             return
-        code = decide(seat_view(tb, seat), cfg, phase, legal[0], legal[1], laid[0], laid[1])
+        code = decide(seat_view(tb, pos[Q_SEAT]), cfg, pos[Q_PHASE], legal[0], legal[1], laid[0], laid[1])
         advance(tb, cfg, pos, laid, rec, log, legal, code)

@@ -21,7 +21,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS
-from tarotsim.game import PHASES, TENSOR_FIELDS, TENSOR_LENGTH, action_table, actions, strategy_cfg
+from tarotsim.game import (
+    PHASES,
+    TENSOR_FIELDS,
+    TENSOR_LENGTH,
+    Observation,
+    action_table,
+    actions,
+    strategy_cfg,
+)
 from tarotsim.kernels import state as S
 from tarotsim.kernels import vector as V
 from tarotsim.strategy import Strategy, to_strategy
@@ -262,6 +270,29 @@ class VecEnv:
             f"game {g}: seat {pos[V.Q_SEAT]} cannot take action {action}{name} in the "
             f"{PHASES[pos[V.Q_PHASE]]} phase ({int(self._mask[g].sum())} legal actions)"
         )
+
+    def observation(self, game: int) -> Observation:
+        """The :class:`~tarotsim.game.Observation` of game ``game``'s seat to act (the one its
+        compact row encodes), for a Python player such as ``players.builtin(…)``.
+
+        Raises
+        ------
+        ValueError
+            Before :meth:`reset`, or for a game not in the batch.
+        """
+        if not self._started:
+            raise ValueError("call reset() before observation()")
+        if not 0 <= int(game) < self.n_games:
+            raise ValueError(f"game must be 0 to {self.n_games - 1}, got {game}")
+        gs = self._games
+        g = int(game)
+        tb = S.DealState(*(getattr(gs, name)[g] for name in S.DealState._fields))
+        row = np.empty(V.N_ROW, dtype=np.int64)
+        pos = gs.pos[g]
+        V.observe(
+            tb, self.players, pos, gs.laid[g], gs.legal[g], int(pos[V.Q_SEAT]), np.zeros_like(gs.seen[g]), row
+        )
+        return Observation(row)
 
     @property
     def deals(self) -> np.ndarray:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tarotsim import VecEnv
+from tarotsim import players as players_module
 from tarotsim.config import RunConfig
 from tarotsim.game import Game, actions
 from tarotsim.kernels import state as S
@@ -67,35 +68,26 @@ def test_same_trajectories_with_one_and_two_threads() -> None:
 
 
 @pytest.mark.parametrize("players", [3, 5])
-def test_agents_deciding_as_a_builtin_reproduce_its_records(players: int) -> None:
+def test_agents_playing_as_a_builtin_reproduce_its_records(players: int) -> None:
     spec = "play=heuristic,ecart=expert,poignee=smart"
     n = 4
     env = VecEnv(n, players, agent_seats=(0, players - 1), opponents=spec, seed=2, threads=1)
-    expected = play_deals(
-        0, 3 * n, run_key(2), RunConfig(players=players, strategies=[spec] * players).to_array()
-    )
-    obs, mask = env.reset()
-    games = [Game(players, seed=2, deal=int(d)) for d in env.deals]
+    cfg = RunConfig(players=players, strategies=[spec] * players).to_array()
+    expected = play_deals(0, 3 * n, run_key(2), cfg)
+    player = players_module.builtin(spec)
     index = {name: i for i, name in enumerate(env.actions)}
-    compared = set()
     columns = [c for c in range(S.N_REC) if c != S.R_OTHERS_BID]  # an agent's wish is what it said
+    env.reset()
+    compared = set()
     while len(compared) < 2 * n:
-        for g in range(n):  # run each game's Game up to its agent decision, asking the builtin
-            while games[g].to_act not in env.agent_seats or games[g].over:
-                assert not games[g].over
-                games[g].apply(games[g].ask(spec))
-        chosen = np.array([index[game.ask(spec)] for game in games])
-        for g, game in enumerate(games):
-            game.apply(env.actions[chosen[g]])
-        obs, mask, rewards, done = env.step(chosen)
+        observations = [env.observation(g) for g in range(n)]
+        assert all(o.seat in env.agent_seats and o.legal_actions for o in observations)
+        _, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
         for g in np.flatnonzero(done):
             deal = int(env.ended[g])
             if deal < 3 * n:
                 np.testing.assert_array_equal(env.records[g][columns], expected[deal][columns])
                 compared.add(deal)
-        for g in range(n):
-            if games[g].deal != env.deals[g]:
-                games[g] = Game(players, seed=2, deal=int(env.deals[g]))
 
 
 def test_illegal_actions_and_bad_arguments_are_one_line_errors() -> None:

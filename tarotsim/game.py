@@ -157,7 +157,7 @@ class Observation:
 
     An observation is made from the seat's observation row of the kernels
     (``kernels.vector``, int64[N_ROW]); each field is read from it when first asked for.
-    Observations are immutable and stay valid once the deal moves on. Two are equal when
+    Observations are read-only and stay valid once the deal moves on. Two are equal when
     they carry the same information (:meth:`info_string`).
 
     Attributes
@@ -204,11 +204,6 @@ class Observation:
     def __init__(self, row: np.ndarray, legal: tuple[str, ...] | None = None) -> None:
         self._row = row
         self._legal = legal
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name not in Observation.__slots__ or hasattr(self, name):
-            raise AttributeError(f"an Observation is immutable: cannot set {name}")
-        object.__setattr__(self, name, value)
 
     def _get(self, slot: int) -> int:
         return int(self._row[slot])

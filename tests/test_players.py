@@ -88,3 +88,17 @@ def test_a_player_is_checked_when_made() -> None:
         Strategy(act=3)
     with pytest.raises(ValueError, match="searching"):
         players.builtin("play=pimc")
+
+
+def test_observations_a_player_keeps_stay_as_they_were_given() -> None:
+    kept: list[tuple[Observation, str, str]] = []
+
+    def keeper(observation: Observation) -> str:
+        action = observation.legal_actions[-1]
+        kept.append((observation, observation.info_string(), action))
+        return action
+
+    simulate(3, seed=2, strategies=[Strategy(act=keeper)] + ["play=heuristic"] * 3)
+    assert len(kept) > 20
+    for observation, text, action in kept:
+        assert observation.info_string() == text and action in observation.legal_actions

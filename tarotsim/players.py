@@ -111,9 +111,9 @@ def play_step_by_step(
     ``run.engine.play``'s: int32[deals * k, N_REC], row (deal - first_deal) * k + r for row
     r of ``cfg`` (int64[k, N_CFG] or int64[N_CFG]) and of ``rows`` (each seat's strategy).
 
-    The deals and rows are stepped together (``kernels.vector.step``, up to ``BATCH_GAMES``
-    games at a time): the kernels play the built-in seats, and only the Python seats'
-    decisions come back here, one observation each.
+    The deals and rows are stepped together (``vecenv.step_games``, up to ``BATCH_GAMES``
+    games at a time, on the threads Numba is set to use): the kernels play the built-in
+    seats, and only the Python seats' decisions come back here, one observation each.
 
     Raises
     ------
@@ -124,7 +124,10 @@ def play_step_by_step(
         For a forced contract (a sweep), unshuffled dealing, or a built-in seat whose
         strategy searches.
     """
+    import numba
+
     from tarotsim.game import Observation, action_table, actions
+    from tarotsim.vecenv import step_games
 
     cfgs = np.ascontiguousarray(np.atleast_2d(cfg), dtype=np.int64)
     if (cfgs[:, S.C_FORCED_CONTRACT] > 0).any():
@@ -151,6 +154,7 @@ def play_step_by_step(
     names = np.array(actions(players), dtype=object)
     action_of = {name: a for a, name in enumerate(names.tolist())}
     per_batch = max(1, BATCH_GAMES // k)
+    threads = numba.get_num_threads()
     for start in range(0, deals, per_batch):
         count = min(per_batch, deals - start)
         n = count * k
@@ -165,7 +169,7 @@ def play_step_by_step(
         while True:
             obs = np.empty((n, V.N_ROW), dtype=np.int64)
             mask = np.zeros((n, len(names)), dtype=bool)
-            V.step(games, cfgs, key, todo, index, obs, mask, ended, records)
+            step_games(games, cfgs, key, todo, index, obs, mask, ended, records, threads)
             waiting = np.flatnonzero(games.pos[:, K.Q_PHASE] != K.PH_OVER)
             if len(waiting) == 0:
                 break

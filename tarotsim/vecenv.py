@@ -17,6 +17,8 @@ rows (slots ``kernels.vector.O_*``, ``N_OBS`` of them); :func:`decode` turns the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 
 import numpy as np
 
@@ -42,6 +44,43 @@ for _name, _size in TENSOR_FIELDS:
 _INDEX5 = action_table(5)[0]
 _SUIT_SHIFTS = np.arange(N_SUIT_CARDS, dtype=np.int64)
 _TRUMP_SHIFTS = np.arange(N_CARDS - N_SUIT_CARDS, dtype=np.int64)
+
+
+MIN_BLOCK = 64
+"""Fewest games a thread of :func:`step_games` takes."""
+
+
+@cache
+def _pool(threads: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(threads, thread_name_prefix="tarotsim-step")
+
+
+def step_games(
+    games: V.Games,
+    cfgs: np.ndarray,
+    key: np.ndarray,
+    codes: np.ndarray,
+    index: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    ended: np.ndarray,
+    records: np.ndarray,
+    threads: int,
+) -> None:
+    """``kernels.vector.step`` for every game of ``games``, in up to ``threads`` blocks run on
+    threads at once (the kernel releases the GIL; each game depends on its own arrays only)."""
+    n = len(codes)
+    parts = max(1, min(threads, n // MIN_BLOCK))
+    if parts == 1:
+        V.step(games, 0, n, cfgs, key, codes, index, obs, mask, ended, records)
+        return
+    bounds = [n * i // parts for i in range(parts + 1)]
+    runs = [
+        _pool(parts).submit(V.step, games, lo, hi, cfgs, key, codes, index, obs, mask, ended, records)
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
+    for run in runs:
+        run.result()
 
 
 def _unpack(words: np.ndarray) -> np.ndarray:
@@ -130,8 +169,8 @@ class VecEnv:
     seed : int
         The run's seed: game ``g`` plays the deals ``g, g + n_games, …`` of that run.
     threads : int, optional
-        Threads the kernels use (default: every thread Numba may start); the trajectories
-        are the same for any number.
+        Threads that step the games (default: as many as Numba may start); the
+        trajectories are the same for any number.
 
     Attributes
     ----------
@@ -191,14 +230,20 @@ class VecEnv:
         self._started = False
 
     def _run(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        from tarotsim.run.engine import using_threads
-
         obs = np.empty((self.n_games, V.N_OBS), dtype=np.int64)
         mask = np.empty((self.n_games, self.n_actions), dtype=bool)
-        with using_threads(self.threads):
-            V.step(
-                self._games, self._cfgs, self._key, codes, self._index, obs, mask, self._ended, self._records
-            )
+        step_games(
+            self._games,
+            self._cfgs,
+            self._key,
+            codes,
+            self._index,
+            obs,
+            mask,
+            self._ended,
+            self._records,
+            self.threads,
+        )
         self._mask = mask
         return obs, mask
 

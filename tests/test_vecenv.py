@@ -13,6 +13,7 @@ from tarotsim.game import Game, actions
 from tarotsim.kernels import state as S
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
+from tarotsim.vecenv import MIN_BLOCK
 
 HEURISTIC = "play=heuristic,ecart=expert"
 
@@ -52,11 +53,11 @@ def test_positions_masks_and_rewards_are_the_games(players: int) -> None:
 
 
 def _trajectory(threads: int) -> list[np.ndarray]:
-    env = VecEnv(7, 4, agent_seats=(0, 2), opponents=HEURISTIC, seed=9, threads=threads)
+    env = VecEnv(3 * MIN_BLOCK, 4, agent_seats=(0, 2), opponents=HEURISTIC, seed=9, threads=threads)
     rng = np.random.default_rng(1)
     obs, mask = env.reset()
     seen = [obs, mask]
-    for _ in range(60):
+    for _ in range(40):
         obs, mask, rewards, done = env.step(_random_actions(mask, rng))
         seen += [obs, mask, rewards, done, env.deals]
     return seen

@@ -2,7 +2,7 @@
 (``kernels.steps``), driven by the actions a caller applies instead of by policies.
 
 Four entry points, so the step-by-step game costs four compiles (``kernels.vector``, which
-steps many deals at once, inlines ``apply_action`` and ``waits`` and calls the others):
+steps many deals at once, calls them too):
 
 - ``start``: deal (the deal ``deal`` of the run whose key is ``key``, as ``game.play_deal``
   deals it shuffled; or the hands already in ``tb.dealt`` and ``tb.chien``), then run to
@@ -254,8 +254,8 @@ def start(
     _to_bid(tb, cfg, pos, legal)
 
 
-@njit(inline="always")
-def apply_action(
+@njit(_nrt=False)
+def advance(
     tb: DealState,
     cfg: np.ndarray,
     pos: np.ndarray,
@@ -265,7 +265,8 @@ def apply_action(
     legal: np.ndarray,
     action: int,
 ) -> None:
-    """``advance``, inlined into a caller that steps many deals (``kernels.vector``)."""
+    """Apply ``action`` (a legal code of the decision in ``pos``; at the bid, any wish: a
+    contract code that does not beat the highest bid is a pass) and run to the next decision."""
     info = tb.info
     players = cfg[C_PLAYERS]
     phase = pos[Q_PHASE]
@@ -334,22 +335,6 @@ def apply_action(
         raise ValueError("the deal is over")
 
 
-@njit
-def advance(
-    tb: DealState,
-    cfg: np.ndarray,
-    pos: np.ndarray,
-    laid: np.ndarray,
-    rec: np.ndarray,
-    log: np.ndarray,
-    legal: np.ndarray,
-    action: int,
-) -> None:
-    """Apply ``action`` (a legal code of the decision in ``pos``; at the bid, any wish: a
-    contract code that does not beat the highest bid is a pass) and run to the next decision."""
-    apply_action(tb, cfg, pos, laid, rec, log, legal, action)
-
-
 @njit(_nrt=False)
 def decide(
     v: SeatView,
@@ -400,7 +385,7 @@ def waits(pos: np.ndarray, play_seats: int, act_seats: int) -> bool:
     return (act_seats >> seat) & 1 == 1 or (pos[Q_PHASE] == PH_PLAY and (play_seats >> seat) & 1 == 1)
 
 
-@njit
+@njit(_nrt=False)
 def run_until(
     tb: DealState,
     cfg: np.ndarray,

@@ -3,14 +3,14 @@ games, each a ``DealState`` (the rows of ``Games``' arrays) driven by ``kernels.
 
 Two entry points:
 
-- ``step``: for every game of the batch, apply the caller's action (if any), then let the
+- ``step``: for every game of a block of the batch, apply the caller's action (if any), then let the
   built-in policies of the game's ``cfg`` row decide (``stepwise.run_until``) up to the next
   decision of a seat the caller plays, or to the end of the deal; a finished deal leaves its
   record and, when the game goes on, the game is dealt its next deal (deal numbers
   ``deal, deal + stride, …``; a deal thrown in before any of the caller's decisions is passed
   over). Then the observation row of the seat to act and its legal-action mask are written.
-  The games run in parallel; each depends only on its own arrays, so the results do not
-  depend on the number of threads.
+  Each game depends only on its own arrays, so blocks run on threads give the same results
+  whatever the number of threads.
 - ``observe``: the observation row of one seat of one deal (``tarotsim.game.Game``).
 
 An observation row (int64, slots ``O_*``) holds what the seat knows. Its first ``N_OBS``
@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
 from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS, TRUMPS_MASK
@@ -63,7 +62,7 @@ from tarotsim.kernels.stepwise import (
     Q_SEAT,
     Q_SPOKEN,
     Q_TAKER,
-    apply_action,
+    advance,
     run_until,
     start,
     waits,
@@ -108,9 +107,6 @@ O_RAW_BIDS = O_SHOWN + 2 * MAX_SEATS  # MAX_SEATS
 O_HISTORY = O_RAW_BIDS + MAX_SEATS  # MAX_TRICKS * N_HISTORY
 O_RNG = O_HISTORY + MAX_TRICKS * N_HISTORY  # STREAM_WORDS, the stream's words as int64 bits
 N_ROW = O_RNG + STREAM_WORDS
-
-BLOCK_GAMES = 64
-"""Games per block of ``step``'s parallel loop."""
 
 
 class Games(NamedTuple):
@@ -366,7 +362,7 @@ def _step_game(
     log = gs.log[g]
     legal = gs.legal[g]
     if code >= 0:
-        apply_action(tb, cfg, pos, laid, rec, log, legal, code)
+        advance(tb, cfg, pos, laid, rec, log, legal, code)
         gs.decided[g] = 1
     elif code == -2:  # deal the game's deal afresh
         start(tb, cfg, pos, laid, rec, log, legal, key, gs.deal[g], 0)
@@ -398,7 +394,7 @@ def _step_game(
 
 
 @njit(_nrt=False)
-def _step_block(
+def step(
     gs: Games,
     first: int,
     stop: int,
@@ -411,25 +407,7 @@ def _step_block(
     ended: np.ndarray,
     records: np.ndarray,
 ) -> None:
-    """``step`` for games ``first … stop - 1``, in a function of its own without reference
-    counting (the views of a game's rows then cost nothing)."""
-    for g in range(first, stop):
-        _step_game(gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records)
-
-
-@njit(parallel=True)
-def step(
-    gs: Games,
-    cfgs: np.ndarray,
-    key: np.ndarray,
-    codes: np.ndarray,
-    act_index: np.ndarray,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    ended: np.ndarray,
-    records: np.ndarray,
-) -> None:
-    """One step of every game of ``gs``.
+    """One step of the games ``first … stop - 1`` of ``gs``.
 
     ``codes`` (int64[G]): per game, the code (``stepwise.advance``'s) of the action of the
     seat to act, -1 for no action (the game waits on the caller no more: a stopped game stays
@@ -442,25 +420,15 @@ def step(
     Outputs, per game: ``obs`` (int64[G, N_OBS] or [G, N_ROW]) the row of the seat to act
     (left as it was for a stopped game); ``mask`` (bool[G, n actions], or no rows) its legal
     actions, ``act_index[phase, code]`` (``tarotsim.game.action_table``) being the action
-    of a code (a card id or a decision's code) at a phase; for a deal that ended with one of the caller's decisions in it,
-    ``ended`` (int64[G]) its deal number and ``records`` (int64[G, N_REC]) its record row
-    (left as they were otherwise). Blocks of ``BLOCK_GAMES`` games run in parallel.
+    of a code (a card id or a decision's code) at a phase; for a deal that ended with one of
+    the caller's decisions in it, ``ended`` (int64[G]) its deal number and ``records``
+    (int64[G, N_REC]) its record row (left as they were otherwise).
+
+    Compiled without reference counting, so that the views of a game's rows cost nothing;
+    it releases the GIL, so callers run blocks of games on threads of their own.
     """
-    n = codes.shape[0]
-    for b in prange((n + BLOCK_GAMES - 1) // BLOCK_GAMES):
-        _step_block(
-            gs,
-            b * BLOCK_GAMES,
-            min(n, (b + 1) * BLOCK_GAMES),
-            cfgs,
-            key,
-            codes,
-            act_index,
-            obs,
-            mask,
-            ended,
-            records,
-        )
+    for g in range(first, stop):
+        _step_game(gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records)
 
 
 @njit

@@ -350,17 +350,15 @@ class Observation:
         )
 
     @property
-    def _decision(self) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
-        """(phase code, highest bid code, legal word 0, legal word 1, écart laid word 0, word 1)."""
+    def _decision(self) -> tuple[int, int, int, int, int]:
+        """(phase code, highest bid code, legal word 0, legal word 1, écart laid: word 0 | word 1 << 64)."""
         row = self._row
-        u = row.view(np.uint64)
         return (
             int(row[V.O_PHASE]),
             int(row[V.O_CONTRACT]),
-            u[V.O_LEGAL],
-            u[V.O_LEGAL + 1],
-            u[V.O_LAID],
-            u[V.O_LAID + 1],
+            int(row[V.O_LEGAL]),
+            int(row[V.O_LEGAL + 1]),
+            int(row[V.O_LAID]) | int(row[V.O_LAID + 1]) << 64,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -504,9 +502,13 @@ def decide(observation: Observation, strategy: Strategy | str) -> str:
     if not observation.legal_actions:
         raise ValueError(f"seat {observation.seat} has no decision to make in the {observation.phase} phase")
     cfg = strategy_cfg(strategy, observation.players)
-    phase, contract, legal0, legal1, laid0, laid1 = observation._decision
-    code = K.decide(observation._view, cfg, phase, legal0, legal1, laid0, laid1)
+    phase, contract, legal0, legal1, laid = observation._decision
+    code = K.decide(observation._view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
     return _action_name(int(code), phase, contract)
+
+
+def _split(laid: int) -> tuple[np.uint64, np.uint64]:
+    return np.uint64(laid & 0xFFFFFFFFFFFFFFFF), np.uint64(laid >> 64)
 
 
 class Game:

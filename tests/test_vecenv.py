@@ -78,12 +78,13 @@ def test_agents_playing_as_a_builtin_reproduce_its_records(players: int) -> None
     player = players_module.builtin(spec)
     index = {name: i for i, name in enumerate(env.actions)}
     columns = [c for c in range(S.N_REC) if c != S.R_OTHERS_BID]  # an agent's wish is what it said
-    env.reset()
+    obs, _ = env.reset()
     compared = set()
     while len(compared) < 2 * n:
         observations = [env.observation(g) for g in range(n)]
         assert all(o.seat in env.agent_seats and o.legal_actions for o in observations)
-        _, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
+        np.testing.assert_array_equal(env.decode(obs), np.stack([o.tensor() for o in observations]))
+        obs, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
         for g in np.flatnonzero(done):
             deal = int(env.ended[g])
             if deal < 3 * n:

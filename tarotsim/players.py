@@ -7,10 +7,12 @@ other decisions by the strategy's named policies); ``Strategy(act=player)`` hand
 decision. Such strategies work wherever strategies do (``duel``, ``simulate``); the deals
 in which one sits are played step by step, many at once (``kernels.vector``, the rules of
 ``tarotsim.game.Game``): the kernels play the built-in seats from their own view, and each
-decision of a Python seat comes back as one observation, handed to its player. Each deal
-depends only on its own number, so the records are the same whatever the number of
-threads, and a seat whose player decides as its built-in twin does gets that twin's
-records exactly, but for ``others_bid``: a Python seat's wish at the auction is what it said.
+decision of a Python seat comes back as one observation, handed to its player (so a
+player is asked about many deals in turn, their decisions interleaved: it should decide
+from the observation, which it may keep, as it never changes). Each deal depends only on
+its own number, so the records are the same whatever the number of threads, and a seat
+whose player decides as its built-in twin does gets that twin's records exactly, but for
+``others_bid``: a Python seat's wish at the auction is what it said.
 
 :func:`builtin` makes a player of a built-in strategy: it decides from the observation
 alone, as the built-in does (``duel(players.builtin(S), S, …)`` has an edge of exactly 0).

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_SUIT_CARDS, TRUMPS_MASK
+from tarotsim.cards import N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.rules import card_bit
@@ -144,9 +144,7 @@ class Games(NamedTuple):
 
 
 def new_games(n: int) -> Games:
-    """A batch of ``n`` games, all zero (``step`` with ``fresh`` deals them)."""
-    from tarotsim.cards import N_CARDS
-
+    """A batch of ``n`` games, all zero (``step`` with the code -2 deals them)."""
     u = np.uint64
     i = np.int64
     return Games(

@@ -362,7 +362,8 @@ class VecEnv:
     @property
     def records(self) -> np.ndarray:
         """int64[n_games, N_REC]: each game's last finished deal's record row (columns
-        ``kernels.state.R_*``, as ``simulate`` records them), zero before its first ends."""
+        ``kernels.state.R_*``, as ``simulate`` records them; an agent seat's wish at the
+        auction, which ``others_bid`` reads, is the word it said), zero before its first ends."""
         return self._records.copy()
 
     @property

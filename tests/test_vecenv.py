@@ -109,3 +109,14 @@ def test_illegal_actions_and_bad_arguments_are_one_line_errors() -> None:
         VecEnv(2, 4, opponents="play=pimc")
     with pytest.raises(ValueError, match="n_games"):
         VecEnv(0)
+
+
+def test_a_deal_thrown_in_before_any_decision_is_passed_over() -> None:
+    cfg = RunConfig(players=4).to_array()
+    thrown = play_deals(0, 200, run_key(4), cfg)[:, S.R_THROWN_IN] == S.THROWN_PETIT_SEC
+    first = int(np.argmax(thrown))  # a petit sec: nobody decides
+    assert thrown[first] and not thrown[2 * first + 1]
+    env = VecEnv(first + 1, 4, agent_seats=(2,), seed=4, threads=1)
+    env.reset()
+    assert env.deals[first] == 2 * first + 1 and env.deals[first - 1] == first - 1
+    assert env.observation(first).seat == 2

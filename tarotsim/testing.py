@@ -335,15 +335,15 @@ def _plays_by_function(strategy: Any, attack: bool) -> bool:
 
 
 def _frozen_view(observation: Any) -> Any:
-    """The observing seat's view as the game hands it to a Numba function: its arrays
-    read-only, but the random stream."""
+    """The observing seat's view as the game hands it to a Numba function: copies, read-only
+    but the random stream."""
     view = observation._view
     frozen = {}
     for name in ("info", "played", "trick", "shown", "history", "bids"):
         array = getattr(view, name).copy()
         array.flags.writeable = False
         frozen[name] = array
-    return view._replace(**frozen)
+    return view._replace(rng=view.rng.copy(), **frozen)
 
 
 def _options(strategy: Any) -> np.ndarray:

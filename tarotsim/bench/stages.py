@@ -189,7 +189,7 @@ def play_until(
         _reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     if records and cfg[C_FORCED_CONTRACT] > PASS:
-        _auction(tb, cfg, players, dealer, key, deal, auction, None)
+        _auction(tb, cfg, players, dealer, key, deal, auction, None, None)
         _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER], auction.wishes)
     for seat in range(players):
         if is_petit_sec(tb.dealt[seat, 1]):
@@ -199,7 +199,7 @@ def play_until(
     if stage < STAGE_BID:
         return
 
-    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, auction, None)
+    taker, contract = _bid(tb, cfg, log, players, dealer, key, deal, auction, None, None)
     if taker < 0:
         if records:
             rec[R_THROWN_IN] = THROWN_ALL_PASS

@@ -100,7 +100,8 @@ def _play_block(
         for r in range(n_rows):
             cfg = cfgs[r]
             if tracing:
-                log[:] = 0
+                for i in range(N_LOG):
+                    log[i] = 0
             play_deal(deal, key, cfg, tb, rec, log, auction, search)
             if unshuffled:
                 gather_pack(tb, cfg, rec, log)
@@ -108,7 +109,8 @@ def _play_block(
             for c in range(N_REC):
                 out[row, c] = rec[c]
             if tracing:
-                logs[row, :] = log
+                for i in range(N_LOG):
+                    logs[row, i] = log[i]
                 for seat in range(MAX_SEATS):
                     for w in range(2):
                         masks[row, M_DEALT + 2 * seat + w] = tb.dealt[seat, w]

@@ -123,9 +123,11 @@ def prepare_run(
     masks: np.ndarray,
     searching: bool | None,
 ) -> bool:  # the arguments of batch.run_deals
-    """Compile ``batch.run_deals`` for these arguments if it must be, with the notice.
-    Returns whether it compiled."""
-    from tarotsim.kernels.batch import run_deals
+    """Compile the kernel of ``batch.run_deals`` (``batch.play_block``) for these arguments if it
+    must be, with the notice. Returns whether it compiled."""
+    from tarotsim.kernels.batch import block_size, play_block
 
     what, how_long = RUN_COMPILES[searching is True]
-    return compile_first(run_deals, (first_deal, key, cfgs, out, logs, masks, searching), what, how_long)
+    size = block_size(cfgs, searching)
+    args = (first_deal // size, size, first_deal, key, cfgs, out, logs, masks, searching)
+    return compile_first(play_block, args, what, how_long)

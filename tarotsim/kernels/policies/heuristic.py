@@ -464,16 +464,18 @@ def lead_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
 
 
 @njit(_nrt=False)
+def heuristic_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray) -> int:
+    """The card the heuristic plays for the seat of ``v`` from its legal cards, with its
+    options: a compiled entry of its own, for the callers outside the play loop (the
+    ``pimc`` player's fallback; ``driver.play_to_end`` inlines ``heuristic_choice``)."""
+    return heuristic_choice(v, legal0, legal1, cfg, True)
+
+
+@njit(inline="always")
 def heuristic_choice(
     v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, informed: bool
 ) -> int:
-    """The card of the heuristic (``informed``) or of ``basic`` for the seat of ``v``, with its options.
-
-    A compiled function of its own, called (not inlined) by ``play.playout_card`` and the
-    ``pimc`` player's fallback: every kernel that plays cards links this one compiled copy,
-    where inlining it compiled the heuristic again into each of them (the game, the bidder's
-    and ``pimc``'s playouts, the step-by-step deal) for no measurable speed.
-    """
+    """The card of the heuristic (``informed``) or of ``basic`` for the seat of ``v``, with its options."""
     n0 = popcount(legal0)
     n1 = popcount(legal1)
     if n0 + n1 == 1:

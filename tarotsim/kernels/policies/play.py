@@ -12,17 +12,15 @@ which asks ``kernels.search.pimc`` with its scratch. Any other code raises: no c
 through to a default. Every policy here may be a search player's rollout (``driver.play_to_end``
 plays the search players' playouts with it).
 
-``playout_card`` is inlined (Numba IR) into ``driver.play_to_end``, which is compiled
-without reference counting (``_nrt=False``): in a function with reference counting every
-array read costs an atomic increment and decrement. ``heuristic.heuristic_choice`` is a
-compiled function of its own, called from here: the game, the search players' playouts and
-the step-by-step deal then link one compiled heuristic, where inlining it compiled it again
-into each (a third of the first compile of a run) for a speed within the noise. Inside it,
-the heuristic's steps take only scalars (its ``knowledge.Reading``); the three it calls at
-every decision (``excuse_step``, ``lead_card``, ``follow_card``) are inlined, since passing a
-``Reading`` (tens of scalars) to a called function cost more than most steps' own work, and
-the steps those call stay ordinary functions (inlining them all as well doubled the compile
-time for a few per cent of speed).
+``playout_card`` and ``heuristic_choice`` are inlined (Numba IR) into ``driver.play_to_end``,
+which is compiled without reference counting (``_nrt=False``): a call passing the whole
+``SeatView`` copies tens of words, and in a function with reference counting every array
+read costs an atomic increment and decrement. The heuristic's steps take only scalars (its
+``knowledge.Reading``); the three it calls at every decision (``excuse_step``,
+``lead_card``, ``follow_card``) are inlined too, since passing a ``Reading`` (tens of
+scalars) to a called function cost more than most steps' own work, and the steps those call stay
+ordinary functions (inlining them all as well doubled the compile time for a few per
+cent of speed).
 
 Adding a card policy: its kernel in this folder, reading a ``SeatView`` and the legal
 cards and returning a card; its code (``codes.py``, from the registry); one branch here.
@@ -48,7 +46,7 @@ def playout_card(policy: int, v: SeatView, legal0: np.uint64, legal1: np.uint64,
     """The card the seat of ``v`` plays from its legal cards ``(legal0, legal1)`` under
     ``policy``, a policy that searches nothing, with the seat's options in ``cfg``; raises
     for any other code."""
-    if policy == PLAY_HEURISTIC or policy == PLAY_BASIC:  # one compiled function for both
+    if policy == PLAY_HEURISTIC or policy == PLAY_BASIC:  # one inlined copy for both
         return heuristic_choice(v, legal0, legal1, cfg, policy == PLAY_HEURISTIC)
     if policy == PLAY_GREEDY:
         return greedy_card(v, legal0, legal1)

@@ -62,7 +62,7 @@ from tarotsim.cards import EXCUSE, HALF_POINTS, N_CARDS, N_SUIT_CARDS, PETIT, TR
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.driver import play_to_end
-from tarotsim.kernels.policies.heuristic import heuristic_choice
+from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.rules import card_bit, suit_code
 from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE_SANS, SIDE_NONE
@@ -345,7 +345,7 @@ def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray
     seed_substream(sc.rng, sc.key, sc.scalars[Q_DEAL], decision)
     n = seat_constraints(v, cfg, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat)
     holder_allowed(sc.unseen, sc.voids, sc.known, sc.possible, n, sc.allowed)
-    fallback = heuristic_choice(v, legal0, legal1, cfg, True)
+    fallback = heuristic_card(v, legal0, legal1, cfg)
     if mark_candidates(v, legal0, legal1, sc.candidate) == 1:
         return fallback  # every legal card is equivalent
     if prepare_worlds(sc.allowed, sc.sizes, n, sc.unseen, sc.worlds) <= 0.0:

@@ -166,9 +166,12 @@ def run_deals(
         for block in blocks:
             play_block(block, size, first_deal, key, cfgs, out, logs, masks, searching)
         return
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="tarotsim-deals") as pool:
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="tarotsim-deals")
+    try:
         done = pool.map(
             lambda block: play_block(block, size, first_deal, key, cfgs, out, logs, masks, searching), blocks
         )
         for _ in done:  # raises what a block raised
             pass
+    finally:  # after an error or an interrupt, the blocks not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", default=None)
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
-    False: ("the game (every policy that does not search)", "2 minutes"),
-    True: ("the game with the search players (pimc, the montecarlo bidder)", "5 minutes"),
+    False: ("the game (every policy that does not search)", "1 minute"),
+    True: ("the game with the search players (pimc, the montecarlo bidder)", "2 minutes"),
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""

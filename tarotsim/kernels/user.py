@@ -7,8 +7,8 @@ from), its legal cards as the two ``uint64`` words of a card set, its strategy's
 as a read-only ``float64`` array, and the card id it plays.
 
 The game receives the functions as the addresses of their compiled code in a
-:class:`Users` argument (arrays only, which the parallel loop of ``batch.run_deals`` can
-hand to its blocks) and calls each as a Numba first-class function of one type,
+:class:`Users` argument (arrays only: its type is the same whatever the functions) and
+calls each as a Numba first-class function of one type,
 :data:`CARD_FUNCTION` (``card_function``): the game is compiled once for every user
 function, and each new function compiles alone, once (``@numba.njit(cache=True)`` keeps
 it across processes). Runs without user players pass ``None`` and compile none of this.
@@ -25,7 +25,7 @@ hands such a seat back to its caller as it does a ``pimc`` seat.
 
 A card that is not legal is never played silently: ``user_card`` notes the first one in
 ``Users.fault`` (slots ``F_*``) and plays the lowest legal card instead so that the deal
-ends; ``batch.run_deals`` stops each block at its next deal and the caller raises
+ends; ``batch.play_block`` stops at its next deal, every block after it too, and the caller raises
 (``run.engine``), naming the seat, the deal, the decision and the legal cards.
 """
 

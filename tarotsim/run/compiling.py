@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", default=None)
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
-    False: ("the game (every policy that does not search)", "2 minutes"),
-    True: ("the game with the search players (pimc, the montecarlo bidder)", "5 minutes"),
+    False: ("the game (every policy that does not search)", "1 minute"),
+    True: ("the game with the search players (pimc, the montecarlo bidder)", "2 minutes"),
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""
@@ -132,13 +132,15 @@ def prepare_run(
     searching: bool | None,
     users: UserRun | None = None,
 ) -> bool:  # the arguments of batch.run_deals
-    """Compile ``batch.run_deals`` for these arguments (with ``users``, the run's Numba
-    players, when it has some) if it must be, with the notice. Returns whether it compiled."""
-    from tarotsim.kernels.batch import run_deals
+    """Compile the kernel of ``batch.run_deals`` (``batch.play_block``) for these arguments
+    (with ``users``, the run's Numba players, when it has some) if it must be, with the
+    notice. Returns whether it compiled."""
+    from tarotsim.kernels.batch import block_size, play_block
 
+    size = block_size(cfgs, searching)
     if users is None:
         what, how_long = RUN_COMPILES[searching is True]
-        args = (first_deal, key, cfgs, out, logs, masks, searching, None)
-        return compile_first(run_deals, args, what, how_long)
-    args = (first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
-    return compile_first(run_deals, args, *USERS_COMPILE)
+        args = (first_deal // size, size, first_deal, key, cfgs, out, logs, masks, searching, None)
+        return compile_first(play_block, args, what, how_long)
+    args = (first_deal // size, size, first_deal, key, users.cfgs, out, logs, masks, searching, users.users)
+    return compile_first(play_block, args, *USERS_COMPILE)

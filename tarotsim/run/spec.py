@@ -19,6 +19,7 @@ import pandas as pd
 
 from tarotsim.bidder import load_bidder
 from tarotsim.config import RunConfig, check_count
+from tarotsim.defaults import DEFAULT_CHUNK_DEALS
 from tarotsim.labels import CONTRACTS, parse_contract
 from tarotsim.players import has_python_players, play_step_by_step, spec_rows
 from tarotsim.policies import searches
@@ -37,9 +38,6 @@ change that alters records (2: nulls where there is no result, a sweep's hand on
 chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's
 checksum; 4: a strategy spec's unnamed choices mean the one default, heuristic play and the
 expert écart, where they meant random play and the simple écart)."""
-DEFAULT_CHUNK_DEALS = 1 << 18
-"""Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
-for a four-contract sweep), so a run's memory stays bounded whatever its length."""
 
 
 @dataclass(frozen=True)

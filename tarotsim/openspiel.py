@@ -58,6 +58,7 @@ from tarotsim.kernels.search.worlds import (
 )
 from tarotsim.kernels.state import MAX_SEATS
 from tarotsim.labels import TABLE_SIZES
+from tarotsim.scoring import max_score
 
 SHORT_NAME = "python_french_tarot"
 """The name the game is registered under: ``pyspiel.load_game(SHORT_NAME)``."""
@@ -134,17 +135,6 @@ _TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"players": 4, "dealer": 0},
 )
-
-
-def max_score(players: int) -> int:
-    """A bound on any seat's score in a deal at a table of ``players`` (points).
-
-    Per defender at most: (25 + the largest margin, 56, + the petit au bout, 10) times the
-    Garde contre's 6, every seat's triple poignée (40 each) and an announced chelem (400);
-    the taker (or a five-player taker alone) wins it from each of the other seats.
-    """
-    per_defender = 6 * (25 + 56 + 10) + 40 * players + 400
-    return (players - 1) * per_defender
 
 
 class _Spec:
@@ -815,6 +805,5 @@ __all__ = [
     "TarotObserver",
     "deal_state",
     "load",
-    "max_score",
     "resample",
 ]

@@ -36,7 +36,8 @@ The game is one deal of :class:`tarotsim.Game` (the same kernels, the same rules
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 from tarotsim.cards import EXCUSE, KING, N_CARDS, N_SUIT_CARDS, PETIT, SUIT_LEN, format_card, parse_cards
 from tarotsim.config import check_players
 from tarotsim.game import TENSOR_FIELDS, TENSOR_LENGTH, Game, Observation, actions
+from tarotsim.kernels.score import POIGNEE_THRESHOLDS
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     draw_world,
@@ -57,7 +59,7 @@ from tarotsim.kernels.search.worlds import (
     prepare_worlds,
 )
 from tarotsim.kernels.state import MAX_SEATS
-from tarotsim.labels import TABLE_SIZES
+from tarotsim.labels import TABLE_SIZES, Poignee
 from tarotsim.scoring import max_score
 
 SHORT_NAME = "python_french_tarot"
@@ -359,11 +361,6 @@ def deal_state(
     return state
 
 
-def load(players: int = 4, dealer: int = 0) -> FrenchTarotGame:
-    """``pyspiel.load_game("python_french_tarot", {"players": players, "dealer": dealer})``."""
-    return pyspiel.load_game(SHORT_NAME, {"players": players, "dealer": dealer})
-
-
 # resampling -----------------------------------------------------------------------------------
 
 _SCRATCH: list[Any] = []
@@ -561,11 +558,28 @@ def resample(state: FrenchTarotState, player: int, rng: np.random.Generator) -> 
         raise ValueError("the deal is over: nothing is hidden any more")
     if state._table is None:
         return _resample_dealing(state, player, rng)
-    obs = state._table.game.observation(player)
-    plan = _Plan(obs, spec)
+    game = state._table.game
+    laid = sum(1 for _, name in state._moves if name.startswith("ecart:"))
+    return _resample(
+        state.get_game(), game.observation(player), state._moves, game.to_act, game.phase, laid, rng
+    )
+
+
+def _resample(
+    game: FrenchTarotGame,
+    obs: Observation,
+    moves: Sequence[tuple[int, str]],
+    to_act: int | None,
+    phase: str,
+    laid: int,
+    rng: np.random.Generator,
+) -> FrenchTarotState:
+    """A state of ``game`` drawn for the seat of ``obs`` (:func:`resample`), whose moves
+    ``moves`` led to ``to_act`` deciding at ``phase``, ``laid`` cards of the écart down."""
+    plan = _Plan(obs, game.spec)
     scratch = _world_scratch()
     if plan.prepare(scratch) <= 0.0:
-        raise RuntimeError(f"no deal is consistent with what seat {player} knows")
+        raise RuntimeError(f"no deal is consistent with what seat {obs.seat} knows")
     rng_words = rng.integers(1, 2**63, size=4, dtype=np.uint64)
     for _ in range(10_000):
         drawn = plan.deal(rng_words, scratch)
@@ -574,20 +588,24 @@ def resample(state: FrenchTarotState, player: int, rng: np.random.Generator) -> 
     else:  # pragma: no cover - the petit sec is rare in any consistent deal
         raise RuntimeError("every deal drawn had a petit sec")
     dealt, chien, ecart = drawn
-    new = deal_state(state.get_game(), [_names(h) for h in dealt], _names(chien))
-    _replay(new, state, player, plan, ecart, random.Random(int(rng.integers(2**63))))
+    new = deal_state(game, [_names(h) for h in dealt], _names(chien))
+    _replay(new, moves, obs.seat, to_act, phase, laid, plan, ecart, random.Random(int(rng.integers(2**63))))
     return new
 
 
 def _replay(
     new: FrenchTarotState,
-    old: FrenchTarotState,
+    moves: Sequence[tuple[int, str]],
     player: int,
+    to_act: int | None,
+    phase: str,
+    laid: int,
     plan: _Plan,
     ecart: int,
     rng: random.Random,
 ) -> None:
-    """Apply to ``new`` (just dealt) the moves of ``old`` that ``player`` sees or made."""
+    """Apply to ``new`` (just dealt) the moves that ``player`` sees or made, up to
+    ``to_act`` deciding at ``phase`` (``laid`` cards of the écart down)."""
     ids = new.spec.action_ids
     others_ecart = player != plan.taker
     # another seat's écart, suit cards first (a trump goes only once they are all laid)
@@ -604,22 +622,19 @@ def _replay(
             else:
                 return
 
-    for seat, name in old._moves:
+    for seat, name in moves:
         if seat != player and (name == "poignee:none" or name.startswith("ecart:")):
             continue
         drive(seat, name)
         new.apply_action(ids[name])
-    laid = sum(1 for _, name in old._moves if name.startswith("ecart:"))
     game = new.tarot
     assert game is not None
     if plan.laying_unseen:  # the taker is laying its écart: some cards, unseen, are down
         for _ in range(laid):
             new.apply_action(ids[rng.choice(game.legal_actions())])
         return
-    # the seat to act in ``old`` acts in ``new`` too, at the same kind of decision
-    old_game = old.tarot
-    assert old_game is not None
-    drive(old_game.to_act, "poignee:" if old_game.phase == "poignee" else None)
+    # the seat to act acts in ``new`` too, at the same kind of decision
+    drive(to_act, "poignee:" if phase == "poignee" else None)
 
 
 def _resample_dealing(state: FrenchTarotState, player: int, rng: np.random.Generator) -> FrenchTarotState:
@@ -643,6 +658,138 @@ def _resample_dealing(state: FrenchTarotState, player: int, rng: np.random.Gener
     for card in range(dealt_so_far):
         new.apply_action(holder[card])
     return new
+
+
+# OpenSpiel bots as tarotsim players -----------------------------------------------------------
+
+_GAMES: dict[tuple[int, int], FrenchTarotGame] = {}
+
+
+def load(players: int = 4, dealer: int = 0) -> FrenchTarotGame:
+    """``pyspiel.load_game("python_french_tarot", {"players": players, "dealer": dealer})``,
+    made once per table size and dealer."""
+    key = (players, dealer)
+    if key not in _GAMES:
+        _GAMES[key] = pyspiel.load_game(SHORT_NAME, {"players": players, "dealer": dealer})
+    return _GAMES[key]
+
+
+def observed_moves(obs: Observation) -> list[tuple[int, str]]:
+    """The moves the seat of ``obs`` has seen or made, in order, as (seat, action): the
+    bids, the call, its own écart (in card order) if it is the taker, the chelem, the
+    poignées shown and the cards played."""
+    n = obs.players
+    moves = [((obs.dealer + 1 + i) % n, word) for i, word in enumerate(obs.bids)]
+    if obs.phase == "bid" or obs.taker is None:
+        return moves
+    taker = obs.taker
+    if obs.called_card is not None:
+        moves.append((taker, f"call:{obs.called_card}"))
+    if obs.seat == taker:
+        moves += [(taker, f"ecart:{card}") for card in obs.ecart]
+    if obs.phase in ("poignee", "play", "over"):
+        moves.append((taker, "chelem:yes" if obs.chelem_announced else "chelem:no"))
+    thresholds = [int(t) for t in POIGNEE_THRESHOLDS[n - 3]]
+    tricks = [(leader, cards) for leader, cards, _ in obs.tricks]
+    if obs.leader is not None:
+        tricks.append((obs.leader, obs.trick))
+    for t, (leader, cards) in enumerate(tricks):
+        for j, card in enumerate(cards):
+            seat = (leader + j) % n
+            shown = obs.poignees[seat]
+            if t == 0 and shown:
+                moves.append((seat, f"poignee:{Poignee(thresholds.index(len(shown)) + 1).label}"))
+            moves.append((seat, card))
+    return moves
+
+
+def state_from_observation(obs: Observation, rng: np.random.Generator) -> FrenchTarotState:
+    """A state of the OpenSpiel game at which the seat of ``obs`` (to act) knows exactly what
+    ``obs`` says: drawn as :func:`resample` draws, its moves :func:`observed_moves`.
+
+    The state can be handed to any OpenSpiel bot that plays from the seat's information
+    (its information state and ``resample_from_infostate``): the other hands in it are a
+    draw, not the deal's.
+
+    Raises
+    ------
+    ValueError
+        For an observation of a seat that is not to act.
+    """
+    if not obs.legal_actions:
+        raise ValueError(f"seat {obs.seat} is not to act: no decision to make")
+    game = load(obs.players, obs.dealer)
+    moves = observed_moves(obs)
+    laid = len(obs.ecart) if obs.phase == "ecart" else 0
+    return _resample(game, obs, moves, obs.seat, obs.phase, laid, rng)
+
+
+class OpenSpielPlayer:
+    """An OpenSpiel bot as a tarotsim player (``Strategy(play=OpenSpielPlayer(…))``).
+
+    At each decision the bot gets a state drawn from the seat's observation
+    (:func:`state_from_observation`) and its action is played: a bot that decides from the
+    seat's information alone (IS-MCTS, a policy over the information state) plays as it
+    would in the OpenSpiel game, and no bot can see the real deal.
+
+    Parameters
+    ----------
+    make_bot : callable
+        ``make_bot(game, seed)`` → a ``pyspiel.Bot`` (anything with ``step(state)``) for the
+        :class:`FrenchTarotGame` ``game``; made once per table size and dealer.
+    seed : int
+        Seeds the draws of the states (and ``make_bot``'s ``seed``).
+    name : str
+        The player's label in reports.
+    """
+
+    def __init__(
+        self, make_bot: Callable[[FrenchTarotGame, int], Any], *, seed: int = 0, name: str = "openspiel"
+    ) -> None:
+        self.make_bot = make_bot
+        self.seed = seed
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self.bots: dict[tuple[int, int], Any] = {}
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def act(self, observation: Observation) -> str:
+        """The bot's action at ``observation``."""
+        start = time.process_time()
+        game = load(observation.players, observation.dealer)
+        key = (observation.players, observation.dealer)
+        if key not in self.bots:
+            self.bots[key] = self.make_bot(game, self.seed)
+        state = state_from_observation(observation, self.rng)
+        action = game.spec.actions[int(self.bots[key].step(state))]
+        self.decisions += 1
+        self.seconds += time.process_time() - start
+        return action
+
+    __call__ = act
+
+
+def ismcts_player(
+    simulations: int = 100, *, uct_c: float = 200.0, rollouts: int = 1, seed: int = 0
+) -> OpenSpielPlayer:
+    """OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) as a player:
+    ``simulations`` per decision, each from a state drawn by :func:`resample`, evaluated by
+    ``rollouts`` uniformly random playouts; ``uct_c`` in points (the scores' scale). The
+    searches and the draws are seeded by ``seed``: a duel with it is reproducible."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    def make_bot(game: FrenchTarotGame, seed: int) -> Any:
+        random_state = np.random.RandomState(seed)
+        draws = np.random.default_rng(seed + 1)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=random_state)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, uct_c=uct_c, max_simulations=simulations, random_state=random_state
+        )
+        bot.set_resampler(lambda state, player: resample(state, player, draws))
+        return bot
+
+    return OpenSpielPlayer(make_bot, seed=seed, name=f"ismcts({simulations})")
 
 
 # observation ----------------------------------------------------------------------------------
@@ -802,8 +949,12 @@ __all__ = [
     "SHORT_NAME",
     "FrenchTarotGame",
     "FrenchTarotState",
+    "OpenSpielPlayer",
     "TarotObserver",
     "deal_state",
+    "ismcts_player",
     "load",
+    "observed_moves",
     "resample",
+    "state_from_observation",
 ]

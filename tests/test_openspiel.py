@@ -210,3 +210,33 @@ def _hands(tarot: Game) -> tuple[list[list[str]], list[str]]:
 def _chien(state: pyspiel.State) -> set[str]:
     spec = state.spec
     return {tarot_spiel._NAMES[c] for c in range(78) if state._holder[c] == spec.players}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_state_drawn_from_an_observation_shows_the_seat_that_observation(players: int) -> None:
+    """At every decision of deals played by the heuristic (poignées shown and all): the
+    drawn state's observation of the seat to act is the observation, and it is to act."""
+    generator = np.random.default_rng(players)
+    for deal in range(2):
+        tarot = Game(players, seed=11, deal=deal)
+        while not tarot.over:
+            observation = tarot.observation()
+            state = tarot_spiel.state_from_observation(observation, generator)
+            assert state.observation_string(observation.seat) == observation.info_string()
+            assert state.current_player() == observation.seat
+            tarot.apply(tarot.ask("play=heuristic,ecart=expert,poignee=smart"))
+
+
+def test_ismcts_sits_at_tarotsim_s_table_reproducibly() -> None:
+    from tarotsim import Strategy, duel
+
+    def play() -> object:
+        player = tarot_spiel.ismcts_player(4, seed=3)
+        result = duel(
+            Strategy(play=player, ecart="expert"), "play=heuristic,ecart=expert", 1, seed=2, players=3
+        )
+        assert player.decisions == 3 * 24
+        return result.records
+
+    first, second = play(), play()
+    assert first.equals(second)

@@ -119,3 +119,14 @@ def test_without_pettingzoo_the_error_names_the_extra(monkeypatch: pytest.Monkey
     monkeypatch.delitem(sys.modules, "tarotsim.pettingzoo")
     with pytest.raises(ImportError, match=r"tarotsim\[pettingzoo\]"):
         importlib.import_module("tarotsim.pettingzoo")
+
+
+def test_import_tarotsim_needs_neither_framework() -> None:
+    import subprocess
+
+    code = (
+        "import sys, tarotsim; "
+        "assert not {'pyspiel', 'pettingzoo', 'gymnasium'} & set(sys.modules); "
+        "assert tarotsim.pettingzoo.env and 'pettingzoo' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

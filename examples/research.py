@@ -1,0 +1,79 @@
+"""Play games of French Tarot through each research interface, training nothing.
+
+Every decision is a uniformly random legal action; the point is the loop each interface
+asks for, and its speed here. Needs the extras: pip install 'tarotsim[openspiel,pettingzoo]'.
+
+    python examples/research.py [--games 10000] [--players 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+
+def openspiel_games(games: int, players: int, rng: random.Random) -> tuple[int, float]:
+    """``games`` deals of the OpenSpiel game, chance included; (decisions, mean score of seat 0)."""
+    import pyspiel
+
+    import tarotsim.openspiel  # noqa: F401 - registers python_french_tarot
+
+    game = pyspiel.load_game("python_french_tarot", {"players": players})
+    decisions, total = 0, 0.0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        total += state.returns()[0]
+    return decisions, total / games
+
+
+def pettingzoo_games(games: int, players: int, rng: random.Random) -> tuple[int, float]:
+    """``games`` deals of the PettingZoo environment, every seat an agent; (decisions, mean
+    reward of player_0)."""
+    from tarotsim.pettingzoo import env
+
+    table = env(players=players)
+    decisions, total = 0, 0.0
+    for game in range(games):
+        table.reset(seed=0 if game == 0 else None)  # deal 0, 1, 2 … of the run with seed 0
+        for agent in table.agent_iter():
+            observation, reward, termination, truncation, _ = table.last()
+            if agent == "player_0":
+                total += reward
+            if termination or truncation:
+                table.step(None)
+                continue
+            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            decisions += 1
+    return decisions, total / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    rng = random.Random(0)
+    for name, play in (("OpenSpiel", openspiel_games), ("PettingZoo", pettingzoo_games)):
+        start = time.perf_counter()
+        decisions, mean = play(args.games, args.players, rng)
+        seconds = time.perf_counter() - start
+        print(
+            f"{name}: {args.games} games, {decisions} decisions in {seconds:.1f} s "
+            f"({decisions / seconds:,.0f} per second); seat 0's mean score {mean:+.1f}"
+        )
+    # tarotsim.VecEnv: not on this branch yet; its loop goes here (reset, then step a batch of
+    # random legal actions until as many games have ended)
+
+
+if __name__ == "__main__":
+    main()

@@ -113,20 +113,24 @@ def test_resampled_states_look_the_same_to_the_seat_and_play_on(players: int) ->
 
 
 def test_resampling_spreads_the_unseen_cards() -> None:
-    """Seat 0 at its first bid: every card it cannot see reaches the chien in some draw, and
-    the chien holds 6 of the 60 unseen cards in every draw."""
+    """The seat to speak first: the chien holds 6 of the 60 cards it cannot see in every
+    draw, each of them as often as the others."""
     game = _game(4)
     state = tarot_spiel.deal_state(game, *_hands(Game(4, seed=0, deal=1)))
     seat = state.current_player()
     mine = set(state.tarot.observation(seat).hand)
     generator = np.random.default_rng(0)
-    seen = set()
+    counts: dict[str, int] = {}
     for _ in range(300):
         new = tarot_spiel.resample(state, seat, generator)
         chien = _chien(new)
         assert len(chien) == 6 and not chien & mine
-        seen |= chien
-    assert len(seen) == 60
+        for card in chien:
+            counts[card] = counts.get(card, 0) + 1
+    assert len(counts) == 60
+    # each unseen card is in the chien with probability 6/60: 30 times in 300 draws
+    chi2 = sum((c - 30) ** 2 / 30 for c in counts.values())
+    assert chi2 < 100  # 59 degrees of freedom: P(chi2 > 100) < 0.001
 
 
 def test_ismcts_plays_a_deal_to_the_end() -> None:

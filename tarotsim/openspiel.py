@@ -47,7 +47,19 @@ try:
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError("tarotsim.openspiel needs OpenSpiel: pip install 'tarotsim[openspiel]'") from err
 
-from tarotsim.cards import EXCUSE, KING, N_CARDS, N_SUIT_CARDS, PETIT, SUIT_LEN, format_card, parse_cards
+from tarotsim.cards import (
+    EXCUSE,
+    EXCUSE_SUIT,
+    KING,
+    N_CARDS,
+    N_SUIT_CARDS,
+    N_TRUMPS,
+    PETIT,
+    SUIT_LEN,
+    TRUMP_SUIT,
+    format_card,
+    parse_cards,
+)
 from tarotsim.config import check_players
 from tarotsim.game import TENSOR_FIELDS, TENSOR_LENGTH, Game, Observation, actions
 from tarotsim.kernels.score import POIGNEE_THRESHOLDS
@@ -73,7 +85,7 @@ MAX_ECART = max(chien for _, chien in TABLE_SIZES.values())
 # card sets as Python ints over the 78 card ids (bit ``id``)
 _ALL = (1 << N_CARDS) - 1
 _SUITS = (1 << N_SUIT_CARDS) - 1
-_TRUMPS = ((1 << 21) - 1) << N_SUIT_CARDS
+_TRUMPS = ((1 << N_TRUMPS) - 1) << N_SUIT_CARDS
 _KINGS = sum(1 << (SUIT_LEN * suit + KING) for suit in range(4))
 _PETIT = 1 << PETIT
 _EXCUSE = 1 << EXCUSE
@@ -106,10 +118,10 @@ def _names(bits: int) -> list[str]:
 
 
 def _suit(card: int) -> int:
-    """0-3 a suit, 4 a trump, 5 the Excuse."""
+    """0-3 a suit, ``TRUMP_SUIT`` a trump, ``EXCUSE_SUIT`` the Excuse."""
     if card < N_SUIT_CARDS:
         return card // SUIT_LEN
-    return 5 if card == EXCUSE else 4
+    return EXCUSE_SUIT if card == EXCUSE else TRUMP_SUIT
 
 
 def _rank_and_above(rank: int) -> int:
@@ -381,12 +393,15 @@ def _from_kernel(word0: Any, word1: Any) -> int:
     return int(word0) | int(word1) << N_SUIT_CARDS
 
 
+_NO_CAP = N_TRUMPS + 1
+
+
 def _shown_by_play(obs: Observation) -> tuple[list[int], list[int]]:
     """Per seat, the cards play has shown it cannot hold (the voids) and the trumps above
-    which it holds none (an under-trump: it would have had to overtrump), 22 for none."""
+    which it holds none (an under-trump: it would have had to overtrump), ``_NO_CAP`` for none."""
     n = obs.players
     ruled_out = [0] * n
-    cap = [22] * n
+    cap = [_NO_CAP] * n
     tricks = [(leader, cards) for leader, cards, _ in obs.tricks]
     if obs.leader is not None:
         tricks.append((obs.leader, obs.trick))
@@ -397,16 +412,16 @@ def _shown_by_play(obs: Observation) -> tuple[list[int], list[int]]:
             seat = (leader + j) % n
             card = _IDS[name]
             suit = _suit(card)
-            if suit == 5:
+            if suit == EXCUSE_SUIT:
                 continue
             if led < 0:
                 led = suit
             elif suit != led:
-                if led < 4:
+                if led < TRUMP_SUIT:
                     ruled_out[seat] |= ((1 << SUIT_LEN) - 1) << (SUIT_LEN * led)
-                if suit != 4:
+                if suit != TRUMP_SUIT:
                     ruled_out[seat] |= _TRUMPS
-            if suit == 4:
+            if suit == TRUMP_SUIT:
                 trump = card - N_SUIT_CARDS + 1
                 if trump < high:
                     cap[seat] = min(cap[seat], high)
@@ -450,8 +465,8 @@ class _Plan:
         for seat in seats:
             size = spec.hand_size - (0 if self.laying_unseen else len(obs.played[seat]))
             possible = _ALL & ~ruled_out[seat]
-            if cap[seat] < 22:
-                possible &= ~(((1 << 21) - 1) << (N_SUIT_CARDS + cap[seat]) & _TRUMPS)
+            if cap[seat] < _NO_CAP:  # no trump above cap[seat]
+                possible &= ~(_TRUMPS << cap[seat] & _TRUMPS)
             if chien and seat != taker and not self.laying_unseen:
                 possible &= ~chien
             if seat != taker:

@@ -244,3 +244,33 @@ def test_ismcts_sits_at_tarotsim_s_table_reproducibly() -> None:
 
     first, second = play(), play()
     assert first.equals(second)
+
+
+def _own_history(state: pyspiel.State, player: int) -> list[tuple[str, int]]:
+    """The seat's information states and actions along the history of ``state``."""
+    replay = state.get_game().new_initial_state()
+    own = []
+    for action in state.history():
+        if not replay.is_chance_node() and replay.current_player() == player:
+            own.append((replay.information_state_string(player), action))
+        replay.apply_action(action)
+    return own
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_perfect_recall_across_resampled_histories(players: int) -> None:
+    """OpenSpiel's perfect-recall check (``api_test._assert_is_perfect_recall``) on histories
+    that share an information state: a state and its resamplings give the seat the same
+    sequence of its own information states and actions."""
+    generator = np.random.default_rng(players)
+    rng = random.Random(players)
+    checked = 0
+    for state in _random_states(_game(players), 2, seed=10 + players):
+        if state.is_terminal() or state.is_chance_node() or rng.random() > 0.15:
+            continue
+        seat = state.current_player()
+        own = _own_history(state, seat)
+        for _ in range(3):
+            assert _own_history(tarot_spiel.resample(state, seat, generator), seat) == own
+            checked += 1
+    assert checked > 30

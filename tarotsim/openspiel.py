@@ -815,6 +815,9 @@ for _name, _size in TENSOR_FIELDS:
     _FIELD_AT[_name] = (_start, _size)
     _start += _size
 assert _start == TENSOR_LENGTH
+assert _PRIVATE_FIELDS | {"ecart", "seat"} <= set(_FIELD_AT), (
+    "the observer splits fields the tensor no longer has"
+)
 
 
 class TarotObserver:

@@ -49,8 +49,10 @@ _HOMES = {
     "sweep": "tarotsim.simulate",
 }
 """Each public name → the module that defines it."""
-_MODULES = ("players",)
-"""Public modules of the package, imported on first use (``tarotsim.players.builtin``)."""
+_MODULES = ("players", "openspiel", "pettingzoo")
+"""Public modules of the package, imported on first use (``tarotsim.players.builtin``; the
+research interfaces ``tarotsim.openspiel`` and ``tarotsim.pettingzoo``, which need their
+extras, are left out of ``__all__``)."""
 
 __all__ = [
     "Contract",

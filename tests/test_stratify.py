@@ -172,3 +172,20 @@ def test_a_bad_condition_is_a_one_line_error(tmp_path, capsys, args, message):
 def test_only_a_sweep_is_conditioned():
     with pytest.raises(ValueError, match="only a sweep"):
         RunSpec(kind="simulate", seed=1, deals=10, config=RunConfig(), where={0: {"bouts": 1}})
+
+
+def test_each_cell_deals_what_tarotsim_deal_deals_with_its_seed(stratified):
+    import tarotsim
+    from tarotsim.cards import format_cards
+
+    spec = RUNS["stratified-heuristic"]
+    cells = spec.strata
+    k = len(cells.cells)
+    by_deal = stratified.drop_duplicates("deal").set_index("deal")
+    for c in (0, k - 1):
+        cell = cells.cells[c]
+        mine = by_deal.loc[range(c, spec.deals, k)]
+        dealt = tarotsim.deal(len(mine), seed=cell.seed, where=where_mapping(cell.where))
+        points = [tarotsim.evaluate_hand(format_cards(hand[0])) for hand in dealt.hands]
+        assert mine["hand_points"].tolist() == points
+        assert mine["dealer"].tolist() == dealt.dealer.tolist()

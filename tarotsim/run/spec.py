@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -26,7 +28,7 @@ from tarotsim.policies import searches
 from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
-from tarotsim.run.strata import Strata, Where, canonical_where, check_stratify, strata, where_text
+from tarotsim.run.strata import Cell, Strata, Where, canonical_where, check_stratify, strata, where_text
 from tarotsim.strategy import Strategy, to_strategy
 
 KINDS = ("simulate", "sweep", "duel")
@@ -396,7 +398,7 @@ class RunSpec:
         if self.strata is None:
             frame = self._frame(first, count, self.key, self._cfg(), progress)
         else:
-            frame = self._cells_frame(self.strata, first, count)
+            frame = self._cells_frame(self.strata, first, count, progress)
         if self.kind == "duel":
             add_duel_seats(frame, players)
             codes = np.where(frame["a_seat"].to_numpy()[:, None] == np.arange(players), 0, 1)
@@ -428,13 +430,19 @@ class RunSpec:
             hand_known=self.kind == "sweep" or self.config.forced_contract is not None,
         )
 
-    def _cells_frame(self, cells: Strata, first: int, count: int) -> pd.DataFrame:
+    def _cells_frame(self, cells: Strata, first: int, count: int, progress: bool) -> pd.DataFrame:
         """Records of deals ``first`` … ``first + count - 1`` of a conditioned sweep: deal ``d`` is
-        deal ``d // k`` of cell ``d % k`` (k cells, :mod:`tarotsim.run.strata`), with its ``weight``."""
+        deal ``d // k`` of cell ``d % k`` (k cells, :mod:`tarotsim.run.strata`), with its ``weight``;
+        ``progress`` shows a bar of cells."""
         k = len(cells.cells)
         weights = cells.weights(self.deals)
         frames = []
-        for c, cell in enumerate(cells.cells):
+        each: Iterable[tuple[int, Cell]] = enumerate(cells.cells)
+        if progress:
+            from tqdm import tqdm
+
+            each = tqdm(each, total=k, unit="cell", desc="cells", file=sys.stderr)
+        for c, cell in each:
             start = max(0, -(-(first - c) // k))
             stop = max(start, -(-(first + count - c) // k))
             if stop == start:

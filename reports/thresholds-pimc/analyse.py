@@ -29,29 +29,54 @@ TARGET = 0.3
 """The precision asked of each fitted threshold: ± this many trumps (95 %)."""
 
 
-def pooled(root: Path, play: str, rounds: list[int]) -> pd.DataFrame:
-    """Every finished round's records of `play`, weights divided by the rounds, deals renumbered."""
+def pooled(root: Path, play: str, runs: list[str]) -> pd.DataFrame:
+    """The records of `runs` (run names under ``root/play``), deals renumbered, each cell's weight
+    its probability over its deals in all the runs: a cell (bouts, trump length) of probability
+    ``p`` dealt ``n`` times in a run carries ``p / n`` there, so ``p`` is read back from any run."""
     frames = []
     offset = 0
-    for r in rounds:
-        for bouts in range(4):
-            records = load_records(root / play / f"round{r}-bouts{bouts}")
-            records["deal"] = records["deal"] + offset
-            records["weight"] = records["weight"] / len(rounds)
-            offset = int(records["deal"].max()) + 1
-            frames.append(records)
-    return pd.concat(frames, ignore_index=True)
+    for name in runs:
+        records = load_records(root / play / name)
+        records["deal"] = records["deal"] + offset
+        offset = int(records["deal"].max()) + 1
+        frames.append(records)
+    out = pd.concat(frames, ignore_index=True)
+    first = out.drop_duplicates("deal")
+    keys = ["taker_bouts", "taker_trumps"]
+    cell = first.groupby(keys, observed=True).agg(deals=("deal", "size"), mass=("weight", "sum"))
+    per_run = first.groupby([*keys, first["deal"].map(_run_of(frames))], observed=True)["weight"].sum()
+    probability = per_run.groupby(level=keys).mean()  # the same p from every run that deals the cell
+    assert np.allclose(per_run.groupby(level=keys).max(), per_run.groupby(level=keys).min(), rtol=1e-9)
+    weight = (probability / cell["deals"]).rename("pooled")
+    out = out.drop(columns="weight").merge(weight, left_on=keys, right_index=True, how="left")
+    return out.rename(columns={"pooled": "weight"}).sort_values(["deal"], kind="stable").reset_index(drop=True)
 
 
-def finished_rounds(root: Path) -> list[int]:
-    """Rounds whose eight runs (four bout counts, two plays) are complete."""
+def _run_of(frames: list[pd.DataFrame]) -> dict[int, int]:
+    """The run (its position in `frames`) of each renumbered deal."""
+    return {int(d): i for i, frame in enumerate(frames) for d in frame["deal"].unique()}
+
+
+def finished_runs(root: Path) -> list[str]:
+    """Runs finished under both plays (same name, same cells, same seed)."""
     done = []
-    for r in range(100):
-        paths = [root / p / f"round{r}-bouts{b}" / "manifest.json" for p in PLAYS for b in range(4)]
-        if not all(p.is_file() and json.loads(p.read_text()).get("complete") for p in paths):
-            break
-        done.append(r)
+    for path in sorted((root / "pimc").iterdir()):
+        both = [root / play / path.name / "manifest.json" for play in PLAYS]
+        if all(p.is_file() and json.loads(p.read_text()).get("complete") for p in both):
+            done.append(path.name)
     return done
+
+
+def conditions(root: Path, runs: list[str]) -> list[str]:
+    """Each run's seed and ``--where``, as its manifest records them."""
+    from tarotsim.run.strata import where_text
+
+    out = []
+    for name in runs:
+        run = json.loads((root / "pimc" / name / "manifest.json").read_text())["run"]
+        where = tuple(tuple(item) for item in run["condition"]["where"])
+        out.append(f"`{name}`: seed {run['seed']}, `--where {where_text(where)}`, {run['deals']:,} deals")
+    return out
 
 
 def fmt(value: float, low: float, high: float, digits: int = 1, sign: bool = False) -> str:
@@ -86,7 +111,7 @@ def threshold_rows(fits: dict[str, pd.DataFrame]) -> pd.DataFrame:
                     "pimc − heuristic": fmt(diff, diff - half, diff + half, sign=True),
                     "± pimc": f"{(hp - lp) / 2:.2f}" if not math.isnan(vp) else "—",
                     "± heuristic": f"{(hh - lh) / 2:.2f}" if not math.isnan(vh) else "—",
-                    "_half_p": (hp - lp) / 2,
+                    "half_p": (hp - lp) / 2,
                 }
             )
     return pd.DataFrame(rows)
@@ -168,10 +193,10 @@ def main() -> None:
     parser.add_argument("--cpu-seconds", type=float, default=math.nan)
     parser.add_argument("--per-cell", type=int, default=150)
     args = parser.parse_args()
-    rounds = finished_rounds(args.root)
-    if not rounds:
-        raise SystemExit("no finished round")
-    records = {play: pooled(args.root, play, rounds) for play in PLAYS}
+    runs = finished_runs(args.root)
+    if not runs:
+        raise SystemExit("no finished run")
+    records = {play: pooled(args.root, play, runs) for play in PLAYS}
     fits = {play: thresholds(records[play]) for play in PLAYS}
     best = {play: best_contract(records[play]) for play in PLAYS}
     table = threshold_rows(fits)
@@ -184,20 +209,27 @@ def main() -> None:
         "# Thresholds under the search player (pimc), beside the heuristic's, on the same deals",
         "",
         f"{deals:,} deals, stratified: {len(cells)} cells of the taker's bouts and trump length, "
-        f"{len(rounds)} rounds of {args.per_cell} deals per cell ({args.per_cell * len(rounds)} per cell in all); "
+        f"{cells.min()} to {cells.max()} deals per cell, in {len(runs)} runs of {args.per_cell} deals per cell; "
         "each deal played under the four contracts by seat 0, once with `pimc` card play in every seat "
         "(its defaults) and once with the heuristic, on the same cards. "
         + (f"CPU time of the sweeps: {args.cpu_seconds:,.0f} s. " if not math.isnan(args.cpu_seconds) else "")
         + "Made by `run.sh` (the commands) and `analyse.py` (these tables) in this folder; "
         "`cells.csv` holds every cell's counts and sums under both plays.",
         "",
+        "Deals per cell (bouts × trumps): "
+        + "; ".join(f"{b} bouts: " + ", ".join(f"{t}: {n}" for (bb, t), n in cells.items() if bb == b)
+                    for b in sorted({i[0] for i in cells.index}))  # fmt: skip
+        + ".",
+        "",
+        "The runs (`run.sh`; each under both plays): " + "; ".join(conditions(args.root, runs)) + ".",
+        "",
         "Cells (trump lengths dealt, by bouts): "
         + "; ".join(
             f"{b} bouts: {cells[b].index.min()}–{cells[b].index.max()}" for b in sorted({i[0] for i in cells.index})
         )
-        + ". The heuristic's 10,000,000-deal sweep put every threshold in these ranges; "
-        "cells outside them hold no threshold of either play (or are too rare to deal: 0 bouts with 13 trumps "
-        "or more).",
+        + ". The heuristic's 10,000,000-deal sweep put every threshold in these ranges, and the first runs "
+        "showed which lengths hold none (later runs leave them out); longer hands are too rare to deal "
+        "(0 bouts with 13 trumps or more, below one deal in a million).",
         "",
         "## Trump length from which each contract is made half the time, and pays (break-even)",
         "",
@@ -210,17 +242,17 @@ def main() -> None:
         "shortest.",
         "",
     ]
-    shown = table.drop(columns="_half_p")
+    shown = table.drop(columns="half_p")
     lines.append(_markdown(shown))
-    found = table["_half_p"].dropna()
-    short = table[table["_half_p"] > TARGET]
+    found = table["half_p"].dropna()
+    short = table[table["half_p"] > TARGET]
     lines += [
         "",
         f"Precision: {len(found)} thresholds fitted under pimc, half-widths "
         f"{found.min():.2f} to {found.max():.2f} trumps (median {found.median():.2f}). "
         + (
             f"{len(short)} fall short of ±{TARGET} trump: "
-            + ", ".join(f"{r.contract} {r.bouts} bouts {r.kind} (±{r._half_p:.2f})" for r in short.itertuples())
+            + ", ".join(f"{r.contract} {r.bouts} bouts {r.kind} (±{r.half_p:.2f})" for r in short.itertuples())
             + "."
             if len(short)
             else f"Every one reaches ±{TARGET} trump."

@@ -87,10 +87,63 @@ def fmt(value: float, low: float, high: float, digits: int = 1, sign: bool = Fal
     return text.replace("-", "−")
 
 
-def threshold_rows(fits: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def bootstrap_differences(records: dict[str, pd.DataFrame], n_boot: int, seed: int = 0) -> pd.DataFrame:
+    """pimc − heuristic of every fitted threshold, refitted on `n_boot` paired resamples: each deal
+    drawn a Poisson(1) number of times, the same under both plays (the deals are shared), within
+    its cell. Returns one row per replicate and (contract, bouts, kind): ``diff`` (NaN where either
+    fit found none)."""
+    from tarotsim.analysis.fits import fitted_thresholds
+
+    keys = ["contract", "taker_bouts", "taker_trumps"]
+    played = {}
+    for play, rec in records.items():
+        part = rec[rec["thrown_in"] == "none"][["deal", *keys, "made", "taker_score"]].copy()
+        part["contract"] = part["contract"].astype(str)
+        part["made"] = part["made"].astype(float)
+        part["taker_score"] = part["taker_score"].astype(float)
+        played[play] = part
+    deals = np.sort(records["pimc"]["deal"].unique())
+    rng = np.random.default_rng(seed)
+    out = []
+    for b in range(n_boot):
+        times = pd.Series(rng.poisson(1.0, len(deals)).astype(float), index=deals)
+        found = {}
+        for play, part in played.items():
+            m = times.reindex(part["deal"]).to_numpy()
+            frame = part.assign(m=m, mm=m * part["made"], ms=m * part["taker_score"],
+                                mss=m * part["taker_score"] ** 2)  # fmt: skip
+            cells = frame.groupby(keys, sort=True)[["m", "mm", "ms", "mss"]].sum().reset_index()
+            cells = cells[cells["m"] > 1]
+            mean = cells["ms"] / cells["m"]
+            table = pd.DataFrame(
+                {
+                    "contract": cells["contract"],
+                    "taker_bouts": cells["taker_bouts"].astype(int),
+                    "taker_trumps": cells["taker_trumps"].astype(float),
+                    "n": cells["m"],
+                    "made": cells["mm"],
+                    "mean_score": mean,
+                    "score_var": (cells["mss"] - cells["m"] * mean**2) / (cells["m"] - 1),
+                }
+            ).reset_index(drop=True)
+            fit = fitted_thresholds(table, x="taker_trumps", by=["taker_bouts"], min_rate=0.5, min_n=30,
+                                    z=Z95, same_play={}, n_played=int(cells["m"].sum()))  # fmt: skip
+            found[play] = fit.set_index(["contract", "taker_bouts"])
+        for kind, col in (("50% success", "threshold"), ("break-even", "break_even")):
+            diff = found["pimc"][col] - found["heuristic"][col]
+            for (con, bouts), value in diff.items():
+                out.append({"replicate": b, "contract": con, "bouts": int(bouts), "kind": kind, "diff": value})
+    return pd.DataFrame(out)
+
+
+def threshold_rows(fits: dict[str, pd.DataFrame], boot: pd.DataFrame) -> pd.DataFrame:
     """One row per contract, bout count and kind (50 % success, break-even): both plays, the
-    difference, and whether each reached ±TARGET."""
+    difference with its paired bootstrap interval (percentiles of `boot`'s replicates; none when
+    more than 5 % of them found no threshold under a play), and each half-width."""
     rows = []
+    spread = {
+        key: part["diff"].to_numpy() for key, part in boot.groupby(["contract", "bouts", "kind"], sort=False)
+    }
     h, p = fits["heuristic"], fits["pimc"]
     both = h.merge(p, on=["contract", "taker_bouts"], suffixes=("_h", "_p"))
     for _, row in both.iterrows():
@@ -100,7 +153,11 @@ def threshold_rows(fits: dict[str, pd.DataFrame]) -> pd.DataFrame:
                 values[play] = (row[col + s], row[f"{col}_low{s}"], row[f"{col}_high{s}"], row[f"note{s}"])
             (vh, lh, hh, nh), (vp, lp, hp, np_) = values["heuristic"], values["pimc"]
             diff = vp - vh
-            half = math.hypot((hh - lh) / 2, (hp - lp) / 2)
+            drawn = spread.get((row["contract"], int(row["taker_bouts"]), kind), np.array([]))
+            paired = "—"
+            if not math.isnan(diff) and len(drawn) and np.isnan(drawn).mean() <= 0.05:
+                low, high = np.quantile(drawn[~np.isnan(drawn)], [0.025, 0.975])
+                paired = fmt(diff, float(low), float(high), sign=True)
             rows.append(
                 {
                     "contract": row["contract"],
@@ -108,7 +165,7 @@ def threshold_rows(fits: dict[str, pd.DataFrame]) -> pd.DataFrame:
                     "kind": kind,
                     "heuristic": fmt(vh, lh, hh) if not math.isnan(vh) else _why(nh, col),
                     "pimc": fmt(vp, lp, hp) if not math.isnan(vp) else _why(np_, col),
-                    "pimc − heuristic": fmt(diff, diff - half, diff + half, sign=True),
+                    "pimc − heuristic": paired,
                     "± pimc": f"{(hp - lp) / 2:.2f}" if not math.isnan(vp) else "—",
                     "± heuristic": f"{(hh - lh) / 2:.2f}" if not math.isnan(vh) else "—",
                     "half_p": (hp - lp) / 2,
@@ -192,6 +249,7 @@ def main() -> None:
     parser.add_argument("root", type=Path)
     parser.add_argument("--cpu-seconds", type=float, default=math.nan)
     parser.add_argument("--per-cell", type=int, default=150)
+    parser.add_argument("--n-boot", type=int, default=300)
     args = parser.parse_args()
     runs = finished_runs(args.root)
     if not runs:
@@ -199,7 +257,8 @@ def main() -> None:
     records = {play: pooled(args.root, play, runs) for play in PLAYS}
     fits = {play: thresholds(records[play]) for play in PLAYS}
     best = {play: best_contract(records[play]) for play in PLAYS}
-    table = threshold_rows(fits)
+    boot = bootstrap_differences(records, args.n_boot)
+    table = threshold_rows(fits, boot)
     paired = paired_success(records)
     sums = cell_sums(records)
     sums.to_csv(HERE / "cells.csv", index=False)
@@ -235,10 +294,12 @@ def main() -> None:
         "",
         "Fitted as `tarotsim thresholds` does (logistic curve of success, weighted least squares of the mean "
         "score, local fits round the crossing, widened where the curve misses the cells), on the cells of one "
-        "bout count; 95 % intervals. Within a cell every deal weighs the same, so the stratification changes "
-        "only how many deals each length gets. `pimc − heuristic` combines the two intervals as if "
-        "independent; the deals are shared, so the two fits err together and this interval is wider than "
-        "the paired one would be. `> 12`: not reached over the lengths dealt; `≤ 3`: reached already at the "
+        "bout count; 95 % intervals, `± pimc` and `± heuristic` their half-widths. Within a cell every deal "
+        "weighs the same, so the stratification changes only how many deals each length gets. "
+        f"`pimc − heuristic`: the difference of the two fits, its interval from {args.n_boot} paired "
+        "resamples (each deal drawn a Poisson(1) number of times, the same under both plays; both curves "
+        "refitted; 2.5 and 97.5 percentiles), `—` where a play has no threshold or more than 5 % of the "
+        "resamples found none. `> 12`: not reached over the lengths dealt; `≤ 3`: reached already at the "
         "shortest.",
         "",
     ]

@@ -21,7 +21,6 @@ import pandas as pd
 
 from tarotsim.analysis import Z95, best_contract, success_table, thresholds
 from tarotsim.analysis.loading import load_records
-from tarotsim.labels import CONTRACTS
 
 HERE = Path(__file__).resolve().parent
 PLAYS = ("heuristic", "pimc")
@@ -49,7 +48,9 @@ def pooled(root: Path, play: str, runs: list[str]) -> pd.DataFrame:
     assert np.allclose(per_run.groupby(level=keys).max(), per_run.groupby(level=keys).min(), rtol=1e-9)
     weight = (probability / cell["deals"]).rename("pooled")
     out = out.drop(columns="weight").merge(weight, left_on=keys, right_index=True, how="left")
-    return out.rename(columns={"pooled": "weight"}).sort_values(["deal"], kind="stable").reset_index(drop=True)
+    return (
+        out.rename(columns={"pooled": "weight"}).sort_values(["deal"], kind="stable").reset_index(drop=True)
+    )
 
 
 def _run_of(frames: list[pd.DataFrame]) -> dict[int, int]:
@@ -132,7 +133,9 @@ def bootstrap_differences(records: dict[str, pd.DataFrame], n_boot: int, seed: i
         for kind, col in (("50% success", "threshold"), ("break-even", "break_even")):
             diff = found["pimc"][col] - found["heuristic"][col]
             for (con, bouts), value in diff.items():
-                out.append({"replicate": b, "contract": con, "bouts": int(bouts), "kind": kind, "diff": value})
+                out.append(
+                    {"replicate": b, "contract": con, "bouts": int(bouts), "kind": kind, "diff": value}
+                )
     return pd.DataFrame(out)
 
 
@@ -276,15 +279,18 @@ def main() -> None:
         "`cells.csv` holds every cell's counts and sums under both plays.",
         "",
         "Deals per cell (bouts × trumps): "
-        + "; ".join(f"{b} bouts: " + ", ".join(f"{t}: {n}" for (bb, t), n in cells.items() if bb == b)
-                    for b in sorted({i[0] for i in cells.index}))  # fmt: skip
+        + "; ".join(
+            f"{b} bouts: " + ", ".join(f"{t}: {n}" for (bb, t), n in cells.items() if bb == b)
+            for b in sorted({i[0] for i in cells.index})
+        )  # fmt: skip
         + ".",
         "",
         "The runs (`run.sh`; each under both plays): " + "; ".join(conditions(args.root, runs)) + ".",
         "",
         "Cells (trump lengths dealt, by bouts): "
         + "; ".join(
-            f"{b} bouts: {cells[b].index.min()}–{cells[b].index.max()}" for b in sorted({i[0] for i in cells.index})
+            f"{b} bouts: {cells[b].index.min()}–{cells[b].index.max()}"
+            for b in sorted({i[0] for i in cells.index})
         )
         + ". The heuristic's 10,000,000-deal sweep put every threshold in these ranges, and the first runs "
         "showed which lengths hold none (later runs leave them out); longer hands are too rare to deal "
@@ -313,7 +319,9 @@ def main() -> None:
         f"{found.min():.2f} to {found.max():.2f} trumps (median {found.median():.2f}). "
         + (
             f"{len(short)} fall short of ±{TARGET} trump: "
-            + ", ".join(f"{r.contract} {r.bouts} bouts {r.kind} (±{r.half_p:.2f})" for r in short.itertuples())
+            + ", ".join(
+                f"{r.contract} {r.bouts} bouts {r.kind} (±{r.half_p:.2f})" for r in short.itertuples()
+            )
             + "."
             if len(short)
             else f"Every one reaches ±{TARGET} trump."
@@ -353,7 +361,10 @@ def main() -> None:
     lines.append(
         _markdown(
             pd.DataFrame(
-                [{"bouts": k[0], "trumps": k[1], "heuristic": bh[k], "pimc": bp.get(k, "—")} for k in sorted(bh)]
+                [
+                    {"bouts": k[0], "trumps": k[1], "heuristic": bh[k], "pimc": bp.get(k, "—")}
+                    for k in sorted(bh)
+                ]
             )
         )
     )

@@ -111,13 +111,13 @@ def test_the_guide_quotes_the_committed_10m_report_exactly():
     assert len(intervals) >= 7
     for text in intervals:
         assert text in summary, text
-    assert "Prise pays (beats passing) from 46 `hand_points`" in summary and "from 46 hand points" in quote
+    assert "Prise pays (beats passing) from 46 hand points" in summary and "from 46 hand points" in quote
     assert (
-        "Garde sans is the best choice from 68 `hand_points_dist`" in summary
+        "Garde sans is the best choice from 68 hand points with the distribution bonus" in summary
         and "from 68 hand points" in quote
     )
     assert (
-        "Garde contre is the best choice from 76 `hand_points_dist` (a bin edge; resampled 95%: 76 to 78)"
+        "Garde contre is the best choice from 76 hand points with the distribution bonus (a bin edge; resampled 95%: 76 to 78)"
         in summary
     )
     assert "76 (resampled interval 76 to 78)" in quote

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tarotsim.labels import Contract, Side
     from tarotsim.simulate import simulate, sweep
     from tarotsim.strategy import Strategy
+    from tarotsim.vecenv import VecEnv
 
 _HOMES = {
     "Contract": "tarotsim.labels",
@@ -35,6 +36,7 @@ _HOMES = {
     "RunConfig": "tarotsim.config",
     "Side": "tarotsim.labels",
     "Strategy": "tarotsim.strategy",
+    "VecEnv": "tarotsim.vecenv",
     "actions": "tarotsim.game",
     "analyse_hand": "tarotsim.hand",
     "deal": "tarotsim.dealing",
@@ -60,6 +62,7 @@ __all__ = [
     "RunConfig",
     "Side",
     "Strategy",
+    "VecEnv",
     "__version__",
     "actions",
     "analyse_hand",

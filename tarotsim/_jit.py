@@ -24,8 +24,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numba
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
 
 _PACKAGE = Path(__file__).resolve().parent
 _ROOT = "tarotsim"
@@ -34,10 +34,12 @@ _STAMPED_ENVIRONMENT = ("TAROTSIM_NO_PDEP",)
 
 
 _IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)", re.MULTILINE
+    r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+import[ \t]*(?:\((?:[^)#]|#[^\n]*)*\)|[^\n]*)|import[ \t]+[^\n]*)",
+    re.MULTILINE,
 )
-"""An import statement at the start of a line (parsing only these is ten times faster than
-parsing whole modules, which would cost every start of the kernels a good part of a second)."""
+"""An import statement at the start of a line, comments inside its parentheses included
+(parsing only these is ten times faster than parsing whole modules, which would cost every
+start of the kernels a good part of a second)."""
 
 
 def imported_modules(module: str, source: str, modules: Collection[str]) -> set[str]:
@@ -175,12 +177,37 @@ _OPTIONS: dict[str, Any] = {
 }
 
 
+class Kernel(CPUDispatcher):
+    """Numba's CPU dispatcher, except that a kernel called from another is compiled for the
+    argument types without their constant values (``types.unliteral``).
+
+    Numba types a constant argument (``f(x, True)``, ``n = 0`` before a loop that counts
+    it) as a literal type, ``Literal[bool](True)``, and so compiles the callee once more
+    for it, next to its ordinary ``bool`` or ``int64`` version: the whole callee typed,
+    lowered and linked twice. No kernel here branches on an argument's value at compile
+    time (that is what ``None`` arguments are for: ``searching``), so every call shares one
+    compiled version per argument type.
+    """
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {name: types.unliteral(a) for name, a in kws.items()}
+        return super().get_call_template(args, kws)
+
+
 def njit(func: Callable[..., Any] | None = None, **overrides: Any) -> Any:
-    """``numba.njit`` with the project's options; usable as ``@njit`` or ``@njit(parallel=True)``."""
+    """``numba.njit`` with the project's options, compiling a ``Kernel``; usable as ``@njit``
+    or ``@njit(parallel=True)``."""
     options = {**_OPTIONS, **overrides}
-    if func is None:
-        return lambda f: numba.njit(**options)(f)
-    return numba.njit(**options)(func)
+    cache = options.pop("cache")
+
+    def kernel(f: Callable[..., Any]) -> Kernel:
+        dispatcher = Kernel(py_func=f, locals={}, targetoptions={**options, "nopython": True})
+        if cache:
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return kernel if func is None else kernel(func)
 
 
 def is_compiled(kernel: Any, args: tuple[Any, ...]) -> bool:

@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 
-from tarotsim.kernels import state as S
 from tarotsim.labels import CONTRACTS, HAND_FEATURES, TABLE_SIZES
 
 FORMAT = "tarotsim-bidder"
@@ -78,6 +77,8 @@ class Bidder:
     def slots(self) -> np.ndarray:
         """The model as the kernels read it: int64[N_LEARNED_CONTRACTS * LEARNED_ROW], the
         slots from ``P_LEARNED_0`` of a seat's block, in fixed point (``LEARNED_SCALE``)."""
+        from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
+
         out = np.zeros(S.N_LEARNED_CONTRACTS * S.LEARNED_ROW, dtype=np.int64)
         for c, contract in enumerate(CONTRACTS):
             row = self.coefficients[contract]
@@ -177,6 +178,8 @@ def from_json(data: object, path: str | os.PathLike[str] = "the bidder file") ->
     table = data.get("coefficients")
     if not isinstance(table, dict) or sorted(table) != sorted(CONTRACTS):
         raise _malformed(path, f"coefficients must give one row per contract ({', '.join(CONTRACTS)})")
+    from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
+
     names = [INTERCEPT, *HAND_FEATURES]
     coefficients: dict[str, dict[str, float]] = {}
     for contract in CONTRACTS:

@@ -16,7 +16,6 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from tarotsim.kernels import state as C
 from tarotsim.labels import DEALINGS, DEFAULT_CHELEM_THRESHOLD, TABLE_SIZES, parse_contract
 from tarotsim.policies import DEFAULTS, check_thresholds
 from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
@@ -189,6 +188,8 @@ class RunConfig:
     def to_array(self) -> np.ndarray:
         """The kernels' ``cfg`` array: int64[N_CFG], slots ``kernels.state.C_*`` and each
         seat's block (``Strategy.block``)."""
+        from tarotsim.kernels import state as C  # the kernels' layout, with Numba: imported when first needed
+
         cfg = np.zeros(C.N_CFG, dtype=np.int64)
         hand, chien = TABLE_SIZES[self.players]
         cfg[C.C_PLAYERS] = self.players

@@ -25,7 +25,6 @@ Actions are strings (:func:`actions` lists them for a table size):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,13 +37,14 @@ from tarotsim.cards import (
     PETIT,
     SUIT_LEN,
     TRUMP_21,
-    TRUMPS_MASK,
     format_card,
     parse_cards,
 )
 from tarotsim.config import check_players
 from tarotsim.kernels import state as S
 from tarotsim.kernels import stepwise as K
+from tarotsim.kernels import vector as V
+from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.state import new_state
 from tarotsim.kernels.view import SeatView
 from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee
@@ -83,6 +83,32 @@ def actions(players: int = 4) -> list[str]:
 _ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
 N_ACTIONS = len(_ACTION_INDEX)
 """Length of the legal-action mask in :meth:`Observation.tensor` (the five-player list)."""
+
+
+def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' codes of the actions of :func:`actions` (``players``).
+
+    Returns ``(index, codes)``: ``index`` (int64[PH_OVER, 78]) gives, at each phase (a
+    ``kernels.stepwise.PH_*`` code) and for each kernels' code there (a card id, a contract,
+    poignée or chelem code), the action's position in ``actions(players)``, -1 for none;
+    ``codes`` (int64[len(actions(players))]) each action's code, the inverse.
+    """
+    names = actions(players)
+    at = {name: i for i, name in enumerate(names)}
+    index = np.full((K.PH_OVER, N_CARDS), -1, dtype=np.int64)
+    codes = np.zeros(len(names), dtype=np.int64)
+    for phase in range(K.PH_OVER):
+        for code in range(N_CARDS):
+            if phase in (K.PH_BID, K.PH_POIGNEE, K.PH_CHELEM):
+                table = {K.PH_BID: CONTRACT_NAMES, K.PH_POIGNEE: _POIGNEES, K.PH_CHELEM: _CHELEM}[phase]
+                name = table[code] if code < len(table) else None
+            else:
+                name = _action_name(code, phase, 0)
+            if name in at:
+                index[phase, code] = at[name]
+                codes[at[name]] = code
+    return index, codes
+
 
 TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
     ("phase", len(PHASES)),  # one-hot, PHASES order
@@ -125,10 +151,14 @@ def _cards(word0: Any, word1: Any) -> tuple[str, ...]:
     return tuple(_NAMES[c] for c in _bits(int(word0), 0) + _bits(int(word1), N_SUIT_CARDS))
 
 
-@dataclass(frozen=True)
 class Observation:
     """What one seat knows at a point of a deal (nothing of the other hands, the unseen
     chien, or the écart beyond its shown trumps).
+
+    An observation is made from the seat's observation row of the kernels
+    (``kernels.vector``, int64[N_ROW]); each field is read from it when first asked for.
+    Observations are read-only and stay valid once the deal moves on. Two are equal when
+    they carry the same information (:meth:`info_string`).
 
     Attributes
     ----------
@@ -169,29 +199,178 @@ class Observation:
     chelem_announced : bool
     """
 
-    seat: int
-    players: int
-    dealer: int
-    phase: str
-    hand: tuple[str, ...]
-    trick: tuple[str, ...]
-    leader: int | None
-    legal_actions: tuple[str, ...]
-    contract: str | None
-    taker: int | None
-    bids: tuple[str, ...]
-    played: tuple[tuple[str, ...], ...]
-    tricks: tuple[tuple[int, tuple[str, ...], int], ...]
-    chien: tuple[str, ...] | None
-    ecart: tuple[str, ...]
-    poignees: tuple[tuple[str, ...], ...]
-    called_card: str | None
-    partner: int | None
-    attack: bool
-    chelem_announced: bool
-    _view: SeatView = field(compare=False, repr=False)
-    _decision: tuple[int, int, int, int, int] = field(compare=False, repr=False)
-    # (phase code, highest bid code, legal word 0, legal word 1, écart laid: word 0 | word 1 << 64)
+    __slots__ = ("_legal", "_row")
+
+    def __init__(self, row: np.ndarray, legal: tuple[str, ...] | None = None) -> None:
+        self._row = row
+        self._legal = legal
+
+    def _get(self, slot: int) -> int:
+        return int(self._row[slot])
+
+    def _optional(self, slot: int) -> int | None:
+        value = int(self._row[slot])
+        return None if value < 0 else value
+
+    def _cards(self, slot: int) -> tuple[str, ...]:
+        return _cards(self._row[slot], self._row[slot + 1])
+
+    @property
+    def seat(self) -> int:
+        return self._get(V.O_SEAT)
+
+    @property
+    def players(self) -> int:
+        return self._get(V.O_PLAYERS)
+
+    @property
+    def dealer(self) -> int:
+        return self._get(V.O_DEALER)
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self._get(V.O_PHASE)]
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        return self._cards(V.O_HAND)
+
+    @property
+    def trick(self) -> tuple[str, ...]:
+        row = self._row
+        return tuple(_NAMES[c] for c in row[V.O_TRICK : V.O_TRICK + int(row[V.O_TRICK_LEN])].tolist())
+
+    @property
+    def leader(self) -> int | None:
+        return self._optional(V.O_LEADER)
+
+    @property
+    def legal_actions(self) -> tuple[str, ...]:
+        if self._legal is None:
+            row = self._row
+            legal = (
+                _legal_names(int(row[V.O_PHASE]), row[V.O_LEGAL : V.O_LEGAL + 2]) if row[V.O_TO_ACT] else ()
+            )
+            object.__setattr__(self, "_legal", legal)
+        return self._legal  # type: ignore[return-value]
+
+    @property
+    def contract(self) -> str | None:
+        contract = self._get(V.O_CONTRACT)
+        return None if contract == 0 else CONTRACT_NAMES[contract]
+
+    @property
+    def taker(self) -> int | None:
+        return self._optional(V.O_TAKER)
+
+    @property
+    def bids(self) -> tuple[str, ...]:
+        words = self._row[V.O_BIDS : V.O_BIDS + self._get(V.O_SPOKEN)].tolist()
+        return tuple(CONTRACT_NAMES[w] for w in words)
+
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[str, ...], int], ...]:
+        row = self._row
+        n = int(row[V.O_PLAYERS])
+        done = int(row[V.O_TRICKS_DONE])
+        history = row[V.O_HISTORY : V.O_HISTORY + done * S.N_HISTORY].reshape(done, S.N_HISTORY).tolist()
+        last = int(row[V.O_INFO + S.I_LEADER])
+        return tuple(
+            (
+                trick[S.H_LEADER],
+                tuple(_NAMES[c] for c in trick[:n]),
+                history[t + 1][S.H_LEADER] if t + 1 < done else last,
+            )
+            for t, trick in enumerate(history)
+        )
+
+    @property
+    def played(self) -> tuple[tuple[str, ...], ...]:
+        n = self.players
+        played: list[list[str]] = [[] for _ in range(n)]
+        for first, cards, _ in self.tricks:
+            for j, card in enumerate(cards):
+                played[(first + j) % n].append(card)
+        leader = self.leader
+        if leader is not None:
+            for j, card in enumerate(self.trick):
+                played[(leader + j) % n].append(card)
+        return tuple(tuple(p) for p in played)
+
+    @property
+    def chien(self) -> tuple[str, ...] | None:
+        return self._cards(V.O_CHIEN) if self._row[V.O_CHIEN_SHOWN] else None
+
+    @property
+    def ecart(self) -> tuple[str, ...]:
+        return self._cards(V.O_ECART)
+
+    @property
+    def poignees(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(self._cards(V.O_POIGNEES + 2 * s) for s in range(self.players))
+
+    @property
+    def called_card(self) -> str | None:
+        called = self._get(V.O_CALLED)
+        return None if called < 0 else _NAMES[called]
+
+    @property
+    def partner(self) -> int | None:
+        return self._optional(V.O_PARTNER)
+
+    @property
+    def attack(self) -> bool:
+        return bool(self._row[V.O_ATTACK])
+
+    @property
+    def chelem_announced(self) -> bool:
+        return bool(self._row[V.O_CHELEM])
+
+    @property
+    def _view(self) -> SeatView:
+        """The seat's ``SeatView`` (``kernels.view``), on the arrays of the row."""
+        row = self._row
+        u = row.view(np.uint64)
+        return SeatView(
+            int(row[V.O_SEAT]),
+            bool(row[V.O_ATTACK]),
+            u[V.O_VIEW_HAND],
+            u[V.O_VIEW_HAND + 1],
+            u[V.O_VIEW_ECART],
+            u[V.O_VIEW_ECART + 1],
+            u[V.O_VIEW_CHIEN],
+            u[V.O_VIEW_CHIEN + 1],
+            row[V.O_INFO : V.O_INFO + S.N_INFO],
+            u[V.O_ALL_PLAYED : V.O_ALL_PLAYED + 2],
+            row[V.O_RAW_TRICK : V.O_RAW_TRICK + S.MAX_SEATS],
+            u[V.O_SHOWN : V.O_SHOWN + 2 * S.MAX_SEATS].reshape(S.MAX_SEATS, 2),
+            row[V.O_HISTORY : V.O_HISTORY + S.MAX_TRICKS * S.N_HISTORY].reshape(S.MAX_TRICKS, S.N_HISTORY),
+            row[V.O_RAW_BIDS : V.O_RAW_BIDS + S.MAX_SEATS],
+            u[V.O_RNG : V.O_RNG + STREAM_WORDS],
+        )
+
+    @property
+    def _decision(self) -> tuple[int, int, int, int, int]:
+        """(phase code, highest bid code, legal word 0, legal word 1, écart laid: word 0 | word 1 << 64)."""
+        row = self._row
+        return (
+            int(row[V.O_PHASE]),
+            int(row[V.O_CONTRACT]),
+            int(row[V.O_LEGAL]),
+            int(row[V.O_LEGAL + 1]),
+            int(row[V.O_LAID]) | int(row[V.O_LAID + 1]) << 64,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return self.info_string() == other.info_string()
+
+    def __hash__(self) -> int:
+        return hash(self.info_string())
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self.seat}, phase={self.phase!r}, hand={' '.join(self.hand)!r})"
 
     def info_string(self) -> str:
         """A canonical text form: equal strings for observations of equal information."""
@@ -324,8 +503,7 @@ def decide(observation: Observation, strategy: Strategy | str) -> str:
         raise ValueError(f"seat {observation.seat} has no decision to make in the {observation.phase} phase")
     cfg = strategy_cfg(strategy, observation.players)
     phase, contract, legal0, legal1, laid = observation._decision
-    view = observation._view
-    code = K.decide(view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
+    code = K.decide(observation._view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
     return _action_name(int(code), phase, contract)
 
 
@@ -441,7 +619,7 @@ class Game:
         self._rec = np.zeros(S.N_REC, dtype=np.int64)
         self._log = np.zeros(S.N_LOG, dtype=np.int64)
         self._legal = np.zeros(2, dtype=np.uint64)
-        self._tricks: list[tuple[int, tuple[str, ...], int]] = []  # the tricks completed, decoded
+        self._seen = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)  # scratch of vector.observe
 
     @classmethod
     def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
@@ -530,34 +708,11 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._tb = S.DealState(*(a.copy() for a in self._tb))
-        for name in ("_pos", "_laid", "_rec", "_log", "_legal", "_tricks"):
+        for name in ("_pos", "_laid", "_rec", "_log", "_legal", "_seen"):
             setattr(other, name, getattr(self, name).copy())
         return other
 
     # what a seat knows -------------------------------------------------------------------
-
-    def _seat_view(self, seat: int, copy: bool) -> SeatView:
-        """``kernels.view.seat_view`` of ``seat`` (the arrays copied when ``copy``)."""
-        tb = self._tb
-        info = tb.info
-        own = seat == info[S.I_TAKER]
-        ecart0 = tb.ecart[0] if own else np.uint64(0)
-        ecart1 = tb.ecart[1] if own else tb.ecart[1] & TRUMPS_MASK
-        shown = info[S.I_CHIEN_SHOWN] == 1
-        arrays = [info, tb.played, tb.trick, tb.shown, tb.history, tb.bids, tb.rng]
-        if copy:
-            arrays = [a.copy() for a in arrays]
-        return SeatView(
-            int(seat),
-            bool(tb.attack[seat] == 1),
-            tb.hands[seat, 0],
-            tb.hands[seat, 1],
-            ecart0,
-            ecart1,
-            tb.chien[0] if shown else np.uint64(0),
-            tb.chien[1] if shown else np.uint64(0),
-            *arrays,
-        )
 
     def observation(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) knows now.
@@ -573,68 +728,9 @@ class Game:
                 raise ValueError("the deal is over: give the seat to observe")
         if not 0 <= int(seat) < self.players:
             raise ValueError(f"seat must be 0 to {self.players - 1}, got {seat}")
-        seat = int(seat)
-        tb = self._tb
-        info = tb.info
-        n = self.players
-        phase = int(self._pos[K.Q_PHASE])
-        taker = int(info[S.I_TAKER])
-        to_act = seat == self.to_act
-        laid0, laid1 = (int(self._laid[0]), int(self._laid[1])) if seat == taker else (0, 0)
-        in_play = phase in (K.PH_POIGNEE, K.PH_PLAY, K.PH_OVER) and taker >= 0
-        done = int(info[S.I_TRICK]) if in_play else 0
-        tricks = self._tricks
-        if len(tricks) < done:  # decode the tricks completed since (they never change)
-            rows = tb.history[len(tricks) : done].tolist()
-            for i, row in enumerate(rows):
-                t = len(tricks)
-                winner = rows[i + 1][S.H_LEADER] if t + 1 < done else int(info[S.I_LEADER])
-                tricks.append((row[S.H_LEADER], tuple(_NAMES[c] for c in row[:n]), winner))
-        played: list[list[str]] = [[] for _ in range(n)]
-        for leader, cards, _ in tricks:
-            for j, card in enumerate(cards):
-                played[(leader + j) % n].append(card)
-        trick: tuple[str, ...] = ()
-        leader_now: int | None = None
-        if in_play and phase != K.PH_OVER:
-            leader_now = int(info[S.I_LEADER])
-            trick = tuple(_NAMES[c] for c in tb.trick[: int(info[S.I_TRICK_LEN])].tolist())
-            for j, card in enumerate(trick):
-                played[(leader_now + j) % n].append(card)
-        spoken = int(self._pos[K.Q_SPOKEN])
-        contract = int(self._pos[K.Q_CONTRACT])
-        called = int(info[S.I_CALLED])
-        partner = int(info[S.I_PARTNER])
-        chien = _cards(*tb.chien) if info[S.I_CHIEN_SHOWN] == 1 else None
-        if seat == taker:
-            ecart = _cards(int(tb.ecart[0]) | laid0, int(tb.ecart[1]) | laid1)
-        else:
-            ecart = _cards(0, int(tb.ecart[1]) & int(TRUMPS_MASK))
-        legal = _legal_names(phase, self._legal) if to_act else ()
-        return Observation(
-            seat=seat,
-            players=n,
-            dealer=int(info[S.I_DEALER]),
-            phase=PHASES[phase],
-            hand=_cards(int(tb.hands[seat, 0]) & ~laid0, int(tb.hands[seat, 1]) & ~laid1),
-            trick=trick,
-            leader=leader_now,
-            legal_actions=legal,
-            contract=None if contract == 0 else CONTRACT_NAMES[contract],
-            taker=taker if taker >= 0 else (int(self._pos[K.Q_TAKER]) if contract > 0 else None),
-            bids=tuple(CONTRACT_NAMES[int(b)] for b in tb.bids[:spoken]),
-            played=tuple(tuple(p) for p in played),
-            tricks=tuple(tricks[:done]),
-            chien=chien,
-            ecart=ecart,
-            poignees=tuple(_cards(*tb.shown[s]) for s in range(n)),
-            called_card=format_card(called) if called >= 0 else None,
-            partner=partner if partner >= 0 else None,
-            attack=bool(tb.attack[seat] == 1),
-            chelem_announced=bool(info[S.I_CHELEM_ANNOUNCED] == 1),
-            _view=self._seat_view(seat, copy=True),
-            _decision=(phase, contract, int(self._legal[0]), int(self._legal[1]), laid0 | laid1 << 64),
-        )
+        row = np.empty(V.N_ROW, dtype=np.int64)
+        V.observe(self._tb, self.players, self._pos, self._laid, self._legal, int(seat), self._seen, row)
+        return Observation(row)
 
     def ask(self, strategy: Strategy | str) -> str:
         """The action the built-in ``strategy`` (a :class:`Strategy` or a spec such as

@@ -39,6 +39,7 @@ from tarotsim.analysis.tables import interval_text, number_text
 from tarotsim.cards import format_cards, parse_cards, to_mask
 from tarotsim.config import RunConfig, check_count, make_config
 from tarotsim.dealing import check_players, fixed_words
+from tarotsim.defaults import HAND_DEALS as DEFAULT_DEALS
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.dealing import N_FIXED
@@ -56,7 +57,6 @@ SEAT = 0
 PASS = CONTRACT_NAMES[0]
 BIG_LOSS = 100
 """The loss (game points) whose chance is reported: the taker scores below minus this."""
-DEFAULT_DEALS = 2000
 
 
 def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:

@@ -1,8 +1,8 @@
 """Every name of the simulator, derived from the kernels' constants: the only name table.
 
 Contracts, sides, poignées, thrown-in reasons and policies are small ints inside the
-kernels (``kernels.score``, ``kernels.state``; the policies' codes come from their registry,
-``tarotsim.policies``). This module
+kernels (``kernels.constants``, which holds without Numba the kernels' constants read here;
+the policies' codes come from their registry, ``tarotsim.policies``). This module
 turns each into a Python ``IntEnum`` and a lower-case label (``Contract.GARDE_SANS.label``
 is ``"garde_sans"``), the only spelling used by the API, the records, the CLI and the
 reports. Rule numbers the Python layer shows (multipliers, targets, poignée bonuses,
@@ -22,9 +22,7 @@ from enum import IntEnum
 from typing import Self
 
 from tarotsim import policies
-from tarotsim.kernels import features as F
-from tarotsim.kernels import score as K
-from tarotsim.kernels import state as S
+from tarotsim.kernels import constants as K
 
 
 class _Named(IntEnum):
@@ -77,9 +75,9 @@ class Poignee(_Named):
 class ThrownIn(_Named):
     """Why a deal was not played: ``NONE`` when it was played."""
 
-    NONE = S.THROWN_NONE
-    PETIT_SEC = S.THROWN_PETIT_SEC
-    ALL_PASS = S.THROWN_ALL_PASS
+    NONE = K.THROWN_NONE
+    PETIT_SEC = K.THROWN_PETIT_SEC
+    ALL_PASS = K.THROWN_ALL_PASS
 
 
 CONTRACT_NAMES: tuple[str, ...] = tuple(c.label for c in Contract)
@@ -146,31 +144,31 @@ ECART_POLICIES: dict[str, int] = policies.policy_codes("ecart")
 POIGNEE_POLICIES: dict[str, int] = policies.policy_codes("poignee")
 CHELEM_POLICIES: dict[str, int] = policies.policy_codes("chelem")
 
-DEALINGS: dict[str, int] = {"shuffled": S.DEALING_SHUFFLED, "unshuffled": S.DEALING_UNSHUFFLED}
+DEALINGS: dict[str, int] = {"shuffled": K.DEALING_SHUFFLED, "unshuffled": K.DEALING_UNSHUFFLED}
 """Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,
 cut and unshuffled pack (reshuffled every ``kernels.state.SEQUENCE_DEALS`` deals)."""
 
 HAND_FEATURES: dict[str, int] = {
-    "petit_short": F.F_PETIT_SHORT,
-    "petit_5": F.F_PETIT_5,
-    "petit_6": F.F_PETIT_6,
-    "petit_7": F.F_PETIT_7,
-    "trump_21": F.F_TRUMP_21,
-    "excuse": F.F_EXCUSE,
-    "trumps_short": F.F_TRUMPS_SHORT,
-    "trumps_long": F.F_TRUMPS_LONG,
-    **{f"trump_{rank}": F.F_TRUMP_16 + rank - F.FIRST_MAJOR for rank in range(F.FIRST_MAJOR, 21)},
-    "sequence": F.F_SEQUENCE,
-    "king_queen": F.F_KING_QUEEN,
-    "king": F.F_KING,
-    "queen": F.F_QUEEN,
-    "knight": F.F_KNIGHT,
-    "jack": F.F_JACK,
-    "long_5": F.F_LONG_5,
-    "long_6": F.F_LONG_6,
-    "long_7": F.F_LONG_7,
-    "voids": F.F_VOIDS,
-    "singletons": F.F_SINGLETONS,
+    "petit_short": K.F_PETIT_SHORT,
+    "petit_5": K.F_PETIT_5,
+    "petit_6": K.F_PETIT_6,
+    "petit_7": K.F_PETIT_7,
+    "trump_21": K.F_TRUMP_21,
+    "excuse": K.F_EXCUSE,
+    "trumps_short": K.F_TRUMPS_SHORT,
+    "trumps_long": K.F_TRUMPS_LONG,
+    **{f"trump_{rank}": K.F_TRUMP_16 + rank - K.FIRST_MAJOR for rank in range(K.FIRST_MAJOR, 21)},
+    "sequence": K.F_SEQUENCE,
+    "king_queen": K.F_KING_QUEEN,
+    "king": K.F_KING,
+    "queen": K.F_QUEEN,
+    "knight": K.F_KNIGHT,
+    "jack": K.F_JACK,
+    "long_5": K.F_LONG_5,
+    "long_6": K.F_LONG_6,
+    "long_7": K.F_LONG_7,
+    "voids": K.F_VOIDS,
+    "singletons": K.F_SINGLETONS,
 }
 """The features of a dealt hand (``kernels.features``), name → index, in index order."""
 
@@ -183,7 +181,7 @@ HAND_FEATURE_MEANINGS: dict[str, str] = {
     "excuse": "the Excuse",
     "trumps_short": "each trump, when 4 or fewer",
     "trumps_long": "each trump, when 5 or more",
-    **{f"trump_{rank}": f"trump {rank}" for rank in range(F.FIRST_MAJOR, 21)},
+    **{f"trump_{rank}": f"trump {rank}" for rank in range(K.FIRST_MAJOR, 21)},
     "sequence": "each major trump (16-21) next to another held major",
     "king_queen": "each suit with King and Queen",
     "king": "each King without its Queen",
@@ -207,7 +205,7 @@ CHAVEY_WEIGHTS: dict[str, int] = {
     "excuse": 8,
     "trumps_short": 0,
     "trumps_long": 2,
-    **{f"trump_{rank}": 2 for rank in range(F.FIRST_MAJOR, 21)},
+    **{f"trump_{rank}": 2 for rank in range(K.FIRST_MAJOR, 21)},
     "sequence": 1,
     "king_queen": 10,
     "king": 6,

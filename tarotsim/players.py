@@ -5,11 +5,14 @@ of its ``legal_actions``, or an object with such an ``act(observation)`` method.
 ``Strategy(play=player, ecart="expert")`` hands it the card-play decisions only (the
 other decisions by the strategy's named policies); ``Strategy(act=player)`` hands it every
 decision. Such strategies work wherever strategies do (``duel``, ``simulate``); the deals
-in which one sits are played step by step (``tarotsim.game.Game``), its seats asking the
-player and the other seats asking their built-in policies from their own view, one deal
-after another on one thread: the records are the same whatever the number of threads, and
-a seat whose player decides as its built-in twin does gets that twin's records exactly,
-but for ``others_bid``: a Python seat's wish at the auction is what it said.
+in which one sits are played step by step, many at once (``kernels.vector``, the rules of
+``tarotsim.game.Game``): the kernels play the built-in seats from their own view, and each
+decision of a Python seat comes back as one observation, handed to its player (so a
+player is asked about many deals in turn, their decisions interleaved: it should decide
+from the observation, which it may keep, as it never changes). Each deal depends only on
+its own number, so the records are the same whatever the number of threads, and a seat
+whose player decides as its built-in twin does gets that twin's records exactly, but for
+``others_bid``: a Python seat's wish at the auction is what it said.
 
 :func:`builtin` makes a player of a built-in strategy: it decides from the observation
 alone, as the built-in does (``duel(players.builtin(S), S, …)`` has an edge of exactly 0).
@@ -25,6 +28,7 @@ import numpy as np
 from tarotsim.hooks import player_name
 from tarotsim.kernels import state as S
 from tarotsim.kernels import stepwise as K
+from tarotsim.kernels import vector as V
 
 if TYPE_CHECKING:
     from tarotsim.game import Observation
@@ -97,12 +101,21 @@ def spec_rows(spec: RunSpec) -> list[tuple[Strategy, ...]]:
     return [spec.config.seat_strategies()]
 
 
+BATCH_GAMES = 256
+"""Games (deals times rows of the configuration) stepped at once by ``play_step_by_step``: enough
+that a step's Python work is shared by many, few enough that their states stay in the cache."""
+
+
 def play_step_by_step(
     first_deal: int, deals: int, key: np.ndarray, cfg: np.ndarray, rows: Sequence[Sequence[Strategy]]
 ) -> np.ndarray:
     """Records of deals first_deal … first_deal + deals - 1 played step by step, laid out as
     ``run.engine.play``'s: int32[deals * k, N_REC], row (deal - first_deal) * k + r for row
     r of ``cfg`` (int64[k, N_CFG] or int64[N_CFG]) and of ``rows`` (each seat's strategy).
+
+    The deals and rows are stepped together (``vecenv.step_games``, up to ``BATCH_GAMES``
+    games at a time, on the threads Numba is set to use): the kernels play the built-in
+    seats, and only the Python seats' decisions come back here, one observation each.
 
     Raises
     ------
@@ -113,14 +126,18 @@ def play_step_by_step(
         For a forced contract (a sweep), unshuffled dealing, or a built-in seat whose
         strategy searches.
     """
-    from tarotsim.game import PHASES, Game
+    import numba
 
-    cfgs = np.atleast_2d(cfg)
+    from tarotsim.game import Observation, action_table, actions
+    from tarotsim.vecenv import step_games
+
+    cfgs = np.ascontiguousarray(np.atleast_2d(cfg), dtype=np.int64)
     if (cfgs[:, S.C_FORCED_CONTRACT] > 0).any():
         raise ValueError("a sweep cannot seat a Python player: its contracts are forced")
     if (cfgs[:, S.C_DEALING] == S.DEALING_UNSHUFFLED).any():
         raise ValueError("a Python player's deals are dealt shuffled: leave dealing at its default")
-    out = np.zeros((deals * len(cfgs), S.N_REC), dtype=np.int32)
+    k = len(cfgs)
+    out = np.zeros((deals * k, S.N_REC), dtype=np.int32)
     deciders = [
         [
             None if s.player is None else (_as_callable(s.player), s.acts_all, player_name(s.player))
@@ -128,48 +145,63 @@ def play_step_by_step(
         ]
         for row in rows
     ]
-    masks = [
-        (
-            sum(1 << seat for seat, d in enumerate(row) if d is not None and not d[1]),
-            sum(1 << seat for seat, d in enumerate(row) if d is not None and d[1]),
-        )
-        for row in deciders
-    ]
-    for deal in range(first_deal, first_deal + deals):
-        for r, row_cfg in enumerate(cfgs):
-            game = Game._for_run(row_cfg, key, deal)
-            seats = deciders[r]
-            play_seats, act_seats = masks[r]
-            while True:
-                K.run_until(
-                    game._tb,
-                    row_cfg,
-                    game._pos,
-                    game._laid,
-                    game._rec,
-                    game._log,
-                    game._legal,
-                    play_seats,
-                    act_seats,
-                )
-                if game.over:
-                    break
-                seat = int(game._pos[K.Q_SEAT])
-                phase = int(game._pos[K.Q_PHASE])
-                call, _, name = seats[seat]  # type: ignore[misc]
-                observation = game.observation()
+    play_seats = np.array(
+        [sum(1 << seat for seat, d in enumerate(row) if d is not None and not d[1]) for row in deciders]
+    )
+    act_seats = np.array(
+        [sum(1 << seat for seat, d in enumerate(row) if d is not None and d[1]) for row in deciders]
+    )
+    players = int(cfgs[0, S.C_PLAYERS])
+    index, codes = action_table(players)
+    names = np.array(actions(players), dtype=object)
+    action_of = {name: a for a, name in enumerate(names.tolist())}
+    per_batch = max(1, BATCH_GAMES // k)
+    threads = numba.get_num_threads()
+    for start in range(0, deals, per_batch):
+        count = min(per_batch, deals - start)
+        n = count * k
+        games = V.new_games(n)
+        games.deal[:] = np.repeat(np.arange(first_deal + start, first_deal + start + count), k)
+        games.row[:] = np.tile(np.arange(k), count)
+        games.play_seats[:] = np.tile(play_seats, count)
+        games.act_seats[:] = np.tile(act_seats, count)
+        ended = np.full(n, -1, dtype=np.int64)
+        records = np.zeros((n, S.N_REC), dtype=np.int64)
+        todo = np.full(n, -2, dtype=np.int64)
+        while True:
+            obs = np.empty((n, V.N_ROW), dtype=np.int64)
+            mask = np.zeros((n, len(names)), dtype=bool)
+            step_games(games, cfgs, key, todo, index, obs, mask, ended, records, threads)
+            waiting = np.flatnonzero(games.pos[:, K.Q_PHASE] != K.PH_OVER)
+            if len(waiting) == 0:
+                break
+            todo = np.full(n, -1, dtype=np.int64)
+            legal = mask[waiting]
+            ends = np.cumsum(np.count_nonzero(legal, axis=1)).tolist()
+            legal_names = names[np.flatnonzero(legal) % len(names)].tolist()
+            seats = games.pos[waiting, K.Q_SEAT].tolist()
+            begin = 0
+            for g, end, seat in zip(waiting.tolist(), ends, seats, strict=True):
+                choices = tuple(legal_names[begin:end])
+                begin = end
+                observation = Observation(obs[g], choices)
+                call, _, name = deciders[g % k][seat]
                 try:
                     action = call(observation)
                 except Exception as err:
-                    raise PlayerError(
-                        f"player {name} in seat {seat} raised {err!r} at deal {deal}, "
-                        f"{PHASES[phase]} decision; legal actions: {', '.join(observation.legal_actions)}"
-                    ) from err
-                if not isinstance(action, str) or action not in observation.legal_actions:
-                    raise PlayerError(
-                        f"player {name} in seat {seat} returned {action!r} at deal {deal}, "
-                        f"{PHASES[phase]} decision; legal actions: {', '.join(observation.legal_actions)}"
-                    )
-                game.apply(action)
-            out[(deal - first_deal) * len(cfgs) + r] = game._rec
+                    raise PlayerError(_blame(name, seat, f"raised {err!r}", games, g, choices)) from err
+                if not isinstance(action, str) or action not in choices:
+                    raise PlayerError(_blame(name, seat, f"returned {action!r}", games, g, choices))
+                todo[g] = codes[action_of[action]]
+        out[start * k : start * k + n] = games.rec
     return out
+
+
+def _blame(name: str, seat: int, what: str, games: V.Games, g: int, legal: Sequence[str]) -> str:
+    """The message of a ``PlayerError``: the player, its seat, the deal, the decision, the legal actions."""
+    from tarotsim.game import PHASES
+
+    return (
+        f"player {name} in seat {seat} {what} at deal {int(games.deal[g])}, "
+        f"{PHASES[int(games.pos[g, K.Q_PHASE])]} decision; legal actions: {', '.join(legal)}"
+    )

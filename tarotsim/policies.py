@@ -38,9 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from tarotsim.kernels import state as S
-from tarotsim.kernels.policies import heuristic as H
-from tarotsim.kernels.search.scratch import MAX_WORLDS
+from tarotsim.kernels import constants as H
 
 DECISIONS: dict[str, str] = {
     "play": "card play",
@@ -152,6 +150,8 @@ class Option:
     @property
     def index(self) -> int:
         """Its slot's index in a seat's block of ``cfg`` (``kernels.state.P_*``)."""
+        from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
+
         return int(getattr(S, self.slot or ""))
 
     @property
@@ -452,7 +452,7 @@ _OPTION_LIST = (
         DEFAULT_WORLDS,
         "deals of the unseen cards drawn per decision",
         low=1,
-        high=MAX_WORLDS,
+        high=H.MAX_WORLDS,
         slot="P_WORLDS",
     ),
     Option(
@@ -621,6 +621,8 @@ def searches(blocks: np.ndarray) -> bool:
     ``blocks`` are configurations int64[N_CFG] or int64[k, N_CFG] (a sweep's or a duel's
     rows): the run's own, so that one answer sets both its block size and its progress step.
     """
+    from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
+
     rows = np.atleast_2d(blocks)
     play = {p.code for p in _POLICY_LIST if p.decision == "play" and p.searches}
     bid = {p.code for p in _POLICY_LIST if p.decision == "bid" and p.searches}

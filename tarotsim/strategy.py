@@ -28,7 +28,6 @@ import numpy as np
 
 from tarotsim import policies as R
 from tarotsim.bidder import load_bidder
-from tarotsim.kernels import state as S
 from tarotsim.labels import BANDS_HAND_CARDS, CONTRACTS, PUBLISHED_BANDS, TABLE_SIZES, Side
 from tarotsim.policies import (
     DECISIONS,
@@ -330,6 +329,8 @@ class Strategy:
         ValueError
             If the strategy cannot be played at that table size (:meth:`check`).
         """
+        from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
+
         self.check(players)
         out = np.zeros(S.N_SEAT_CFG, dtype=np.int64)
         out[S.P_PLAY_ATTACK] = R.policy("play", self.side_play(ATTACK)).code

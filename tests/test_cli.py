@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tarotsim.cli import main
+from tarotsim.cli import COMMANDS, main
 from tarotsim.strategy import Strategy
 
 
@@ -422,9 +422,10 @@ def test_reading_commands_on_a_dask_cluster_print_what_they_print_here(capsys, s
 HEAVY_MODULES = ("numba", "pandas", "scipy", "matplotlib", "statsmodels", "pyarrow")
 
 
-@pytest.mark.parametrize("argv", [[], ["--help"], ["table", "--help"], ["report", "--help"]])
+@pytest.mark.parametrize("argv", [[], ["--help"], *([name, "--help"] for name, _, _ in COMMANDS)])
 def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
-    """The parser, ``tarotsim --help`` and the reading commands' help start without the engine."""
+    """The parser, ``tarotsim --help`` and every command's help start without the engine (the
+    defaults they show come from ``tarotsim.defaults``, ``kernels.constants`` and the registries)."""
     code = (
         "import sys\n"
         "from tarotsim.cli import build_parser, main\n"

@@ -80,7 +80,7 @@ def test_the_fast_scan_finds_every_import_of_the_package():
 
 
 def test_kernel_caches_carry_their_module_stamp():
-    for kernel in (batch.run_deals, game.play_deal, heuristic.heuristic_card, bits.popcount):
+    for kernel in (batch.play_block, game.gather_pack, heuristic.heuristic_card, bits.popcount):
         locator = kernel._cache._impl._locator
         assert type(locator).__name__.startswith("Tarotsim")
         assert locator.get_source_stamp() == _jit.source_stamp(kernel.py_func.__code__.co_filename)

@@ -9,6 +9,7 @@ import pytest
 from tarotsim import Strategy, duel, players, simulate
 from tarotsim.game import Observation
 from tarotsim.players import PlayerError
+from tarotsim.vecenv import MIN_BLOCK
 
 DETERMINISTIC = ("play=heuristic,ecart=expert,poignee=smart", "play=greedy")
 
@@ -39,8 +40,8 @@ def test_builtin_as_python_player_has_edge_exactly_zero_on_every_deal(spec: str,
 
 def test_python_card_player_is_deterministic_and_thread_independent() -> None:
     seats = [Strategy(play=lowest, ecart="expert"), "play=heuristic", "play=heuristic", "play=heuristic"]
-    one = simulate(3, seed=5, strategies=seats, threads=1)
-    two = simulate(3, seed=5, strategies=seats, threads=2)
+    one = simulate(3 * MIN_BLOCK, seed=5, strategies=seats, threads=1)  # blocks for two threads
+    two = simulate(3 * MIN_BLOCK, seed=5, strategies=seats, threads=2)
     pd.testing.assert_frame_equal(one, two)
     assert one["strategy_0"].iloc[0].startswith("play=lowest")
 
@@ -88,3 +89,17 @@ def test_a_player_is_checked_when_made() -> None:
         Strategy(act=3)
     with pytest.raises(ValueError, match="searching"):
         players.builtin("play=pimc")
+
+
+def test_observations_a_player_keeps_stay_as_they_were_given() -> None:
+    kept: list[tuple[Observation, str, str]] = []
+
+    def keeper(observation: Observation) -> str:
+        action = observation.legal_actions[-1]
+        kept.append((observation, observation.info_string(), action))
+        return action
+
+    simulate(3, seed=2, strategies=[Strategy(act=keeper)] + ["play=heuristic"] * 3)
+    assert len(kept) > 20
+    for observation, text, action in kept:
+        assert observation.info_string() == text and action in observation.legal_actions

@@ -36,6 +36,7 @@ import pandas as pd
 from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import Data
 from tarotsim.bidder import INTERCEPT, Bidder
+from tarotsim.defaults import OUTCOMES, SAMPLE_DEALS, SAMPLE_SEED
 from tarotsim.kernels.features import FIRST_MAJOR, N_FEATURES, feature_rows
 from tarotsim.kernels.redeal import dealt_hands
 from tarotsim.kernels.state import DEALING_SHUFFLED
@@ -52,14 +53,8 @@ from tarotsim.labels import (
 from tarotsim.run import store
 from tarotsim.run.seeding import run_key
 
-SAMPLE_DEALS = 1_000_000
-"""Deals a fit samples from a sweep by default."""
-SAMPLE_SEED = 0
-"""Seed of the sample of deals by default."""
 MIN_DEALS = 1_000
 """Fewest played deals a fit needs."""
-OUTCOMES = ("score", "made")
-"""What :func:`fit_count` regresses: the taker's score (OLS) or success (logit GLM)."""
 ANCHOR = "trump_21"
 """The feature whose weight sets the scale of Chavey's units."""
 ANCHOR_WEIGHT = 10

@@ -362,7 +362,7 @@ def add_run_options(
     parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
 ) -> None:
     """The options of a command that makes a run: its size, seed, run directory, threads and cluster."""
-    from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
+    from tarotsim.defaults import DEFAULT_CHUNK_DEALS
 
     parser.add_argument(
         "--deals",

@@ -34,7 +34,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 def hand_options(hand: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim hand``."""
-    from tarotsim.hand import DEFAULT_DEALS
+    from tarotsim.defaults import HAND_DEALS as DEFAULT_DEALS
 
     hand.description = (
         "Deal the unseen cards again N times around the hand and play each deal once per contract "

@@ -3,11 +3,15 @@
 Every deal seeds its own stream from the run key and its deal number, so a record
 does not depend on the block, the thread or the worker that played it.
 
-One kernel, ``run_deals``, plays every run: each deal once per row of a configuration
-table ``cfgs`` (int64[k, N_CFG]). A plain run is one row; a sweep is one row per forced
-contract (rows differing only in ``C_FORCED_CONTRACT``); a duel is one row per rotation.
-A trace asks for each deal's log and card sets as well. Each entry into a kernel costs
-a whole compilation of the game, so these runs share one.
+One kernel, ``play_block``, plays every run, one block of deals per call: each deal once
+per row of a configuration table ``cfgs`` (int64[k, N_CFG]). A plain run is one row; a
+sweep is one row per forced contract (rows differing only in ``C_FORCED_CONTRACT``); a
+duel is one row per rotation. A trace asks for each deal's log and card sets as well. Each
+entry into a kernel costs a whole compilation of the game, so these runs share one.
+``run_deals`` hands the blocks of a run to threads, each calling ``play_block``, which
+releases the GIL (``nogil``): a Numba ``prange`` loop did the same, but compiled the whole
+game once more for its loop body and again for the parallel kernel around it (a seventh of
+the first compile of a run, a fifth with the search players).
 
 It takes ``searching``: ``True`` when some seat searches (``pimc`` play, the
 ``montecarlo`` bidder), else ``None``, decided once per run by the Python layer from the
@@ -18,8 +22,10 @@ own search scratch (``searching.new_search``) and blocks are small.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import prange
 
 from tarotsim._jit import njit
 from tarotsim.kernels.driver import check_policies
@@ -56,19 +62,18 @@ def no_trace() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((0, N_LOG), dtype=np.int64), np.zeros((0, N_MASKS), dtype=np.uint64)
 
 
-@njit
-def _block_size(cfgs: np.ndarray, searching: bool | None) -> int:
+def block_size(cfgs: np.ndarray, searching: bool | None) -> int:
+    """Deals per block of a run under ``cfgs`` (int64[k, N_CFG]): ``SEQUENCE_DEALS`` with
+    unshuffled dealing, else ``SEARCH_BLOCK_DEALS`` when ``searching``, else ``BLOCK_DEALS``."""
     if cfgs[0, C_DEALING] == DEALING_UNSHUFFLED:
         return SEQUENCE_DEALS
-    if searching is None:
-        return BLOCK_DEALS
-    return SEARCH_BLOCK_DEALS
+    return BLOCK_DEALS if searching is None else SEARCH_BLOCK_DEALS
 
 
 @njit
-def _play_block(
-    start: int,
-    stop: int,
+def play_block(
+    block: int,
+    size: int,
     first_deal: int,
     key: np.ndarray,
     cfgs: np.ndarray,
@@ -77,14 +82,19 @@ def _play_block(
     masks: np.ndarray,
     searching: bool | None,
 ) -> None:
-    """Play deals start … stop - 1 once per row of ``cfgs`` on one table into ``out`` (row
-    (deal - first_deal) * k + r for row r of ``cfgs``), and into ``logs`` and ``masks`` when
-    they have rows (a trace).
+    """Play the deals of block ``block`` (deals ``block * size`` … ``(block + 1) * size - 1``)
+    that the run ``first_deal`` … ``first_deal + n - 1`` holds, once per row of ``cfgs`` on
+    one table, into ``out`` (row (deal - first_deal) * k + r for row r of ``cfgs``), and into
+    ``logs`` and ``masks`` when they have rows (a trace); the arguments otherwise as
+    ``run_deals``'s.
 
-    Unshuffled dealing (one row): the deals of ``start``'s sequence that come before it are
-    replayed first, so that the pack holds the cards gathered from the deal before ``start``.
+    Unshuffled dealing (one row): the deals of the first deal's sequence that come before it
+    are replayed first, so that the pack holds the cards gathered from the deal before it.
     """
     n_rows = cfgs.shape[0]
+    n_deals = out.shape[0] // n_rows
+    start = max(first_deal, block * size)
+    stop = min(first_deal + n_deals, (block + 1) * size)
     tracing = logs.shape[0] > 0
     tb = new_state()
     auction = new_auction()
@@ -92,23 +102,24 @@ def _play_block(
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     unshuffled = cfgs[0, C_DEALING] == DEALING_UNSHUFFLED
-    if unshuffled:
-        for earlier in range(start - start % SEQUENCE_DEALS, start):
-            play_deal(earlier, key, cfgs[0], tb, rec, log, auction, search)
-            gather_pack(tb, cfgs[0], rec, log)
-    for deal in range(start, stop):
+    first = start - start % SEQUENCE_DEALS if unshuffled else start
+    for deal in range(first, stop):
         for r in range(n_rows):
             cfg = cfgs[r]
             if tracing:
-                log[:] = 0
+                for i in range(N_LOG):
+                    log[i] = 0
             play_deal(deal, key, cfg, tb, rec, log, auction, search)
             if unshuffled:
                 gather_pack(tb, cfg, rec, log)
+            if deal < start:
+                continue  # replayed for its cards only
             row = (deal - first_deal) * n_rows + r
             for c in range(N_REC):
                 out[row, c] = rec[c]
             if tracing:
-                logs[row, :] = log
+                for i in range(N_LOG):
+                    logs[row, i] = log[i]
                 for seat in range(MAX_SEATS):
                     for w in range(2):
                         masks[row, M_DEALT + 2 * seat + w] = tb.dealt[seat, w]
@@ -118,7 +129,6 @@ def _play_block(
                     masks[row, M_ECART + w] = tb.ecart[w]
 
 
-@njit(parallel=True)
 def run_deals(
     first_deal: int,
     key: np.ndarray,
@@ -140,18 +150,28 @@ def run_deals(
     decision log and card sets (hands as dealt, chien, écart, poignées shown) for a trace,
     or have no rows (``no_trace``) when none is kept.
 
-    Blocks of ``BLOCK_DEALS`` deals (``SEARCH_BLOCK_DEALS`` when ``searching`` is set,
-    ``SEQUENCE_DEALS`` with unshuffled dealing) are aligned on absolute deal numbers, so
-    with unshuffled dealing every block but the first starts a sequence and the first
-    replays at most one partial sequence. Each block runs in its own (serial) function,
-    which keeps the per-deal work out of the parallel loop's body.
+    Blocks of ``block_size`` deals are aligned on absolute deal numbers, so with unshuffled
+    dealing every block but the first starts a sequence and the first replays at most one
+    partial sequence. The blocks go to as many threads as Numba uses now
+    (``numba.get_num_threads``, which ``run.engine.using_threads`` sets), each taking the
+    next block when it is done; raises ``ValueError`` for a policy code no dispatch handles.
     """
     check_policies(cfgs, searching is not None)
     n_deals = out.shape[0] // cfgs.shape[0]
-    size = _block_size(cfgs, searching)
+    size = block_size(cfgs, searching)
     first_block = first_deal // size
-    n_blocks = (first_deal + n_deals + size - 1) // size - first_block
-    for b in prange(n_blocks):
-        start = max(first_deal, (first_block + b) * size)
-        stop = min(first_deal + n_deals, (first_block + b + 1) * size)
-        _play_block(start, stop, first_deal, key, cfgs, out, logs, masks, searching)
+    blocks = range(first_block, (first_deal + n_deals + size - 1) // size)
+    threads = min(numba.get_num_threads(), len(blocks))
+    if threads <= 1:
+        for block in blocks:
+            play_block(block, size, first_deal, key, cfgs, out, logs, masks, searching)
+        return
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="tarotsim-deals")
+    try:
+        done = pool.map(
+            lambda block: play_block(block, size, first_deal, key, cfgs, out, logs, masks, searching), blocks
+        )
+        for _ in done:  # raises what a block raised
+            pass
+    finally:  # after an error or an interrupt, the blocks not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)

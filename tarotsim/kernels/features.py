@@ -33,33 +33,33 @@ from tarotsim.cards import (
 )
 from tarotsim.kernels.bits import ONE, popcount
 from tarotsim.kernels.chavey import suit_length
-
-F_PETIT_SHORT = 0  # the Petit, with 4 trumps or fewer
-F_PETIT_5 = 1  # the Petit, with exactly 5 trumps
-F_PETIT_6 = 2  # the Petit, with exactly 6 trumps
-F_PETIT_7 = 3  # the Petit, with 7 trumps or more
-F_TRUMP_21 = 4  # the 21
-F_EXCUSE = 5  # the Excuse
-F_TRUMPS_SHORT = 6  # trumps 1-21 held, when 4 or fewer (else 0)
-F_TRUMPS_LONG = 7  # trumps 1-21 held, when 5 or more (else 0)
-F_TRUMP_16 = 8  # trumps 16, 17, 18, 19, 20: one feature each, F_TRUMP_16 + (rank - 16)
-F_SEQUENCE = 13  # major trumps (16-21) with a held major just above or below
-F_KING_QUEEN = 14  # suits holding both King and Queen
-F_KING = 15  # suits holding the King without the Queen
-F_QUEEN = 16  # suits holding the Queen without the King
-F_KNIGHT = 17  # Knights held
-F_JACK = 18  # Jacks held
-F_LONG_5 = 19  # suits of exactly 5 cards
-F_LONG_6 = 20  # suits of exactly 6 cards
-F_LONG_7 = 21  # suits of 7 cards or more
-F_VOIDS = 22  # suits not held
-F_SINGLETONS = 23  # suits of one card
-N_FEATURES = 24
+from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them from here too)
+    F_EXCUSE,
+    F_JACK,
+    F_KING,
+    F_KING_QUEEN,
+    F_KNIGHT,
+    F_LONG_5,
+    F_LONG_6,
+    F_LONG_7,
+    F_PETIT_5,
+    F_PETIT_6,
+    F_PETIT_7,
+    F_PETIT_SHORT,
+    F_QUEEN,
+    F_SEQUENCE,
+    F_SINGLETONS,
+    F_TRUMP_16,
+    F_TRUMP_21,
+    F_TRUMPS_LONG,
+    F_TRUMPS_SHORT,
+    F_VOIDS,
+    FIRST_MAJOR,
+    N_FEATURES,
+)
 
 LONG_TRUMPS = 5
 """Trump length from which Chavey counts every trump (and the Petit)."""
-FIRST_MAJOR = 16
-"""Lowest major trump."""
 
 
 @njit

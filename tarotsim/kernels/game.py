@@ -13,6 +13,11 @@ and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``)
 ``play_cards``, ``log_play`` and ``record_result`` are inlined into ``play_deal``: a called function is passed
 the whole ``DealState`` by value (more than a hundred words), which a random deal would
 feel; ``driver.play_to_end`` is called once per deal (and once more per ``pimc`` card).
+``_bid`` is inlined into its one caller, ``play_deal``: every compiled function links and
+compiles again all it calls, so a level less is a compile of the whole game less.
+``play_deal`` stays a function of its own: its ``search is None`` tests are settled when it
+is compiled for its argument's type, which inlined code, where ``search`` is no argument,
+would not see.
 
 ``search`` is the search players' scratch (``kernels.search.searching.Search``) or ``None`` when
 no seat searches; the ``search is None`` tests are settled when Numba compiles for the
@@ -213,7 +218,7 @@ def _auction(
     return taker, contract
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _bid(
     tb: DealState,
     cfg: np.ndarray,

@@ -9,34 +9,25 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them from here too)
+    ATTACK,
+    DEFENCE,
+    GARDE,
+    GARDE_CONTRE,
+    GARDE_SANS,
+    MULTIPLIER,
+    PASS,
+    POIGNEE_BONUS,
+    POIGNEE_DOUBLE,
+    POIGNEE_NONE,
+    POIGNEE_SIMPLE,
+    POIGNEE_THRESHOLDS,
+    POIGNEE_TRIPLE,
+    PRISE,
+    SIDE_NONE,
+    TARGET_HALF,
+)
 from tarotsim.kernels.state import FIVE_PLAYERS
-
-SIDE_NONE = -1
-ATTACK = 0
-DEFENCE = 1
-
-PASS = 0
-PRISE = 1
-GARDE = 2
-GARDE_SANS = 3
-GARDE_CONTRE = 4
-
-MULTIPLIER = np.array([0, 1, 2, 4, 6], dtype=np.int64)
-"""Contract multiplier M, indexed by contract code."""
-
-TARGET_HALF = np.array([112, 102, 82, 72], dtype=np.int64)
-"""Target in half points, indexed by the number of bouts the attack ends with."""
-
-POIGNEE_BONUS = np.array([0, 20, 30, 40], dtype=np.int64)
-"""Poignée bonus in points, indexed by size: 0 none, 1 simple, 2 double, 3 triple."""
-
-POIGNEE_NONE = 0
-POIGNEE_SIMPLE = 1
-POIGNEE_DOUBLE = 2
-POIGNEE_TRIPLE = 3
-
-POIGNEE_THRESHOLDS = np.array([[13, 15, 18], [10, 13, 15], [8, 10, 13]], dtype=np.int64)
-"""Cards shown for a simple, double, triple poignée; row = players - 3."""
 
 
 @njit(inline="always")

@@ -46,6 +46,13 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS
+from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them from here too)
+    DEALING_SHUFFLED,
+    DEALING_UNSHUFFLED,
+    THROWN_ALL_PASS,
+    THROWN_NONE,
+    THROWN_PETIT_SEC,
+)
 from tarotsim.kernels.features import N_FEATURES
 from tarotsim.kernels.rng import STREAM_WORDS
 
@@ -113,8 +120,6 @@ def seat_slot(seat: int, slot: int) -> int:
     return C_SEATS + seat * N_SEAT_CFG + slot
 
 
-DEALING_SHUFFLED = 0
-DEALING_UNSHUFFLED = 1
 SEQUENCE_DEALS = 1024
 """Unshuffled dealing: the pack is shuffled afresh at every multiple of this many deals (a new table)."""
 
@@ -160,10 +165,6 @@ S_PREV_WINNER = 4  # winner of the previous trick
 N_COUNT = 5
 
 # rec[] columns: one record row per deal (int64[N_REC]); tarotsim.run.records names them for users
-THROWN_NONE = 0
-THROWN_PETIT_SEC = 1
-THROWN_ALL_PASS = 2
-
 R_DEALER = 0
 R_THROWN_IN = 1
 R_TAKER = 2

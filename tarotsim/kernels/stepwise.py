@@ -1,7 +1,8 @@
 """A deal one decision at a time, for ``tarotsim.Game``: the same rule steps as the game
 (``kernels.steps``), driven by the actions a caller applies instead of by policies.
 
-Four entry points, so the step-by-step game costs four compiles:
+Four entry points, so the step-by-step game costs four compiles (``kernels.vector``, which
+steps many deals at once, calls them too):
 
 - ``start``: deal (the deal ``deal`` of the run whose key is ``key``, as ``game.play_deal``
   deals it shuffled; or the hands already in ``tb.dealt`` and ``tb.chien``), then run to
@@ -253,7 +254,7 @@ def start(
     _to_bid(tb, cfg, pos, legal)
 
 
-@njit
+@njit(_nrt=False)
 def advance(
     tb: DealState,
     cfg: np.ndarray,
@@ -376,7 +377,15 @@ def decide(
     raise ValueError("no decision: the deal is over")
 
 
-@njit
+@njit(inline="always")
+def waits(pos: np.ndarray, play_seats: int, act_seats: int) -> bool:
+    """Whether the decision in ``pos`` (not over) belongs to the caller: any decision of a seat
+    of ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""
+    seat = pos[Q_SEAT]
+    return (act_seats >> seat) & 1 == 1 or (pos[Q_PHASE] == PH_PLAY and (play_seats >> seat) & 1 == 1)
+
+
+@njit(_nrt=False)
 def run_until(
     tb: DealState,
     cfg: np.ndarray,
@@ -392,9 +401,7 @@ def run_until(
     until the deal is over or a decision belongs to the caller: any decision of a seat of
     ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""
     while pos[Q_PHASE] != PH_OVER:
-        seat = pos[Q_SEAT]
-        phase = pos[Q_PHASE]
-        if (act_seats >> seat) & 1 or (phase == PH_PLAY and (play_seats >> seat) & 1):
+        if waits(pos, play_seats, act_seats):
             return
-        code = decide(seat_view(tb, seat), cfg, phase, legal[0], legal[1], laid[0], laid[1])
+        code = decide(seat_view(tb, pos[Q_SEAT]), cfg, pos[Q_PHASE], legal[0], legal[1], laid[0], laid[1])
         advance(tb, cfg, pos, laid, rec, log, legal, code)

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", default=None)
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
-    False: ("the game (every policy that does not search)", "2 minutes"),
-    True: ("the game with the search players (pimc, the montecarlo bidder)", "5 minutes"),
+    False: ("the game (every policy that does not search)", "1 minute"),
+    True: ("the game with the search players (pimc, the montecarlo bidder)", "2 minutes"),
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""
@@ -123,9 +123,11 @@ def prepare_run(
     masks: np.ndarray,
     searching: bool | None,
 ) -> bool:  # the arguments of batch.run_deals
-    """Compile ``batch.run_deals`` for these arguments if it must be, with the notice.
-    Returns whether it compiled."""
-    from tarotsim.kernels.batch import run_deals
+    """Compile the kernel of ``batch.run_deals`` (``batch.play_block``) for these arguments if it
+    must be, with the notice. Returns whether it compiled."""
+    from tarotsim.kernels.batch import block_size, play_block
 
     what, how_long = RUN_COMPILES[searching is True]
-    return compile_first(run_deals, (first_deal, key, cfgs, out, logs, masks, searching), what, how_long)
+    size = block_size(cfgs, searching)
+    args = (first_deal // size, size, first_deal, key, cfgs, out, logs, masks, searching)
+    return compile_first(play_block, args, what, how_long)

@@ -22,6 +22,7 @@ import pandas as pd
 from tarotsim.bidder import load_bidder
 from tarotsim.config import RunConfig, check_count
 from tarotsim.dealing import put_where
+from tarotsim.defaults import DEFAULT_CHUNK_DEALS
 from tarotsim.labels import CONTRACTS, parse_contract
 from tarotsim.players import has_python_players, play_step_by_step, spec_rows
 from tarotsim.policies import searches
@@ -42,9 +43,6 @@ chunk checksums in the manifest; 3: chunks carry their run and deals, the manife
 checksum; 4: a strategy spec's unnamed choices mean the one default, heuristic play and the
 expert écart, where they meant random play and the simple écart; 5: a sweep may be conditioned on
 its hands (``where``) and stratified (``stratify``), its records then weighted (``weight``))."""
-DEFAULT_CHUNK_DEALS = 1 << 18
-"""Deals per chunk: 262,144 deals make about 30 MB of records in memory (four times that
-for a four-contract sweep), so a run's memory stays bounded whatever its length."""
 
 
 @dataclass(frozen=True)

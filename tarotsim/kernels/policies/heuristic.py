@@ -51,7 +51,8 @@ shown no void is trusted to follow a suit (``FOLLOW_MIN_*``): the taker trusts t
 defenders, the defence never trusts the taker.
 
 Tunable constants: ``FOLLOW_MIN_*``, ``WORTH_TRUMP_HALF_*``, ``DRAW_TRUMPS_MIN``,
-``HUNT_PETIT_MIN`` and ``KING_LEAD_MIN*`` below are the defaults; each seat plays with
+``HUNT_PETIT_MIN`` and ``KING_LEAD_MIN*`` (``kernels.constants``, where each is explained,
+without Numba for the registry) are the defaults; each seat plays with
 its own values, read from its block of ``cfg`` (``kernels.state.P_*``) into the
 ``Reading``, which ``tarotsim.strategy`` exposes as named options (``basic`` has its own
 defaults where the heuristic's moved on: ``BASIC_*``).
@@ -80,6 +81,17 @@ from tarotsim.cards import (
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
+from tarotsim.kernels.constants import (  # noqa: F401 (the heuristic's defaults, here with the heuristic)
+    BASIC_DRAW_TRUMPS_MIN,
+    DRAW_TRUMPS_MIN,
+    FOLLOW_MIN_ATTACK,
+    FOLLOW_MIN_DEFENCE,
+    HUNT_PETIT_MIN,
+    KING_LEAD_MIN,
+    KING_LEAD_MIN_BLIND,
+    WORTH_TRUMP_HALF_ATTACK,
+    WORTH_TRUMP_HALF_DEFENCE,
+)
 from tarotsim.kernels.policies.judging import (
     NON_PETIT,
     beats,
@@ -97,38 +109,6 @@ from tarotsim.kernels.view import SeatView
 
 _NO_KEY = 1 << 30  # above every key of a search for the lowest: nothing found yet
 
-# How many cards of a suit must be out (neither in the seat's hand nor played) for the
-# foes still to play to be taken to follow it rather than trump it, for the attack and for
-# the defence. A foe that has shown a void in the suit is always taken to trump it, one
-# that has shown it holds no trump never. Tuned on 100,000-deal runs (heuristic against
-# heuristic and against random play): the taker does best trusting the defenders to
-# follow (0: cash masters freely); the defence does best never trusting the taker to
-# follow (15: more than can be out), so it keeps its Kings until the taker has played or
-# shown no trump.
-FOLLOW_MIN_ATTACK = 0
-FOLLOW_MIN_DEFENCE = 15
-# A trick worth at least this many half points is worth a trump above every unseen trump
-# (one that wins for sure) to the attack and to the defence; cheaper tricks get the lowest
-# trump. Tuned like FOLLOW_MIN_*: the taker keeps its master trumps for a King or more.
-WORTH_TRUMP_HALF_ATTACK = 12
-WORTH_TRUMP_HALF_DEFENCE = 4
-# Trumps besides the Petit from which the attack draws trumps (``draw_trumps``) and the
-# defence hunts the Petit (``hunt_petit``), each also needing as many as are still out.
-# Drawing from 1 (as many as are out being then the only condition) beat drawing from 4,
-# basic's value, at 3, 4 and 5 players in duplicate duels of 100,000 deals
-# (benchmarks/bench_heuristic_gain.py, reports/heuristic.md).
-DRAW_TRUMPS_MIN = 1
-BASIC_DRAW_TRUMPS_MIN = 4
-HUNT_PETIT_MIN = 2
-# Cards of a suit out (a foe may hold them) from which the defence leads its King of the suit
-# (``lead_king``) at Prise and Garde, and at Garde sans and Garde contre, where the taker made
-# no écart and so no void of its choice; more than a suit holds (15): never. Chosen on
-# duels of 100,000 deals at 4 players, seeds 7 and 11: 12 gained over never on both
-# (11 level with it; 8, 10 and 13 lost); for the blind contracts 6 and 8 gained about
-# +0.01 point per deal, with intervals about as wide. A King is thus led only on the
-# first round of its suit, where the taker most likely follows.
-KING_LEAD_MIN = 12
-KING_LEAD_MIN_BLIND = 8
 _DISCARD_VALUE = 64  # discard keys: weight of the card's value, above the rest of a key
 _DISCARD_GUARDED = 32  # discard keys, defence: a King with at most 2 guards keeps them
 _KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King first

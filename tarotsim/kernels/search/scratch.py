@@ -16,6 +16,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import HALF_POINTS, N_CARDS
+from tarotsim.kernels.constants import MAX_WORLDS
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.search.solver import SolverScratch, new_solver_scratch
 from tarotsim.kernels.search.worlds import MAX_HOLDERS, MAX_STATES, WorldScratch, new_world_scratch
@@ -28,8 +29,6 @@ SMALL_STATES = 1
 """World-sampler room of a block no seat of which plays ``pimc`` (``new_search_scratch(False)``)."""
 SMALL_TT_BITS = 0
 """Solver table of a block no seat of which plays ``pimc``."""
-MAX_WORLDS = 4096
-"""The most worlds a ``pimc`` decision may draw (rows of ``SearchScratch.world_values``)."""
 
 
 class SearchScratch(NamedTuple):

@@ -1,0 +1,21 @@
+"""Defaults that the command line shows in its help, in a module that imports nothing, so that
+``tarotsim COMMAND --help`` loads neither Numba nor pandas; the modules that use them import
+them from here.
+"""
+
+from __future__ import annotations
+
+DEFAULT_CHUNK_DEALS = 1 << 18
+"""Deals per chunk of a run directory (``run.spec``): 262,144 deals make about 30 MB of
+records in memory (four times that for a four-contract sweep), so a run's memory stays
+bounded whatever its length."""
+
+HAND_DEALS = 2000
+"""Deals of one hand's analysis (``tarotsim.hand``): the unseen cards dealt again this many times."""
+
+SAMPLE_DEALS = 1_000_000
+"""Deals a fit samples from a sweep by default (``analysis.count_fit``)."""
+SAMPLE_SEED = 0
+"""Seed of a fit's sample of deals by default."""
+OUTCOMES = ("score", "made")
+"""What ``analysis.count_fit.fit_count`` regresses: the taker's score (OLS) or success (logit GLM)."""

@@ -1,0 +1,122 @@
+"""The batched environment: the same positions, legal actions, scores and records as the
+step-by-step game and the runs, whatever the number of threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tarotsim import VecEnv
+from tarotsim import players as players_module
+from tarotsim.config import RunConfig
+from tarotsim.game import Game, actions
+from tarotsim.kernels import state as S
+from tarotsim.run.engine import play_deals
+from tarotsim.run.seeding import run_key
+from tarotsim.vecenv import MIN_BLOCK
+
+HEURISTIC = "play=heuristic,ecart=expert"
+
+
+def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal action per row of ``mask``, uniformly."""
+    counts = mask.sum(axis=1)
+    pick = (rng.random(len(mask)) * counts).astype(np.int64)
+    return np.argmax(mask.cumsum(axis=1) > pick[:, None], axis=1)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_positions_masks_and_rewards_are_the_games(players: int) -> None:
+    names = actions(players)
+    env = VecEnv(5, players, agent_seats=range(players), seed=4, threads=1)
+    obs, mask = env.reset()
+    games = [Game(players, seed=4, deal=int(d)) for d in env.deals]
+    rng = np.random.default_rng(players)
+    finished = 0
+    for _ in range(150):
+        for g, game in enumerate(games):
+            assert [names[a] for a in np.flatnonzero(mask[g])] == game.legal_actions()
+            np.testing.assert_array_equal(env.decode(obs[g]), game.observation().tensor())
+        np.testing.assert_array_equal(env.decode(obs), np.stack([g.observation().tensor() for g in games]))
+        chosen = _random_actions(mask, rng)
+        for g, game in enumerate(games):
+            game.apply(names[chosen[g]])
+        obs, mask, rewards, done = env.step(chosen)
+        for g in np.flatnonzero(done):
+            assert games[g].over and env.ended[g] == games[g].deal
+            assert rewards[g].tolist() == games[g].returns() and rewards[g].sum() == 0
+            games[g] = Game(players, seed=4, deal=int(env.deals[g]))
+            finished += 1
+        assert all(not games[g].over for g in range(5))
+        assert not rewards[~done].any()
+    assert finished >= 5
+
+
+def _trajectory(threads: int) -> list[np.ndarray]:
+    env = VecEnv(3 * MIN_BLOCK, 4, agent_seats=(0, 2), opponents=HEURISTIC, seed=9, threads=threads)
+    rng = np.random.default_rng(1)
+    obs, mask = env.reset()
+    seen = [obs, mask]
+    for _ in range(40):
+        obs, mask, rewards, done = env.step(_random_actions(mask, rng))
+        seen += [obs, mask, rewards, done, env.deals]
+    return seen
+
+
+def test_same_trajectories_with_one_and_two_threads() -> None:
+    for one, two in zip(_trajectory(1), _trajectory(2), strict=True):
+        np.testing.assert_array_equal(one, two)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_agents_playing_as_a_builtin_reproduce_its_records(players: int) -> None:
+    spec = "play=heuristic,ecart=expert,poignee=smart"
+    n = 4
+    env = VecEnv(n, players, agent_seats=(0, players - 1), opponents=spec, seed=2, threads=1)
+    cfg = RunConfig(players=players, strategies=[spec] * players).to_array()
+    expected = play_deals(0, 3 * n, run_key(2), cfg)
+    player = players_module.builtin(spec)
+    index = {name: i for i, name in enumerate(env.actions)}
+    columns = [c for c in range(S.N_REC) if c != S.R_OTHERS_BID]  # an agent's wish is what it said
+    obs, _ = env.reset()
+    compared = set()
+    while len(compared) < 2 * n:
+        observations = [env.observation(g) for g in range(n)]
+        assert all(o.seat in env.agent_seats and o.legal_actions for o in observations)
+        np.testing.assert_array_equal(env.decode(obs), np.stack([o.tensor() for o in observations]))
+        obs, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
+        for g in np.flatnonzero(done):
+            deal = int(env.ended[g])
+            if deal < 3 * n:
+                np.testing.assert_array_equal(env.records[g][columns], expected[deal][columns])
+                compared.add(deal)
+
+
+def test_illegal_actions_and_bad_arguments_are_one_line_errors() -> None:
+    env = VecEnv(3, 4, agent_seats=(1,), seed=0, threads=1)
+    with pytest.raises(ValueError, match="reset"):
+        env.step(np.zeros(3, dtype=np.int64))
+    obs, mask = env.reset()
+    bad = np.argmax(mask, axis=1)
+    bad[2] = int(np.argmin(mask[2]))
+    with pytest.raises(ValueError, match=r"^game 2: seat 1 cannot take action \d+ \('.*'\) in the bid phase"):
+        env.step(bad)
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="agent_seats"):
+        VecEnv(2, 4, agent_seats=(4,))
+    with pytest.raises(ValueError, match="searching"):
+        VecEnv(2, 4, opponents="play=pimc")
+    with pytest.raises(ValueError, match="n_games"):
+        VecEnv(0)
+
+
+def test_a_deal_thrown_in_before_any_decision_is_passed_over() -> None:
+    cfg = RunConfig(players=4).to_array()
+    thrown = play_deals(0, 200, run_key(4), cfg)[:, S.R_THROWN_IN] == S.THROWN_PETIT_SEC
+    first = int(np.argmax(thrown))  # a petit sec: nobody decides
+    assert thrown[first] and not thrown[2 * first + 1]
+    env = VecEnv(first + 1, 4, agent_seats=(2,), seed=4, threads=1)
+    env.reset()
+    assert env.deals[first] == 2 * first + 1 and env.deals[first - 1] == first - 1
+    assert env.observation(first).seat == 2

@@ -49,9 +49,11 @@ _HOMES = {
     "sweep": "tarotsim.simulate",
 }
 """Each public name → the module that defines it."""
-_MODULES = ("players", "testing", "view")
+_MODULES = ("players", "testing", "view", "openspiel", "pettingzoo")
 """Public modules of the package, imported on first use (``tarotsim.players.builtin``,
-``tarotsim.testing.check_no_peeking``, ``tarotsim.view`` for Numba players)."""
+``tarotsim.testing.check_no_peeking``, ``tarotsim.view`` for Numba players; the research
+interfaces ``tarotsim.openspiel`` and ``tarotsim.pettingzoo``, which need their extras, are
+left out of ``__all__``)."""
 
 __all__ = [
     "Contract",

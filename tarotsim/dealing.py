@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 
-from tarotsim.analysis.intervals import wilson_interval
 from tarotsim.cards import (
     EXCUSE,
     KING,
@@ -61,10 +60,13 @@ from tarotsim.kernels.dealing import (
     W_KINGS,
     W_SUIT_LENGTH,
     W_TRUMPS,
+    WHERE_ASKED,
+    WHERE_HIGH,
+    WHERE_LOW,
     card_ids,
     deal_where,
 )
-from tarotsim.kernels.state import MAX_SEATS
+from tarotsim.kernels.state import C_WHERE, C_WHERE_ON, MAX_SEATS
 from tarotsim.labels import TABLE_SIZES
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 
@@ -286,6 +288,17 @@ def where_ranges(
     return low, high, asked
 
 
+def put_where(cfg: np.ndarray, ranges: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Write the ranges of :func:`where_ranges` into a run configuration ``cfg`` (int64[N_CFG]), in
+    place: its deals are then dealt again until every seat's hand meets them (``C_WHERE_ON``)."""
+    low, high, asked = ranges
+    cfg[C_WHERE_ON] = int(asked.any())
+    for seat in range(asked.shape[0]):
+        for part, values in ((WHERE_LOW, low), (WHERE_HIGH, high), (WHERE_ASKED, asked)):
+            start = C_WHERE + (3 * seat + part) * N_WHERE
+            cfg[start : start + N_WHERE] = values[seat]
+
+
 def _rows(words: np.ndarray, players: int) -> list[list[int]]:
     """The given cards of each seat, then of the chien."""
     out = []
@@ -407,6 +420,15 @@ def _draw(
     return hands, chien, tries
 
 
+def wilson_interval(made: int, n: int) -> tuple[float, float]:
+    """95 % Wilson interval of ``made / n`` (:func:`tarotsim.analysis.wilson_interval`, imported
+    here on use: the analysis package reads runs, whose sweeps deal through this module)."""
+    from tarotsim.analysis.intervals import wilson_interval as wilson
+
+    low, high = wilson(made, n)
+    return float(low), float(high)
+
+
 def _ids(words: np.ndarray, size: int) -> np.ndarray:
     """Card ids (int16[..., size], sorted) of card words (uint64[..., 2])."""
     flat = np.ascontiguousarray(words).reshape(-1, 2)
@@ -476,19 +498,8 @@ def deal(
     words = fixed_words(fixed, players)
     ranges = where_ranges(where, players)
     p_fixed = fixed_probability(words, players)
-    asked = ranges[2].any()
-    exact = condition_probability(words, players, *ranges)
-    trials, met = 0, 0
-    if asked:
-        if exact is None:
-            met, trials = _pilot(used_seed, words, players, ranges)
-            rate = met / trials
-        else:
-            rate = float(exact)
-        _check_rate(rate, n, exact is not None, trials)
-        max_tries = int(min(MAX_TRIALS, max(1000.0, 50.0 / rate)))
-    else:
-        max_tries = 1
+    exact, met, trials, rate = condition_rate(used_seed, words, players, ranges, n)
+    max_tries = int(min(MAX_TRIALS, max(1000.0, 50.0 / rate))) if ranges[2].any() else 1
     hands, chien, tries = _draw(int(n), used_seed, words, players, ranges, max_tries)
     if (tries < 0).any():
         raise ValueError(
@@ -517,6 +528,33 @@ def deal(
         seed=used_seed,
         tries=tries,
     )
+
+
+def condition_rate(
+    seed: int, words: np.ndarray, players: int, ranges: tuple[np.ndarray, np.ndarray, np.ndarray], n: int
+) -> tuple[Fraction | None, int, int, float]:
+    """How often the ranges are met given the fixed cards, checked for drawing `n` deals by rejection.
+
+    Returns (exact probability or None, trial deals that met the ranges, trial deals, the rate
+    used: exact, else met / trials from ``PILOT_DEALS`` trial deals of a stream apart).
+
+    Raises
+    ------
+    ValueError
+        When no deal meets them, when they are rarer than :data:`MIN_PROBABILITY`, or when `n`
+        deals would need more than :data:`MAX_TRIALS` trial deals.
+    """
+    exact = condition_probability(words, players, *ranges)
+    if not ranges[2].any():
+        return exact, 0, 0, 1.0
+    met, trials = 0, 0
+    if exact is None:
+        met, trials = _pilot(seed, words, players, ranges)
+        rate = met / trials
+    else:
+        rate = float(exact)
+    _check_rate(rate, n, exact is not None, trials)
+    return exact, met, trials, rate
 
 
 def _pilot(

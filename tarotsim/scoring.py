@@ -166,3 +166,19 @@ def score_deal(
     partner = -1 if (taker_alone or players != 5) else 1
     K.settle(scores, players, 0, partner, int(d))
     return DealScore(made=bool(made), margin=int(margin), per_defender=int(d), taker=int(scores[0]))
+
+
+def max_score(players: int) -> int:
+    """A bound on the absolute score of any seat in one deal at a table of ``players``
+    (points): per defender at most 25 plus the largest margin (56) plus the petit au bout
+    (10), times the largest multiplier (Garde contre, 6), plus every seat's triple poignée
+    and an announced chelem made; the taker (alone, with five players) settles it with each
+    of the other seats. The bound for the reward ranges of the research interfaces.
+
+    >>> max_score(4)
+    3318
+    """
+    players = check_players(players)
+    margin = max(int(K.TARGET_HALF[0]), FULL_HALF_POINTS - int(K.TARGET_HALF[-1])) // 2
+    per_defender = (25 + margin + 10) * int(K.MULTIPLIER.max()) + int(K.POIGNEE_BONUS.max()) * players + 400
+    return (players - 1) * per_defender

@@ -9,8 +9,8 @@ records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Unpack
+from collections.abc import Mapping, Sequence
+from typing import Any, Unpack
 
 import pandas as pd
 
@@ -21,6 +21,7 @@ from tarotsim.run.engine import show_progress, using_threads
 from tarotsim.run.records import add_matches
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.run.spec import RunSpec
+from tarotsim.run.strata import canonical_where, check_stratify, strata, where_text
 
 
 def _records(spec: RunSpec, threads: int | None, progress: bool | None) -> pd.DataFrame:
@@ -88,11 +89,14 @@ def simulate(
 
 
 def sweep(
-    deals: int,
+    deals: int | None,
     *,
     seed: SeedLike,
     seat: int = 0,
     contracts: Sequence[str] | str = CONTRACTS,
+    where: Mapping[Any, Mapping[str, Any]] | None = None,
+    stratify: Sequence[str] | str = (),
+    per_cell: int | None = None,
     config: RunConfig | None = None,
     threads: int | None = None,
     progress: bool | None = None,
@@ -115,6 +119,17 @@ def sweep(
     contracts
         Contract labels (``labels.CONTRACTS``, default all), in the order of the rows of
         a deal; a string is split at commas.
+    where
+        Play only deals whose hands meet these ranges, as :func:`tarotsim.deal` reads them:
+        ``{0: {"bouts": 2, "trumps": (8, 10)}}`` (seats are the table's; the taking seat is
+        `seat`). Each deal is dealt uniformly among those that meet them.
+    stratify
+        Columns of the taking seat's hand (``taker_bouts``, ``taker_trumps``,
+        ``taker_kings``; a string is split at commas): the deals are split into one cell per
+        combination of their values (within `where`), each cell dealt in turn; cells rarer
+        than ``tarotsim.dealing.MIN_PROBABILITY`` are left out (``attrs["skipped"]``).
+    per_cell
+        With `stratify`: deals per cell, in place of `deals` (which must then be None).
     config
         The table and its policies (default ``RunConfig()``, as for :func:`simulate`). Its
         dealing must be shuffled; its bid thresholds do not matter (the taker and the
@@ -127,25 +142,106 @@ def sweep(
     Returns
     -------
     pandas.DataFrame
-        One row per (deal, contract), with the columns of :func:`simulate`; ``attrs``
-        holds the seed, the configuration, the contracts and the seat.
+        One row per (deal, contract), with the columns of :func:`simulate`, and ``weight``
+        when conditioned (`where`) or stratified: the deal's cell probability over the cell's
+        deals (:mod:`tarotsim.run.strata`); the analysis functions weigh the rows by it.
+        ``attrs`` holds the seed, the configuration, the contracts and the seat, and for a
+        conditioned sweep ``where``, ``stratify``, ``cells`` (a DataFrame: each cell's values,
+        probability, deals and seed) and ``skipped`` (cells left out, their probability).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a bad option; for a condition no deal meets, one too rare for rejection
+        sampling, or a stratified condition whose cells cannot be counted exactly.
     """
-    deals = check_count(deals, "deals")
     config = make_config(config, options)
     if isinstance(contracts, str):
         contracts = [c.strip() for c in contracts.split(",")]
         if "" in contracts:
             raise ValueError(f"contracts has an empty item (two commas, or one at an end): {contracts!r}")
+    used_seed = resolve_seed(seed)
+    deals = stratified_deals(deals, per_cell, stratify, seed=used_seed, seat=seat, where=where, config=config)
     spec = RunSpec(
         kind="sweep",
-        seed=resolve_seed(seed),
+        seed=used_seed,
         deals=deals,
         config=config,
         chunk_deals=max(deals, 1),
         contracts=tuple(contracts),
         seat=seat,
+        where=canonical_where(where, config.players),
+        stratify=check_stratify(stratify),
     )
     frame = _records(spec, threads, progress)
     frame.attrs["contracts"] = list(spec.contracts)
     frame.attrs["seat"] = spec.seat
+    if spec.strata is not None:
+        frame.attrs["where"] = where_text(spec.where)
+        frame.attrs["stratify"] = list(spec.stratify)
+        frame.attrs["cells"] = cells_table(spec)
+        frame.attrs["skipped"] = {
+            "cells": spec.strata.skipped,
+            "probability": spec.strata.skipped_probability,
+        }
     return frame
+
+
+def stratified_deals(
+    deals: int | None,
+    per_cell: int | None,
+    stratify: Sequence[str] | str,
+    *,
+    seed: int,
+    seat: int,
+    where: Any,
+    config: RunConfig,
+) -> int:
+    """A sweep's deal count: `deals`, or `per_cell` times its cells when stratified.
+
+    Raises
+    ------
+    ValueError
+        When both or neither are given, or `per_cell` without `stratify`.
+    """
+    columns = check_stratify(stratify)
+    if per_cell is None:
+        if deals is None:
+            raise ValueError("give the number of deals (or per_cell, with stratify)")
+        return check_count(deals, "deals")
+    if deals is not None:
+        raise ValueError("give deals or per_cell, not both")
+    if not columns:
+        raise ValueError("per_cell goes with stratify: the deals of each cell")
+    per_cell = check_count(per_cell, "per_cell", minimum=1)
+    cells = strata(
+        seed=seed,
+        players=config.players,
+        seat=seat,
+        where=canonical_where(where, config.players),
+        stratify=columns,
+        deals=0,
+    )
+    return per_cell * len(cells.cells)
+
+
+def cells_table(spec: RunSpec) -> pd.DataFrame:
+    """The cells of a conditioned sweep: the values of its stratify columns, ``where`` (the
+    cell's condition), ``probability``, ``exact``, ``deals`` (in the run), ``weight`` (per deal)
+    and ``seed`` (``tarotsim.deal(where=…, seed=…)`` deals them)."""
+    if spec.strata is None:
+        raise ValueError("not a conditioned sweep: it has no cells")
+    weights = spec.strata.weights(spec.deals)
+    rows = []
+    for i, cell in enumerate(spec.strata.cells):
+        row: dict[str, Any] = dict(zip(spec.stratify, cell.values, strict=True))
+        row.update(
+            where=where_text(cell.where),
+            probability=cell.probability.value,
+            exact=cell.probability.exact,
+            deals=spec.strata.deals_of(i, spec.deals),
+            weight=float(weights[i]),
+            seed=cell.seed,
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)

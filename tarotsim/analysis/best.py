@@ -22,6 +22,7 @@ import pandas as pd
 from tarotsim.analysis.intervals import Z95, check_z
 from tarotsim.analysis.loading import Data, by_columns, check_min_n
 from tarotsim.analysis.moments import (
+    WEIGHT,
     Counts,
     cell_codes,
     contracts_played,
@@ -212,11 +213,12 @@ class BestSums(Reduction):
 
     def __init__(self, keys: Sequence[str]) -> None:
         self.keys = list(keys)
-        self.columns = ("deal", "contract", "thrown_in", "taker_score", *PLAY_COLUMNS, *self.keys)
+        self.columns = ("deal", "contract", "thrown_in", "taker_score", *PLAY_COLUMNS, *self.keys, "weight")
         self.key = f"best:{','.join(self.keys)}"
 
     def partial(self, chunk: Chunk) -> pd.DataFrame:
-        grid = deal_grid(chunk, self.keys, plays=True)
+        weighted = "weight" in chunk.played.columns  # each weight (stratum) summed apart, last
+        grid = deal_grid(chunk, [*self.keys, *(["weight"] if weighted else [])], plays=True)
         n_cells = len(grid.cells)
         inside = grid.cell >= 0
         cell = grid.cell[inside]
@@ -239,7 +241,10 @@ class BestSums(Reduction):
                 sums[f"differ_{i}_{j}"] = np.bincount(cell, weights=differ, minlength=n_cells).astype(
                     np.int64
                 )
-        return pd.DataFrame(sums, index=grid.index)
+        out = pd.DataFrame(sums, index=grid.index)
+        if weighted:
+            out.index = out.index.set_names(WEIGHT, level=-1)
+        return out
 
     def merge(self, partials: Sequence[pd.DataFrame]) -> pd.DataFrame:
         return merge_frames(partials)
@@ -278,11 +283,18 @@ def best_from(results: dict[str, Any], by: Sequence[str], min_n: int, z: float) 
             "these hold one row per deal, so contracts would be compared on different hands"
         )
     sums = results[BestSums(cols).key].sort_index()
+    strata = None
+    if WEIGHT in sums.index.names:
+        strata = sums
+        sums = strata.groupby(level=cols, sort=True).sum() if cols else strata.sum().to_frame().T
     n = sums["n"].to_numpy(dtype=np.int64)
     position = [0, *(1 + CONTRACTS.index(c) for c in present)]
     means = {PASS: np.where(n > 0, 0.0, np.nan)}
     for con, i in zip(present, position[1:], strict=True):
-        means[con] = exact_means(sums[f"sum_{i}"].to_numpy(), sums[f"count_{i}"].to_numpy())
+        if strata is None:
+            means[con] = exact_means(sums[f"sum_{i}"].to_numpy(), sums[f"count_{i}"].to_numpy())
+        else:
+            means[con] = _weighted(strata, cols, f"sum_{i}", f"count_{i}")[0]
     ranked = rank_choices(pd.DataFrame(means), choices)
     best_i = np.array([position[choices.index(c)] for c in ranked["best"]], dtype=np.int64)
     runner_i = np.array(
@@ -300,9 +312,19 @@ def best_from(results: dict[str, Any], by: Sequence[str], min_n: int, z: float) 
         squares[row] = sums[f"diff_sq_{i}_{j}"].iloc[row].item()
         differ[row] = int(sums[f"differ_{i}_{j}"].iloc[row]) if i > 0 else 1
     pairs = pairs.astype(np.int64)
-    mean_diff = exact_means(total, pairs)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        half = z * np.sqrt(exact_variances(pairs, total, squares)) / np.sqrt(pairs)
+    if strata is None:
+        mean_diff = exact_means(total, pairs)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            half = z * np.sqrt(exact_variances(pairs, total, squares)) / np.sqrt(pairs)
+    else:
+        mean_diff, half = np.full(len(sums), np.nan), np.full(len(sums), np.nan)
+        for row, (b, r) in enumerate(zip(best_i.tolist(), runner_i.tolist(), strict=True)):
+            if r < 0:
+                continue
+            i, j = min(b, r), max(b, r)
+            m, v = _weighted(strata, cols, f"diff_{i}_{j}", f"pairs_{i}_{j}", f"diff_sq_{i}_{j}")
+            mean_diff[row] = (1 if b < r else -1) * m[row]
+            half[row] = z * np.sqrt(v[row])
     same_play = (best_i > 0) & (runner_i > 0) & (differ.astype(np.int64) == 0)
     out = sums.index.to_frame(index=False).assign(
         best=ranked["best"].to_numpy(),
@@ -320,3 +342,31 @@ def best_from(results: dict[str, Any], by: Sequence[str], min_n: int, z: float) 
     )
     out = out[n > 0].reset_index(drop=True)
     return out[columns]
+
+
+def _weighted(
+    strata: pd.DataFrame, cols: list[str], total: str, count: str, squares: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell of `cols` (sorted), the stratified mean of a value summed per stratum (``total``
+    over ``count`` rows, ``squares`` its sum of squares) and the variance of that mean:
+    ``Σ a_h m_h`` and ``Σ a_h² s²_h / n_h`` with ``a_h = w_h n_h / Σ w_k n_k``
+    (as :func:`~tarotsim.analysis.moments.weighted_cell_table`); NaN variance without `squares`."""
+    w = strata.index.get_level_values(WEIGHT).to_numpy(dtype=float)
+    n = strata[count].to_numpy(dtype=float)
+    s = np.array([float(v) for v in strata[total].tolist()])
+    parts = pd.DataFrame({"n": n, "wn": w * n, "ws": w * s}, index=strata.index)
+    if squares is not None:
+        var = exact_variances(
+            strata[count].to_numpy(dtype=np.int64), strata[total].to_numpy(), strata[squares].to_numpy()
+        )
+        parts["w2v"] = w * w * n * np.nan_to_num(var, nan=0.0)
+    grouped = parts.groupby(level=cols, sort=True).sum() if cols else parts.sum().to_frame().T
+    wn = grouped["wn"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = grouped["ws"].to_numpy() / wn
+        variance = (
+            np.where(grouped["n"].to_numpy() >= 2, grouped["w2v"].to_numpy() / (wn * wn), np.nan)
+            if squares is not None
+            else np.full(len(wn), np.nan)
+        )
+    return mean, variance

@@ -27,6 +27,7 @@ from tarotsim.analysis.loading import Data, check_min_n
 from tarotsim.analysis.moments import (
     SCORE,
     SCORE_SQ,
+    WEIGHT,
     CellSums,
     Counts,
     N,
@@ -158,13 +159,17 @@ def hand_points_table_from(
     flat = sums.reset_index()
     flat["bin"] = bin_index(edges, flat[scale].to_numpy(dtype=float))
     flat = flat[flat["bin"] >= 0]
-    by_bin = flat.groupby(["contract", "bin"], sort=False)[[N, SCORE, SCORE_SQ]].sum()
     full = pd.MultiIndex.from_product(
         [[CONTRACTS.index(c) for c in present], range(n_bins)], names=["contract", "bin"]
     )
-    by_bin = by_bin.reindex(full, fill_value=0)
-    n = by_bin[N].to_numpy(dtype=np.int64)
-    variance = exact_variances(n, by_bin[SCORE].to_numpy(), by_bin[SCORE_SQ].to_numpy())
+    if WEIGHT in flat.columns:
+        n, mean, se = _weighted_bins(flat, full)
+    else:
+        by_bin = flat.groupby(["contract", "bin"], sort=False)[[N, SCORE, SCORE_SQ]].sum()
+        by_bin = by_bin.reindex(full, fill_value=0)
+        n = by_bin[N].to_numpy(dtype=np.int64)
+        variance = exact_variances(n, by_bin[SCORE].to_numpy(), by_bin[SCORE_SQ].to_numpy())
+        mean, se = exact_means(by_bin[SCORE].to_numpy(), n), np.sqrt(variance) / np.sqrt(n.astype(float))
     bin_i = np.tile(np.arange(n_bins), len(present))
     return pd.DataFrame(
         {
@@ -172,11 +177,40 @@ def hand_points_table_from(
             "bin_low": edges[bin_i],
             "bin_high": edges[bin_i + 1],
             "n": n,
-            "mean_score": exact_means(by_bin[SCORE].to_numpy(), n),
-            "score_se": np.sqrt(variance) / np.sqrt(n.astype(float)),
+            "mean_score": mean,
+            "score_se": se,
             "low_n": n < min_n,
         }
     )
+
+
+def _weighted_bins(flat: pd.DataFrame, full: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Deals, stratified mean score and its standard error per (contract, bin) of `full`, from
+    weighted cell sums (rows of one weight: a stratum; ``Σ a_h m_h``, ``√(Σ a_h² s²_h / n_h)``
+    with ``a_h = w_h n_h / Σ w_k n_k``, as :func:`~tarotsim.analysis.moments.weighted_cell_table`)."""
+    flat = flat.groupby(["contract", "bin", WEIGHT], sort=False)[[N, SCORE, SCORE_SQ]].sum().reset_index()
+    n = flat[N].to_numpy(dtype=float)
+    w = flat[WEIGHT].to_numpy(dtype=float)
+    var = exact_variances(flat[N].to_numpy(dtype=np.int64), flat[SCORE].to_numpy(), flat[SCORE_SQ].to_numpy())
+    parts = pd.DataFrame(
+        {
+            "contract": flat["contract"].to_numpy(),
+            "bin": flat["bin"].to_numpy(),
+            "n": flat[N].to_numpy(dtype=np.int64),
+            "wn": w * n,
+            "ws": w * np.array([float(v) for v in flat[SCORE].tolist()]),
+            "w2v": w * w * n * np.nan_to_num(var, nan=0.0),
+        }
+    )
+    by_bin = parts.groupby(["contract", "bin"], sort=False)[["n", "wn", "ws", "w2v"]].sum()
+    by_bin = by_bin.reindex(full, fill_value=0)
+    wn = by_bin["wn"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (
+            by_bin["n"].to_numpy(dtype=np.int64),
+            np.where(wn > 0, by_bin["ws"].to_numpy() / wn, np.nan),
+            np.where(wn > 0, np.sqrt(by_bin["w2v"].to_numpy()) / wn, np.nan),
+        )
 
 
 def hand_points_thresholds(
@@ -377,11 +411,12 @@ class BinSums(Reduction):
 
     def __init__(self, scale: str) -> None:
         self.scale = scale
-        self.columns = ("deal", "contract", "thrown_in", "taker_score", scale)
+        self.columns = ("deal", "contract", "thrown_in", "taker_score", scale, "weight")
         self.key = f"bin_sums:{scale}"
 
     def partial(self, chunk: Chunk) -> pd.DataFrame:
-        grid = deal_grid(chunk, [self.scale], plays=False)
+        weighted = "weight" in chunk.played.columns  # each weight (stratum) summed apart, last
+        grid = deal_grid(chunk, [self.scale, *(["weight"] if weighted else [])], plays=False)
         inside = grid.cell >= 0
         cell = grid.cell[inside]
         n_cells = len(grid.cells)
@@ -395,7 +430,10 @@ class BinSums(Reduction):
             sums[f"sum_{c}_{d}"] = exact_bincount(where, first, n_cells)
             sums[f"sum_{d}_{c}"] = exact_bincount(where, second, n_cells)
             sums[f"prod_{c}_{d}"] = exact_bincount(where, first * second, n_cells)
-        return pd.DataFrame(sums, index=grid.index)
+        out = pd.DataFrame(sums, index=grid.index)
+        if weighted:
+            out.index = out.index.set_names(WEIGHT, level=-1)
+        return out
 
     def merge(self, partials: Sequence[pd.DataFrame]) -> pd.DataFrame:
         return merge_frames(partials)
@@ -414,17 +452,50 @@ def _covariance_factors(sums: pd.DataFrame, edges: np.ndarray, present: list[str
     play) give a singular Σ without harm.
     """
     bin_of = bin_index(edges, sums.index.get_level_values(0).to_numpy(dtype=float))
-    per_bin = sums[bin_of >= 0].groupby(bin_of[bin_of >= 0], sort=True).sum()
     codes = [CONTRACTS.index(c) for c in present]
     factors = np.zeros((len(edges) - 1, len(codes), len(codes)))
-    for b, row in per_bin.iterrows():
-        sigma = np.zeros((len(codes), len(codes)))
-        for i, c in enumerate(codes):
-            for j, d in enumerate(codes):
-                sigma[i, j] = _covariance(row, min(c, d), max(c, d))
+    if WEIGHT in sums.index.names:
+        sigmas = _weighted_covariances(sums, bin_of, codes)
+    else:
+        per_bin = sums[bin_of >= 0].groupby(bin_of[bin_of >= 0], sort=True).sum()
+        sigmas = {}
+        for b, row in per_bin.iterrows():
+            sigma = np.zeros((len(codes), len(codes)))
+            for i, c in enumerate(codes):
+                for j, d in enumerate(codes):
+                    sigma[i, j] = _covariance(row, min(c, d), max(c, d))
+            sigmas[int(b)] = sigma
+    for b, sigma in sigmas.items():
         values, vectors = np.linalg.eigh(sigma)
         factors[int(b)] = vectors * np.sqrt(np.clip(values, 0.0, None))
     return factors
+
+
+def _weighted_covariances(sums: pd.DataFrame, bin_of: np.ndarray, codes: list[int]) -> dict[int, np.ndarray]:
+    """Per bin, the covariance of the stratified mean scores of the contracts `codes` from
+    :class:`BinSums` of weighted records: ``Σ_h a_hc a_hd Σ_h[c, d]`` over its strata ``h`` (rows of
+    one weight ``w_h``), ``a_hc = w_h n_hc / Σ_k w_k n_kc``, ``Σ_h`` each stratum's own (:func:`_covariance`)."""
+    inside = bin_of >= 0
+    sums = (
+        sums[inside].groupby([bin_of[inside], sums.index.get_level_values(WEIGHT)[inside]], sort=True).sum()
+    )
+    bin_of = sums.index.get_level_values(0).to_numpy()
+    weights = sums.index.get_level_values(1).to_numpy(dtype=float)
+    out: dict[int, np.ndarray] = {}
+    for b in np.unique(bin_of):
+        rows = np.flatnonzero(bin_of == b)
+        counts = np.array([[float(sums[f"n_{c}_{c}"].iloc[r]) for c in codes] for r in rows])
+        share = weights[rows, None] * counts
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.nan_to_num(share / share.sum(axis=0, keepdims=True))
+        sigma = np.zeros((len(codes), len(codes)))
+        for k, r in enumerate(rows):
+            row = sums.iloc[r]
+            for i, c in enumerate(codes):
+                for j, d in enumerate(codes):
+                    sigma[i, j] += share[k, i] * share[k, j] * _covariance(row, min(c, d), max(c, d))
+        out[int(b)] = sigma
+    return out
 
 
 def _covariance(row: pd.Series, c: int, d: int) -> float:

@@ -25,6 +25,9 @@ from tarotsim.labels import CONTRACTS, THROWN_IN_NAMES
 CONTRACT = "contract"
 N, MADE, SCORE, SCORE_SQ, MARGIN = "_n", "_made", "_score", "_score_sq", "_margin"
 """Columns of a :class:`CellSums` result: deals, made, Σ score, Σ score², Σ signed margin."""
+WEIGHT = "_weight"
+"""Last level of a :class:`CellSums` result on weighted records (a conditioned sweep's
+``weight``): its stratum, the rows of one weight, summed apart and combined by :func:`cell_table`."""
 
 _PLAYED_COLUMNS = ("deal", "contract", "thrown_in")
 
@@ -175,12 +178,14 @@ class CellSums(Reduction):
         self.margin = margin
         self.dropna = dropna
         values = ("made", "taker_score", *(("margin",) if margin else ())) if sums else ()
-        self.columns = (*_PLAYED_COLUMNS, *values, *self.keys)
+        self.columns = (*_PLAYED_COLUMNS, *values, *self.keys, "weight")
         self.key = f"cells:{','.join(self.keys)}:sums={sums}:margin={margin}:dropna={dropna}"
 
     def partial(self, chunk: Chunk) -> pd.DataFrame:
         played = chunk.played
         keys = [(CONTRACT, pd.Series(chunk.codes)), *((k, played[k]) for k in self.keys)]
+        if "weight" in played.columns:  # each weight summed apart: its stratum
+            keys.append((WEIGHT, played["weight"]))
         cell, cells = cell_codes(keys, dropna=self.dropna, cache=chunk.cache)
         inside = cell >= 0
         where, n = cell[inside], len(cells)
@@ -205,8 +210,10 @@ def cell_table(sums: pd.DataFrame, contract: str | None = None) -> pd.DataFrame:
 
     Columns: ``contract``, the keys, ``n``, and with sums ``made``, ``mean_score``,
     ``score_var`` (``ddof=1``) and ``mean_margin`` (when summed). Only `contract`'s cells when
-    it is given.
+    it is given. On weighted records see :func:`weighted_cell_table`.
     """
+    if WEIGHT in sums.index.names:
+        return weighted_cell_table(sums, contract)
     flat = sums.reset_index()
     flat[CONTRACT] = np.asarray(CONTRACTS, dtype=object)[flat[CONTRACT].to_numpy(dtype=np.int64)]
     if contract is not None:
@@ -223,6 +230,67 @@ def cell_table(sums: pd.DataFrame, contract: str | None = None) -> pd.DataFrame:
     if MARGIN in flat.columns:
         out["mean_margin"] = exact_means(flat[MARGIN].to_numpy(), n)
     return out
+
+
+def weighted_cell_table(sums: pd.DataFrame, contract: str | None = None) -> pd.DataFrame:
+    """:func:`cell_table` of weighted records (a :class:`CellSums` result with the :data:`WEIGHT` level).
+
+    Each cell's rows of one weight ``w_h`` (a stratum h: ``n_h`` deals, rate ``p_h``, mean score
+    ``m_h``, variance ``s²_h``) are combined as a stratified estimate: with ``a_h = w_h n_h / Σ
+    w_k n_k``, the rate is ``Σ a_h p_h`` and the mean score ``Σ a_h m_h``, of variances
+    ``V_p = Σ a_h² p_h (1 − p_h) / n_h`` and ``V_m = Σ a_h² s²_h / n_h`` (the shares ``a_h``
+    taken as known: conditional on each stratum's played deals in the cell). The table gives
+    them as effective counts, so that every table and fit reads them as it reads plain
+    counts: ``n`` is the effective deals ``p (1 − p) / V_p``, at most Kish's ``(Σ w n)² / Σ w² n``
+    (never above the deals: strata with no success, or no failure, have an estimated variance of
+    0 that would otherwise narrow the interval), ``made`` is ``p · n``, ``score_var`` is ``V_m · n`` (so that
+    ``score_var / n = V_m``), ``mean_margin`` is weighted too; ``deals`` is the played deals.
+    A cell of one stratum gives its plain counts (up to rounding). Without sums (a tally), ``n``
+    is the cell's total weight ``Σ w_h n_h``.
+    """
+    flat = sums.reset_index()
+    flat[CONTRACT] = np.asarray(CONTRACTS, dtype=object)[flat[CONTRACT].to_numpy(dtype=np.int64)]
+    if contract is not None:
+        flat = flat[flat[CONTRACT] == contract]
+    keys = [c for c in flat.columns if not str(c).startswith("_")]
+    n = flat[N].to_numpy(dtype=float)
+    w = flat[WEIGHT].to_numpy(dtype=float)
+    parts = pd.DataFrame({"wn": w * n, "w2n": w * w * n}, index=flat.index)
+    has_sums = MADE in flat.columns
+    if has_sums:
+        made = flat[MADE].to_numpy(dtype=float)
+        rate = made / n
+        var = exact_variances(
+            flat[N].to_numpy(dtype=np.int64), flat[SCORE].to_numpy(), flat[SCORE_SQ].to_numpy()
+        )
+        parts["wmade"] = w * made
+        parts["wscore"] = w * np.array([float(v) for v in flat[SCORE].tolist()])
+        parts["w2vp"] = w * w * n * rate * (1.0 - rate)  # (w n)² p (1 - p) / n
+        parts["w2vm"] = w * w * n * np.nan_to_num(var, nan=0.0)
+        if MARGIN in flat.columns:
+            parts["wmargin"] = w * np.array([float(v) for v in flat[MARGIN].tolist()])
+    parts["deals"] = flat[N].to_numpy(dtype=np.int64)
+    grouped = parts.groupby([flat[k] for k in keys], sort=True, observed=True, dropna=False).sum()
+    out = grouped.index.to_frame(index=False)
+    total = grouped["wn"].to_numpy()
+    if not has_sums:  # a tally: the weight of each cell (an estimate of its probability)
+        out["n"] = total
+        out["deals"] = grouped["deals"].to_numpy()
+        return out.sort_values(keys, kind="mergesort").reset_index(drop=True)
+    p = grouped["wmade"].to_numpy() / total
+    v_p = grouped["w2vp"].to_numpy() / (total * total)
+    kish = total * total / grouped["w2n"].to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effective = np.where(v_p > 0, np.minimum(p * (1.0 - p) / v_p, kish), kish)
+    out["n"] = effective
+    out["made"] = p * effective
+    out["mean_score"] = grouped["wscore"].to_numpy() / total
+    deals = grouped["deals"].to_numpy()
+    out["score_var"] = np.where(deals >= 2, grouped["w2vm"].to_numpy() / (total * total) * effective, np.nan)
+    if "wmargin" in grouped.columns:
+        out["mean_margin"] = grouped["wmargin"].to_numpy() / total
+    out["deals"] = grouped["deals"].to_numpy()
+    return out.sort_values(keys, kind="mergesort").reset_index(drop=True)
 
 
 class Counts(Reduction):

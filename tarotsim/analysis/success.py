@@ -88,6 +88,13 @@ def success_table(
         Thrown-in rows are excluded; their count is in
         ``result.attrs["thrown_in"]`` (int) and, by reason,
         ``result.attrs["thrown_in_by_reason"]`` (dict).
+
+        On weighted records (a conditioned or stratified sweep's ``weight``), each cell's
+        rate and mean score are the stratified estimates over its weights, and ``n`` and
+        ``made`` are effective counts (floats) of the same variance, from which the Wilson
+        interval and ``score_se`` are made
+        (:func:`~tarotsim.analysis.moments.weighted_cell_table`); a last column ``deals``
+        holds the played deals, and ``attrs["weighted"]`` is True.
     """
     cols = by_columns(by)
     check_contract(contract)
@@ -107,13 +114,18 @@ def success_from(results: dict[str, Any], by: Sequence[str], contract: str | Non
     sums = results[CellSums(cols, margin=True).key]
     table = cell_table(sums, contract)
     table["score_se"] = np.sqrt(table.pop("score_var")) / np.sqrt(table["n"].astype(float))
-    table["made"] = table["made"].astype(np.int64)
+    weighted = "deals" in table.columns  # effective counts of weighted records (moments.weighted_cell_table)
+    if not weighted:
+        table["made"] = table["made"].astype(np.int64)
     table["rate"] = table["made"] / table["n"]
     low, high = wilson_interval(table["made"].to_numpy(), table["n"].to_numpy(), z)
     table["rate_low"] = low
     table["rate_high"] = high
     table["contract"] = table["contract"].astype(str)
-    table = sort_by_contract(table[["contract", *cols, *SUCCESS_COLUMNS]], cols)
+    table = sort_by_contract(
+        table[["contract", *cols, *SUCCESS_COLUMNS, *(["deals"] if weighted else [])]], cols
+    )
+    table.attrs["weighted"] = weighted
     thrown = results[Counts.key]["thrown_in_rows"]
     table.attrs["thrown_in"] = int(sum(thrown.values()))
     table.attrs["thrown_in_by_reason"] = dict(thrown)

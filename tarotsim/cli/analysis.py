@@ -84,6 +84,11 @@ def cmd_table(args: argparse.Namespace) -> int:
     if args.format == "text":
         notes.append(f"next: tarotsim thresholds {args.run}; tarotsim report {args.run} --out FOLDER")
     title = f"Success by {', '.join(by)}: rate (95% Wilson interval), mean taker score (points)"
+    if table.attrs.get("weighted"):
+        title += (
+            "\nweighted by each deal's cell probability (a stratified sweep): n and made are effective "
+            "counts, deals the deals played"
+        )
     emit([(shown, title)], args.out, fmt=args.format, wide=args.wide, notes=notes)
     return 0
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
+    DEFAULT_DEALS,
     DEFAULT_SEED,
     STUDY_REPORT,
     CliError,
@@ -20,6 +21,7 @@ from tarotsim.cli.common import (
     describe_play,
     emit,
     name_list,
+    positive_int,
     run_config,
     seed_number,
     taker_seat,
@@ -163,7 +165,36 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    make_run(args, run_spec(args, run_config(args), "sweep", contracts=args.contracts, seat=taker_seat(args)))
+    from tarotsim.dealing import parse_where_option
+    from tarotsim.run.strata import canonical_where, check_stratify
+    from tarotsim.simulate import stratified_deals
+
+    config = run_config(args)
+    seat = taker_seat(args)
+    if args.per_cell is not None and args.deals != DEFAULT_DEALS:
+        raise CliError("give --per-cell (deals in each cell) or --deals, not both")
+    if args.per_cell is not None and not args.stratify:
+        raise CliError("--per-cell goes with --stratify: the deals of each cell")
+    where = canonical_where(parse_where_option(args.where), config.players)
+    stratify = check_stratify(args.stratify or ())
+    if args.per_cell is not None:
+        args.deals = stratified_deals(
+            None, args.per_cell, stratify, seed=args.seed, seat=seat, where=where, config=config
+        )
+    spec = run_spec(
+        args, config, "sweep", contracts=args.contracts, seat=seat, where=where, stratify=stratify
+    )
+    if spec.strata is not None:
+        strata = spec.strata
+        left_out = (
+            f"; {strata.skipped} cells left out (rarer than 1e-6 or impossible: probability "
+            f"{strata.skipped_probability:.3g} in all)"
+            if strata.skipped
+            else ""
+        )
+        total = sum(c.probability.value for c in strata.cells)
+        print(f"{len(strata.cells)} cells of probability {total:.6g} in all{left_out}")
+    make_run(args, spec)
     return 0
 
 
@@ -284,6 +315,29 @@ def sweep_options(swp: argparse.ArgumentParser) -> None:
         type=name_list,
         default=CONTRACTS,
         help=f"contracts to play, comma-separated (default {','.join(CONTRACTS)})",
+    )
+    swp.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="SEAT:RANGES",
+        help="play only deals whose hands meet these ranges, as tarotsim deal reads them: "
+        "'0:bouts=2,trumps=8-10' (seats are the table's: the taking seat is --taker, default 0)",
+    )
+    swp.add_argument(
+        "--stratify",
+        type=name_list,
+        default=None,
+        metavar="COLUMNS",
+        help="split the deals into cells of these columns of the taking seat's hand, comma-separated "
+        "(taker_bouts, taker_trumps, taker_kings), dealt in turn; records then carry a weight",
+    )
+    swp.add_argument(
+        "--per-cell",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="with --stratify: deals in each cell (in place of --deals)",
     )
     add_config_options(swp)
     swp.set_defaults(func=cmd_sweep)

@@ -29,7 +29,8 @@ from tarotsim.kernels.chavey import distribution_points, hand_points, suit_lengt
 from tarotsim.kernels.deal import deal_pack, shuffle_pack
 from tarotsim.kernels.rng import STREAM_WORDS, seed_stream
 from tarotsim.kernels.rules import bouts, card_bit
-from tarotsim.kernels.state import MAX_SEATS
+from tarotsim.kernels.state import C_WHERE, MAX_SEATS
+from tarotsim.kernels.state import N_WHERE as _N_WHERE
 
 CHIEN_ROW = MAX_SEATS
 """Row of the chien's given cards, after one row per seat."""
@@ -43,6 +44,11 @@ W_HAND_POINTS = 3
 W_HAND_POINTS_DIST = 4
 W_SUIT_LENGTH = 5  # W_SUIT_LENGTH + suit, suits 0-3
 N_WHERE = W_SUIT_LENGTH + N_SUITS
+assert N_WHERE == _N_WHERE, "kernels.state.N_WHERE counts the W_* features"
+WHERE_LOW = 0
+WHERE_HIGH = 1
+WHERE_ASKED = 2
+"""Parts of a seat's ranges in a run configuration (``where_slot``)."""
 
 DEAL_BLOCK = 1024
 """Deals per parallel block of ``deal_where``."""
@@ -110,6 +116,29 @@ def meets(hands: np.ndarray, players: int, low: np.ndarray, high: np.ndarray, as
             if asked[seat, column]:
                 value = hand_where(hands[seat, 0], hands[seat, 1], column)
                 if value < low[seat, column] or value > high[seat, column]:
+                    return False
+    return True
+
+
+@njit(inline="always")
+def where_slot(seat: int, part: int, column: int) -> int:
+    """Index in a run configuration of part ``part`` (``WHERE_LOW``, ``WHERE_HIGH``,
+    ``WHERE_ASKED``) of feature ``column`` of ``seat``'s ranges (``state.C_WHERE``)."""
+    return C_WHERE + (3 * seat + part) * N_WHERE + column
+
+
+@njit(_nrt=False)
+def meets_cfg(hands: np.ndarray, cfg: np.ndarray, players: int) -> bool:
+    """Whether every seat's hand (``hands`` uint64[MAX_SEATS, 2]) meets the ranges of the run
+    configuration ``cfg`` (``where_slot``), as ``meets`` reads them from arrays."""
+    for seat in range(players):
+        for column in range(N_WHERE):
+            if cfg[where_slot(seat, WHERE_ASKED, column)]:
+                value = hand_where(hands[seat, 0], hands[seat, 1], column)
+                if (
+                    value < cfg[where_slot(seat, WHERE_LOW, column)]
+                    or value > cfg[where_slot(seat, WHERE_HIGH, column)]
+                ):
                     return False
     return True
 

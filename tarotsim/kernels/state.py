@@ -108,7 +108,10 @@ N_SEAT_CFG = P_LEARNED_0 + N_LEARNED_CONTRACTS * LEARNED_ROW
 C_FIXED_ON = C_SEATS + MAX_SEATS * N_SEAT_CFG  # 1 when cards are given to seats or the chien
 C_FIXED = C_FIXED_ON + 1  # the given cards (kernels.dealing): two card words per seat, then the chien's
 C_DEALER = C_FIXED + 2 * (MAX_SEATS + 1)  # 1 + the seat dealing every deal; 0: deal i dealt by i % players
-N_CFG = C_DEALER + 1
+N_WHERE = 9  # hand features a deal's ranges read (kernels.dealing.W_*)
+C_WHERE_ON = C_DEALER + 1  # 1 when every deal is dealt again until each seat's hand meets its ranges
+C_WHERE = C_WHERE_ON + 1  # the ranges (kernels.dealing.where_slot): per seat, N_WHERE lows, highs, asked
+N_CFG = C_WHERE + 3 * MAX_SEATS * N_WHERE
 
 
 @njit(inline="always")

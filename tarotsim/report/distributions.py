@@ -56,8 +56,16 @@ def distributions_plan() -> dict[str, Reduction]:
 
 
 def tally(results: dict[str, Any], keys: Sequence[str]) -> pd.DataFrame:
-    """Played deals of each (contract, *keys*) value from reduced records: ``contract``, the keys, ``n``."""
-    return cell_table(results[_tally_sums(keys).key])
+    """Played deals of each (contract, *keys*) value from reduced records: ``contract``, the keys, ``n``.
+
+    On weighted records (a conditioned sweep) ``n`` is each value's weight scaled to the played
+    deals and rounded: the deals a run of that size dealt uniformly within its condition would
+    hold, as the weights estimate them."""
+    table = cell_table(results[_tally_sums(keys).key])
+    if "deals" in table.columns:
+        scale = table.pop("deals").sum() / table["n"].sum() if table["n"].sum() > 0 else 0.0
+        table["n"] = np.rint(table["n"] * scale).astype(np.int64)
+    return table
 
 
 def _reduce(data: analysis.Data, keys: Sequence[str], what: str, client: Any) -> dict[str, Any]:

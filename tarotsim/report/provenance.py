@@ -62,6 +62,14 @@ def run_command(manifest: dict[str, Any], out: str = "DIR") -> str:
     words = ["tarotsim", kind, "--deals", str(run.get("deals")), "--seed", str(run.get("seed")), "--out", out]
     if kind == "sweep":
         words += ["--seat", str(run.get("seat", 0)), "--contracts", ",".join(run.get("contracts", []))]
+    condition = run.get("condition")
+    if condition:
+        from tarotsim.run.strata import where_text
+
+        where = tuple(tuple(item) for item in condition.get("where", ()))
+        words += [f"--where={word}" for word in where_text(where).split()]
+        if condition.get("stratify"):
+            words += ["--stratify", ",".join(condition["stratify"])]
     for key, value in (run.get("config") or {}).items():
         if key in _UNSET:
             if value != _UNSET[key]:
@@ -113,6 +121,19 @@ def provenance_table(
     if run.get("kind") == "sweep":
         rows.append(("contracts", ", ".join(c.replace("_", " ") for c in run.get("contracts", []))))
         rows.append(("taking seat", run.get("seat")))
+    condition = run.get("condition")
+    if condition:
+        from tarotsim.run.strata import where_text
+
+        where = tuple(tuple(item) for item in condition.get("where", ()))
+        rows.append(("hands dealt", where_text(where) or "every hand"))
+        strata = ", ".join(condition.get("stratify", [])) or "no: one cell"
+        rows.append(
+            (
+                "stratified on",
+                f"{strata}; every table weighs each deal by its cell's probability over its deals (`weight`)",
+            )
+        )
     rows += [
         ("players", config.get("players")),
         ("card play", policy),

@@ -23,6 +23,7 @@ FIVE_PLAYERS = "5 players"
 MATCHES = "matches"
 STRATEGIES = "strategies"
 DUELS = "duels"
+WEIGHTED = "weighted"
 
 THROWN = "thrown in"
 """``Column.missing``: null on the rows of thrown-in deals (nothing was played)."""
@@ -309,6 +310,14 @@ COLUMNS: tuple[Column, ...] = (
         only=STRATEGIES,
     ),
     Column(
+        "weight",
+        "float64",
+        "probability",
+        "a conditioned or stratified sweep's weight of the deal: its cell's probability under uniform dealing "
+        "divided by the cell's deals in the run (`tarotsim.run.strata`); the same on each row of a deal",
+        only=WEIGHTED,
+    ),
+    Column(
         "a_seat",
         "int16",
         "seat",
@@ -320,7 +329,12 @@ COLUMNS: tuple[Column, ...] = (
 
 
 def frame_columns(
-    players: int, *, matches: bool = False, strategies: bool = False, duel: bool = False
+    players: int,
+    *,
+    matches: bool = False,
+    strategies: bool = False,
+    duel: bool = False,
+    weighted: bool = False,
 ) -> Iterator[tuple[str, Column, int]]:
     """(name, column, seat) of every column of a record frame at ``players`` players, in
     order; seat is 0 for a column that is not per seat. A duel's frame has strategies too."""
@@ -330,6 +344,7 @@ def frame_columns(
         MATCHES: matches,
         STRATEGIES: strategies or duel,
         DUELS: duel,
+        WEIGHTED: weighted,
     }
     for column in COLUMNS:
         if not present[column.only]:
@@ -444,6 +459,7 @@ def columns_markdown() -> str:
         MATCHES: "`simulate(..., match_deals=K)`",
         STRATEGIES: "`simulate(..., strategies=...)`, duels",
         DUELS: "duels",
+        WEIGHTED: "conditioned sweeps (`where`, `stratify`)",
     }
     lines = [
         "| column | dtype | unit | meaning | null when | present |",

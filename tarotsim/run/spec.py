@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -19,6 +21,7 @@ import pandas as pd
 
 from tarotsim.bidder import load_bidder
 from tarotsim.config import RunConfig, check_count
+from tarotsim.dealing import put_where
 from tarotsim.defaults import DEFAULT_CHUNK_DEALS
 from tarotsim.labels import CONTRACTS, parse_contract
 from tarotsim.players import has_python_players, play_step_by_step, spec_rows
@@ -26,18 +29,20 @@ from tarotsim.policies import searches
 from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
 from tarotsim.run.seeding import run_key
+from tarotsim.run.strata import Cell, Strata, Where, canonical_where, check_stratify, strata, where_text
 from tarotsim.strategy import Strategy, to_strategy
 
 KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
 in that seat and strategy B in the others."""
-FORMAT = 4
+FORMAT = 5
 """Version of the records and of the run directory's layout, part of a run's identity: raised by any
 change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
 chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's
 checksum; 4: a strategy spec's unnamed choices mean the one default, heuristic play and the
-expert écart, where they meant random play and the simple écart)."""
+expert écart, where they meant random play and the simple écart; 5: a sweep may be conditioned on
+its hands (``where``) and stratified (``stratify``), its records then weighted (``weight``))."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,13 @@ class RunSpec:
     played once per contract in ``contracts``, all taken by seat ``seat``) or ``"duel"``
     (each deal played once per seat k, ``duel[0]`` (A) in seat k and ``duel[1]`` (B) in
     the others; strategies may be given as specs).
+
+    A sweep may play only deals whose hands meet ranges, ``where`` (as :func:`tarotsim.deal`
+    reads them, or canonical: :mod:`tarotsim.run.strata`; seats are the table's, the taking
+    seat is ``seat``), and be stratified on columns of the taking seat's hand, ``stratify``
+    (:data:`tarotsim.run.strata.STRATA`): its deals then take the cells in turn, and its
+    records carry a ``weight`` (the cell's probability over its deals). Such a run cannot be
+    extended: its weights depend on its deal count.
 
     Raises
     ------
@@ -67,7 +79,10 @@ class RunSpec:
     contracts: tuple[str, ...] = ()
     seat: int = 0
     duel: tuple[Strategy, ...] = ()
+    where: Where = ()
+    stratify: tuple[str, ...] = ()
     key: np.ndarray = field(init=False, repr=False, compare=False)
+    strata: Strata | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -78,7 +93,34 @@ class RunSpec:
             self._check_sweep()
         if self.kind == "duel":
             self._check_duel()
+        if self.where or self.stratify:
+            self._check_condition()
         object.__setattr__(self, "key", run_key(self.seed))
+
+    def _check_condition(self) -> None:
+        if self.kind != "sweep":
+            raise ValueError("only a sweep can be conditioned on its hands (where) or stratified")
+        where = canonical_where(self.where, self.config.players)
+        stratify = check_stratify(self.stratify)
+        object.__setattr__(self, "where", where)
+        object.__setattr__(self, "stratify", stratify)
+        object.__setattr__(
+            self,
+            "strata",
+            strata(
+                seed=self.seed,
+                players=self.config.players,
+                seat=self.seat,
+                where=where,
+                stratify=stratify,
+                deals=self.deals,
+            ),
+        )
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the run is conditioned on its hands, its records weighted (``weight``)."""
+        return self.strata is not None
 
     def _check_sweep(self) -> None:
         if not self.contracts:
@@ -173,8 +215,22 @@ class RunSpec:
                 "seat": self.seat if self.kind == "sweep" else None,
             }
             | ({"duel": [str(s) for s in self.duel]} if self.kind == "duel" else {})
+            | self._condition()
             | self._bidders()
         )
+
+    def _condition(self) -> dict[str, Any]:
+        """``{"condition": …}``: a conditioned sweep's ranges, stratify columns and deal count (its
+        weights depend on it, so that a run of another size is another run); empty otherwise."""
+        if not self.weighted:
+            return {}
+        return {
+            "condition": {
+                "where": [list(item) for item in self.where],
+                "stratify": list(self.stratify),
+                "deals": self.deals,
+            }
+        }
 
     def _strategies(self) -> tuple[Strategy, ...]:
         """Every strategy the run plays."""
@@ -218,6 +274,8 @@ class RunSpec:
                 contracts=tuple(identity["contracts"]),
                 seat=identity["seat"] or 0,
                 duel=tuple(identity.get("duel", ())),
+                where=tuple(tuple(item) for item in identity.get("condition", {}).get("where", ())),
+                stratify=tuple(identity.get("condition", {}).get("stratify", ())),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"{type(err).__name__}: {err}") from None
@@ -270,6 +328,10 @@ class RunSpec:
             words += ["--taker", str(self.seat)]
         if sweeping and self.contracts != CONTRACTS:
             words += ["--contracts", ",".join(self.contracts)]
+        if self.where:
+            words += [f"--where={word}" for word in where_text(self.where).split()]
+        if self.stratify:
+            words += ["--stratify", ",".join(self.stratify)]
         if self.config.players != RunConfig().players:
             words += ["--players", str(self.config.players)]
         strategies = self.config.strategies
@@ -329,39 +391,73 @@ class RunSpec:
             If the chunk's records would not fit in the memory available.
         """
         first, count = self.chunk_range(index)
-        contracts = None
-        if self.kind == "sweep":
-            contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         players = self.config.players
         check_memory(count * self.rows_per_deal, record_bytes(players))
-        seated = [s for row in spec_rows(self) for s in row]
-        if has_python_players(seated):  # played step by step
-            if any(s.card_function is not None or s.bid_function is not None for s in seated):
-                raise ValueError(
-                    "a run cannot seat a Python player together with a Numba player: give both the same kind"
-                )
-            rec = play_step_by_step(first, count, self.key, self._cfg(), spec_rows(self))
+        if self.strata is None:
+            frame = self._frame(first, count, self.key, self._cfg(), progress)
         else:
-            rec = play_deals(
-                first,
-                count,
-                self.key,
-                self._cfg(),
-                contracts=contracts,
-                progress=progress,
-                searches=self.searches,
-            )
-        frame = to_frame(
-            rec,
-            first,
-            players,
-            per_deal=self.rows_per_deal,
-            hand_known=self.kind == "sweep" or self.config.forced_contract is not None,
-        )
+            frame = self._cells_frame(self.strata, first, count, progress)
         if self.kind == "duel":
             add_duel_seats(frame, players)
             codes = np.where(frame["a_seat"].to_numpy()[:, None] == np.arange(players), 0, 1)
             add_strategies(frame, [s.label for s in self.duel], codes)
         elif self.config.strategies is not None:
             add_strategies(frame, [s.label for s in self.config.strategies], np.arange(players))
+        if self.strata is not None:
+            frame["weight"] = frame.pop("weight")  # last, as the registry orders the columns
         return frame
+
+    def _frame(
+        self, first: int, count: int, key: np.ndarray, cfg: np.ndarray, progress: bool
+    ) -> pd.DataFrame:
+        """Records of deals ``first`` … ``first + count - 1`` of the key ``key`` under ``cfg``."""
+        contracts = None
+        if self.kind == "sweep":
+            contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
+        seated = [s for row in spec_rows(self) for s in row]
+        if has_python_players(seated):  # played step by step
+            if any(s.card_function is not None or s.bid_function is not None for s in seated):
+                raise ValueError(
+                    "a run cannot seat a Python player together with a Numba player: give both the same kind"
+                )
+            rec = play_step_by_step(first, count, key, cfg, spec_rows(self))
+        else:
+            rec = play_deals(
+                first, count, key, cfg, contracts=contracts, progress=progress, searches=self.searches
+            )
+        return to_frame(
+            rec,
+            first,
+            self.config.players,
+            per_deal=self.rows_per_deal,
+            hand_known=self.kind == "sweep" or self.config.forced_contract is not None,
+        )
+
+    def _cells_frame(self, cells: Strata, first: int, count: int, progress: bool) -> pd.DataFrame:
+        """Records of deals ``first`` … ``first + count - 1`` of a conditioned sweep: deal ``d`` is
+        deal ``d // k`` of cell ``d % k`` (k cells, :mod:`tarotsim.run.strata`), with its ``weight``;
+        ``progress`` shows a bar of cells."""
+        k = len(cells.cells)
+        weights = cells.weights(self.deals)
+        frames = []
+        each: Iterable[tuple[int, Cell]] = enumerate(cells.cells)
+        if progress:
+            from tqdm import tqdm
+
+            each = tqdm(each, total=k, unit="cell", desc="cells", file=sys.stderr)
+        for c, cell in each:
+            start = max(0, -(-(first - c) // k))
+            stop = max(start, -(-(first + count - c) // k))
+            if stop == start:
+                continue
+            cfg = self._cfg()
+            put_where(cfg, cell.ranges(self.config.players))
+            frame = self._frame(start, stop - start, cell.key, cfg, False)
+            frame["deal"] = frame["deal"] * k + c
+            frame["weight"] = np.full(len(frame), weights[c])
+            frames.append(frame)
+        if not frames:
+            return self._frame(first, 0, self.key, self._cfg(), False).assign(weight=np.zeros(0))
+        joined = pd.concat(frames, ignore_index=True)
+        order = np.argsort(joined["deal"].to_numpy(), kind="stable")
+        return joined.iloc[order].reset_index(drop=True)

@@ -1,0 +1,254 @@
+"""French Tarot as a PettingZoo AEC environment (the optional extra ``tarotsim[pettingzoo]``).
+
+>>> from tarotsim.pettingzoo import env
+>>> table = env(players=4, opponents="play=heuristic,ecart=expert")
+>>> table.reset(seed=0)
+>>> table.agents
+['player_0']
+>>> observation, reward, termination, truncation, info = table.last()
+>>> observation["observation"].dtype, observation["action_mask"].dtype
+(dtype('float32'), dtype('int8'))
+
+The classic convention of PettingZoo's card and board games:
+
+- **Agents** ``player_0`` … are the seats played from outside; the other seats, if any,
+  are played by a built-in strategy (``opponents=``) inside the kernels, between the
+  agents' turns. One episode is one deal.
+- **Actions** are ``Discrete(len(tarotsim.actions(players)))``: action ``i`` is
+  ``tarotsim.actions(players)[i]``.
+- **Observations** are ``{"observation": float32[TENSOR_LENGTH], "action_mask":
+  int8[len(actions)]}``: the seat's :meth:`tarotsim.Observation.tensor` (fields
+  ``tarotsim.game.TENSOR_FIELDS``) and its legal actions (all zero when it is not to act).
+- **Rewards** are the seats' scores (points, zero-sum over the table) when the deal ends,
+  0 before. A deal thrown in (all pass) scores 0.
+- **Deals.** ``reset(seed=s)`` deals deal 0 of the run with seed ``s`` (the cards
+  ``tarotsim.simulate(…, seed=s)`` deals first, dealt by seat 0); each later ``reset()``
+  deals the next deal of that run (dealt by the next seat). A deal thrown in before any
+  decision (a petit sec) is skipped.
+
+:func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends
+the deal with ``-tarotsim.scoring.max_score(players)`` for the seat that made it (worse than any score) and 0
+for the others; actions out of range raise; the AEC call order is enforced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError("tarotsim.pettingzoo needs PettingZoo: pip install 'tarotsim[pettingzoo]'") from err
+
+from tarotsim.config import RunConfig, check_players
+from tarotsim.game import TENSOR_LENGTH, Game, actions
+from tarotsim.kernels import stepwise as K
+from tarotsim.run.seeding import resolve_seed, run_key
+from tarotsim.scoring import max_score
+from tarotsim.strategy import Strategy, to_strategy
+
+
+def _seats_and_opponents(
+    players: int,
+    agent_seats: Sequence[int] | None,
+    opponents: Strategy | str | Mapping[int, Strategy | str] | None,
+) -> tuple[tuple[int, ...], dict[int, Strategy]]:
+    """The agents' seats and each other seat's built-in strategy."""
+    if isinstance(opponents, Mapping):
+        seated = {int(seat): to_strategy(spec) for seat, spec in opponents.items()}
+        default_agents = tuple(s for s in range(players) if s not in seated)
+    else:
+        seated = {}
+        default_agents = tuple(range(players)) if opponents is None else (0,)
+    seats = default_agents if agent_seats is None else tuple(sorted({int(s) for s in agent_seats}))
+    for seat in (*seats, *seated):
+        if not 0 <= seat < players:
+            raise ValueError(f"seats must be 0 to {players - 1}, got {seat}")
+    if not seats:
+        raise ValueError("give at least one agent seat")
+    if opponents is not None and not isinstance(opponents, Mapping):
+        strategy = to_strategy(opponents)
+        seated = {s: strategy for s in range(players) if s not in seats}
+    missing = [s for s in range(players) if s not in seats and s not in seated]
+    if missing:
+        raise ValueError(f"seats {missing} have neither an agent nor an opponent: give opponents=")
+    both = [s for s in seats if s in seated]
+    if both:
+        raise ValueError(f"seats {both} are given both to an agent and to an opponent")
+    for seat, strategy in seated.items():
+        if strategy.searches or strategy.player is not None:
+            raise ValueError(
+                f"seat {seat}'s opponent {strategy} must be built-in and not search (pimc, montecarlo)"
+            )
+    return seats, seated
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """One deal of French Tarot, seats played by agents or by built-in opponents.
+
+    Parameters
+    ----------
+    players : int
+        3, 4 or 5.
+    agent_seats : sequence of int, optional
+        The seats the agents play (default: every seat without an opponent; seat 0 alone
+        when ``opponents`` is one strategy).
+    opponents : Strategy, str or mapping of seat to either, optional
+        The built-in strategy of the seats that are not agents (e.g.
+        ``"play=heuristic,ecart=expert"``), or one per seat (the agents are then the others).
+        It must not search (``pimc``, ``montecarlo``).
+    render_mode : {"human", "ansi"}, optional
+        ``render()`` prints (human) or returns (ansi) the seat to act's observation.
+
+    Raises
+    ------
+    ValueError
+        For seats out of range, a seat with no player, or an opponent that searches.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"],
+        "name": "french_tarot_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        agent_seats: Sequence[int] | None = None,
+        opponents: Strategy | str | Mapping[int, Strategy | str] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.players = check_players(players)
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.agent_seats, self.opponents = _seats_and_opponents(self.players, agent_seats, opponents)
+        self.action_list: tuple[str, ...] = tuple(actions(self.players))
+        self._action_ids = {name: i for i, name in enumerate(self.action_list)}
+        self.possible_agents = [f"player_{seat}" for seat in self.agent_seats]
+        self._seat = {agent: seat for agent, seat in zip(self.possible_agents, self.agent_seats, strict=True)}
+        n = len(self.action_list)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (TENSOR_LENGTH,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        strategies = tuple(self.opponents.get(seat, Strategy()) for seat in range(self.players))
+        self._cfg = RunConfig(players=self.players, strategies=strategies).to_array()
+        self._agent_mask = sum(1 << seat for seat in self.agent_seats)
+        self.run_seed: int | None = None
+        self.deal = -1
+        self._key: np.ndarray | None = None
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal the next deal (``seed``: deal 0 of the run with that seed)."""
+        if seed is not None or self._key is None:
+            self.run_seed = resolve_seed(seed)
+            self._key = run_key(self.run_seed)
+            self.deal = -1
+        while True:
+            self.deal += 1
+            self.game = Game._for_run(self._cfg, self._key, self.deal)
+            self._run_opponents()
+            if not self.game.over:
+                break
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = f"player_{self.game.to_act}"
+
+    def _run_opponents(self) -> None:
+        """Let the opponents decide, inside the kernels, up to an agent's turn or the end."""
+        g = self.game
+        assert g is not None
+        K.run_until(g._tb, self._cfg, g._pos, g._laid, g._rec, g._log, g._legal, 0, self._agent_mask)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation: its tensor and its action mask."""
+        assert self.game is not None
+        observation = self.game.observation(self._seat[agent])
+        mask = np.zeros(len(self.action_list), dtype=np.int8)
+        for name in observation.legal_actions:
+            mask[self._action_ids[name]] = 1
+        return {"observation": observation.tensor(), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action (``None`` once its deal is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None and action is not None
+        game.apply(self.action_list[int(action)])
+        self._run_opponents()
+        self._cumulative_rewards[agent] = 0.0
+        if game.over:
+            scores = game.returns()
+            for other in self.agents:
+                self.rewards[other] = float(scores[self._seat[other]])
+                self.terminations[other] = True
+        else:
+            self.agent_selection = f"player_{game.to_act}"
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The seat to act's observation as text (human: printed)."""
+        if self.render_mode is None or self.game is None:
+            return None
+        seat = self.game.to_act
+        text = (
+            f"over: scores {self.game.returns()}"
+            if seat is None
+            else self.game.observation(seat).info_string()
+        )
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(
+    players: int = 4,
+    *,
+    agent_seats: Sequence[int] | None = None,
+    opponents: Strategy | str | Mapping[int, Strategy | str] | None = None,
+    render_mode: str | None = None,
+) -> AECEnv:
+    """:class:`raw_env` with PettingZoo's usual wrappers (an illegal action ends the deal with
+    ``-tarotsim.scoring.max_score(players)`` for its seat; actions out of range raise; call order enforced)."""
+    table = raw_env(players, agent_seats=agent_seats, opponents=opponents, render_mode=render_mode)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(table, illegal_reward=-max_score(table.players))
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+__all__ = ["env", "raw_env"]

@@ -1,0 +1,132 @@
+"""The PettingZoo environment: PettingZoo's own API and seed tests, opponents, rewards."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the pettingzoo extra")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import tarotsim.pettingzoo as tarot_zoo  # noqa: E402
+from tarotsim import Game, actions  # noqa: E402
+
+
+def _api_test(table: object, cycles: int) -> None:
+    # the two warnings api_test gives every environment of the classic convention, whose
+    # observations are dicts (observation and action mask)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
+        api_test(table, num_cycles=cycles, verbose_progress=False)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pettingzoo_api_test_every_seat_an_agent(players: int) -> None:
+    _api_test(tarot_zoo.env(players=players), cycles=200)
+
+
+def test_pettingzoo_api_test_against_built_in_opponents() -> None:
+    _api_test(
+        tarot_zoo.env(players=4, agent_seats=(1, 3), opponents="play=heuristic,ecart=expert"), cycles=200
+    )
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: tarot_zoo.env(players=4, opponents="play=heuristic,ecart=expert"), num_cycles=300)
+    seed_test(lambda: tarot_zoo.env(players=5), num_cycles=300)
+
+
+def _play(table: tarot_zoo.raw_env, rng: np.random.Generator) -> dict[str, float]:
+    rewards = {agent: 0.0 for agent in table.possible_agents}
+    for agent in table.agent_iter():
+        observation, reward, termination, truncation, _ = table.last()
+        rewards[agent] += reward
+        if termination or truncation:
+            table.step(None)
+            continue
+        table.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return rewards
+
+
+def test_the_deals_are_the_run_s_deals_and_the_rewards_their_scores() -> None:
+    """Every seat an agent playing as the heuristic does: the deal of the run with that
+    seed, and its scores as rewards."""
+    table = tarot_zoo.raw_env(players=4)
+    table.reset(seed=5)
+    assert table.deal == 0 or Game(4, seed=5, deal=0).over
+    same = Game(4, seed=5, deal=table.deal)
+    names = table.action_list
+    for agent in table.agent_iter():
+        observation, reward, termination, _, _ = table.last()
+        if termination:
+            assert reward == same.returns()[int(agent.split("_")[1])]
+            table.step(None)
+            continue
+        assert observation["observation"].tolist() == same.observation().tensor().tolist()
+        assert [names[i] for i in np.flatnonzero(observation["action_mask"])] == same.legal_actions()
+        action = same.ask("play=heuristic,ecart=expert")
+        same.apply(action)
+        table.step(names.index(action))
+    assert same.over
+    first = table.deal
+    table.reset()
+    assert table.deal == first + 1
+
+
+def test_opponents_play_inside_and_the_agent_scores_what_its_seat_scores() -> None:
+    table = tarot_zoo.raw_env(players=5, opponents={0: "play=heuristic", 2: "play=greedy", 4: "play=random"})
+    assert table.possible_agents == ["player_1", "player_3"]
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for seed in range(3):
+        table.reset(seed=seed)
+        rewards = _play(table, rng)
+        scores = table.game.returns()
+        assert rewards == {"player_1": scores[1], "player_3": scores[3]}
+        total += abs(sum(scores))
+    assert total == 0
+    assert len(actions(5)) == table.action_space("player_1").n
+
+
+def test_bad_seats_and_opponents_are_refused() -> None:
+    with pytest.raises(ValueError, match="pimc"):
+        tarot_zoo.env(players=4, opponents="play=pimc")
+    with pytest.raises(ValueError, match="neither an agent nor an opponent"):
+        tarot_zoo.env(players=4, agent_seats=(0,))
+    with pytest.raises(ValueError, match="seats must be 0 to 3"):
+        tarot_zoo.env(players=4, agent_seats=(4,), opponents="play=heuristic")
+
+
+def test_an_illegal_action_ends_the_deal_at_the_worst_score() -> None:
+    table = tarot_zoo.env(players=4)
+    table.reset(seed=0)
+    observation, *_ = table.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    agent = table.agent_selection
+    table.step(illegal)
+    assert all(table.terminations.values())
+    assert table.rewards[agent] == -3318
+
+
+def test_without_pettingzoo_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    monkeypatch.delitem(sys.modules, "tarotsim.pettingzoo")
+    with pytest.raises(ImportError, match=r"tarotsim\[pettingzoo\]"):
+        importlib.import_module("tarotsim.pettingzoo")
+
+
+def test_import_tarotsim_needs_neither_framework() -> None:
+    import subprocess
+
+    code = (
+        "import sys, tarotsim; "
+        "assert not {'pyspiel', 'pettingzoo', 'gymnasium'} & set(sys.modules); "
+        "assert tarotsim.pettingzoo.env and 'pettingzoo' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

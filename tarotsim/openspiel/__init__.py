@@ -1,0 +1,72 @@
+"""French Tarot as an OpenSpiel game: ``import tarotsim.openspiel`` registers
+``python_french_tarot`` with ``pyspiel`` (the optional extra ``tarotsim[openspiel]``).
+
+>>> import pyspiel, tarotsim.openspiel
+>>> game = pyspiel.load_game("python_french_tarot", {"players": 4})
+>>> game.num_players(), game.num_distinct_actions()
+(4, 160)
+
+The game is one deal of :class:`tarotsim.Game` (the same kernels, the same rules):
+
+- **Chance.** The deal is explicit chance, card by card: the cards in id order
+  (``tarotsim.cards``), each to a seat or the chien, with probability the room that holder
+  has left over the cards left to deal (chance outcome ``h``: seat ``h``, or the chien for
+  ``h == players``). Every deal has probability ``1 / (78! / (hand! ** players * chien!))``:
+  the deal is uniform, and each chance node has at most six outcomes. :func:`deal_state`
+  gives the state that a given deal (e.g. deal ``i`` of a run of ``tarotsim.simulate``)
+  reaches once dealt.
+- **Actions.** Action ``i`` is ``tarotsim.actions(players)[i]`` (the auction, the call with
+  five players, the écart one card at a time, the poignée, the chelem, the 78 cards).
+- **Parameters.** ``players`` (3, 4 or 5; default 4) and ``dealer`` (the seat that deals,
+  default 0; the auction starts on its right).
+- **Returns.** Each seat's score (points, zero-sum) when the deal is over; a deal thrown
+  in (a petit sec, or every seat passing) scores 0 for all. The game is declared
+  zero-sum: the scores sum to 0 in every deal, as OpenSpiel's bridge, a game of teams, is.
+- **Observations.** The observation string and tensor are the seat's
+  :meth:`tarotsim.Observation.info_string` and :meth:`tarotsim.Observation.tensor`; the
+  information state adds what perfect recall needs: the order in which the taker laid its
+  écart, and (tensor) the trick in which each card was played. Other observation types
+  (public only, private only, every hand) are the corresponding parts of the same
+  fields (:class:`TarotObserver`).
+- **Resampling.** ``state.resample_from_infostate(player, sampler)`` draws a state uniformly
+  among the deals consistent with everything ``player`` knows (:func:`resample`), so that
+  OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) plays the game.
+
+The package, one job a module: ``game`` (the game and its states), ``observer`` (what a seat
+observes), ``resampling`` (a given deal's state, and the exact resampling from a seat's
+information), ``players`` (OpenSpiel bots as tarotsim players), ``spec`` (what every game
+shares: the name, the table, :func:`load`), ``cardsets`` (card sets as Python ints).
+"""
+
+from __future__ import annotations
+
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError("tarotsim.openspiel needs OpenSpiel: pip install 'tarotsim[openspiel]'") from err
+
+# names outside ``__all__`` kept where they were: the card names by id, the fields' widths
+from tarotsim.openspiel.cardsets import _NAMES as _NAMES
+from tarotsim.openspiel.game import _TYPE, FrenchTarotGame, FrenchTarotState
+from tarotsim.openspiel.observer import TarotObserver
+from tarotsim.openspiel.players import OpenSpielPlayer, ismcts_player
+from tarotsim.openspiel.resampling import deal_state, observed_moves, resample, state_from_observation
+from tarotsim.openspiel.spec import MAX_ECART as MAX_ECART
+from tarotsim.openspiel.spec import MAX_TRICKS as MAX_TRICKS
+from tarotsim.openspiel.spec import SHORT_NAME, load
+
+pyspiel.register_game(_TYPE, FrenchTarotGame)
+
+__all__ = [
+    "SHORT_NAME",
+    "FrenchTarotGame",
+    "FrenchTarotState",
+    "OpenSpielPlayer",
+    "TarotObserver",
+    "deal_state",
+    "ismcts_player",
+    "load",
+    "observed_moves",
+    "resample",
+    "state_from_observation",
+]

@@ -39,7 +39,15 @@ from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.bits import lowest_bit
 from tarotsim.kernels.deal import deal_pack, is_petit_sec, shuffle_pack
 from tarotsim.kernels.driver import play_card, show_poignee, take_contract
-from tarotsim.kernels.game import Auction, _auction, _bid, _record_hand, _reset_record, new_auction
+from tarotsim.kernels.game import (
+    Auction,
+    _auction,
+    _bid,
+    _record_hand,
+    _reset_record,
+    new_auction,
+    put_result,
+)
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import card_bit, trick_after
 from tarotsim.kernels.score import PASS, POIGNEE_BONUS
@@ -48,12 +56,10 @@ from tarotsim.kernels.state import (
     C_FORCED_TAKER,
     C_HAND,
     C_PLAYERS,
-    I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_HI_TRUMP,
     I_LEADER,
     I_LED,
-    I_PARTNER,
     I_TAKER,
     I_TRICK,
     I_TRICK_LEN,
@@ -65,21 +71,9 @@ from tarotsim.kernels.state import (
     MAX_SEATS,
     N_LOG,
     N_REC,
-    R_ATTACK_BOUTS,
-    R_ATTACK_HALF,
-    R_ATTACK_TRICKS,
-    R_CALLED_CARD,
-    R_CHELEM,
     R_CHELEM_ANNOUNCED,
     R_CONTRACT,
-    R_MADE,
-    R_MARGIN,
     R_N_POIGNEES,
-    R_PARTNER,
-    R_PER_DEFENDER,
-    R_PETIT_AU_BOUT,
-    R_POIGNEE_POINTS,
-    R_SCORE,
     R_TAKER,
     R_THROWN_IN,
     S_ATTACK_TRICKS,
@@ -244,25 +238,11 @@ def play_until(
     if stage < STAGE_SCORE:
         return
 
-    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
-        tb, cfg, poignee_points
-    )
+    settled = settle_deal(tb, cfg, poignee_points)
     if not records:
         return
     rec[R_N_POIGNEES] = n_poignees
-    rec[R_ATTACK_HALF] = attack_half
-    rec[R_ATTACK_BOUTS] = attack_bouts
-    rec[R_MADE] = 1 if made else 0
-    rec[R_MARGIN] = margin
-    rec[R_PETIT_AU_BOUT] = petit_side
-    rec[R_CHELEM] = chelem
-    rec[R_POIGNEE_POINTS] = poignee_points
-    rec[R_ATTACK_TRICKS] = attack_tricks
-    rec[R_PARTNER] = info[I_PARTNER]
-    rec[R_CALLED_CARD] = info[I_CALLED]
-    rec[R_PER_DEFENDER] = d
-    for seat in range(players):
-        rec[R_SCORE + seat] = tb.scores[seat]
+    put_result(tb, players, rec, poignee_points, settled)
 
 
 @njit

@@ -320,7 +320,6 @@ def record_result(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarr
     """After the last trick: the play into ``log``, the deal scored (``steps.settle_deal``, the
     poignées' bonuses included) and its result into ``rec``, for ``play_deal`` and a deal
     played step by step (``kernels.stepwise``) alike."""
-    info = tb.info
     players = cfg[C_PLAYERS]
     log_play(tb, cfg, log)
     bonuses = poignee_points(tb, players)
@@ -328,9 +327,20 @@ def record_result(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarr
         if log[L_POIGNEE + seat] > 0:
             rec[R_N_POIGNEES] += 1
 
-    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settle_deal(
-        tb, cfg, bonuses
-    )
+    put_result(tb, players, rec, bonuses, settle_deal(tb, cfg, bonuses))
+
+
+@njit(inline="always")
+def put_result(
+    tb: DealState,
+    players: int,
+    rec: np.ndarray,
+    bonuses: int,
+    settled: tuple[int, int, int, int, bool, int, int, int],
+) -> None:
+    """The result columns of ``rec`` of a deal scored by ``steps.settle_deal`` (``settled``,
+    its result; ``bonuses``, the poignées' points it counted), and each seat's score."""
+    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settled
     rec[R_ATTACK_HALF] = attack_half
     rec[R_ATTACK_BOUTS] = attack_bouts
     rec[R_MADE] = 1 if made else 0
@@ -339,8 +349,8 @@ def record_result(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarr
     rec[R_CHELEM] = chelem
     rec[R_POIGNEE_POINTS] = bonuses
     rec[R_ATTACK_TRICKS] = attack_tricks
-    rec[R_PARTNER] = info[I_PARTNER]
-    rec[R_CALLED_CARD] = info[I_CALLED]
+    rec[R_PARTNER] = tb.info[I_PARTNER]
+    rec[R_CALLED_CARD] = tb.info[I_CALLED]
     rec[R_PER_DEFENDER] = d
     for seat in range(players):
         rec[R_SCORE + seat] = tb.scores[seat]

@@ -174,7 +174,14 @@ _OPTIONS: dict[str, Any] = {
     "nogil": True,
     "error_model": "numpy",
     "boundscheck": False,
+    "forceinline": False,
+    "no_cfunc_wrapper": True,
 }
+"""Every kernel's options. ``forceinline`` set (False) on every kernel, since Numba
+otherwise passes a caller's value on to the callees it compiles; no C-callable wrapper
+(``no_cfunc_wrapper``), which only a first-class function needs and which cost a fifth of
+the first compile: the project never takes a kernel's address (a user's player is the
+user's own ``numba.njit`` function)."""
 
 
 class Kernel(CPUDispatcher):
@@ -208,6 +215,23 @@ def njit(func: Callable[..., Any] | None = None, **overrides: Any) -> Any:
         return dispatcher
 
     return kernel if func is None else kernel(func)
+
+
+def inlined(func: Callable[..., Any]) -> Kernel:
+    """A small kernel that the kernels calling it inline: ``njit`` with LLVM's
+    ``alwaysinline`` (``forceinline``) and without reference counting.
+
+    Numba compiles it once per argument types and LLVM inlines the compiled code into each
+    caller, where the arguments are then registers and not a copy per call. Numba's own
+    inlining (``inline="always"``) instead copies and types the function's IR at every call
+    site, inside every caller: the heuristic's ten thousand lines of IR, inlined in steps,
+    took half the first compile of a run. Without reference counting (``_nrt=False``), an
+    inlined kernel may neither allocate nor return an array: its callers may count
+    references or not. Such kernels (``view.seat_view``) keep Numba's inlining.
+    Callable from Python as any kernel.
+    """
+    kernel: Kernel = njit(func, forceinline=True, _nrt=False)
+    return kernel
 
 
 def is_compiled(kernel: Any, args: tuple[Any, ...]) -> bool:

@@ -7,6 +7,9 @@ one place that reads ``DealState`` for a policy, so a policy is honest by constr
 (``tests/test_no_peeking.py`` checks it still, on every policy). The game's steps
 (``kernels.steps``) keep the arrays the view shares up to date card by card; making a view
 copies a few scalars and no array, so handing it to an inlined policy costs nothing.
+``seat_view`` is inlined by Numba (``inline="always"``), not compiled on its own as the
+small kernels are (``_jit.inlined``), since it returns the deal's arrays: its callers count
+references or not.
 
 The fields, all a seat may know ("public": every seat knows it; "own": this seat only):
 
@@ -40,7 +43,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import njit
+from tarotsim._jit import inlined, njit
 from tarotsim.cards import TRUMPS_MASK
 from tarotsim.kernels.bits import ZERO
 from tarotsim.kernels.state import I_CHIEN_SHOWN, I_PARTNER, I_TAKER, DealState
@@ -95,7 +98,7 @@ def seat_view(tb: DealState, seat: int) -> SeatView:
     )
 
 
-@njit(inline="always")
+@inlined
 def known_partner(v: SeatView) -> int:
     """The partner as the seat knows it: the public partner once the called card is played,
     the seat itself when it holds the called card (five players), else -1."""

@@ -8,17 +8,31 @@ import pandas as pd
 import pytest
 
 
+def _compile_the_game() -> None:
+    from tarotsim.config import RunConfig
+    from tarotsim.run.engine import play_deals
+    from tarotsim.run.seeding import run_key
+
+    play_deals(0, 1, run_key(0), RunConfig().to_array())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist (``make test``), the controller compiles (or loads) the game once
+    before it starts the workers, which would otherwise each compile the same kernels at the
+    same time on an empty cache."""
+    config = session.config
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        _compile_the_game()
+
+
 @pytest.fixture(scope="session")
 def compiled_game() -> None:
     """The run kernel of games without search players compiled (or loaded) in this process
     and so in the on-disk cache, before a test starts other processes (``python -m
     tarotsim``, Dask workers): they load it in a second instead of each compiling it for
     minutes, at the same time, on an empty cache."""
-    from tarotsim.config import RunConfig
-    from tarotsim.run.engine import play_deals
-    from tarotsim.run.seeding import run_key
-
-    play_deals(0, 1, run_key(0), RunConfig().to_array())
+    _compile_the_game()
 
 
 @pytest.fixture(scope="module")

@@ -328,7 +328,7 @@ def _traces(deals: int, seed: int, config: RunConfig) -> list[dict]:
     ("deals", "config"),
     [
         (
-            10_000,
+            4_000,
             RunConfig(
                 policy="heuristic",
                 ecart_policy="expert",

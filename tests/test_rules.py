@@ -36,17 +36,17 @@ def random_position(rng: random.Random) -> tuple[list[str], list[str]]:
     return hand, trick
 
 
-def test_legal_cards_and_winner_agree_with_reference_on_100000_positions():
+def test_legal_cards_and_winner_agree_with_reference_on_30000_positions():
     rng = random.Random(20261129)
     checked_winners = 0
-    for _ in range(100_000):
+    for _ in range(30_000):
         hand, trick = random_position(rng)
         assert legal_cards(hand, trick) == ref.legal_cards(hand, trick), (hand, trick)
         full = trick + [rng.choice(hand)]
         if full != ["EX"]:
             assert trick_winner(full) == ref.trick_winner(full), full
             checked_winners += 1
-    assert checked_winners > 99_000
+    assert checked_winners > 29_700
 
 
 @settings(max_examples=300, deadline=None)

@@ -85,11 +85,11 @@ def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
         "tarotsim",
         "simulate",
         "--deals",
-        "400000",
+        "100000",
         "--seed",
         "9",
         "--chunk-deals",
-        "4000",
+        "1000",
         "--out",
         str(out),
         "--quiet",
@@ -116,11 +116,11 @@ def test_resume_after_kill_gives_the_uninterrupted_records(tmp_path):
         load_records(out)
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
     final = json.loads(manifest.read_text())
-    assert final["complete"] and final["counts"]["deals"] == 400000
+    assert final["complete"] and final["counts"]["deals"] == 100000
     for index, chunk in partial["chunks"].items():  # finished chunks were kept, not redone
         assert final["chunks"][index] == chunk
     straight = tmp_path / "straight"
-    execute(straight, spec(seed=9, deals=400000, chunk_deals=4000))
+    execute(straight, spec(seed=9, deals=100000, chunk_deals=1000))
     pd.testing.assert_frame_equal(load_records(out), load_records(straight))
 
 

@@ -18,7 +18,7 @@ from tarotsim.run.seeding import run_key
 from tarotsim.trace import trace_records
 from tests import reference as ref
 
-N_CHECKED = 10_000
+N_CHECKED = 5_000
 
 
 @pytest.fixture(scope="module")

@@ -31,15 +31,15 @@ if TYPE_CHECKING:
 _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", default=None)
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
-    False: ("the game (every policy that does not search)", "1 minute"),
-    True: ("the game with the search players (pimc, the montecarlo bidder)", "2 minutes"),
+    False: ("the game (every policy that does not search)", "half a minute"),
+    True: ("the game with the search players (pimc, the montecarlo bidder)", "a minute and a quarter"),
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""
 USERS_COMPILE = (
     "the game for Numba players (once for every Numba player; each new player compiles alone, "
     "and is kept across sessions when written with @numba.njit(cache=True))",
-    "a minute",
+    "10 seconds",
 )
 """The same for a run with Numba card players (``reports/players-api.md``)."""
 

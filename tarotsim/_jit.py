@@ -179,9 +179,9 @@ _OPTIONS: dict[str, Any] = {
 }
 """Every kernel's options. ``forceinline`` set (False) on every kernel, since Numba
 otherwise passes a caller's value on to the callees it compiles; no C-callable wrapper
-(``no_cfunc_wrapper``), which only a first-class function needs and which cost a fifth of
-the first compile: the project never takes a kernel's address (a user's player is the
-user's own ``numba.njit`` function)."""
+(``no_cfunc_wrapper``), which only a first-class function needs and which cost a sixth of
+the first compile with the search players: the project never takes a kernel's address
+(a user's player is the user's own ``numba.njit`` function)."""
 
 
 class Kernel(CPUDispatcher):
@@ -224,10 +224,11 @@ def inlined(func: Callable[..., Any]) -> Kernel:
     Numba compiles it once per argument types and LLVM inlines the compiled code into each
     caller, where the arguments are then registers and not a copy per call. Numba's own
     inlining (``inline="always"``) instead copies and types the function's IR at every call
-    site, inside every caller: the heuristic's ten thousand lines of IR, inlined in steps,
-    took half the first compile of a run. Without reference counting (``_nrt=False``), an
-    inlined kernel may neither allocate nor return an array: its callers may count
-    references or not. Such kernels (``view.seat_view``) keep Numba's inlining.
+    site, inside every caller: the heuristic's IR, inlined in steps, took a third of the
+    first compile of a run (``reports/compile.md``). Without reference counting
+    (``_nrt=False``), an inlined kernel may neither allocate nor return an array: its
+    callers may count references or not. Such kernels (``view.seat_view``) keep Numba's
+    inlining.
     Callable from Python as any kernel.
     """
     kernel: Kernel = njit(func, forceinline=True, _nrt=False)

@@ -30,8 +30,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def compiled_game() -> None:
     """The run kernel of games without search players compiled (or loaded) in this process
     and so in the on-disk cache, before a test starts other processes (``python -m
-    tarotsim``, Dask workers): they load it in a second instead of each compiling it for
-    minutes, at the same time, on an empty cache."""
+    tarotsim``, Dask workers): they load it in a second instead of each compiling it
+    (half a minute of CPU), at the same time, on an empty cache."""
     _compile_the_game()
 
 

@@ -14,7 +14,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -55,19 +55,19 @@ def _ctlz64(typingctx, word):  # type: ignore[no-untyped-def]
     return types.uint64(types.uint64), codegen
 
 
-@inlined
+@njit(inline="always")
 def popcount(word: np.uint64) -> int:
     """Number of set bits of a uint64 word."""
     return np.int64(_ctpop64(np.uint64(word)))
 
 
-@inlined
+@njit(inline="always")
 def lowest_bit(word: np.uint64) -> int:
     """Index of the lowest set bit (64 when the word is 0)."""
     return np.int64(_cttz64(np.uint64(word)))
 
 
-@inlined
+@njit(inline="always")
 def kth_bit(word: np.uint64, k: int) -> int:
     """Index of the k-th lowest set bit (k counts from 0); the word must hold more than k bits."""
     w = np.uint64(word)
@@ -76,13 +76,13 @@ def kth_bit(word: np.uint64, k: int) -> int:
     return np.int64(_cttz64(w))
 
 
-@inlined
+@njit(inline="always")
 def highest_bit(word: np.uint64) -> int:
     """Index of the highest set bit (-1 when the word is 0)."""
     return 63 - np.int64(_ctlz64(np.uint64(word)))
 
 
-@inlined
+@njit(inline="always")
 def take_lowest(word: np.uint64, count: int) -> np.uint64:
     """The ``count`` lowest set bits of ``word`` (all of them when it holds fewer)."""
     taken = ZERO
@@ -95,7 +95,7 @@ def take_lowest(word: np.uint64, count: int) -> np.uint64:
     return taken
 
 
-@inlined
+@njit(inline="always")
 def take_highest(word: np.uint64, count: int) -> np.uint64:
     """The ``count`` highest set bits of ``word`` (all of them when it holds fewer)."""
     taken = ZERO
@@ -154,7 +154,7 @@ def _pdep64(typingctx, source, mask):  # type: ignore[no-untyped-def]
     return types.uint64(types.uint64, types.uint64), codegen
 
 
-@inlined
+@njit(inline="always")
 def select_bit(word: np.uint64, k: int) -> int:
     """Index of the k-th lowest set bit (k from 0): one ``pdep`` where it is fast, else a loop."""
     if FAST_PDEP:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, PETIT
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import ATTACK, DEFENCE, SIDE_NONE
 from tarotsim.kernels.state import S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE, S_PREV_PETIT, S_PREV_WINNER
 
 
-@inlined
+@njit(inline="always")
 def start_count(state: np.ndarray, pile: np.ndarray, start0: np.uint64, start1: np.uint64) -> None:
     """Begin a count; the attack starts with the cards ``(start0, start1)`` (écart or chien, or none)."""
     state[S_ATTACK_TRICKS] = 0

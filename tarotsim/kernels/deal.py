@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_BIT, N_CARDS, PETIT_BIT, TRUMPS_MASK
 from tarotsim.kernels.rng import MASK32, below, bounded, next_u64
 from tarotsim.kernels.rules import card_bit
@@ -33,7 +33,7 @@ def shuffle_pack(rng: np.ndarray, pack: np.ndarray) -> None:
         pack[1], pack[j] = pack[j], pack[1]
 
 
-@inlined
+@njit(inline="always")
 def _clear(hands: np.ndarray, chien: np.ndarray, players: int) -> None:
     for seat in range(players):
         hands[seat, 0] = 0
@@ -59,13 +59,13 @@ def deal_pack(pack: np.ndarray, hands: np.ndarray, chien: np.ndarray, players: i
         chien[1] |= w1
 
 
-@inlined
+@njit(inline="always")
 def is_petit_sec(word1: np.uint64) -> bool:
     """True when the Petit is the hand's only trump and the hand lacks the Excuse."""
     return (word1 & (TRUMPS_MASK | EXCUSE_BIT)) == PETIT_BIT
 
 
-@inlined
+@njit(inline="always")
 def _reverse(pack: np.ndarray, start: int, stop: int) -> None:
     stop -= 1
     while start < stop:

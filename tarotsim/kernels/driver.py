@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.kernels.policies.announce import CHELEM_CODES, POIGNEE_CODES, announces_chelem, poignee_choice
 from tarotsim.kernels.policies.bidding import BID_CODES
 from tarotsim.kernels.policies.call import choose_call
@@ -83,7 +83,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> 
     start_play(tb, players, taker, announced)
 
 
-@inlined
+@njit(inline="always")
 def show_poignee(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     """Before its first card, ``seat`` shows the poignée its policy chooses; returns its size (0 none)."""
     size = poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], seat_view(tb, seat), cfg)
@@ -91,13 +91,13 @@ def show_poignee(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     return size
 
 
-@inlined
+@njit(inline="always")
 def card_policy(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     """The code of ``seat``'s card-play policy for the side it plays (``P_PLAY_*``)."""
     return cfg[seat_slot(seat, P_PLAY_ATTACK if tb.attack[seat] else P_PLAY_DEFENCE)]
 
 
-@inlined
+@njit(inline="always")
 def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
     """One card by a policy that searches nothing: ``seat``'s legal cards, its policy's
     choice, played; returns the card."""
@@ -146,7 +146,7 @@ def play_to_end(tb: DealState, cfg: np.ndarray, users: Users | None = None) -> i
         play_card(tb, cfg, seat)
 
 
-@inlined
+@njit(inline="always")
 def _handled(codes: tuple[int, ...], code: int) -> bool:
     for known in codes:
         if code == known:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 
 STREAM_WORDS = 4
 """Words of a stream's state (uint64[STREAM_WORDS])."""
@@ -26,7 +26,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _SUB_SALT = np.uint64(0xD1B54A32D192ED03)
 
 
-@inlined
+@njit(inline="always")
 def splitmix64(x: np.uint64) -> np.uint64:
     """The splitmix64 finaliser of ``x + golden ratio``: a bijective 64-bit mixer."""
     z = np.uint64(x) + _GOLDEN
@@ -35,7 +35,7 @@ def splitmix64(x: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@inlined
+@njit(inline="always")
 def seed_stream(state: np.ndarray, key: np.ndarray, stream: int) -> None:
     """Start ``state`` (uint64[4]) on stream number ``stream`` of the run key ``key`` (uint64[4])."""
     x = np.uint64(stream) * _GOLDEN
@@ -46,7 +46,7 @@ def seed_stream(state: np.ndarray, key: np.ndarray, stream: int) -> None:
         state[0] = _GOLDEN
 
 
-@inlined
+@njit(inline="always")
 def seed_substream(state: np.ndarray, key: np.ndarray, stream: int, sub: int) -> None:
     """Start ``state`` on sub-stream ``sub`` (0 or more) of stream ``stream`` of the run key:
     a stream of its own, apart from the stream itself and from every other sub-stream, for
@@ -60,12 +60,12 @@ def seed_substream(state: np.ndarray, key: np.ndarray, stream: int, sub: int) ->
         state[0] = _GOLDEN
 
 
-@inlined
+@njit(inline="always")
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@inlined
+@njit(inline="always")
 def next_u64(state: np.ndarray) -> np.uint64:
     """Next 64-bit output of xoshiro256** (Blackman and Vigna, 2018)."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -81,7 +81,7 @@ def next_u64(state: np.ndarray) -> np.uint64:
     return result
 
 
-@inlined
+@njit(inline="always")
 def bounded(word32: np.uint64, n: int, state: np.ndarray) -> int:
     """Uniform integer in ``[0, n)`` from a uniform 32-bit ``word32``, exactly unbiased.
 
@@ -99,7 +99,7 @@ def bounded(word32: np.uint64, n: int, state: np.ndarray) -> int:
     return np.int64(m >> np.uint64(32))
 
 
-@inlined
+@njit(inline="always")
 def below(state: np.ndarray, n: int) -> int:
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased."""
     return bounded(next_u64(state) >> np.uint64(32), n, state)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     BOUTS_MASK_1,
     EXCUSE,
@@ -47,7 +47,7 @@ _OTHER_TRUMPS_MASK = TRUMPS_MASK & ~BOUTS_MASK_1
 _SEAT_BITS = (1 << VOID_SHIFT) - 1
 
 
-@inlined
+@njit(inline="always")
 def card_bit(card: int) -> tuple[np.uint64, np.uint64]:
     """The card set (word 0, word 1) holding only ``card``."""
     if card < N_SUIT_CARDS:
@@ -55,7 +55,7 @@ def card_bit(card: int) -> tuple[np.uint64, np.uint64]:
     return ZERO, ONE << np.uint64(card - N_SUIT_CARDS)
 
 
-@inlined
+@njit(inline="always")
 def suit_code(card: int) -> int:
     """0-3 for a suit card, 4 (TRUMP_SUIT) for a trump, 5 (EXCUSE_SUIT) for the Excuse."""
     if card < N_SUIT_CARDS:
@@ -65,25 +65,25 @@ def suit_code(card: int) -> int:
     return EXCUSE_SUIT
 
 
-@inlined
+@njit(inline="always")
 def suit_bits(suit: int) -> np.uint64:
     """Word-0 mask of the 14 cards of ``suit`` (0-3)."""
     return SUIT_MASK << np.uint64(SUIT_LEN * suit)
 
 
-@inlined
+@njit(inline="always")
 def above_in_suit(card: int) -> np.uint64:
     """Word-0 mask of the cards of suit card ``card``'s suit that rank above it."""
     return suit_bits(card // SUIT_LEN) & ~((ONE << np.uint64(card + 1)) - ONE)
 
 
-@inlined
+@njit(inline="always")
 def trumps_above(rank: int) -> np.uint64:
     """Word-1 mask of the trumps ranked above ``rank`` (0-21)."""
     return TRUMPS_MASK & ~((ONE << np.uint64(rank)) - ONE)
 
 
-@inlined
+@njit(inline="always")
 def trick_after(led: int, hi_trump: int, card: int) -> tuple[int, int]:
     """The trick's (suit led, highest trump) after ``card`` is played to it.
 
@@ -100,7 +100,7 @@ def trick_after(led: int, hi_trump: int, card: int) -> tuple[int, int]:
     return led, hi_trump
 
 
-@inlined
+@njit(inline="always")
 def legal_set(hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int) -> tuple[np.uint64, np.uint64]:
     """The cards of a hand that may be played to a trick (docs/rules.md §6).
 
@@ -122,7 +122,7 @@ def legal_set(hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int) -> tu
     return hand0, hand1
 
 
-@inlined
+@njit(inline="always")
 def first_lead_set(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[np.uint64, np.uint64]:
     """The 5-player first lead of the deal (docs/rules.md §3): no card of the called suit but the
     called card itself. A leader holding nothing else keeps its whole choice (``legal``)."""
@@ -133,7 +133,7 @@ def first_lead_set(legal0: np.uint64, legal1: np.uint64, called: int) -> tuple[n
     return legal0, legal1
 
 
-@inlined
+@njit(inline="always")
 def legal_play(
     hand0: np.uint64, hand1: np.uint64, led: int, hi_trump: int, called: int, first_lead: bool
 ) -> tuple[np.uint64, np.uint64]:
@@ -145,7 +145,7 @@ def legal_play(
     return legal0, legal1
 
 
-@inlined
+@njit(inline="always")
 def reveal_voids(voids: int, seat: int, led: int, card: int) -> int:
     """The voids shown in play (``state.I_VOIDS``: bit ``VOID_SHIFT * suit + seat``) once
     ``seat`` has played ``card`` to a trick whose suit led is ``led``: not following shows
@@ -160,13 +160,13 @@ def reveal_voids(voids: int, seat: int, led: int, card: int) -> int:
     return voids
 
 
-@inlined
+@njit(inline="always")
 def void_seats(voids: int, suit: int) -> int:
     """Seat mask of the seats that have shown they hold no card of ``suit`` (4: no trump)."""
     return (voids >> (VOID_SHIFT * suit)) & _SEAT_BITS
 
 
-@inlined
+@njit(inline="always")
 def winning_key(card: int, led: int) -> int:
     """Strength of a card in a trick whose suit led is ``led``: higher wins.
 
@@ -179,7 +179,7 @@ def winning_key(card: int, led: int) -> int:
     return NEVER_WINS
 
 
-@inlined
+@njit(inline="always")
 def cards_above(card: int) -> tuple[np.uint64, np.uint64]:
     """The card set that beats ``card``, the card winning a trick, by ``winning_key``: the
     higher cards of its suit and every trump for a suit card, the higher trumps for a trump."""
@@ -205,7 +205,7 @@ def trick_winner(cards: np.ndarray, n_cards: int) -> int:
     return best
 
 
-@inlined
+@njit(inline="always")
 def half_points(word0: np.uint64, word1: np.uint64) -> int:
     """Value of a card set in half points (the deck holds 182)."""
     return (
@@ -219,7 +219,7 @@ def half_points(word0: np.uint64, word1: np.uint64) -> int:
     )
 
 
-@inlined
+@njit(inline="always")
 def bouts(word1: np.uint64) -> int:
     """Number of bouts in a card set (they all live in word 1)."""
     return popcount(word1 & BOUTS_MASK_1)

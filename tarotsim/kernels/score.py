@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them from here too)
     ATTACK,
     DEFENCE,
@@ -30,7 +30,7 @@ from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them 
 from tarotsim.kernels.state import FIVE_PLAYERS
 
 
-@inlined
+@njit(inline="always")
 def result(attack_half: int, attack_bouts: int) -> tuple[bool, int]:
     """(made, margin d): made iff points >= target; d = |points - target| rounded up."""
     diff = attack_half - TARGET_HALF[attack_bouts]
@@ -39,7 +39,7 @@ def result(attack_half: int, attack_bouts: int) -> tuple[bool, int]:
     return made, margin
 
 
-@inlined
+@njit(inline="always")
 def per_defender(
     contract: int,
     made: bool,
@@ -69,7 +69,7 @@ def per_defender(
     return total
 
 
-@inlined
+@njit(inline="always")
 def settle(scores: np.ndarray, players: int, taker: int, partner: int, d: int) -> None:
     """Write each seat's score into ``scores[:players]`` (zero-sum).
 
@@ -85,7 +85,7 @@ def settle(scores: np.ndarray, players: int, taker: int, partner: int, d: int) -
         scores[taker] = (players - 1) * d
 
 
-@inlined
+@njit(inline="always")
 def poignee_size(trumps: int, has_excuse: bool, players: int) -> int:
     """Largest poignée a hand can show (POIGNEE_*); the Excuse counts only with all trumps shown."""
     count = trumps + (1 if has_excuse else 0)

@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS
 from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them from here too)
     DEALING_SHUFFLED,
@@ -114,7 +114,7 @@ C_WHERE = C_WHERE_ON + 1  # the ranges (kernels.dealing.where_slot): per seat, N
 N_CFG = C_WHERE + 3 * MAX_SEATS * N_WHERE
 
 
-@inlined
+@njit(inline="always")
 def seat_slot(seat: int, slot: int) -> int:
     """Index in ``cfg`` of slot ``P_*`` ``slot`` of ``seat``'s block."""
     return C_SEATS + seat * N_SEAT_CFG + slot

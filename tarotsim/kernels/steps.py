@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, HALF_POINTS, NO_SUIT, PETIT, PETIT_BIT, TRUMPS_MASK
 from tarotsim.kernels.bits import ZERO, popcount, take_lowest
 from tarotsim.kernels.count import close_trick, start_count
@@ -134,7 +134,7 @@ def call_partner(tb: DealState, players: int, taker: int, called: int) -> None:
             tb.attack[seat] = 1
 
 
-@inlined
+@njit(inline="always")
 def start_trick(info: np.ndarray, leader: int, t: int) -> None:
     """Trick number ``t``, led by ``leader``, begins: nothing played to it yet."""
     info[I_LEADER] = leader
@@ -186,7 +186,7 @@ def start_play(tb: DealState, players: int, taker: int, chelem_announced: bool) 
     start_trick(info, taker if chelem_announced else (info[I_DEALER] + 1) % players, 0)
 
 
-@inlined
+@njit(inline="always")
 def poignee_cards(word1: np.uint64, size: int, players: int) -> np.uint64:
     """Word 1 of the cards shown for a poignée of ``size``: exactly the threshold number.
 
@@ -202,14 +202,14 @@ def poignee_cards(word1: np.uint64, size: int, players: int) -> np.uint64:
     return trumps | EXCUSE_BIT
 
 
-@inlined
+@njit(inline="always")
 def put_poignee(tb: DealState, seat: int, size: int, players: int) -> None:
     """Before its first card, ``seat`` shows a poignée of ``size`` (0: none)."""
     if size > 0:
         tb.shown[seat, 1] = poignee_cards(tb.hands[seat, 1], size, players)
 
 
-@inlined
+@njit(inline="always")
 def shown_size(tb: DealState, seat: int, players: int) -> int:
     """The size of the poignée ``seat`` showed (0: none), from its cards shown."""
     shown1 = tb.shown[seat, 1]
@@ -218,7 +218,7 @@ def shown_size(tb: DealState, seat: int, players: int) -> int:
     return poignee_size(popcount(shown1 & TRUMPS_MASK), (shown1 & EXCUSE_BIT) != 0, players)
 
 
-@inlined
+@njit(inline="always")
 def poignee_points(tb: DealState, players: int) -> int:
     """The bonuses (points) of the poignées shown so far (``tb.shown``, public)."""
     points = 0
@@ -227,7 +227,7 @@ def poignee_points(tb: DealState, players: int) -> int:
     return points
 
 
-@inlined
+@njit(inline="always")
 def legal_now(tb: DealState, seat: int) -> tuple[np.uint64, np.uint64]:
     """The cards ``seat`` may play to the trick in play (the first-lead rule included)."""
     info = tb.info
@@ -237,7 +237,7 @@ def legal_now(tb: DealState, seat: int) -> tuple[np.uint64, np.uint64]:
     )
 
 
-@inlined
+@njit(inline="always")
 def put_card(tb: DealState, seat: int, card: int) -> None:
     """``seat`` plays ``card`` to the trick: out of its hand, into the cards played and the
     trick, and what it shows recorded (``state``: the voids, the trick's winner, worth and
@@ -266,7 +266,7 @@ def put_card(tb: DealState, seat: int, card: int) -> None:
         info[I_PETIT_SEAT] = seat
 
 
-@inlined
+@njit(inline="always")
 def end_trick(tb: DealState, cfg: np.ndarray) -> int:
     """Count the trick just completed (``count.close_trick``; ``put_card`` found its winner),
     add it to ``tb.history``, note the side that took it as the sides are known now
@@ -296,7 +296,7 @@ def end_trick(tb: DealState, cfg: np.ndarray) -> int:
     return winner
 
 
-@inlined
+@njit(inline="always")
 def settle_deal(
     tb: DealState, cfg: np.ndarray, poignee_points: int
 ) -> tuple[int, int, int, int, bool, int, int, int]:

@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import TRUMPS_MASK
 from tarotsim.kernels.bits import ZERO
 from tarotsim.kernels.state import I_CHIEN_SHOWN, I_PARTNER, I_TAKER, DealState
@@ -98,7 +98,7 @@ def seat_view(tb: DealState, seat: int) -> SeatView:
     )
 
 
-@inlined
+@njit(inline="always")
 def known_partner(v: SeatView) -> int:
     """The partner as the seat knows it: the public partner once the called card is played,
     the seat itself when it holds the called card (five players), else -1."""

@@ -119,7 +119,7 @@ _KINGLESS_FIRST = 16  # lead_long: above any suit length, suits without a King f
 # ---------------------------------------------------------------------------------------------
 
 
-@inlined
+@njit(inline="always")
 def excuse_step(v: Reading, has_excuse: bool) -> int:
     """The Excuse, when it should be played now; -1 otherwise.
 
@@ -264,7 +264,7 @@ def follow_chelem(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     return underplay(v, legal0, legal1)
 
 
-@inlined
+@njit(inline="always")
 def follow_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """Following in a trick that a card already wins."""
     if v.chelem:
@@ -290,7 +290,7 @@ def follow_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-@inlined
+@njit(inline="always")
 def suit_lead_is_safe(v: Reading, suit: int, higher_out: bool) -> bool:
     """Whether a lead of ``suit`` is likely to win against every foe (``suit_holds``)."""
     return suit_holds(v, v.foes, suit, higher_out, v.out1)
@@ -435,7 +435,7 @@ def lead_fallback(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     return lowest_card(legal0, legal1)
 
 
-@inlined
+@njit(inline="always")
 def lead_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
     """Leading a trick (or playing after a lone Excuse)."""
     if v.chelem:

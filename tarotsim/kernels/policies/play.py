@@ -18,8 +18,9 @@ compiled once, inlined by LLVM), which is compiled without reference counting
 function with reference counting every array read costs an atomic increment and
 decrement. The heuristic's steps take only scalars (its ``knowledge.Reading``); the three
 it calls at every decision (``excuse_step``, ``lead_card``, ``follow_card``) are inlined
-too, since passing a ``Reading`` (tens of scalars) to a called function cost more than
-most steps' own work, and the steps those call stay ordinary functions.
+into it by Numba (``inline="always"``), since passing a ``Reading`` (tens of scalars) to a
+called function cost more than most steps' own work, and the steps those call stay
+ordinary functions.
 
 Adding a card policy: its kernel in this folder, reading a ``SeatView`` and the legal
 cards and returning a card; its code (``codes.py``, from the registry); one branch here.

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.bits import lowest_bit, popcount, select_bit
 from tarotsim.kernels.rng import below
 
 
-@inlined
+@njit(inline="always")
 def random_card(rng: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
     """A card drawn uniformly from a non-empty card set."""
     n0 = popcount(legal0)

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, HALF_POINTS, N_CARDS, N_SUIT_CARDS, PETIT, TRUMP_21
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.count import close_trick, start_count
@@ -110,12 +110,12 @@ DROP_EVERY = 4
 """Worlds between two tests that drop cards."""
 
 
-@inlined
+@njit(inline="always")
 def _only_card(legal0: np.uint64, legal1: np.uint64) -> int:
     return lowest_bit(legal0) if legal0 else N_SUIT_CARDS + lowest_bit(legal1)
 
 
-@inlined
+@njit(inline="always")
 def _is_in(card: int, word0: np.uint64, word1: np.uint64) -> bool:
     bit0, bit1 = card_bit(card)
     return (word0 & bit0) != 0 or (word1 & bit1) != 0
@@ -149,7 +149,7 @@ def mark_candidates(v: SeatView, legal0: np.uint64, legal1: np.uint64, candidate
     return n
 
 
-@inlined
+@njit(inline="always")
 def _equivalent(low: int, high: int, own0: np.uint64, own1: np.uint64) -> bool:
     """Whether legal cards ``low`` < ``high`` are equivalent (``mark_candidates``)."""
     if suit_code(low) != suit_code(high) or HALF_POINTS[low] != HALF_POINTS[high]:

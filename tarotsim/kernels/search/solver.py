@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, N_CARDS, N_SUIT_CARDS, PETIT, SUIT_LEN
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.rules import card_bit, legal_set, suit_code, trick_after, winning_key
@@ -130,7 +130,7 @@ def new_solver_scratch(tt_bits: int = TT_BITS) -> SolverScratch:
     )
 
 
-@inlined
+@njit(inline="always")
 def _score_trick(
     sc: SolverScratch,
     players: int,
@@ -199,7 +199,7 @@ def _score_trick(
     return value, winner, winner_side if has_petit else SIDE_NONE, spent
 
 
-@inlined
+@njit(inline="always")
 def _add_run_heads(
     sc: SolverScratch,
     ply: int,
@@ -237,7 +237,7 @@ def _add_run_heads(
     return n
 
 
-@inlined
+@njit(inline="always")
 def _gen_moves(
     sc: SolverScratch,
     ply: int,
@@ -276,7 +276,7 @@ def _gen_moves(
     return n
 
 
-@inlined
+@njit(inline="always")
 def _order_moves(
     sc: SolverScratch,
     ply: int,
@@ -329,7 +329,7 @@ def _order_moves(
         sc.scores[ply, j + 1] = score
 
 
-@inlined
+@njit(inline="always")
 def _tt_slot(sc: SolverScratch, players: int, flags: int) -> tuple[int, np.uint64]:
     """(table index, packed flags word) of the position at the start of a trick."""
     word = np.uint64(flags)
@@ -341,7 +341,7 @@ def _tt_slot(sc: SolverScratch, players: int, flags: int) -> tuple[int, np.uint6
     return np.int64(h & np.uint64(sc.tt_key.shape[0] - 1)), word
 
 
-@inlined
+@njit(inline="always")
 def _tt_matches(sc: SolverScratch, slot: int, players: int, word: np.uint64, generation: int) -> bool:
     if sc.tt_data[slot, T_GENERATION] != generation or sc.tt_key[slot, 2 * MAX_SEATS] != word:
         return False
@@ -354,7 +354,7 @@ def _tt_matches(sc: SolverScratch, slot: int, players: int, word: np.uint64, gen
     return True
 
 
-@inlined
+@njit(inline="always")
 def _enter(
     sc: SolverScratch,
     ply: int,
@@ -412,7 +412,7 @@ def _enter(
     return False, 0
 
 
-@inlined
+@njit(inline="always")
 def _leave(sc: SolverScratch, ply: int, players: int) -> int:
     """Close the node of ``ply``: store its bounds in the table; returns its value."""
     best = sc.node[ply, F_BEST]
@@ -438,7 +438,7 @@ def _leave(sc: SolverScratch, ply: int, players: int) -> int:
     return best
 
 
-@inlined
+@njit(inline="always")
 def _back(sc: SolverScratch, ply: int, attack: np.ndarray, value: int) -> None:
     """Take back the card tried at ``ply``, whose value to the attack is ``value``."""
     seat = sc.node[ply, F_SEAT]
@@ -459,7 +459,7 @@ def _back(sc: SolverScratch, ply: int, attack: np.ndarray, value: int) -> None:
             sc.node[ply, F_BETA] = value
 
 
-@inlined
+@njit(inline="always")
 def _set_node(
     sc: SolverScratch,
     ply: int,

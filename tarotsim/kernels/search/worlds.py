@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, SUIT_LEN, SUIT_MASK, TRUMP_SUIT, TRUMPS_MASK
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.rng import below, next_u64
@@ -140,7 +140,7 @@ def new_world_scratch(max_states: int = MAX_STATES) -> WorldScratch:
     )
 
 
-@inlined
+@njit(inline="always")
 def void_cards(void_mask: int) -> tuple[np.uint64, np.uint64]:
     """The card set a void mask rules out (bit s: suit s; bit 4: trumps 1-21, not the Excuse)."""
     word0 = np.uint64(0)
@@ -186,7 +186,7 @@ def holder_allowed(
         allowed[h, 1] = unseen[1] & possible[h, 1] & ~excluded1
 
 
-@inlined
+@njit(inline="always")
 def _card_signature(allowed: np.ndarray, sizes: np.ndarray, n_holders: int, card: int) -> int:
     bit0, bit1 = card_bit(card)
     signature = 0
@@ -250,7 +250,7 @@ def _deal_forced(ws: WorldScratch, n_holders: int, sizes: np.ndarray, unseen: np
     return True
 
 
-@inlined
+@njit(inline="always")
 def _decode(ws: WorldScratch, index: int, total: int) -> None:
     """Capacity vector ``ws.vector`` of a state index whose capacities sum to ``total``."""
     active = ws.scalars[W_ACTIVE]
@@ -268,7 +268,7 @@ def _decode(ws: WorldScratch, index: int, total: int) -> None:
         ws.vector[implied] = rest
 
 
-@inlined
+@njit(inline="always")
 def _start_group(ws: WorldScratch, signature: int, n: int) -> int:
     """List the holders of a group and the most each may take; returns how many holders."""
     k = 0
@@ -283,7 +283,7 @@ def _start_group(ws: WorldScratch, signature: int, n: int) -> int:
     return k
 
 
-@inlined
+@njit(inline="always")
 def _fill_share(ws: WorldScratch, k: int, start: int, cards: int) -> None:
     """Share ``cards`` among holders ``start`` … k-1, each taking as few as the later ones allow."""
     for j in range(start, k):
@@ -292,7 +292,7 @@ def _fill_share(ws: WorldScratch, k: int, start: int, cards: int) -> None:
         cards -= take
 
 
-@inlined
+@njit(inline="always")
 def _first_share(ws: WorldScratch, k: int, n: int) -> bool:
     """The first way (in lexicographic order) to share a group of ``n`` cards; False if none."""
     if n > ws.tail[0]:
@@ -301,7 +301,7 @@ def _first_share(ws: WorldScratch, k: int, n: int) -> bool:
     return True
 
 
-@inlined
+@njit(inline="always")
 def _next_share(ws: WorldScratch, k: int) -> bool:
     """The next way to share the group, in lexicographic order; False after the last."""
     after = ws.share[k - 1]
@@ -314,7 +314,7 @@ def _next_share(ws: WorldScratch, k: int) -> bool:
     return False
 
 
-@inlined
+@njit(inline="always")
 def _share_weight(ws: WorldScratch, k: int, n: int) -> float:
     """Multinomial coefficient of the share: the ways to pick which cards go where."""
     weight = 1.0
@@ -324,20 +324,20 @@ def _share_weight(ws: WorldScratch, k: int, n: int) -> float:
     return weight
 
 
-@inlined
+@njit(inline="always")
 def _share_child(ws: WorldScratch, k: int, index: int) -> int:
     for j in range(k):
         index -= ws.share[j] * ws.stride[ws.members[j]]
     return index
 
 
-@inlined
+@njit(inline="always")
 def _chain_rank(ws: WorldScratch, signature: int) -> int:
     """Preference for the next nested group: more holders, then more cards."""
     return 100 * popcount(np.uint64(signature)) + ws.group_size[signature]
 
 
-@inlined
+@njit(inline="always")
 def _tail_ways(ws: WorldScratch) -> float:
     """Completions of the capacity vector ``ws.vector`` by the nested groups and the group
     every holder may take: give each holder as many numbered places as it has room, put
@@ -503,13 +503,13 @@ def prepare_worlds(
     return ways[0, start]
 
 
-@inlined
+@njit(inline="always")
 def _uniform(rng: np.ndarray) -> float:
     """A uniform float64 in [0, 1) from the top 53 bits of the next output."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * _TWO_53
 
 
-@inlined
+@njit(inline="always")
 def _deal_group(rng: np.ndarray, ws: WorldScratch, signature: int, k: int, out: np.ndarray) -> None:
     """Give ``ws.share[j]`` cards of the group to holder ``ws.members[j]``, which cards by a
     uniform random permutation of the group."""

@@ -9,7 +9,9 @@ the whole process, imports included. CPU time is what to compare between machine
 loads; wall time stretches with the machine's load, which is printed alongside.
 
 ``--make-test`` also times ``make test`` (a fresh venv, lint, types and the default test
-suite) in a fresh clone of this repository: minutes of CPU, and it needs the package index.
+suite) in a fresh clone of this repository, then the suite alone again in that clone (the
+Makefile's test command) on an empty Numba cache: minutes of CPU, and it needs the package
+index.
 
 ``--profile DIR`` writes, for each first use, which functions Numba compiled and for how
 long (``numba.core.event``'s ``numba:compile`` events, timed in process CPU seconds, which
@@ -118,6 +120,19 @@ def own_compile_seconds(events: list[tuple[str, float, str]]) -> dict[str, tuple
     return out
 
 
+def suite_command(makefile: Path) -> list[str]:
+    """The test suite's command: the last line of the Makefile's ``test`` recipe, with
+    ``$(BIN)`` spelt out."""
+    recipe: list[str] = []
+    lines = makefile.read_text(encoding="utf-8").splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith("test:"))
+    for line in lines[start + 1 :]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(line.strip())
+    return recipe[-1].replace("$(BIN)", ".venv/bin").split()
+
+
 def load() -> str:
     one, five, _ = os.getloadavg()
     return f"{one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} CPUs"
@@ -165,7 +180,7 @@ def main() -> None:
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
-    make_test = None
+    make_test = suite = None
     if args.make_test:
         clone = Path(tempfile.mkdtemp(prefix="tarotsim-clone-"))
         try:
@@ -174,6 +189,11 @@ def main() -> None:
             make_load = load()
             make_test = (run_command(["make", "test"], clean, clone / "repo"), make_load)
             print("make test:", make_test, flush=True)
+            command = suite_command(clone / "repo" / "Makefile")
+            suite_load = load()
+            empty = {**clean, "NUMBA_CACHE_DIR": str(clone / "numba-cache")}
+            suite = (command, run_command(command, empty, clone / "repo"), suite_load)
+            print("suite:", suite, flush=True)
         finally:
             shutil.rmtree(clone, ignore_errors=True)
 
@@ -204,8 +224,19 @@ def main() -> None:
             f"| `make test` from a fresh clone (venv, lint, types, suite) | {minutes(timing.wall)} "
             f"| {timing.cpu:.0f} s ({timing.user:.0f} + {timing.system:.0f}) | | | {make_load} |"
         )
+    if suite is not None:
+        command, timing, suite_load = suite
+        lines.append(
+            f"| then its test suite alone on an empty Numba cache (`{' '.join(command)}`) | {minutes(timing.wall)} "
+            f"| {timing.cpu:.0f} s ({timing.user:.0f} + {timing.system:.0f}) | | | {suite_load} |"
+        )
     lines += ["", "The calls:", ""]
     lines += [f"- {name}: `{call}`" for name, _, call in rows]
+    lines += [
+        "",
+        "What each change to the compiling did, measured when it was made, is in",
+        "[compile-history.md](compile-history.md).",
+    ]
     for name, table in profiles.items():
         ranked = sorted(table.items(), key=lambda item: -item[1][2])
         total = sum(own for _, _, own in table.values())

@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tarotsim.bench.timing import cpu_name
+
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ".venv/bin/python benchmarks/bench_compile.py"
 
@@ -201,7 +203,7 @@ def main() -> None:
         "# First use: compile time",
         "",
         f"Made by `{COMMAND}{' --make-test' if args.make_test else ''}{' --profile DIR' if args.profile else ''}`"
-        f" on {platform.processor() or platform.machine()},"
+        f" on {cpu_name()},"
         f" {os.cpu_count()} CPUs, Python {platform.python_version()}.",
         "Each call runs in its own process (`python -c 'import tarotsim; CALL'`), imports included;",
         "cold: on an empty `NUMBA_CACHE_DIR`, in the order below, each on the cache the calls before",

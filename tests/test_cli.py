@@ -437,6 +437,17 @@ def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_help_says_what_the_first_run_compiles_and_for_how_long():
+    from tarotsim.cli import build_parser
+    from tarotsim.run.compiling import RUN_COMPILES
+
+    shown = " ".join(build_parser().format_help().split())
+    for what, how_long in RUN_COMPILES.values():
+        assert f"compiles {what} once, about {how_long}" in shown or f"and {what} on the first run" in shown
+        assert f"about {how_long}" in shown
+    assert "--quiet hides it" in shown and "reports/compile.md" in shown
+
+
 def test_every_command_gets_its_options_once_named(capsys):
     from tarotsim.cli import COMMANDS, build_parser
 

@@ -20,7 +20,7 @@ from importlib import import_module
 from typing import Any, cast
 
 from tarotsim.cli.common import CliError, Parser, join_number_lists
-from tarotsim.run.compiling import compile_notices
+from tarotsim.run.compiling import RUN_COMPILES, compile_notices
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -80,11 +80,21 @@ class _Commands(argparse._SubParsersAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+_FIRST_RUN = (
+    f"The first run on a machine compiles {RUN_COMPILES[False][0]} once, about "
+    f"{RUN_COMPILES[False][1]} of CPU, and {RUN_COMPILES[True][0]} on the first run that needs them, "
+    f"about {RUN_COMPILES[True][1]} more; each says so on stderr (--quiet hides it). Later runs load "
+    "them from a cache in about a second (measured on a fresh clone: reports/compile.md)."
+)
+"""What ``tarotsim --help`` says of the first run's wait."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``tarotsim`` command and all its subcommands (``COMMANDS``)."""
     parser = Parser(
         prog="tarotsim",
         description="Monte Carlo simulator of French Tarot under the FFT rules.",
+        epilog=_FIRST_RUN,
     )
     commands = cast(_Commands, parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands))
     for name, module, summary in COMMANDS:

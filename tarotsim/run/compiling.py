@@ -32,7 +32,7 @@ _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", defau
 
 RUN_COMPILES: dict[bool, tuple[str, str]] = {
     False: ("the game (every policy that does not search)", "half a minute"),
-    True: ("the game with the search players (pimc, the montecarlo bidder)", "a minute and a quarter"),
+    True: ("the game with the search players (pimc, the montecarlo bidder)", "a minute"),
 }
 """For a run without and with search players: what is compiled, and about how long it
 takes on one core of a 2-core machine (``reports/compile.md``)."""

@@ -95,6 +95,15 @@ class Tree:
         self.process.wait()
 
 
+def this_commit() -> str:
+    """This checkout's commit, marked where its tracked files hold uncommitted changes."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+    )
+    return head.stdout.strip() + (" with uncommitted changes" if changed.stdout.strip() else "")
+
+
 def export(commit: str) -> tuple[Path, str]:
     """The tree of ``commit`` under ``build/versions`` (exported once, kept for the next run:
     its compiled kernels are cached beside its sources), and the commit's full hash."""
@@ -194,7 +203,8 @@ def report(
         f"Made by `{' '.join([COMMAND, *sys.argv[1:]])}` in {minutes:.1f} minutes on the machine below, "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
         "",
-        f"This tree (tarotsim {this_version}, the working tree of this checkout) against commit `{commit}` "
+        f"This tree (tarotsim {this_version}, the working tree of this checkout, `{this_commit()}`) against commit "
+        f"`{commit}` "
         f"(tarotsim {other_version}). Each round started a worker process of each tree (a process's memory "
         f"layout alone moves its speed by a few per cent, so fresh processes make that part of the spread "
         f"rather than a bias), which timed `tarotsim.simulate(deals, seed=round, policy=…, threads=1, "

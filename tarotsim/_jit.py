@@ -229,8 +229,8 @@ def inlined(func: Callable[..., Any]) -> Kernel:
     Numba's copy makes slightly faster code, though (the callee optimised with its caller
     rather than first on its own): the kernels run at every card (the card sets, the random
     streams, the rules and the game's steps, the score, the search's solver and worlds) and
-    the heuristic's steps keep it, which measured 1–4% more deals per second than all of them
-    ``inlined``. ``inlined`` is for the composites called from several levels (the policies,
+    the heuristic's steps keep it: with all of them ``inlined``, a run played 2–5% fewer deals
+    per second (``reports/versions.md``, ``reports/compile-history.md``). ``inlined`` is for the composites called from several levels (the policies,
     ``heuristic_choice``, ``playout_card``), whose copies cost most of the compile. Without
     reference counting (``_nrt=False``), an inlined kernel may neither allocate nor return an
     array: its callers may count references or not. Such kernels (``view.seat_view``) keep

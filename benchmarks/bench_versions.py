@@ -89,6 +89,12 @@ class Tree:
         cpu, wall = self._answer().split()
         return float(cpu), float(wall)
 
+    def warm_up(self, policies: dict[str, int]) -> None:
+        """One untimed call per policy (``WARM_UP_DEALS`` deals, or its deals per timing where
+        fewer): its kernels compiled or loaded, its memory touched."""
+        for policy, deals in policies.items():
+            self.time(policy, 0, min(deals, WARM_UP_DEALS))
+
     def close(self) -> None:
         if self.process.stdin is not None:
             self.process.stdin.close()
@@ -106,12 +112,18 @@ def this_commit() -> str:
 
 def export(commit: str) -> tuple[Path, str]:
     """The tree of ``commit`` under ``build/versions`` (exported once, kept for the next run:
-    its compiled kernels are cached beside its sources), and the commit's full hash."""
+    its compiled kernels are cached beside its sources), and the commit's full hash.
+
+    Raises
+    ------
+    ValueError
+        If ``commit`` names no commit of this repository.
+    """
     resolved = subprocess.run(
         ["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=ROOT, capture_output=True, text=True
     )
     if resolved.returncode != 0:
-        raise SystemExit(f"--against: {commit!r} is not a commit of this repository")
+        raise ValueError(f"--against: {commit!r} is not a commit of this repository")
     full = resolved.stdout.strip()
     tree = EXPORTS / full
     if not (tree / "tarotsim" / "__init__.py").exists():
@@ -142,17 +154,23 @@ class Comparison:
 
 
 def policies_of(text: str, deals: int) -> dict[str, int]:
-    """``"random,pimc=200"`` → ``{"random": deals, "pimc": 200}``."""
+    """``"random,pimc=200"`` → ``{"random": deals, "pimc": 200}``.
+
+    Raises
+    ------
+    ValueError
+        If a name is not a card-play policy, a count not a positive whole number, or none is named.
+    """
     chosen: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, _, count = item.partition("=")
         if name not in PLAY_POLICIES:
-            raise SystemExit(f"--policies: {name!r} is not a card-play policy ({', '.join(PLAY_POLICIES)})")
+            raise ValueError(f"--policies: {name!r} is not a card-play policy ({', '.join(PLAY_POLICIES)})")
         if count and not (count.isdigit() and int(count) > 0):
-            raise SystemExit(f"--policies: the deals after {name}= must be a positive whole number")
+            raise ValueError(f"--policies: the deals after {name}= must be a positive whole number")
         chosen[name] = int(count) if count else deals
     if not chosen:
-        raise SystemExit("--policies names no policy")
+        raise ValueError("--policies names no policy")
     return chosen
 
 
@@ -165,8 +183,7 @@ def compare(this_root: Path, other_root: Path, policies: dict[str, int], rounds:
         trees = [Tree("this", this_root), Tree("other", other_root)]
         try:
             for tree in trees:
-                for policy, deals in policies.items():
-                    tree.time(policy, 0, min(deals, WARM_UP_DEALS))
+                tree.warm_up(policies)
             order = trees if index % 2 == 0 else trees[::-1]
             for policy, deals in policies.items():
                 for tree in order:
@@ -193,10 +210,10 @@ def report(
     commit: str,
     this_version: str,
     other_version: str,
-    rounds: int,
     minutes: float,
 ) -> str:
     facts = machine()
+    rounds = len(comparisons[0].this)
     lines = [
         "# Run speed of this tree against an earlier commit",
         "",
@@ -253,15 +270,17 @@ def main() -> None:
     args = parser.parse_args()
     if args.rounds < 1 or args.deals < 1:
         parser.error("--rounds and --deals must be positive")
-    policies = policies_of(args.policies, args.deals)
-    other_root, commit = export(args.against)
+    try:
+        policies = policies_of(args.policies, args.deals)
+        other_root, commit = export(args.against)
+    except ValueError as error:
+        parser.error(str(error))
     started = time.perf_counter()
     print("compiling or loading each tree's kernels", file=sys.stderr, flush=True)
     versions = []
     for label, root in (("this", ROOT), ("other", other_root)):
         tree = Tree(label, root)
-        for policy, deals in policies.items():
-            tree.time(policy, 0, min(deals, WARM_UP_DEALS))
+        tree.warm_up(policies)
         tree.close()
         versions.append(tree.version)
     comparisons = compare(ROOT, other_root, policies, args.rounds)
@@ -270,7 +289,6 @@ def main() -> None:
         commit=commit,
         this_version=versions[0],
         other_version=versions[1],
-        rounds=args.rounds,
         minutes=(time.perf_counter() - started) / 60,
     )
     REPORT.write_text(text, encoding="utf-8")

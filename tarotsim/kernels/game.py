@@ -12,7 +12,7 @@ and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``)
 
 ``play_cards``, ``log_play``, ``record_result`` and ``_bid``, each called once per deal, are
 inlined into ``play_deal`` by Numba (``inline="always"``), not compiled on their own as
-the small kernels are (``_jit.inlined``): Numba links every compiled function with all it
+the policies' kernels are (``_jit.inlined``): Numba links every compiled function with all it
 calls and optimises and emits the whole again, so a compiled level less between the run
 and the game is a compile of the whole game less. ``play_deal`` stays a function of its
 own: its ``search is None`` tests are settled when it is compiled for its argument's type,

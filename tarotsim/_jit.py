@@ -11,11 +11,18 @@ kernel's cache is stamped here instead with a hash of its module's source and of
 sources of every tarotsim module it imports, directly or through others (the import
 graph read from the sources with ``ast``), and of this file: an edit to a module
 invalidates the cached kernels of the modules that depend on it, and no others.
+
+Small kernels called at every card are inlined by Numba (``inline="always"``): its copy of
+the callee's IR, optimised with the caller, makes the fastest code. Numba's copying is
+made linear here (``_InlineCopier``; it was quadratic in the callee's size), for every
+function this process inlines, the kernels' and a user's alike; the code it makes is the
+same.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import os
 import re
@@ -24,7 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from numba.core import caching, types
+from numba.core import caching, inline_closurecall, types
+from numba.core import ir as numba_ir
 from numba.core.registry import CPUDispatcher
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -167,6 +175,51 @@ def _install_locators() -> None:
 
 _install_locators()
 
+
+class _InlineCopier:
+    """The ``copy`` module as Numba's inliner sees it, except that the deep copies of one
+    function's blocks share one memo.
+
+    Numba inlines a kernel marked ``inline="always"`` by copying its IR into each caller
+    (``inline_closurecall.InlineWorker.inline_ir``), twice per call site and one block at a
+    time, each block by a ``copy.deepcopy`` of its own. Every block refers to the
+    function's scope, which holds all its variables, so each block's copy copied the whole
+    scope again: blocks × variables per call site, growing with every level inlined into
+    the next. It was 45% of the first compile of a heuristic run. Here the blocks of one
+    function, copied one after the other, share one memo, so the scope and each variable
+    are copied once, as one deep copy of the whole function would: the same IR, a variable
+    used in several blocks one object as in the original, and the same compiled code (the
+    game's machine code was compared byte for byte, ``reports/compile-history.md``).
+
+    A new memo starts with a block of another scope, or with a block already copied under
+    the current memo (the same function copied again). Numba compiles under one lock, so
+    the copies of two functions never interleave.
+    """
+
+    def __init__(self) -> None:
+        self._scope: numba_ir.Scope | None = None
+        self._copied: dict[int, numba_ir.Block] = {}
+        self._memo: dict[int, Any] = {}
+
+    def deepcopy(self, x: Any, memo: dict[int, Any] | None = None) -> Any:
+        if memo is not None or not isinstance(x, numba_ir.Block):
+            return copy.deepcopy(x, memo)
+        if x.scope is not self._scope or id(x) in self._copied:
+            self._scope, self._copied, self._memo = x.scope, {}, {}
+        self._copied[id(x)] = x  # kept, so that no other block takes its id
+        return copy.deepcopy(x, self._memo)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(copy, name)
+
+
+def _install_inline_copier() -> None:
+    if getattr(inline_closurecall, "copy", None) is copy:
+        inline_closurecall.copy = _InlineCopier()  # type: ignore[assignment]  # else Numba's own copies
+
+
+_install_inline_copier()
+
 CACHE = os.environ.get("TAROTSIM_NO_CACHE", "") not in ("1", "true", "yes")
 
 _OPTIONS: dict[str, Any] = {
@@ -174,14 +227,12 @@ _OPTIONS: dict[str, Any] = {
     "nogil": True,
     "error_model": "numpy",
     "boundscheck": False,
-    "forceinline": False,
     "no_cfunc_wrapper": True,
 }
-"""Every kernel's options. ``forceinline`` set (False) on every kernel, since Numba
-otherwise passes a caller's value on to the callees it compiles; no C-callable wrapper
-(``no_cfunc_wrapper``), which only a first-class function needs and which cost a sixth of
-the first compile with the search players: the project never takes a kernel's address
-(a user's player is the user's own ``numba.njit`` function)."""
+"""Every kernel's options. No C-callable wrapper (``no_cfunc_wrapper``), which only a
+first-class function needs and which cost a sixth of the first compile with the search
+players: the project never takes a kernel's address (a user's player is the user's own
+``numba.njit`` function)."""
 
 
 class Kernel(CPUDispatcher):
@@ -215,30 +266,6 @@ def njit(func: Callable[..., Any] | None = None, **overrides: Any) -> Any:
         return dispatcher
 
     return kernel if func is None else kernel(func)
-
-
-def inlined(func: Callable[..., Any]) -> Kernel:
-    """A kernel that the kernels calling it inline once it is compiled: ``njit`` with LLVM's
-    ``alwaysinline`` (``forceinline``) and without reference counting.
-
-    Numba compiles it once per argument types and LLVM inlines the compiled code into each
-    caller, where the arguments are then registers and not a copy per call. Numba's own
-    inlining (``@njit(inline="always")``) instead copies and types the function's IR at
-    every call site, inside every caller, level by level: the heuristic inlined so into the
-    play loop took a third of the first compile of a run (``reports/compile-history.md``).
-    Numba's copy makes slightly faster code, though (the callee optimised with its caller
-    rather than first on its own): the kernels run at every card (the card sets, the random
-    streams, the rules and the game's steps, the score, the search's solver and worlds) and
-    the heuristic's steps keep it: with all of them ``inlined``, a run played 2–5% fewer deals
-    per second (``reports/versions.md``, ``reports/compile-history.md``). ``inlined`` is for the composites called from several levels (the policies,
-    ``heuristic_choice``, ``playout_card``), whose copies cost most of the compile. Without
-    reference counting (``_nrt=False``), an inlined kernel may neither allocate nor return an
-    array: its callers may count references or not. Such kernels (``view.seat_view``) keep
-    Numba's inlining.
-    Callable from Python as any kernel.
-    """
-    kernel: Kernel = njit(func, forceinline=True, _nrt=False)
-    return kernel
 
 
 def is_compiled(kernel: Any, args: tuple[Any, ...]) -> bool:

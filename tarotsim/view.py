@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 from tarotsim.cards import HALF_POINTS, N_SUIT_CARDS, TRUMPS_MASK
 from tarotsim.kernels import state as _S
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
@@ -92,38 +92,38 @@ HISTORY_LEADER = _S.H_LEADER
 HISTORY_WINNER = _S.H_WINNER
 
 
-@inlined
+@njit(inline="always")
 def holds(word0: np.uint64, word1: np.uint64, card: int) -> bool:
     """Whether the card set ``(word0, word1)`` holds ``card``."""
     bit0, bit1 = card_bit(card)
     return (word0 & bit0) != ZERO or (word1 & bit1) != ZERO
 
 
-@inlined
+@njit(inline="always")
 def card_count(word0: np.uint64, word1: np.uint64) -> int:
     """The number of cards in a card set."""
     return popcount(word0) + popcount(word1)
 
 
-@inlined
+@njit(inline="always")
 def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
     """The card of lowest id in a non-empty card set (suit cards before trumps, the Excuse last)."""
     return lowest_bit(word0) if word0 != ZERO else N_SUIT_CARDS + lowest_bit(word1)
 
 
-@inlined
+@njit(inline="always")
 def highest_card(word0: np.uint64, word1: np.uint64) -> int:
     """The card of highest id in a non-empty card set."""
     return N_SUIT_CARDS + highest_bit(word1) if word1 != ZERO else highest_bit(word0)
 
 
-@inlined
+@njit(inline="always")
 def suit_of(card: int) -> int:
     """0–3 the suits (spades, hearts, diamonds, clubs), 4 trumps, 5 the Excuse."""
     return suit_code(card)
 
 
-@inlined
+@njit(inline="always")
 def suit_cards(word0: np.uint64, word1: np.uint64, suit: int) -> tuple[np.uint64, np.uint64]:
     """The cards of ``suit`` (0–3 a suit, 4 trumps) in a card set."""
     if suit == 4:
@@ -131,13 +131,13 @@ def suit_cards(word0: np.uint64, word1: np.uint64, suit: int) -> tuple[np.uint64
     return word0 & suit_bits(suit), ZERO
 
 
-@inlined
+@njit(inline="always")
 def half_points(card: int) -> int:
     """The card's worth in half points (a King 9, the Excuse 9, a low card 1)."""
     return HALF_POINTS[card]
 
 
-@inlined
+@njit(inline="always")
 def draw(rng: np.ndarray, n: int) -> int:
     """A whole number drawn uniformly in ``[0, n)`` from the deal's stream ``view.rng``."""
     return below(rng, n)

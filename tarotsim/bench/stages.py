@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS
 from tarotsim.kernels.batch import BLOCK_DEALS
 from tarotsim.kernels.bits import lowest_bit
@@ -121,7 +121,7 @@ STAGES: tuple[tuple[str, str], ...] = (
 """The stages in play order (index = ``STAGE_*`` code): name, what each adds."""
 
 
-@inlined
+@njit(inline="always")
 def _lowest_legal(tb: DealState, seat: int) -> int:
     """The lowest card (by id) that ``seat`` may play now: a choice that costs next to nothing."""
     legal0, legal1 = legal_now(tb, seat)

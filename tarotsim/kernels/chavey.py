@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     EXCUSE_BIT,
     JACK,
@@ -36,7 +36,7 @@ from tarotsim.cards import (
 from tarotsim.kernels.bits import ONE, popcount
 
 
-@inlined
+@njit(inline="always")
 def suit_length(word0: np.uint64, suit: int) -> int:
     """Number of cards of ``suit`` (0-3) in a card set's word 0."""
     return popcount(word0 & (SUIT_MASK << np.uint64(SUIT_LEN * suit)))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import KINGS_MASK, N_CARDS, N_SUITS, TRUMPS_MASK
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points, suit_length
@@ -91,7 +91,7 @@ def place_fixed(pack: np.ndarray, words: np.ndarray, at: int, players: int, hand
             free += 1
 
 
-@inlined
+@njit(inline="always")
 def hand_where(word0: np.uint64, word1: np.uint64, column: int) -> int:
     """Feature ``column`` (``W_*``) of a hand."""
     if column == W_TRUMPS:
@@ -120,7 +120,7 @@ def meets(hands: np.ndarray, players: int, low: np.ndarray, high: np.ndarray, as
     return True
 
 
-@inlined
+@njit(inline="always")
 def where_slot(seat: int, part: int, column: int) -> int:
     """Index in a run configuration of part ``part`` (``WHERE_LOW``, ``WHERE_HIGH``,
     ``WHERE_ASKED``) of feature ``column`` of ``seat``'s ranges (``state.C_WHERE``)."""

@@ -10,13 +10,14 @@ The deal after the auction is driven by ``kernels.driver`` (``take_contract``,
 players (the ``montecarlo`` bid, the ``pimc`` card: ``play_to_end`` hands those back),
 and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``).
 
-``play_cards``, ``log_play``, ``record_result`` and ``_bid``, each called once per deal, are
-inlined into ``play_deal`` by Numba (``inline="always"``), not compiled on their own as
-the policies' kernels are (``_jit.inlined``): Numba links every compiled function with all it
-calls and optimises and emits the whole again, so a compiled level less between the run
-and the game is a compile of the whole game less. ``play_deal`` stays a function of its
-own: its ``search is None`` tests are settled when it is compiled for its argument's type,
-which inlined code, where ``search`` is no argument, would not see.
+``play_cards``, ``log_play`` and ``record_result`` are inlined into ``play_deal``: a called function is passed
+the whole ``DealState`` by value (more than a hundred words), which a random deal would
+feel; ``driver.play_to_end`` is called once per deal (and once more per ``pimc`` card).
+``_bid`` is inlined into its one caller, ``play_deal``: every compiled function links and
+compiles again all it calls, so a level less is a compile of the whole game less.
+``play_deal`` stays a function of its own: its ``search is None`` tests are settled when it
+is compiled for its argument's type, which inlined code, where ``search`` is no argument,
+would not see.
 
 ``search`` is the search players' scratch (``kernels.search.searching.Search``) or ``None`` when
 no seat searches; the ``search is None`` tests are settled when Numba compiles for the
@@ -30,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     EXCUSE_BIT,
     KINGS_MASK,
@@ -289,7 +290,7 @@ def log_play(tb: DealState, cfg: np.ndarray, log: np.ndarray) -> None:
         log[L_POIGNEE + seat] = shown_size(tb, seat, players)
 
 
-@inlined
+@njit(inline="always")
 def dealer_of(deal: int, cfg: np.ndarray) -> int:
     """The seat that deals deal number ``deal``: ``deal % players``, or the run's fixed dealer."""
     return deal % cfg[C_PLAYERS] if cfg[C_DEALER] == 0 else cfg[C_DEALER] - 1

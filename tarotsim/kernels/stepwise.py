@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     BOUTS_MASK_1,
     EXCUSE_BIT,
@@ -110,7 +110,7 @@ Q_WISH_0 = 7  # what each seat bid or would have bid (its wish), for the record
 N_POS = Q_WISH_0 + MAX_SEATS
 
 
-@inlined
+@njit(inline="always")
 def _ecart_legal(hand0: np.uint64, hand1: np.uint64, left: int) -> tuple[np.uint64, np.uint64]:
     """The cards that may go to an écart with ``left`` cards still to lay (docs/rules.md §4): no
     King, no bout; a trump only when the suit cards left cannot make up the écart."""
@@ -120,7 +120,7 @@ def _ecart_legal(hand0: np.uint64, hand1: np.uint64, left: int) -> tuple[np.uint
     return suit, hand1 & TRUMPS_MASK & ~BOUTS_MASK_1
 
 
-@inlined
+@njit(inline="always")
 def _callable(dealt0: np.uint64) -> np.uint64:
     """The cards a taker holding ``dealt0`` (its suit cards as dealt) may call (docs/rules.md §3):
     any King; the cards of a lower rank only when it holds all four of every rank above."""
@@ -137,7 +137,7 @@ def _callable(dealt0: np.uint64) -> np.uint64:
     return allowed
 
 
-@inlined
+@njit(inline="always")
 def _codes_upto(first: int, last: int) -> np.uint64:
     """Bits ``first`` … ``last`` of a word."""
     word = ZERO
@@ -377,7 +377,7 @@ def decide(
     raise ValueError("no decision: the deal is over")
 
 
-@inlined
+@njit(inline="always")
 def waits(pos: np.ndarray, play_seats: int, act_seats: int) -> bool:
     """Whether the decision in ``pos`` (not over) belongs to the caller: any decision of a seat
     of ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""

@@ -39,7 +39,7 @@ from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import ZERO, lowest_bit
 from tarotsim.kernels.rules import card_bit
@@ -171,7 +171,7 @@ def user_view(v: SeatView) -> SeatView:
     )
 
 
-@inlined
+@njit(inline="always")
 def user_card(users: Users, code: int, v: SeatView, legal0: np.uint64, legal1: np.uint64) -> int:
     """The card the user function of card-play code ``code`` plays for the seat of ``v``
     from its legal cards; an illegal answer is noted in ``users.fault`` (the first one) and
@@ -196,7 +196,7 @@ def user_card(users: Users, code: int, v: SeatView, legal0: np.uint64, legal1: n
     return lowest_bit(legal0) if legal0 != ZERO else N_SUIT_CARDS + lowest_bit(legal1)
 
 
-@inlined
+@njit(inline="always")
 def user_bid(users: Users, code: int, v: SeatView) -> int:
     """The wish of the user bidder of bid code ``code`` for the seat of ``v``; a wish that is
     no contract code is noted in ``users.fault`` (the first one) and replaced by a pass."""

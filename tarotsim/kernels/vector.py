@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit
 from tarotsim.kernels.rng import STREAM_WORDS
@@ -203,13 +203,13 @@ def _deal_state(gs: Games, g: int) -> DealState:
     )
 
 
-@inlined
+@njit(inline="always")
 def _words(out: np.ndarray, at: int, word0: np.uint64, word1: np.uint64) -> None:
     out[at] = np.int64(word0)
     out[at + 1] = np.int64(word1)
 
 
-@inlined
+@njit(inline="always")
 def _add_card(seen: np.ndarray, card: int) -> None:
     bit0, bit1 = card_bit(card)
     seen[0] |= bit0
@@ -321,7 +321,7 @@ def _write_row(
     return done
 
 
-@inlined
+@njit(inline="always")
 def _write_mask(
     phase: int, legal0: np.uint64, legal1: np.uint64, act_index: np.ndarray, mask: np.ndarray
 ) -> None:

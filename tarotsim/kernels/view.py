@@ -7,9 +7,6 @@ one place that reads ``DealState`` for a policy, so a policy is honest by constr
 (``tests/test_no_peeking.py`` checks it still, on every policy). The game's steps
 (``kernels.steps``) keep the arrays the view shares up to date card by card; making a view
 copies a few scalars and no array, so handing it to an inlined policy costs nothing.
-``seat_view`` is inlined by Numba (``inline="always"``), not compiled once and inlined by
-LLVM as the policies' kernels are (``_jit.inlined``), since it returns the deal's arrays: its callers count
-references or not.
 
 The fields, all a seat may know ("public": every seat knows it; "own": this seat only):
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     BOUTS_MASK_1,
     JACKS_MASK,
@@ -36,7 +36,7 @@ _NO_SUIT_YET = 1 << 30
 """Larger than any key or length a suit can have: the search has found no suit yet."""
 
 
-@inlined
+@njit(inline="always")
 def forced_trumps(word0: np.uint64, word1: np.uint64, size: int) -> tuple[np.uint64, int]:
     """Trumps that must go to an écart of ``size`` cards, and how many suit cards may go.
 

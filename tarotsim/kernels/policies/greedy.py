@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, EXCUSE_BIT, HALF_POINTS, N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
 from tarotsim.kernels.rules import NEVER_WINS, cards_above, winning_key
@@ -26,7 +26,7 @@ from tarotsim.kernels.view import SeatView
 _NO_KEY = 1 << 30  # above every key of cheapest_card: nothing found yet
 
 
-@inlined
+@njit(inline="always")
 def cheapest_card(word0: np.uint64, word1: np.uint64) -> int:
     """The card of a set worth the fewest points, the lowest id among equals; -1 for an empty set."""
     best = -1
@@ -42,7 +42,7 @@ def cheapest_card(word0: np.uint64, word1: np.uint64) -> int:
     return best
 
 
-@inlined
+@njit(inline="always")
 def greedy_card(v: SeatView, legal0: np.uint64, legal1: np.uint64) -> int:
     """The card the ``greedy`` policy plays for the seat of ``v`` from its legal cards."""
     if legal1 & EXCUSE_BIT:

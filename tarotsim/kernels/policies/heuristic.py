@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     EXCUSE,
     EXCUSE_BIT,
@@ -471,7 +471,7 @@ def heuristic_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.nd
     return heuristic_choice(v, legal0, legal1, cfg, True)
 
 
-@inlined
+@njit(inline="always")
 def heuristic_choice(
     v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, informed: bool
 ) -> int:

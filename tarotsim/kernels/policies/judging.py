@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import (
     EXCUSE,
     FULL_WORD0,
@@ -40,13 +40,13 @@ NON_PETIT = TRUMPS_MASK & ~PETIT_BIT
 # ---------------------------------------------------------------------------------------------
 
 
-@inlined
+@njit(inline="always")
 def trump_card(bit: int) -> int:
     """Card id of word-1 bit ``bit`` (bit 21: the Excuse)."""
     return N_SUIT_CARDS + bit
 
 
-@inlined
+@njit(inline="always")
 def cheapest_suit_card(word0: np.uint64) -> int:
     """The least valuable suit card of a set (pips, Jacks … Kings; lowest id first), -1 if none."""
     for cls in (PIPS_MASK, JACKS_MASK, KNIGHTS_MASK, QUEENS_MASK, KINGS_MASK):
@@ -56,7 +56,7 @@ def cheapest_suit_card(word0: np.uint64) -> int:
     return -1
 
 
-@inlined
+@njit(inline="always")
 def dearest_suit_card(word0: np.uint64) -> int:
     """The most valuable suit card of a set (Kings … pips; highest id first), -1 if none."""
     for cls in (KINGS_MASK, QUEENS_MASK, KNIGHTS_MASK, JACKS_MASK, PIPS_MASK):
@@ -66,7 +66,7 @@ def dearest_suit_card(word0: np.uint64) -> int:
     return -1
 
 
-@inlined
+@njit(inline="always")
 def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
     """Lowest card id of a non-empty set (suit cards first)."""
     if word0:
@@ -79,7 +79,7 @@ def lowest_card(word0: np.uint64, word1: np.uint64) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-@inlined
+@njit(inline="always")
 def beats(v: Reading, card: int) -> bool:
     """Whether ``card`` would beat the card winning the trick now (``rules.winning_key``)."""
     if v.win_seat < 0:
@@ -87,7 +87,7 @@ def beats(v: Reading, card: int) -> bool:
     return winning_key(card, v.led) > winning_key(v.win_card, v.led)
 
 
-@inlined
+@njit(inline="always")
 def beating_cards(v: Reading) -> tuple[np.uint64, np.uint64]:
     """The card set that would beat the card winning the trick now (every card but the Excuse when none)."""
     if v.win_seat < 0:
@@ -95,7 +95,7 @@ def beating_cards(v: Reading) -> tuple[np.uint64, np.uint64]:
     return cards_above(v.win_card)
 
 
-@inlined
+@njit(inline="always")
 def suit_holds(v: Reading, seats: int, suit: int, higher_out: bool, out1: np.uint64) -> bool:
     """Whether a card of ``suit`` led or winning stays the winner against the foes ``seats``,
     who may hold the trumps of ``out1`` between them.
@@ -119,7 +119,7 @@ def suit_holds(v: Reading, seats: int, suit: int, higher_out: bool, out1: np.uin
     return True
 
 
-@inlined
+@njit(inline="always")
 def holds_against(v: Reading, card: int) -> bool:
     """Whether ``card``, winning the trick, stays the winner whatever the foes still to play hold.
 

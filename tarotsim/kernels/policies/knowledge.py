@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE_BIT, FULL_WORD0, FULL_WORD1, TRUMP_SUIT, TRUMPS_MASK
 from tarotsim.kernels.bits import ZERO, popcount
 from tarotsim.kernels.rules import void_seats
@@ -106,13 +106,13 @@ class Reading(NamedTuple):
 # ---------------------------------------------------------------------------------------------
 
 
-@inlined
+@njit(inline="always")
 def is_void(v: Reading, seat: int, suit: int) -> bool:
     """Whether ``seat`` has shown by its play that it holds no card of ``suit`` (4: no trump)."""
     return (void_seats(v.voids, suit) >> seat) & 1 == 1
 
 
-@inlined
+@njit(inline="always")
 def may_trump(v: Reading, seats: int, out1: np.uint64) -> int:
     """The seats of the mask ``seats`` that may still hold a trump, as far as the seat knows;
     ``out1``: the trumps they may hold between them (``v.out1`` or ``v.threat1``)."""
@@ -121,13 +121,13 @@ def may_trump(v: Reading, seats: int, out1: np.uint64) -> int:
     return seats & ~void_seats(v.voids, TRUMP_SUIT)
 
 
-@inlined
+@njit(inline="always")
 def n_seats(seats: int) -> int:
     """Number of seats in a seat bitmask."""
     return popcount(np.uint64(seats))
 
 
-@inlined
+@njit(inline="always")
 def foes_of(v: SeatView) -> int:
     """The seats that the seat of ``v`` does not know to play on its side.
 
@@ -150,7 +150,7 @@ def foes_of(v: SeatView) -> int:
     return others & ~attack_seats if v.attack else attack_seats
 
 
-@inlined
+@njit(inline="always")
 def seats_after(players: int, leader: int, seat: int) -> int:
     """The seats still to play to the trick led by ``leader`` after ``seat``."""
     later = ((1 << players) - 1) & ~((2 << seat) - 1)
@@ -163,7 +163,7 @@ def seats_after(players: int, leader: int, seat: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-@inlined
+@njit(inline="always")
 def read_view(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, informed: bool) -> Reading:
     """What the seat of ``v`` makes of its view (see the module docstring), and its options.
 

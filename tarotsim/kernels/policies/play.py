@@ -12,15 +12,15 @@ which asks ``kernels.search.pimc`` with its scratch. Any other code raises: no c
 through to a default. Every policy here may be a search player's rollout (``driver.play_to_end``
 plays the search players' playouts with it).
 
-``playout_card`` and ``heuristic_choice`` are inlined into ``driver.play_to_end`` (``_jit.inlined``:
-compiled once, inlined by LLVM), which is compiled without reference counting
-(``_nrt=False``): a call passing the whole ``SeatView`` copies tens of words, and in a
-function with reference counting every array read costs an atomic increment and
-decrement. The heuristic's steps take only scalars (its ``knowledge.Reading``); the three
-it calls at every decision (``excuse_step``, ``lead_card``, ``follow_card``) are inlined
-into it by Numba (``inline="always"``), since passing a ``Reading`` (tens of scalars) to a
-called function cost more than most steps' own work, and the steps those call stay
-ordinary functions.
+``playout_card`` and ``heuristic_choice`` are inlined (Numba IR) into ``driver.play_to_end``,
+which is compiled without reference counting (``_nrt=False``): a call passing the whole
+``SeatView`` copies tens of words, and in a function with reference counting every array
+read costs an atomic increment and decrement. The heuristic's steps take only scalars (its
+``knowledge.Reading``); the three it calls at every decision (``excuse_step``,
+``lead_card``, ``follow_card``) are inlined too, since passing a ``Reading`` (tens of
+scalars) to a called function cost more than most steps' own work, and the steps those call stay
+ordinary functions (inlining them all as well doubled the compile time for a few per
+cent of speed).
 
 Adding a card policy: its kernel in this folder, reading a ``SeatView`` and the legal
 cards and returning a card; its code (``codes.py``, from the registry); one branch here.
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarotsim._jit import inlined
+from tarotsim._jit import njit
 from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_GREEDY, PLAY_HEURISTIC, PLAY_RANDOM
 from tarotsim.kernels.policies.greedy import greedy_card
 from tarotsim.kernels.policies.heuristic import heuristic_choice
@@ -41,7 +41,7 @@ PLAYOUT_CODES = (PLAY_RANDOM, PLAY_HEURISTIC, PLAY_BASIC, PLAY_GREEDY)
 """The codes ``playout_card`` handles: every card-play policy that searches nothing."""
 
 
-@inlined
+@njit(inline="always")
 def playout_card(policy: int, v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray) -> int:
     """The card the seat of ``v`` plays from its legal cards ``(legal0, legal1)`` under
     ``policy``, a policy that searches nothing, with the seat's options in ``cfg``; raises

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tarotsim._jit import inlined, njit
+from tarotsim._jit import njit
 from tarotsim.cards import HALF_POINTS, N_CARDS
 from tarotsim.kernels.constants import MAX_WORLDS
 from tarotsim.kernels.rng import STREAM_WORDS
@@ -104,7 +104,7 @@ def new_search_scratch(searching: bool) -> SearchScratch:
     return scratch
 
 
-@inlined
+@njit(inline="always")
 def note_deal(sc: SearchScratch, key: np.ndarray, deal: int) -> None:
     """Keep the run key and the deal number, from which each decision of the deal seeds its
     own sub-stream (``rng.seed_substream``)."""

@@ -10,7 +10,7 @@ cards played…), its legal cards as a card set (two ``uint64`` words) and its s
 - following: its lowest legal card (card id order: the Excuse last), saving its high cards.
 
 Run it from the repository root: ``python examples/numba_player.py``. The first run
-compiles the function (a second) and the game for Numba players (about 10 CPU seconds once
+compiles the function (a second) and the game for Numba players (about 15 CPU seconds once
 the game itself is compiled; ``cache=True`` keeps both for later runs).
 """
 

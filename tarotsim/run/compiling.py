@@ -39,7 +39,7 @@ takes on one core of a 2-core machine (``reports/compile.md``)."""
 USERS_COMPILE = (
     "the game for Numba players (once for every Numba player; each new player compiles alone, "
     "and is kept across sessions when written with @numba.njit(cache=True))",
-    "10 seconds",
+    "15 seconds",
 )
 """The same for a run with Numba card players (``reports/players-api.md``)."""
 

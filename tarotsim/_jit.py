@@ -189,7 +189,7 @@ class _InlineCopier:
     function, copied one after the other, share one memo, so the scope and each variable
     are copied once, as one deep copy of the whole function would: the same IR, a variable
     used in several blocks one object as in the original, and the same compiled code (the
-    game's machine code was compared byte for byte, ``reports/compile-history.md``).
+    game's machine code was compared instruction for instruction, ``reports/compile-history.md``).
 
     A new memo starts with a block of another scope, or with a block already copied under
     the current memo (the same function copied again). Numba compiles under one lock, so

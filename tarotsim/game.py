@@ -377,17 +377,30 @@ class Observation:
         lines = [
             f"seat {self.seat} of {self.players}, dealer {self.dealer}, phase {self.phase}",
             f"hand {' '.join(self.hand)}",
+            *self.table_lines(
+                chelem_line=f"attack {self.attack} chelem {self.chelem_announced}",
+                ecart_line=f"ecart {' '.join(self.ecart)}",
+            ),
+            f"legal {' '.join(self.legal_actions)}",
+        ]
+        return "\n".join(lines)
+
+    def table_lines(self, *, chelem_line: str, ecart_line: str) -> list[str]:
+        """The lines of :meth:`info_string` from the bids to the trick in play, with
+        ``chelem_line`` and ``ecart_line`` in their places: :meth:`info_string` puts the
+        seat's side there and the écart as the seat knows it; OpenSpiel's public observation
+        (``tarotsim.openspiel``) the chelem alone and the écart's trumps shown."""
+        lines = [
             f"bids {' '.join(self.bids)}",
             f"contract {self.contract} taker {self.taker} called {self.called_card} partner {self.partner}",
-            f"attack {self.attack} chelem {self.chelem_announced}",
+            chelem_line,
             f"chien {' '.join(self.chien) if self.chien is not None else '-'}",
-            f"ecart {' '.join(self.ecart)}",
+            ecart_line,
             "poignees " + " | ".join(" ".join(p) for p in self.poignees),
         ]
         lines += [f"trick {leader}: {' '.join(cards)} > {winner}" for leader, cards, winner in self.tricks]
         lines.append(f"in play {self.leader}: {' '.join(self.trick)}")
-        lines.append(f"legal {' '.join(self.legal_actions)}")
-        return "\n".join(lines)
+        return lines
 
     def tensor(self) -> np.ndarray:
         """The observation as float32[:data:`TENSOR_LENGTH`], fields :data:`TENSOR_FIELDS` in

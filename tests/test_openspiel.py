@@ -188,6 +188,44 @@ def test_observation_types_split_public_and_private_information() -> None:
     assert game.information_state_tensor_size() == game.observation_tensor_size() + 78 * 24 + 6 * 78
 
 
+def test_public_text_and_info_string_share_the_table_lines_word_for_word() -> None:
+    """The public observation's text and the seat's ``info_string`` mid-play, pinned: both
+    write the lines from the bids to the trick in play with ``Observation.table_lines``."""
+    from open_spiel.python.observation import make_observation
+
+    game = _game(4)
+    state = tarot_spiel.deal_state(game, *_hands(Game(4, seed=0, deal=0)))
+    rng = random.Random(3)
+    for _ in range(14):
+        state.apply_action(rng.choice(state.legal_actions()))
+    public = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    table = [
+        "bids prise garde garde_sans garde_contre",
+        "contract garde_contre taker 0 called None partner None",
+    ]
+    tricks = ["poignees  |  |  | ", "trick 1: 1S 4S JS 3S > 3", "trick 3: 10D CD EX QD > 2", "in play 2: T11"]
+    assert public.string_from(state, 1).split("\n") == [
+        "4 players, dealer 0, phase play",
+        *table,
+        "chelem False",
+        "chien -",
+        "ecart shown ",
+        *tricks,
+    ]
+    assert state.tarot.observation(1).info_string().split("\n") == [
+        "seat 1 of 4, dealer 0, phase play",
+        "hand 6S 10S CS QS 5H JH 1D 3D 4D 8D T1 T3 T9 T10 T20 T21",
+        *table,
+        "attack False chelem False",
+        "chien -",
+        "ecart ",
+        *tricks,
+        "legal ",
+    ]
+
+
 def test_bad_parameters_are_refused() -> None:
     with pytest.raises(Exception, match="players must be 3, 4 or 5"):
         _game(6)

@@ -147,18 +147,12 @@ class TarotObserver:
 
 def _public_lines(obs: Observation) -> list[str]:
     shown_ecart = _names(_mask(obs.ecart) & _TRUMPS)
-    lines = [
+    return [
         f"{obs.players} players, dealer {obs.dealer}, phase {obs.phase}",
-        f"bids {' '.join(obs.bids)}",
-        f"contract {obs.contract} taker {obs.taker} called {obs.called_card} partner {obs.partner}",
-        f"chelem {obs.chelem_announced}",
-        f"chien {' '.join(obs.chien) if obs.chien is not None else '-'}",
-        f"ecart shown {' '.join(shown_ecart)}",
-        "poignees " + " | ".join(" ".join(p) for p in obs.poignees),
+        *obs.table_lines(
+            chelem_line=f"chelem {obs.chelem_announced}", ecart_line=f"ecart shown {' '.join(shown_ecart)}"
+        ),
     ]
-    lines += [f"trick {leader}: {' '.join(cards)} > {winner}" for leader, cards, winner in obs.tricks]
-    lines.append(f"in play {obs.leader}: {' '.join(obs.trick)}")
-    return lines
 
 
 def _deal_now(state: FrenchTarotState) -> list[int]:

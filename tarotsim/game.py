@@ -549,9 +549,10 @@ class Game:
     Raises
     ------
     ValueError
-        For a table size, seed or deal out of range, or cards that do not make a pack.
+        For a table size, seed, deal or dealer out of range, or cards that do not make a pack.
     TypeError
-        For ``hands`` given together with ``seed`` or ``deal``.
+        For ``hands`` given together with ``seed`` or ``deal``, or a seed, deal or dealer that
+        is not a whole number (an int or a numpy integer; a float, a bool or text is refused).
     """
 
     def __init__(
@@ -564,7 +565,7 @@ class Game:
         chien: Sequence[str] | str | None = None,
         dealer: int = 0,
     ) -> None:
-        from tarotsim.config import RunConfig
+        from tarotsim.config import RunConfig, check_count
         from tarotsim.run.seeding import resolve_seed, run_key
 
         self._setup(RunConfig(players=check_players(players)).to_array())
@@ -573,9 +574,7 @@ class Game:
             if chien is not None:
                 raise TypeError("chien= goes with hands=")
             self.seed: int | None = resolve_seed(0 if seed is None else seed)
-            self.deal: int | None = 0 if deal is None else int(deal)
-            if self.deal < 0:
-                raise ValueError(f"deal must be zero or positive, got {deal}")
+            self.deal: int | None = 0 if deal is None else check_count(deal, "deal")
             key = run_key(self.seed)
             K.start(
                 self._tb,
@@ -592,8 +591,11 @@ class Game:
             return
         if seed is not None or deal is not None:
             raise TypeError("give either hands= (and chien=, dealer=) or seed= and deal=, not both")
-        if not 0 <= int(dealer) < self.players:
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
+            raise TypeError(f"dealer must be a seat 0 to {self.players - 1} (a whole number), got {dealer!r}")
+        if not 0 <= dealer < self.players:
             raise ValueError(f"dealer must be a seat 0 to {self.players - 1}, got {dealer}")
+        dealer = int(dealer)
         if len(hands) != self.players:
             raise ValueError(f"give {self.players} hands, got {len(hands)}")
         seen: set[int] = set()
@@ -619,7 +621,7 @@ class Game:
             self._legal,
             key,
             -1,
-            int(dealer),
+            dealer,
         )
 
     def _setup(self, cfg: np.ndarray) -> None:
@@ -699,6 +701,35 @@ class Game:
                 f"legal actions: {', '.join(legal)}"
             )
         self._advance(_phase_code(action, phase))
+
+    def apply_number(self, action: object, names: Sequence[str]) -> str:
+        """Apply the action numbered ``action`` in ``names`` (:func:`actions` of this table:
+        OpenSpiel's and PettingZoo's action ids) for the seat to act; return its string.
+
+        Raises
+        ------
+        ValueError
+            For a number that is not a legal action's: out of range, negative, not a whole
+            number (a float, a bool, None), or an illegal action (the message names the seat,
+            the phase and the legal actions with their numbers); the game is then unchanged.
+        """
+        phase = int(self._pos[K.Q_PHASE])
+        if phase == K.PH_OVER:
+            raise ValueError("the deal is over: no action applies")
+        name: str | None = None
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < len(names):
+            name = names[int(action)]
+        legal = _legal_names(phase, self._legal)
+        if name is None or name not in legal:
+            number = {n: i for i, n in enumerate(names)}
+            what = f"action {action!r} ({name})" if name is not None else f"{action!r}, not an action number,"
+            raise ValueError(
+                f"seat {self.to_act} cannot play {what} in the {PHASES[phase]} phase "
+                f"(actions are whole numbers 0 to {len(names) - 1}); legal actions: "
+                + ", ".join(f"{number[n]} ({n})" for n in legal)
+            )
+        self._advance(_phase_code(name, phase))
+        return name
 
     def _advance(self, code: int) -> None:
         """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish)."""

@@ -196,14 +196,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         return {"observation": observation.tensor(), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Apply the selected agent's action (``None`` once its deal is over)."""
+        """Apply the selected agent's action (``None`` once its deal is over).
+
+        Raises
+        ------
+        ValueError
+            For anything but a legal action's number (out of range, negative, a float,
+            a bool, ``None`` while the deal goes on): the message names the legal actions,
+            and the deal is unchanged.
+        """
+        game = self.game
+        if game is None:
+            raise ValueError("no deal yet: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        assert game is not None and action is not None
-        game.apply(self.action_list[int(action)])
+        game.apply_number(action, self.action_list)
         self._run_opponents()
         self._cumulative_rewards[agent] = 0.0
         if game.over:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from tarotsim.config import RunConfig
@@ -79,6 +80,42 @@ def test_illegal_action_names_seat_phase_and_legal_actions_and_changes_nothing()
     with pytest.raises(ValueError, match="legal actions"):
         game.apply("call:KH")
     assert game.observation().info_string() == before and game.to_act == seat
+
+
+def test_deal_dealer_and_seed_must_be_whole_numbers() -> None:
+    """A float, a bool or text is refused, never rounded; numpy integers are whole numbers."""
+    hands = [["1S"]] * 4
+    for bad in (1.5, "3", True):
+        with pytest.raises(TypeError, match="deal must be a whole number"):
+            Game(players=4, seed=0, deal=bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="dealer must be a seat 0 to 3"):
+            Game(players=4, hands=hands, chien=[], dealer=bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="dealer must be a seat 0 to 3"):
+        Game(players=4, hands=hands, chien=[], dealer=1.7)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="deal must be at most"):
+        Game(players=4, seed=0, deal=2**63)
+    with pytest.raises(ValueError, match="deal must be at least 0"):
+        Game(players=4, seed=0, deal=-1)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        Game(players=4, seed=1.5, deal=0)  # type: ignore[arg-type]
+    numpy_deal = Game(players=4, seed=np.int64(5), deal=np.int64(2))  # type: ignore[arg-type]
+    assert numpy_deal.to_act == Game(players=4, seed=5, deal=2).to_act and numpy_deal.deal == 2
+
+
+def test_an_action_number_out_of_range_or_not_whole_is_refused_and_changes_nothing() -> None:
+    """``apply_number`` (OpenSpiel's and PettingZoo's ids): the legal ones apply, anything
+    else is refused naming the legal actions with their numbers."""
+    names = actions(4)
+    game = Game(players=4, seed=0, deal=1)
+    before = game.observation().info_string()
+    for bad in (-160, -1, len(names), 10**30, 1.7, 0.0, None, True, "0", np.float64(1)):
+        with pytest.raises(ValueError, match=r"legal actions: 0 \(pass\), 1 \(prise\)"):
+            game.apply_number(bad, names)
+    with pytest.raises(ValueError, match=r"cannot play action 100 \(5H\) in the bid phase"):
+        game.apply_number(100, names)
+    assert game.observation().info_string() == before
+    assert game.apply_number(np.int64(1), names) == "prise"
+    assert game.observation().bids == ("prise",)
 
 
 def test_clone_is_independent() -> None:

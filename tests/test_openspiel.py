@@ -154,6 +154,21 @@ def test_ismcts_plays_a_deal_to_the_end() -> None:
     assert decisions >= 18 and sum(state.returns()) == 0
 
 
+def test_an_action_out_of_range_is_refused_naming_the_legal_actions() -> None:
+    """Negative or too large ids were taken as Python indices (-160 played ``pass``) or
+    raised a bare IndexError: refused as an illegal action is, the state unchanged."""
+    state = tarot_spiel.deal_state(_game(4), *_hands(Game(4, seed=0, deal=0)))
+    history, text = state.history(), str(state)
+    for bad in (-160, -2, 160, 10**6):  # -1, kInvalidAction, OpenSpiel refuses itself
+        with pytest.raises(ValueError, match=r"cannot play -?\d+, not an action number.*legal actions: 0 \(pass\)"):
+            state.apply_action(bad)
+    with pytest.raises(ValueError, match=r"cannot play action 5 \(ecart:1S\)"):
+        state.apply_action(5)
+    assert state.history() == history and str(state) == text
+    state.apply_action(1)
+    assert state.moves[-1][1] == "prise"
+
+
 def test_deal_state_deals_the_given_cards() -> None:
     tarot = Game(5, seed=7, deal=2)
     state = tarot_spiel.deal_state(_game(5, dealer=tarot.dealer), *_hands(tarot))

@@ -114,6 +114,22 @@ def test_an_illegal_action_ends_the_deal_at_the_worst_score() -> None:
     assert table.rewards[agent] == -3318
 
 
+def test_raw_env_refuses_an_action_that_is_not_a_legal_number() -> None:
+    """``step(-176)`` played ``pass`` and ``step(1.7)`` ``prise``; ``None`` and 176 raised bare
+    errors: each is refused with the legal actions named, the deal unchanged."""
+    table = tarot_zoo.raw_env(players=4)
+    table.reset(seed=0)
+    agent = table.agent_selection
+    before = table.observe(agent)["observation"].copy()
+    for bad in (-176, -1, 176, 1.7, None, True, np.float32(0)):
+        with pytest.raises(ValueError, match=r"legal actions: 0 \(pass\), 1 \(prise\)"):
+            table.step(bad)  # type: ignore[arg-type]
+    assert table.agent_selection == agent
+    np.testing.assert_array_equal(table.observe(agent)["observation"], before)
+    table.step(np.int64(1))
+    assert table.game is not None and table.game.observation(0).bids[0] == "prise"
+
+
 def test_without_pettingzoo_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
     monkeypatch.delitem(sys.modules, "tarotsim.pettingzoo")

@@ -152,9 +152,8 @@ class FrenchTarotState(pyspiel.State):
                 self._start()
             return
         game = self._table.game
-        name = self.spec.actions[action]
         seat = game.to_act
-        game.apply(name)
+        name = game.apply_number(action, self.spec.actions)
         self._moves.append((int(seat), name))  # type: ignore[arg-type]
         self._legal = None
 

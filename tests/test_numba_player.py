@@ -153,6 +153,24 @@ def too_high(view, options):  # type: ignore[no-untyped-def]
     return 9
 
 
+@numba.njit
+def a_card_and_a_half(view, legal0, legal1, options):  # type: ignore[no-untyped-def]
+    return 1.5
+
+
+@numba.njit
+def any_legal(view, options):  # type: ignore[no-untyped-def]
+    return options.size == 0
+
+
+def test_a_numba_player_must_return_a_whole_number() -> None:
+    """Compiled for int64 it returned 1.5 as 1, silently: its own return type is checked."""
+    with pytest.raises(TypeError, match=r"Numba card player a_card_and_a_half returns float64; it must return"):
+        Strategy(play=a_card_and_a_half)
+    with pytest.raises(TypeError, match=r"Numba bidder any_legal returns bool; it must return"):
+        Strategy(bid=any_legal)
+
+
 def test_a_numba_bidder_bids_its_wish() -> None:
     mine = Strategy(bid=prise_from, params=[0], name="always")
     records = simulate(40, seed=8, strategies=[mine] * 4)

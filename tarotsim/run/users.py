@@ -41,32 +41,46 @@ def _signature(kind: str) -> tuple[Any, str]:
 def compiled_user(function: Any, kind: str = CARD) -> Any:
     """``function`` compiled for the signature of ``kind`` (the compile result).
 
+    The function is compiled for the signature's arguments alone, so that the return type
+    is the one it computes (Numba would convert any number to a declared ``int64``): one
+    that is not ``int64`` (a float, a bool, another integer type) is refused.
+
     Raises
     ------
     TypeError
-        When it is not a Numba function, or does not compile for that signature.
+        When it is not a Numba function, does not compile for that signature, or does not
+        return an ``int64``.
     """
+    from numba.core import types
+
     signature, text = _signature(kind)
     what = "card player" if kind == CARD else "bidder"
     if not is_numba_function(function):
         raise TypeError(f"a Numba {what} is a @numba.njit function {text}; got {function!r}")
     try:
         try:
-            function.compile(signature)
+            function.compile(signature.args)
         except Exception:
             from numba.core.caching import NullCache
 
             if isinstance(function._cache, NullCache):
                 raise
             function._cache = NullCache()  # a cache entry it could not load (a module renamed, moved)
-            function.compile(signature)
-        return function.overloads[signature.args]
+            function.compile(signature.args)
+        compiled = function.overloads[signature.args]
     except Exception as err:
         lines = [_plain(line) for line in str(err).splitlines()]
         reason = " ".join(line for line in lines[:2] if line) or type(err).__name__
         raise TypeError(
             f"Numba {what} {function_name(function)} must be {text}; it does not compile so: {reason}"
         ) from None
+    returned = compiled.signature.return_type
+    if types.unliteral(returned) != signature.return_type:  # a constant's type is an int64's literal
+        raise TypeError(
+            f"Numba {what} {function_name(function)} returns {returned}; it must return a whole "
+            f"number, an int64 (int(x) makes one): {text}"
+        )
+    return compiled
 
 
 def _plain(text: str) -> str:

@@ -593,7 +593,7 @@ def parse_fixed_option(texts: Iterable[str]) -> dict[Any, str]:
     Raises
     ------
     ValueError
-        For a word without ``=``, or a seat that is not a number or ``chien``.
+        For a word without ``=`` or without cards, or a seat that is not a number or ``chien``.
     """
     fixed: dict[Any, str] = {}
     for text in texts:
@@ -602,6 +602,8 @@ def parse_fixed_option(texts: Iterable[str]) -> dict[Any, str]:
         if not sep or not (seat.isdigit() or seat == "chien"):
             raise ValueError(f"--fixed takes SEAT=CARDS, such as '0=T21 T1 EX' or 'chien=KS', got {text!r}")
         key: Any = "chien" if seat == "chien" else int(seat)
+        if not cards.strip():
+            raise ValueError(f"--fixed {text!r} gives no card: write SEAT=CARDS, such as '0=T21 T1 EX'")
         if key in fixed:
             raise ValueError(f"--fixed gives seat {seat} twice: put its cards in one --fixed")
         fixed[key] = cards
@@ -616,7 +618,8 @@ def parse_where_option(texts: Iterable[str]) -> dict[int, dict[str, Any]]:
     Raises
     ------
     ValueError
-        For a word that does not read so, or a feature given twice for a seat.
+        For a word that does not read so (a seat without a range included), or a feature
+        given twice for a seat.
     """
     where: dict[int, dict[str, Any]] = {}
     for text in texts:
@@ -625,8 +628,11 @@ def parse_where_option(texts: Iterable[str]) -> dict[int, dict[str, Any]]:
             raise ValueError(
                 f"--where takes SEAT:FEATURE=RANGE,…, such as '0:bouts=2,trumps=8-10', got {text!r}"
             )
+        parts = [p.strip() for p in ranges.split(",") if p.strip()]
+        if not parts:
+            raise ValueError(f"--where {text!r} gives no range: write SEAT:FEATURE=RANGE, such as '0:bouts=2'")
         seat = where.setdefault(int(seat_text), {})
-        for part in filter(None, (p.strip() for p in ranges.split(","))):
+        for part in parts:
             name, eq, value = (s.strip() for s in part.partition("="))
             low, dash, high = value.partition("-")
             if not eq or not low.isdigit() or (dash and not high.isdigit()):

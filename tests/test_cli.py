@@ -114,7 +114,7 @@ def test_every_command_builds_the_configuration_of_its_options(command):
         (["--a", "play=pimc,worlds=0"], "worlds must be 1 to 4096, got 0"),
         (["--a", "bid=montecarlo,bid_worlds=0"], "bid_worlds must be 1 to 4096, got 0"),
         (
-            ["--a", "x", "--strategy", "play=heuristic,bid_thresholds=1/2/3/100000000000000000000"],
+            ["--a", "play=random", "--strategy", "play=heuristic,bid_thresholds=1/2/3/100000000000000000000"],
             "must be 0 to 1000",
         ),
     ],
@@ -139,6 +139,29 @@ def test_bad_strategy_options_are_one_line_errors(argv, capsys, tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     code, _ = run_cli([*argv, "--deals", "10", "--quiet"], capsys)
     assert code == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--seat", "0=play=random", "--seat", "0=play=greedy"], "--seat 0=… is given twice"),
+        (["simulate", "--strategy", ""], "the strategy spec is empty"),
+        (["simulate", "--strategy", "  "], "the strategy spec is empty"),
+        (["simulate", "--seat", "0="], "seat 0's strategy is empty in '0='"),
+        (["duel", "--a", "", "--b", "play=random"], "argument --a: the strategy spec is empty"),
+        (["duel", "--a", "play=random", "--b", " "], "argument --b: the strategy spec is empty"),
+        (["hand", "T21 T1", "--strategy", ""], "argument --strategy: the strategy spec is empty"),
+        (["deal", "--where", "0:"], "--where '0:' gives no range"),
+        (["deal", "--where", "1: , "], "--where '1: , ' gives no range"),
+        (["deal", "--fixed", "0="], "--fixed '0=' gives no card"),
+    ],
+)
+def test_empty_specs_and_a_seat_given_twice_are_refused(argv, message, capsys, tmp_path, monkeypatch):
+    """Each was taken silently: the last --seat kept, an empty spec or condition as none."""
+    monkeypatch.chdir(tmp_path)
+    code, err = run_cli([*argv, "--deals", "10"], capsys)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())
 
 
 def test_sweep_refuses_unshuffled_dealing_in_one_line(capsys, tmp_path):

@@ -151,13 +151,26 @@ def chelem_threshold(text: str) -> int:
 
 
 def strategy_spec(text: str) -> Strategy:
-    """A ``--strategy``: a strategy spec such as ``play=pimc,worlds=16``."""
+    """A ``--strategy``: a strategy spec such as ``play=pimc,worlds=16``; an empty one is
+    refused (leaving the option out gives the default)."""
     from tarotsim.strategy import Strategy
 
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "the strategy spec is empty: write key=value pairs such as play=pimc, "
+            "or leave the option out for the default strategy"
+        )
     try:
         return Strategy.parse(text)
     except (TypeError, ValueError) as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def spec_text(text: str) -> str:
+    """A strategy spec kept as written (``duel --a``/``--b``, ``hand --strategy``), checked
+    as :func:`strategy_spec` checks it."""
+    strategy_spec(text)
+    return text
 
 
 def seat_spec(text: str) -> tuple[int, Strategy | None]:
@@ -167,6 +180,10 @@ def seat_spec(text: str) -> tuple[int, Strategy | None]:
     if not seat.strip().isdigit() or len(seat.strip()) > 2:
         raise argparse.ArgumentTypeError(
             f"expected K=SPEC, a seat and its strategy such as 2=play=random, got {text!r}"
+        )
+    if sep and not spec.strip():
+        raise argparse.ArgumentTypeError(
+            f"seat {int(seat)}'s strategy is empty in {text!r}: write K=SPEC such as {int(seat)}=play=random"
         )
     return int(seat), strategy_spec(spec) if sep else None
 
@@ -325,6 +342,8 @@ def run_config(args: argparse.Namespace) -> RunConfig:
             if given.get("command") != "sweep":
                 raise CliError(f"--seat {seat} needs a strategy: --seat {seat}=SPEC")
             continue  # a sweep's taking seat (taker_seat)
+        if any(seat == other for other, _ in seats):
+            raise CliError(f"--seat {seat}=… is given twice: give each seat's strategy once")
         seats.append((seat, strategy))
     if base is None and not seats:
         return RunConfig(**table, **flags)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from tarotsim.cli.common import positive_int, seed_number
+from tarotsim.cli.common import positive_int, seed_number, spec_text
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
@@ -57,6 +57,7 @@ def hand_options(hand: argparse.ArgumentParser) -> None:
     )
     hand.add_argument(
         "--strategy",
+        type=spec_text,
         metavar="SPEC",
         default=None,
         help="every seat's strategy (default: heuristic play, the expert écart, Chavey's bids; e.g. play=pimc)",

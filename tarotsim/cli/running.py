@@ -24,6 +24,7 @@ from tarotsim.cli.common import (
     positive_int,
     run_config,
     seed_number,
+    spec_text,
     taker_seat,
     threads_number,
     whole,
@@ -346,10 +347,18 @@ def sweep_options(swp: argparse.ArgumentParser) -> None:
 def duel_options(duel_: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim duel``."""
     duel_.add_argument(
-        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=pimc (over --strategy)"
+        "--a",
+        required=True,
+        type=spec_text,
+        metavar="SPEC",
+        help="strategy A, e.g. play=pimc (over --strategy)",
     )
     duel_.add_argument(
-        "--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random (over --strategy)"
+        "--b",
+        required=True,
+        type=spec_text,
+        metavar="SPEC",
+        help="strategy B, e.g. play=random (over --strategy)",
     )
     add_strategy_options(duel_, seats=False)
     duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")

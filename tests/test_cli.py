@@ -290,6 +290,31 @@ def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(capsys, tmp_path, 
     assert code == 2 and "No space left on device" in err
 
 
+def test_deal_out_is_checked_first_and_written_whole_or_not_at_all(capsys, tmp_path, monkeypatch):
+    """A full disk left a partial file and an error without the path."""
+    import errno
+    import types
+
+    import tarotsim.run.files as files
+
+    code, err = run_cli(["deal", "--deals", "3", "--out", str(tmp_path / "no" / "deals.jsonl")], capsys)
+    assert code == 2 and f"cannot write {tmp_path / 'no' / 'deals.jsonl'}: the folder" in err
+    code, err = run_cli(["deal", "--deals", "3", "--out", ""], capsys)
+    assert code == 2 and "it is a folder" in err
+    target = tmp_path / "deals.jsonl"
+
+    def full(source, destination):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:  # the rename fails, once the whole file is written
+        patch.setattr(files, "os", types.SimpleNamespace(**{**vars(files.os), "replace": full}))
+        code, err = run_cli(["deal", "--deals", "3", "--out", str(target)], capsys)
+    assert code == 2 and f"cannot write {target}: No space left on device; free some disk space" in err
+    assert not list(tmp_path.iterdir())
+    assert main(["deal", "--deals", "3", "--out", str(target)]) == 0
+    assert len(target.read_text().splitlines()) == 3
+
+
 def test_resuming_on_a_read_only_file_system_is_one_line(capsys, small_run, monkeypatch):
     import errno
 

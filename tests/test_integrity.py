@@ -211,6 +211,26 @@ def test_an_empty_lock_file_left_by_a_kill_is_stale_once_old(tmp_path):
     WriterLock(root).release()
 
 
+def test_a_lock_that_cannot_be_written_is_removed_so_the_repeat_runs_at_once(tmp_path, monkeypatch):
+    """On a full disk the lock file was created empty and blocked the repeat for 30 s."""
+    import errno
+    import types
+
+    import tarotsim.run.lock as lock
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    root = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        patch.setattr(lock, "json", types.SimpleNamespace(dump=full, loads=json.loads))
+        with pytest.raises(ValueError, match=rf"cannot write the lock file {root / LOCK}: No space left on device"):
+            execute(root, spec())
+    assert not root.exists()  # the new directory is removed again, its lock with it
+    assert execute(root, spec()).manifest["complete"]
+    assert not (root / LOCK).exists()
+
+
 def test_a_start_killed_before_its_manifest_leaves_a_directory_taken_as_new(tmp_path):
     root = tmp_path / "run"
     (root / "chunks").mkdir(parents=True)

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
-from tarotsim.cli.common import positive_int, seed_number
+from tarotsim.cli.common import positive_int, seed_number, writable
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
     from tarotsim.cards import format_card
     from tarotsim.dealing import deal, parse_fixed_option, parse_where_option
+    from tarotsim.run.files import write_atomic
 
+    if args.out is not None:
+        writable(Path(args.out))
     deals = deal(
         args.deals,
         players=args.players,
@@ -25,15 +29,19 @@ def cmd_deal(args: argparse.Namespace) -> int:
     )
     print(f"probability of the condition: {deals.probability}")
     if args.out is not None:
-        with open(args.out, "w", encoding="utf-8") as stream:
-            for i in range(len(deals)):
-                row = {
-                    "deal": i,
-                    "dealer": int(deals.dealer[i]),
-                    "hands": [[format_card(c) for c in hand] for hand in deals.hands[i]],
-                    "chien": [format_card(c) for c in deals.chien[i]],
-                }
-                stream.write(json.dumps(row) + "\n")
+
+        def write(path: Path) -> None:
+            with open(path, "w", encoding="utf-8") as stream:
+                for i in range(len(deals)):
+                    row = {
+                        "deal": i,
+                        "dealer": int(deals.dealer[i]),
+                        "hands": [[format_card(c) for c in hand] for hand in deals.hands[i]],
+                        "chien": [format_card(c) for c in deals.chien[i]],
+                    }
+                    stream.write(json.dumps(row) + "\n")
+
+        write_atomic(args.out, write)
         print(f"{len(deals):,} deals written: {args.out}")
     return 0
 
@@ -58,5 +66,5 @@ def deal_options(parser: argparse.ArgumentParser) -> None:
         help="ranges on a seat's hand: '0:bouts=2,trumps=8-10,S=0-1' (features: trumps, bouts, kings, "
         "hand_points, hand_points_dist, a suit letter for its length)",
     )
-    parser.add_argument("--out", default=None, metavar="FILE", help="write the deals as JSON Lines")
+    parser.add_argument("--out", default=None, metavar="FILE", help="write the deals as JSON Lines (whole or not at all)")
     parser.set_defaults(func=cmd_deal)

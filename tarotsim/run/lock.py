@@ -18,6 +18,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from tarotsim.run.files import os_error
+
 LOCK = ".writer.lock"
 """Name of the lock file inside a run directory."""
 UNWRITTEN_LOCK_S = 30.0
@@ -78,7 +80,7 @@ class WriterLock:
     ------
     ValueError
         If another live writer holds the lock, or the lock file cannot be written
-        (a read-only file system, no permission).
+        (a read-only file system, no permission, a full disk: the file is then removed).
     """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
@@ -104,8 +106,12 @@ class WriterLock:
                     f"cannot write in the run directory {self.path.parent}: {err.strerror or err}; "
                     "a run directory must be writable to make or finish its run"
                 ) from None
-            with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                json.dump(holder, stream)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                    json.dump(holder, stream)
+            except OSError as err:  # a full disk: an empty lock left here would block the repeat
+                self.path.unlink(missing_ok=True)
+                raise os_error(err, f"the lock file {self.path}", resumes=True) from None
             return
         raise ValueError(_busy(self.path, _holder(self.path)))
 

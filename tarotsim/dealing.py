@@ -630,7 +630,9 @@ def parse_where_option(texts: Iterable[str]) -> dict[int, dict[str, Any]]:
             )
         parts = [p.strip() for p in ranges.split(",") if p.strip()]
         if not parts:
-            raise ValueError(f"--where {text!r} gives no range: write SEAT:FEATURE=RANGE, such as '0:bouts=2'")
+            raise ValueError(
+                f"--where {text!r} gives no range: write SEAT:FEATURE=RANGE, such as '0:bouts=2'"
+            )
         seat = where.setdefault(int(seat_text), {})
         for part in parts:
             name, eq, value = (s.strip() for s in part.partition("="))

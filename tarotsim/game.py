@@ -717,7 +717,11 @@ class Game:
         if phase == K.PH_OVER:
             raise ValueError("the deal is over: no action applies")
         name: str | None = None
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < len(names):
+        if (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)
+            and 0 <= action < len(names)
+        ):
             name = names[int(action)]
         legal = _legal_names(phase, self._legal)
         if name is None or name not in legal:

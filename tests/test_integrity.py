@@ -224,7 +224,9 @@ def test_a_lock_that_cannot_be_written_is_removed_so_the_repeat_runs_at_once(tmp
     root = tmp_path / "run"
     with monkeypatch.context() as patch:
         patch.setattr(lock, "json", types.SimpleNamespace(dump=full, loads=json.loads))
-        with pytest.raises(ValueError, match=rf"cannot write the lock file {root / LOCK}: No space left on device"):
+        with pytest.raises(
+            ValueError, match=rf"cannot write the lock file {root / LOCK}: No space left on device"
+        ):
             execute(root, spec())
     assert not root.exists()  # the new directory is removed again, its lock with it
     assert execute(root, spec()).manifest["complete"]

@@ -165,7 +165,9 @@ def any_legal(view, options):  # type: ignore[no-untyped-def]
 
 def test_a_numba_player_must_return_a_whole_number() -> None:
     """Compiled for int64 it returned 1.5 as 1, silently: its own return type is checked."""
-    with pytest.raises(TypeError, match=r"Numba card player a_card_and_a_half returns float64; it must return"):
+    with pytest.raises(
+        TypeError, match=r"Numba card player a_card_and_a_half returns float64; it must return"
+    ):
         Strategy(play=a_card_and_a_half)
     with pytest.raises(TypeError, match=r"Numba bidder any_legal returns bool; it must return"):
         Strategy(bid=any_legal)

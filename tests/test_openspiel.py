@@ -160,7 +160,9 @@ def test_an_action_out_of_range_is_refused_naming_the_legal_actions() -> None:
     state = tarot_spiel.deal_state(_game(4), *_hands(Game(4, seed=0, deal=0)))
     history, text = state.history(), str(state)
     for bad in (-160, -2, 160, 10**6):  # -1, kInvalidAction, OpenSpiel refuses itself
-        with pytest.raises(ValueError, match=r"cannot play -?\d+, not an action number.*legal actions: 0 \(pass\)"):
+        with pytest.raises(
+            ValueError, match=r"cannot play -?\d+, not an action number.*legal actions: 0 \(pass\)"
+        ):
             state.apply_action(bad)
     with pytest.raises(ValueError, match=r"cannot play action 5 \(ecart:1S\)"):
         state.apply_action(5)

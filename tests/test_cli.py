@@ -415,6 +415,83 @@ def test_report_out_refuses_the_run_directory_and_an_existing_report(capsys, sma
     assert (tmp_path / "old" / "report.md").read_text() != "an earlier report"
 
 
+def _full_disk(monkeypatch, module):
+    """Make ``module``'s ``write_text_atomic`` fail as on a full disk."""
+    import errno
+
+    from tarotsim.run.files import os_error
+
+    def full(path, text, **kwargs):
+        raise os_error(OSError(errno.ENOSPC, "No space left on device"), str(path))
+
+    monkeypatch.setattr(module, "write_text_atomic", full)
+
+
+def test_report_out_on_a_full_disk_leaves_nothing_and_the_repeat_runs(
+    capsys, small_run, tmp_path, monkeypatch
+):
+    """The figures were left without report.md, and the repeat refused (the folder held files)."""
+    import tarotsim.report.assembly as assembly
+
+    folder = tmp_path / "new" / "report"
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "report.md").write_text("an earlier report")
+    with monkeypatch.context() as patch:
+        _full_disk(patch, assembly)
+        code, err = run_cli(["report", str(small_run), "--out", str(folder)], capsys)
+        assert code == 2 and f"cannot write {folder / 'report.md'}: No space left on device" in err
+        assert not (tmp_path / "new").exists()
+        code, err = run_cli(["report", str(small_run), "--out", str(tmp_path / "old"), "--force"], capsys)
+        assert code == 2 and [p.name for p in (tmp_path / "old").iterdir()] == ["report.md"]
+        assert (tmp_path / "old" / "report.md").read_text() == "an earlier report"
+    assert main(["report", str(small_run), "--out", str(folder)]) == 0
+    assert (folder / "report.md").exists() and (folder / "report.html").exists()
+
+
+def test_report_and_hand_out_are_checked_before_the_work(capsys, small_run, tmp_path, monkeypatch):
+    import tarotsim.hand
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the analysis ran before --out was checked")
+
+    monkeypatch.setattr(tarotsim.hand, "analyse_hand", no_work)
+    (tmp_path / "file").write_text("x")
+    for out, message in (
+        ("", "argument --out: the path is empty"),
+        (" ", "argument --out: the path is empty"),
+        (str(tmp_path / "file"), "it is a file"),
+        (str(tmp_path / "file" / "page"), f"{tmp_path / 'file'} is a file"),
+    ):
+        code, err = run_cli(["hand", "T21 T1 EX", "--out", out], capsys)
+        assert code == 2 and message in err, err
+        code, err = run_cli(["report", str(small_run), "--out", out], capsys)
+        assert code == 2 and ("is a file" in err if out.strip() else message in err), err
+    for command in (["simulate", "--deals", "10"], ["trace", "--deals", "2"], ["deal"]):
+        code, err = run_cli([*command, "--out", ""], capsys)
+        assert code == 2 and "argument --out: the path is empty" in err
+
+
+def test_hand_out_on_a_full_disk_leaves_nothing(capsys, tmp_path, monkeypatch):
+    """The folder made for the page was left behind, empty or with the figure alone."""
+    import errno
+
+    import tarotsim.hand
+    from tarotsim.run.files import os_error, write_text_atomic
+
+    class Analysed:
+        def text(self):
+            return "analysed"
+
+        def write_page(self, folder):
+            write_text_atomic(folder / "scores.png", "a figure")
+            raise os_error(OSError(errno.ENOSPC, "No space left on device"), str(folder / "hand.md"))
+
+    monkeypatch.setattr(tarotsim.hand, "analyse_hand", lambda *args, **kwargs: Analysed())
+    code, err = run_cli(["hand", "T21 T1 EX", "--out", str(tmp_path / "a" / "page")], capsys)
+    assert code == 2 and "No space left on device" in err and "hand.md" in err
+    assert not (tmp_path / "a").exists()
+
+
 def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
     import shutil
 

@@ -18,9 +18,11 @@ from tarotsim.cli.common import (
     add_scheduler_option,
     emit,
     name_list,
+    out_path,
     positive_int,
     proportion,
     table_file,
+    writable_folder,
 )
 
 if TYPE_CHECKING:
@@ -146,6 +148,7 @@ def _check_report_folder(run: str, out: str, force: bool) -> None:
         )
     if folder.exists() and not folder.is_dir():
         raise CliError(f"--out {out} is a file; the report needs a folder")
+    writable_folder(Path(out))
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise CliError(
             f"--out {out} already holds files (a report?): give --force to write over them, "
@@ -231,6 +234,7 @@ def report_options(rep: argparse.ArgumentParser) -> None:
     rep.add_argument("run", help="run directory (a sweep gives the best-contract map too)")
     rep.add_argument(
         "--out",
+        type=out_path,
         required=True,
         help="report folder to write (report.md, report.html, PNG figures), outside the run directory",
     )

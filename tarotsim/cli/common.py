@@ -195,6 +195,26 @@ def table_file(text: str) -> str:
     return text
 
 
+def out_path(text: str) -> str:
+    """An ``--out`` that names a file or a folder: an empty one is refused (it would write
+    into the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty: name the file or folder to write")
+    return text
+
+
+def writable_folder(path: Path) -> None:
+    """Raise ``CliError`` unless the folder ``path`` can be made or written into, before any
+    work (nothing is created)."""
+    if path.exists() and not path.is_dir():
+        raise CliError(f"cannot write into {path}: it is a file; name a folder")
+    existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    if not existing.is_dir():
+        raise CliError(f"cannot make the folder {path}: {existing} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise CliError(f"cannot write into {path}: permission denied")
+
+
 def writable(path: Path) -> None:
     """Raise ``CliError`` unless ``path`` can be written, before any work (nothing is created)."""
     folder = path.parent
@@ -395,6 +415,7 @@ def add_run_options(
     where = f" (default {out})" if out else ""
     parser.add_argument(
         "--out",
+        type=out_path,
         required=out_required,
         default=out,
         help=f"run directory for Parquet chunks and manifest.json{where}; re-run the same command to resume",

@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tarotsim.cli.common import positive_int, seed_number, writable
+from tarotsim.cli.common import out_path, positive_int, seed_number, writable
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -66,5 +66,11 @@ def deal_options(parser: argparse.ArgumentParser) -> None:
         help="ranges on a seat's hand: '0:bouts=2,trumps=8-10,S=0-1' (features: trumps, bouts, kings, "
         "hand_points, hand_points_dist, a suit letter for its length)",
     )
-    parser.add_argument("--out", default=None, metavar="FILE", help="write the deals as JSON Lines (whole or not at all)")
+    parser.add_argument(
+        "--out",
+        type=out_path,
+        default=None,
+        metavar="FILE",
+        help="write the deals as JSON Lines (whole or not at all)",
+    )
     parser.set_defaults(func=cmd_deal)

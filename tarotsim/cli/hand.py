@@ -7,13 +7,17 @@ handles its errors like every command's: one line, exit status 2.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from tarotsim.cli.common import positive_int, seed_number, spec_text
+from tarotsim.cli.common import out_path, positive_int, seed_number, spec_text, writable_folder
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
     from tarotsim.hand import analyse_hand
+    from tarotsim.run.files import folder_written
 
+    if args.out is not None:
+        writable_folder(Path(args.out))
     result = analyse_hand(
         args.cards,
         players=args.players,
@@ -26,7 +30,8 @@ def cmd_hand(args: argparse.Namespace) -> int:
     )
     print(result.to_json() if args.json else result.text())
     if args.out is not None:
-        page = result.write_page(args.out)
+        with folder_written(args.out, what="the hand's folder") as folder:  # a failed write leaves nothing
+            page = result.write_page(folder)
         if not args.json:
             print(f"page written: {page}")
     return 0
@@ -75,6 +80,10 @@ def hand_options(hand: argparse.ArgumentParser) -> None:
     hand.add_argument("--threads", type=positive_int, default=None, help="threads (default: all)")
     hand.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     hand.add_argument(
-        "--out", default=None, metavar="DIR", help="write hand.md and its figure scores.png here"
+        "--out",
+        type=out_path,
+        default=None,
+        metavar="DIR",
+        help="write hand.md and its figure scores.png here",
     )
     hand.set_defaults(func=cmd_hand)

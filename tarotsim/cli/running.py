@@ -21,6 +21,7 @@ from tarotsim.cli.common import (
     describe_play,
     emit,
     name_list,
+    out_path,
     positive_int,
     run_config,
     seed_number,
@@ -408,6 +409,6 @@ def trace_options(trace: argparse.ArgumentParser) -> None:
         help=f"deals to trace (at most {MAX_TRACE_DEALS:,}: about 3 KB each)",
     )
     trace.add_argument("--seed", type=seed_number, required=True, help="random seed")
-    trace.add_argument("--out", required=True, help="output file (.jsonl)")
+    trace.add_argument("--out", type=out_path, required=True, help="output file (.jsonl)")
     add_config_options(trace)
     trace.set_defaults(func=cmd_trace)

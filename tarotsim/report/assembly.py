@@ -43,7 +43,7 @@ from tarotsim.report.glossary import words
 from tarotsim.report.provenance import made_here, provenance_table
 from tarotsim.report.style import DPI, contract_name, deals_text, drop_caption
 from tarotsim.report.summary import RunSummary, summarise_run
-from tarotsim.run.files import write_atomic, write_text_atomic
+from tarotsim.run.files import folder_written, write_atomic, write_text_atomic
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:
@@ -101,16 +101,19 @@ def write_report(
     Raises
     ------
     ValueError
-        If `run_dir` is not a run directory or holds no played deal, or `min_n` < 1.
+        If `run_dir` is not a run directory or holds no played deal, `min_n` < 1, or the
+        report cannot be written (what it wrote is then removed again).
     """
     check_min_n(min_n)
     summary = summarise_run(run_dir, min_n, client=client)
+    with folder_written(out_dir, what="the report folder") as out:  # a failed write leaves nothing
+        _write_report(summary, run_dir, out, min_n)
+    return out
+
+
+def _write_report(summary: RunSummary, run_dir: str | os.PathLike[str], out: Path, min_n: int) -> None:
+    """The figures, ``report.md`` and ``report.html`` of :func:`write_report`, into ``out``."""
     manifest = summary.manifest
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"cannot create report folder {str(out)!r}: {err.strerror or err}") from None
     run = manifest["run"]
     kind = run["kind"]
     config = run.get("config", {}) or {}
@@ -273,7 +276,6 @@ def write_report(
 
     write_text_atomic(out / "report.md", doc.markdown())
     write_text_atomic(out / "report.html", doc.html())
-    return out
 
 
 def _play_name(group: list[str]) -> str | None:

@@ -180,19 +180,15 @@ def write_duel_report(
     Raises
     ------
     ValueError
-        If the folder cannot be made or written.
+        If the folder cannot be made or written (what this call wrote is then removed again).
     """
-    from tarotsim.run.files import write_atomic, write_text_atomic
+    from tarotsim.run.files import folder_written, write_atomic, write_text_atomic
 
-    root = Path(folder)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"cannot write the duel report into {root}: {err.strerror or err}") from None
     drawn = edge_by_role_chart(result)
     drop_caption(drawn.figure)  # written under the figure by the document: each caption once
-    write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
     doc = duel_document(result, drawn.caption, run=run)
-    write_text_atomic(root / "duel.md", doc.markdown())
-    write_text_atomic(root / "duel.html", doc.html())
+    with folder_written(folder, what="the duel report folder") as root:  # a failed write leaves nothing
+        write_atomic(root / FIGURE_FILE, lambda tmp: drawn.figure.savefig(tmp, format="png", dpi=DPI))
+        write_text_atomic(root / "duel.md", doc.markdown())
+        write_text_atomic(root / "duel.html", doc.html())
     return root

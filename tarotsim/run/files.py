@@ -2,15 +2,19 @@
 
 Every file tarotsim writes for a user (run chunks and manifests, traces, tables, bidder
 files, reports) goes through :func:`write_atomic`: a failed or interrupted write leaves the
-target as it was (absent, or its previous content) and no temporary file behind.
+target as it was (absent, or its previous content) and no temporary file behind. A folder
+of several files (a report, a hand's page) is written inside :func:`folder_written`,
+which removes again what a failed write made: its new files and the folders it created.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import shutil
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -94,3 +98,38 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, *, what: str | No
             stream.write(text)
 
     write_atomic(path, write, what=what)
+
+
+@contextmanager
+def folder_written(folder: str | os.PathLike[str], *, what: str = "the folder") -> Iterator[Path]:
+    """Make ``folder`` (and its parents) if needed for the files written in the block; if the
+    block fails, remove what it made: the entries that were not in the folder before, then
+    the folders this call created. Files that were there before are left (each written
+    whole by :func:`write_atomic`: its old or its new content).
+
+    Raises
+    ------
+    ValueError
+        If the folder cannot be made (``what`` names it in the message).
+    """
+    root = Path(folder)
+    made = [p for p in (root, *root.parents) if not p.exists()]
+    try:
+        before = set(root.iterdir()) if root.is_dir() else set()
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise os_error(err, f"{what} {root}") from None
+    try:
+        yield root
+    except BaseException:
+        for entry in set(root.iterdir()) - before if root.is_dir() else ():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+        for path in made:  # the deepest first
+            try:
+                path.rmdir()
+            except OSError:
+                break  # something else was put there meanwhile: leave it
+        raise

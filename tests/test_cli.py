@@ -114,7 +114,7 @@ def test_every_command_builds_the_configuration_of_its_options(command):
         (["--a", "play=pimc,worlds=0"], "worlds must be 1 to 4096, got 0"),
         (["--a", "bid=montecarlo,bid_worlds=0"], "bid_worlds must be 1 to 4096, got 0"),
         (
-            ["--a", "play=random", "--strategy", "play=heuristic,bid_thresholds=1/2/3/100000000000000000000"],
+            ["--a", "x", "--strategy", "play=heuristic,bid_thresholds=1/2/3/100000000000000000000"],
             "must be 0 to 1000",
         ),
     ],
@@ -299,7 +299,7 @@ def test_deal_out_is_checked_first_and_written_whole_or_not_at_all(capsys, tmp_p
 
     code, err = run_cli(["deal", "--deals", "3", "--out", str(tmp_path / "no" / "deals.jsonl")], capsys)
     assert code == 2 and f"cannot write {tmp_path / 'no' / 'deals.jsonl'}: the folder" in err
-    code, err = run_cli(["deal", "--deals", "3", "--out", ""], capsys)
+    code, err = run_cli(["deal", "--deals", "3", "--out", str(tmp_path)], capsys)
     assert code == 2 and "it is a folder" in err
     target = tmp_path / "deals.jsonl"
 
@@ -375,6 +375,8 @@ def test_table_out_extensions_are_checked_before_the_work(capsys, tmp_path):
     ):
         code, err = run_cli([*command, "--out", "table.txt"], capsys)
         assert code == 2 and "argument --out: must end in .csv or .md, got 'table.txt'" in err
+        code, err = run_cli([*command, "--out", str(tmp_path / "no" / "table.md")], capsys)
+        assert code == 2 and f"cannot write {tmp_path / 'no' / 'table.md'}: the folder" in err
 
 
 def test_compare_refuses_runs_of_other_deals(capsys, small_run, tmp_path):

@@ -155,21 +155,20 @@ def strategy_spec(text: str) -> Strategy:
     refused (leaving the option out gives the default)."""
     from tarotsim.strategy import Strategy
 
-    if not text.strip():
-        raise argparse.ArgumentTypeError(
-            "the strategy spec is empty: write key=value pairs such as play=pimc, "
-            "or leave the option out for the default strategy"
-        )
     try:
-        return Strategy.parse(text)
+        return Strategy.parse(spec_text(text))
     except (TypeError, ValueError) as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def spec_text(text: str) -> str:
-    """A strategy spec kept as written (``duel --a``/``--b``, ``hand --strategy``), checked
-    as :func:`strategy_spec` checks it."""
-    strategy_spec(text)
+    """A strategy spec kept as written (``duel --a``/``--b``, ``hand --strategy``, which
+    check the rest with their own words): an empty one is refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "the strategy spec is empty: write key=value pairs such as play=pimc, "
+            "or leave the option out for the default strategy"
+        )
     return text
 
 

@@ -22,6 +22,7 @@ from tarotsim.cli.common import (
     positive_int,
     proportion,
     table_file,
+    writable,
     writable_folder,
 )
 
@@ -75,9 +76,16 @@ def _print_duel(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_out(args: argparse.Namespace) -> None:
+    """A table command's ``--out``, checked before the run is read."""
+    if args.out is not None:
+        writable(Path(args.out))
+
+
 def cmd_table(args: argparse.Namespace) -> int:
     from tarotsim.analysis import success_table
 
+    _check_out(args)
     if _run(args.run)["kind"] == "duel":
         return _print_duel(args)
     by = args.by or DEFAULT_BY
@@ -98,6 +106,7 @@ def cmd_table(args: argparse.Namespace) -> int:
 def cmd_thresholds(args: argparse.Namespace) -> int:
     from tarotsim.analysis import threshold_tables
 
+    _check_out(args)
     _not_a_duel(args.run, "bidding thresholds are read from a sweep (tarotsim sweep) or a simulate run")
     tables = threshold_tables(args.run, args.min_rate, args.min_n, client=args.scheduler)
     thresholds, notes = _enough(tables.thresholds, args.min_n, "n_total")
@@ -124,6 +133,7 @@ def cmd_thresholds(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from tarotsim.analysis import compare
 
+    _check_out(args)
     for run in (args.run_a, args.run_b):
         _not_a_duel(
             run,

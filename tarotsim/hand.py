@@ -264,7 +264,7 @@ class HandAnalysis:
         interval = interval_text(self.diff_low, self.diff_high, "+.1f") or "not known"
         text = (
             f"best: {best}, {'decided' if self.decided else 'not decided'}: {best} − {runner} = "
-            f"{number_text(self.diff, '+.1f')} points a deal, 95% paired interval {interval}"
+            f"{number_text(self.diff, '+.1f')} points a deal, 95% interval {interval}"
         )
         if self.reason == REASONS[-1]:
             text += f"; fewer than {MIN_DEALS} deals never decide"
@@ -573,7 +573,9 @@ def _played(
     rec = play_deals(first, deals, key, cfg, contracts=codes)
     frame = to_frame(rec, first, players, per_deal=len(codes), hand_known=True)
     frame = frame[frame["thrown_in"] == ThrownIn.NONE.label]
-    return frame.assign(choice=frame["contract"].astype(str) + suffix)
+    contract = frame["contract"].cat
+    names = np.array([c + suffix for c in contract.categories], dtype=object)
+    return frame.assign(choice=names[contract.codes.to_numpy()])
 
 
 def analyse_hand(
@@ -672,17 +674,21 @@ def analyse_hand(
     choices = [*CONTRACTS, *(c + CHELEM_SUFFIX for c in offered)]
     n_thrown = deals - played["deal"].nunique()
 
-    def by_deal(values: pd.Series) -> pd.DataFrame:
-        table = frame.assign(value=values).pivot(index="deal", columns="choice", values="value")
-        return table[choices].rename_axis(columns=None)
+    columns = {
+        "score": frame["taker_score"].to_numpy(dtype=float),
+        "made": frame["made"].to_numpy(dtype=bool),
+        "slam": (frame["chelem"] == Side.ATTACK.label).to_numpy(dtype=bool, na_value=False),
+        "play": play_keys(frame),
+    }
+    wide = pd.DataFrame({"deal": frame["deal"].to_numpy(), "choice": frame["choice"].to_numpy(), **columns})
+    wide = wide.pivot(index="deal", columns="choice", values=list(columns))
 
-    scores = by_deal(frame["taker_score"].astype(float))
-    table = _table(
-        scores,
-        by_deal(frame["made"].astype(bool)),
-        by_deal((frame["chelem"] == Side.ATTACK.label).fillna(False).astype(bool)),
-    )
-    verdict = _compare(scores, by_deal(pd.Series(play_keys(frame), index=frame.index)))
+    def by_deal(name: str) -> pd.DataFrame:
+        return wide[name][choices].rename_axis(columns=None)
+
+    scores = by_deal("score")
+    table = _table(scores, by_deal("made").astype(bool), by_deal("slam").astype(bool))
+    verdict = _compare(scores, by_deal("play"))
     called = None
     if players == 5:
         first = played[played["contract"] == CONTRACTS[0]]["called_card"].astype(int)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +20,8 @@ from tarotsim.labels import CONTRACTS, MULTIPLIERS
 from tarotsim.strategy import Strategy
 
 HAND = "T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"
-BIDDER = Path(__file__).resolve().parent.parent / "reports" / "bidder-4p.json"
+ROOT = Path(__file__).resolve().parent.parent
+BIDDER = ROOT / "reports" / "bidder-4p.json"
 FRENCH = "21 18 15 12 9 7 4 2 Excuse RCo DCo 5♥ RP 8P 3P 9Ca 2Ca 4T"
 
 
@@ -227,3 +230,12 @@ def test_english_in_english_out() -> None:
     assert result.notation == "english" and "KS" in result.hand
     with pytest.raises(ValueError, match="notation must be 'english' or 'french'"):
         analyse_hand(HAND, deals=10, notation="german")
+
+
+def test_the_guide_shows_what_its_command_prints(capsys) -> None:  # type: ignore[no-untyped-def]
+    """docs/hand.md's first example: the command as written (options included) and its whole output."""
+    page = (ROOT / "docs" / "hand.md").read_text(encoding="utf-8")
+    example = re.search(r"```sh\n(tarotsim hand [^\n]*)\n```\n\n```text\n(.*?)```", page, re.S)
+    assert example is not None
+    assert main(shlex.split(example.group(1))[1:]) == 0
+    assert capsys.readouterr().out == example.group(2)

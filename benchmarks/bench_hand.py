@@ -1,7 +1,8 @@
 """Time of one hand analysed (``tarotsim.analyse_hand``), heuristic play, once compiled.
 
 Warms the kernels up with a short analysis, then times ``--deals`` deals (each played under the
-four contracts) ``--repeats`` times on all threads and on one, and prints the best and median
+four contracts, the first 50 also announcing the chelem under each: the hand is not offered it)
+``--repeats`` times on all threads and on one, and prints the best and median
 wall times with the machine, the load average, the thread count and the versions.
 
     nice .venv/bin/python benchmarks/bench_hand.py --deals 2000 --repeats 5
@@ -43,7 +44,7 @@ def main() -> None:
             analyse_hand(HAND, deals=args.deals, seed=repeat, strategy=args.strategy, threads=threads)
             times.append(time.perf_counter() - start)
         print(
-            f"{args.deals:,} deals x 4 contracts, {threads} thread(s): best {min(times):.2f} s, "
+            f"{args.deals:,} deals x 4 contracts (+ the chelem's trial), {threads} thread(s): best {min(times):.2f} s, "
             f"median {statistics.median(times):.2f} s ({args.deals / min(times):,.0f} deals/s at best)"
         )
     print(f"load average {os.getloadavg()[0]:.1f} after")

@@ -25,6 +25,14 @@ Cœur, Carreau, Trèfle) beside ``S``, ``H``, ``D``, ``C``; a trump as its numbe
 (13, 26, 38, 51, 55)
 >>> parse_card("21"), parse_card("1"), parse_card("Excuse")
 (76, 56, 77)
+
+Names are written in either notation (:data:`NOTATIONS`); :func:`notation_of` tells which one
+a hand is written in:
+
+>>> format_cards(parse_cards("RP 10Co 21 Excuse"), notation="french")
+['RP', '10Co', '21', 'Excuse']
+>>> notation_of("RP 10Co 21 Excuse"), notation_of("KS 10H T21 EX")
+('french', 'english')
 """
 
 from __future__ import annotations
@@ -103,6 +111,18 @@ _FRENCH_SUITS = {"P": "S", "CO": "H", "CA": "D", "T": "C", "♠": "S", "♥": "H
 _FRENCH_SUITS |= {letter: letter for letter in SUIT_LETTERS}
 _FRENCH_CARD = re.compile(r"(10|[1-9]|[RDVKQJC])(CO|CA|[SHDCPT♠♥♦♣])")
 _EXCUSE_NAMES = ("EXCUSE", "EXC")
+NOTATIONS = ("english", "french")
+"""The notations card names are written in: ``KS 10H T21 EX`` or ``RP 10Co 21 Excuse``."""
+_FRENCH_NAMES = tuple(
+    [
+        {"J": "V", "Q": "D", "K": "R"}.get(rank, rank) + suit
+        for suit in ("P", "Co", "Ca", "T")
+        for rank in RANK_NAMES
+    ]
+    + [str(trump) for trump in range(1, N_TRUMPS + 1)]
+    + ["Excuse"]
+)
+_WRITTEN = {"english": _NAMES, "french": _FRENCH_NAMES}
 
 
 def _french_name(name: str) -> str | None:
@@ -144,11 +164,40 @@ def parse_card(name: str) -> int:
     return card
 
 
-def format_card(card: int) -> str:
-    """Name of a card id (0-77)."""
+def check_notation(notation: object) -> str:
+    """`notation` if it is one of :data:`NOTATIONS`, else a ``ValueError`` naming them."""
+    if notation not in NOTATIONS:
+        raise ValueError(f"notation must be {' or '.join(map(repr, NOTATIONS))}, got {notation!r}")
+    return str(notation)
+
+
+def format_card(card: int, *, notation: str = "english") -> str:
+    """Name of a card id (0-77) in `notation` (``"english"``: ``KS``, ``"french"``: ``RP``)."""
+    names = _WRITTEN[check_notation(notation)]
     if not 0 <= int(card) < N_CARDS:
         raise ValueError(f"card ids run from 0 to {N_CARDS - 1}, got {card}")
-    return _NAMES[int(card)]
+    return names[int(card)]
+
+
+def _card_names(cards: str | Iterable[str]) -> list[str]:
+    """The names of a string of cards separated by spaces or commas, or of an iterable."""
+    if isinstance(cards, str):
+        return cards.replace(",", " ").split()
+    return list(cards)
+
+
+def notation_of(cards: str | Iterable[str]) -> str:
+    """The notation most of `cards` are written in: ``"french"`` when more names are French
+    (``RP``, ``DCo``, ``21``, ``Excuse``, suit symbols) than English (``KS``, ``T21``, ``EX``),
+    else ``"english"``. Names that are not cards count for neither."""
+    french = english = 0
+    for name in _card_names(cards):
+        text = name.strip().upper() if isinstance(name, str) else ""
+        if text in _IDS:
+            english += 1
+        elif _french_name(text) in _IDS:
+            french += 1
+    return "french" if french > english else "english"
 
 
 def parse_cards(cards: str | Iterable[str], *, what: str = "hand") -> list[int]:
@@ -156,11 +205,7 @@ def parse_cards(cards: str | Iterable[str], *, what: str = "hand") -> list[int]:
 
     Raises ``ValueError`` on a bad name or naming every card that appears more than once.
     """
-    if isinstance(cards, str):
-        names = cards.replace(",", " ").split()
-    else:
-        names = list(cards)
-    ids = [parse_card(name) for name in names]
+    ids = [parse_card(name) for name in _card_names(cards)]
     repeated = format_cards({card for card in ids if ids.count(card) > 1})
     if len(repeated) == 1:
         raise ValueError(f"card {repeated[0]} appears twice in the {what}")
@@ -169,9 +214,10 @@ def parse_cards(cards: str | Iterable[str], *, what: str = "hand") -> list[int]:
     return ids
 
 
-def format_cards(cards: Iterable[int]) -> list[str]:
-    """Card names of card ids, sorted by id (suits S, H, D, C low to high, then trumps, Excuse)."""
-    return [format_card(card) for card in sorted(int(c) for c in cards)]
+def format_cards(cards: Iterable[int], *, notation: str = "english") -> list[str]:
+    """Card names of card ids in `notation`, sorted by id (suits S, H, D, C low to high,
+    then trumps, Excuse)."""
+    return [format_card(card, notation=notation) for card in sorted(int(c) for c in cards)]
 
 
 def card_points(card: int) -> float:

@@ -51,3 +51,48 @@ def test_masks_partition_the_deck():
     assert cards.to_mask([cards.TRUMP_21])[1] == cards.TRUMP_21_BIT
     assert int(cards.MAJOR_TRUMPS_MASK) == sum(1 << (t - 1) for t in range(16, 22))
     assert isinstance(w0, np.uint64)
+
+
+def test_french_names_round_trip_and_differ_from_english():
+    french = cards.format_cards(range(78), notation="french")
+    assert len(set(french)) == 78 and not set(french) & set(cards.card_names())
+    assert [cards.parse_card(name) for name in french] == list(range(78))
+    assert french[:14] == [
+        "1P",
+        "2P",
+        "3P",
+        "4P",
+        "5P",
+        "6P",
+        "7P",
+        "8P",
+        "9P",
+        "10P",
+        "VP",
+        "CP",
+        "DP",
+        "RP",
+    ]
+    assert french[-2:] == ["21", "Excuse"]
+
+
+@pytest.mark.parametrize(
+    "hand, notation",
+    [
+        ("KS 10H T21 EX", "english"),
+        ("RP 10Co 21 Excuse", "french"),
+        ("R♠ D♥ 1 Exc", "french"),
+        (["RP", "DCo", "T21"], "french"),  # most are French
+        ("RP KH T21 EX", "english"),  # most are English
+        ("RP KS", "english"),  # a tie reads as English
+        ("CC", "english"),  # a name read the same in both is the English one
+        ("", "english"),
+    ],
+)
+def test_notation_of_a_hand(hand, notation):
+    assert cards.notation_of(hand) == notation
+
+
+def test_an_unknown_notation_is_refused():
+    with pytest.raises(ValueError, match="notation must be 'english' or 'french', got 'german'"):
+        cards.format_card(13, notation="german")

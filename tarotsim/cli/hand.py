@@ -27,6 +27,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
         seed=args.seed,
         bidder=args.bidder,
         threads=args.threads,
+        notation=args.notation,
     )
     print(result.to_json() if args.json else result.text())
     if args.out is not None:
@@ -39,13 +40,15 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 def hand_options(hand: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim hand``."""
+    from tarotsim.cards import NOTATIONS
     from tarotsim.defaults import HAND_DEALS as DEFAULT_DEALS
 
     hand.description = (
         "Deal the unseen cards again N times around the hand and play each deal once per contract "
-        "(the hand's seat takes), every seat playing the strategy; print each choice's success rate, "
-        "mean score and chance of losing more than 100 points with 95% intervals, the best choice, "
-        "Chavey's count and what the bidders would bid."
+        "(the hand's seat takes), every seat playing the strategy, and announcing the chelem too where "
+        "the hand makes it; print each choice's success rate, mean score and chance of losing more "
+        "than 100 points with 95% intervals, the best choice and why it is decided or not, the King "
+        "called at 5 players, Chavey's count and what the bidders would bid."
     )
     hand.add_argument(
         "cards",
@@ -76,6 +79,12 @@ def hand_options(hand: argparse.ArgumentParser) -> None:
     hand.add_argument("--seed", type=seed_number, default=0, help="random seed (default 0)")
     hand.add_argument(
         "--bidder", default=None, metavar="FILE", help="a learned bidder file: report its bid too"
+    )
+    hand.add_argument(
+        "--notation",
+        choices=NOTATIONS,
+        default=None,
+        help="write the cards in this notation (default: the one the hand is written in)",
     )
     hand.add_argument("--threads", type=positive_int, default=None, help="threads (default: all)")
     hand.add_argument("--json", action="store_true", help="print one JSON object instead of text")

@@ -1,6 +1,6 @@
 """One hand, analysed: should this hand pass, or bid Prise, Garde, Garde sans or Garde contre?
 
-:func:`analyse_hand` deals the unseen cards again ``deals`` times, uniformly given the hand
+[`analyse_hand`][tarotsim.hand.analyse_hand] deals the unseen cards again ``deals`` times, uniformly given the hand
 (``tarotsim.dealing``: the same deals as ``deal(deals, fixed={0: hand}, seed=seed)``), and
 plays every deal once per contract with the hand's seat as the taker, as a sweep does (the
 same cards and random stream under every contract), every seat playing ``strategy``. For
@@ -8,10 +8,10 @@ passing (score 0) and each contract it gives the success rate, the mean taker sc
 chance of losing more than 100 points, each with a 95 % interval:
 
 - rates (success, a loss over 100): Wilson score intervals
-  (:func:`tarotsim.analysis.intervals.wilson_interval`);
+  ([`tarotsim.analysis.intervals.wilson_interval`][tarotsim.analysis.intervals.wilson_interval]);
 - mean scores: Student's t interval, ``mean ± t(0.975, n − 1) · sd / sqrt(n)``;
 - the best choice against the runner-up: the paired interval of their per-deal score
-  differences, as :func:`tarotsim.analysis.best_contract` makes it (which is called here);
+  differences, as [`tarotsim.analysis.best_contract`][tarotsim.analysis.best_contract] makes it (which is called here);
   the choice is *decided* when that interval lies above 0.
 
 Deals where another seat is dealt the Petit alone (a petit sec) are thrown in at a table and
@@ -62,7 +62,7 @@ BIG_LOSS = 100
 def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:
     """The card ids of a hand as dealt at `players` players.
 
-    Card names are read by :func:`tarotsim.cards.parse_cards` (English or French notation).
+    Card names are read by [`tarotsim.cards.parse_cards`][tarotsim.cards.parse_cards] (English or French notation).
 
     Raises
     ------
@@ -80,7 +80,7 @@ def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:
 
 
 def strategy_of(strategy: Strategy | str | None) -> Strategy:
-    """The strategy of every seat: a :class:`~tarotsim.strategy.Strategy`, a spec, or None
+    """The strategy of every seat: a [`Strategy`][tarotsim.strategy.Strategy], a spec, or None
     for the default one (heuristic card play, the expert écart, Chavey's bids)."""
     if strategy is None:
         return Strategy()
@@ -91,7 +91,7 @@ def strategy_of(strategy: Strategy | str | None) -> Strategy:
 
 @dataclass(frozen=True)
 class HandAnalysis:
-    """The result of :func:`analyse_hand`.
+    """The result of [`analyse_hand`][tarotsim.hand.analyse_hand].
 
     Attributes
     ----------
@@ -117,7 +117,7 @@ class HandAnalysis:
     diff, diff_low, diff_high : float
         Paired mean difference best − runner-up and its 95 % interval (game points).
     decided : bool
-        Whether that interval lies above 0 (:func:`tarotsim.analysis.best_contract`).
+        Whether that interval lies above 0 ([`tarotsim.analysis.best_contract`][tarotsim.analysis.best_contract]).
     chavey, chavey_distribution : int
         Chavey's count, without and with the distribution bonus.
     bids : dict
@@ -185,7 +185,7 @@ class HandAnalysis:
         }
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
+        """[`to_dict`][tarotsim.hand.HandAnalysis.to_dict] as JSON text."""
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def text(self) -> str:
@@ -328,7 +328,7 @@ def _table(scores: pd.DataFrame, made: pd.DataFrame) -> pd.DataFrame:
 
 def hand_config(strategy: Strategy, players: int, cards: list[int], position: int | None) -> np.ndarray:
     """The run configuration of the analysis: every seat plays `strategy`, the hand's seat
-    (:data:`SEAT`) takes and is given `cards`, and deals the dealer of `position` (None:
+    (`SEAT`) takes and is given `cards`, and deals the dealer of `position` (None:
     deal ``i`` is dealt by ``i % players``)."""
     config = make_config(None, {"players": players, "strategies": (strategy,) * players})
     cfg = replace(config, forced_taker=SEAT, forced_contract=CONTRACTS[0]).to_array()
@@ -340,7 +340,7 @@ def hand_config(strategy: Strategy, players: int, cards: list[int], position: in
 
 
 def dealer_of(position: int, players: int) -> int:
-    """The dealer that makes :data:`SEAT` speak at `position` (0: first, after the dealer)."""
+    """The dealer that makes `SEAT` speak at `position` (0: first, after the dealer)."""
     return (SEAT - position - 1) % players
 
 
@@ -386,7 +386,7 @@ def analyse_hand(
     ----------
     hand : str or iterable of str
         The hand's cards, e.g. ``"T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"``
-        (English or French notation, :mod:`tarotsim.cards`).
+        (English or French notation, [`tarotsim.cards`][tarotsim.cards]).
     players : int, optional
         3, 4 or 5 (default 4).
     position : int, optional

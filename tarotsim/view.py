@@ -1,11 +1,11 @@
 """What a Numba card player reads, and small ``@njit`` helpers on card sets for it.
 
 A Numba card player is a ``@numba.njit`` function ``card(view, legal0, legal1, options) ->
-int`` (:data:`CARD_SIGNATURE_TEXT`; ``docs/player.md``, "Numba players"):
+int`` (`CARD_SIGNATURE_TEXT`; ``docs/player.md``, "Numba players"):
 
-- ``view``: the seat's :class:`SeatView` (fields :data:`FIELDS`, described in
+- ``view``: the seat's `SeatView` (fields `FIELDS`, described in
   ``docs/player.md``); its arrays are read-only, but for ``rng``, the deal's random
-  stream (draw from it with :func:`draw`);
+  stream (draw from it with `draw`);
 - ``legal0``, ``legal1``: the legal cards, a card set of two ``uint64`` words
   (``tarotsim.cards.to_mask``: suit cards in word 0, 14 bits a suit; trumps 1–21 in bits
   0–20 of word 1, the Excuse in bit 21);

@@ -1,7 +1,7 @@
 """Files written whole or not at all: a temporary name beside the target, then a rename.
 
 Every file tarotsim writes for a user (run chunks and manifests, traces, tables, bidder
-files, reports) goes through :func:`write_atomic`: a failed or interrupted write leaves the
+files, reports) goes through `write_atomic`: a failed or interrupted write leaves the
 target as it was (absent, or its previous content) and no temporary file behind.
 """
 
@@ -87,7 +87,7 @@ def write_atomic(
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str, *, what: str | None = None) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically (:func:`write_atomic`)."""
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically (`write_atomic`)."""
 
     def write(tmp: Path) -> None:
         with open(tmp, "w", encoding="utf-8", newline="\n") as stream:

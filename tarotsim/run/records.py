@@ -447,7 +447,8 @@ def add_duel_seats(frame: pd.DataFrame, players: int) -> None:
 def _dtype_text(dtype: str | pd.CategoricalDtype) -> str:
     if isinstance(dtype, pd.CategoricalDtype):
         kind = "ordered category" if dtype.ordered else "category"
-        return f"{kind}: " + ", ".join(f"`{c}`" for c in dtype.categories)
+        # an empty category (``bouts_held``'s "none") as `""`: an empty code span is no Markdown
+        return f"{kind}: " + ", ".join(f"`{c}`" if c else '`""`' for c in dtype.categories)
     return dtype
 
 

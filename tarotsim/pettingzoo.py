@@ -43,7 +43,9 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as err:  # pragma: no cover - depends on the environment
-    raise ImportError("tarotsim.pettingzoo needs PettingZoo: pip install 'tarotsim[pettingzoo]'") from err
+    raise ImportError(
+        "tarotsim.pettingzoo needs PettingZoo (tarotsim's extra 'pettingzoo'): pip install pettingzoo gymnasium"
+    ) from err
 
 from tarotsim.config import RunConfig, check_players
 from tarotsim.game import TENSOR_LENGTH, Game, actions

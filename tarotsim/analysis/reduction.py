@@ -237,7 +237,7 @@ def connect(scheduler: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise ValueError("Dask is needed for --scheduler: pip install 'tarotsim[distributed]'") from None
+        raise ValueError("Dask is needed for --scheduler: pip install 'dask[distributed]'") from None
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise ValueError(f"the scheduler address must be like tcp://host:8786, got {scheduler!r}")
     try:

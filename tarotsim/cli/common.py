@@ -392,7 +392,7 @@ def add_run_options(
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')",
+        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'dask[distributed]')",
     )
     parser.add_argument(
         "--workers",

@@ -43,7 +43,9 @@ from __future__ import annotations
 try:
     import pyspiel
 except ImportError as err:  # pragma: no cover - depends on the environment
-    raise ImportError("tarotsim.openspiel needs OpenSpiel: pip install 'tarotsim[openspiel]'") from err
+    raise ImportError(
+        "tarotsim.openspiel needs OpenSpiel (tarotsim's extra 'openspiel'): pip install open-spiel"
+    ) from err
 
 # names outside ``__all__`` kept where they were: the card names by id, the fields' widths
 from tarotsim.openspiel.cardsets import _NAMES as _NAMES

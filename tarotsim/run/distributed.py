@@ -22,7 +22,7 @@ order they finish: they equal those of a local run with the same seed, bit for b
   cluster's client fills that cache first), and each task uses one Numba thread:
   parallelism comes from the workers (one per core).
 
-Dask is optional (``pip install 'tarotsim[distributed]'``) and imported only here, only
+Dask is optional (the extra ``distributed``: ``pip install 'dask[distributed]'``) and imported only here, only
 when a run asks for a cluster.
 """
 
@@ -49,7 +49,7 @@ dies is not a failure of its tasks: Dask reschedules them without counting retri
 NUMBA_THREADS_PER_TASK = 1
 """Numba threads of one chunk task: a worker process runs one chunk per Dask thread, each
 on one core, so a machine is filled by ``--nworkers <cores> --nthreads 1``."""
-MISSING_DASK = "Dask is needed for --scheduler/--workers: pip install 'tarotsim[distributed]'"
+MISSING_DASK = "Dask is needed for --scheduler/--workers: pip install 'dask[distributed]'"
 _SAME_VERSIONS = ("tarotsim", "numba", "numpy")
 """Packages whose versions must agree between client and workers for identical records."""
 

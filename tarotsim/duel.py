@@ -118,7 +118,7 @@ class DuelResult:
     def summary(self) -> str:
         """A few lines: the strategies, the table, and A's edge with its interval."""
         return (
-            f"A: {self.a}\nB: {self.b}\n"
+            f"A: {self.a.description}\nB: {self.b.description}\n"
             f"{self.players} players, {self.n:,} deals, each played {self.players} times (A in each seat), "
             f"seed {self.seed}\n"
             f"A's edge: {number_text(self.edge, '+.2f')} points per deal, 95% interval {interval_text(self.low, self.high, '+.2f')} "

@@ -318,6 +318,11 @@ class Strategy:
         return Strategy(**{key: _parse_value(key, text) for key, text in items.items()})
 
     def __str__(self) -> str:
+        return self._spec(with_name=True)
+
+    def _spec(self, *, with_name: bool) -> str:
+        """The spec of ``str()``: the card play, then every choice departing from its default
+        (the ``name`` only ``with_name``)."""
         parts = [f"play={self.play}"]
         if self.player is not None:
             from tarotsim.hooks import player_name
@@ -334,7 +339,7 @@ class Strategy:
         if self.params:
             parts.append("params=" + "/".join(f"{p:g}" for p in self.params))
         for key in KEYS[1:]:
-            if key == "bid" and self.bid_function is not None:
+            if (key == "bid" and self.bid_function is not None) or (key == "name" and not with_name):
                 continue
             value = getattr(self, key)
             if key in DECISION_KEYS:
@@ -353,6 +358,13 @@ class Strategy:
     def label(self) -> str:
         """The short label of records and reports: the ``name``, else the spec (``str()``)."""
         return self.name if self.name is not None else str(self)
+
+    @property
+    def description(self) -> str:
+        """The strategy for a reader of a summary: the ``name`` and then the choices it stands
+        for, ``"bold (play=heuristic,ecart=expert,draw_trumps_min=2)"``; without a name, the
+        spec (``str()``)."""
+        return str(self) if self.name is None else f"{self.name} ({self._spec(with_name=False)})"
 
     def check(self, players: int) -> None:
         """Raise a ``ValueError`` if the strategy cannot be played at ``players`` players.

@@ -330,7 +330,7 @@ def auction_stats(results: dict[tuple[int, str, str], DuelResult]) -> dict[tuple
 
 
 def auction_lines(stats: dict[tuple, tuple]) -> list[str]:
-    """The table of :func:`auction_stats`."""
+    """The table of `auction_stats`."""
     lines = [
         "| players | duel | taker | auction | takes % per seat | made % | mean taker score |",
         "|---:|---|---|---|---:|---|---|",

@@ -1,7 +1,7 @@
 """MkDocs hooks: the pages made from the code, so that they cannot drift from it.
 
 - ``cli.md``: the command-line reference, from the argument parser itself
-  (:func:`tarotsim.cli.build_parser`), one section per command with its ``--help``;
+  (`tarotsim.cli.build_parser`), one section per command with its ``--help``;
 - the committed reports of ``reports/`` are added to the site, so that the guide links to
   them (with their figures) by relative path.
 """

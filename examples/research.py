@@ -1,7 +1,8 @@
 """Play games of French Tarot through each research interface, training nothing.
 
 Every decision is a uniformly random legal action; the point is the loop each interface
-asks for, and its speed here. Needs the extras: pip install 'tarotsim[openspiel,pettingzoo]'.
+asks for, and its speed here. Needs the extras: pip install '.[openspiel,pettingzoo]'
+from tarotsim's source.
 
     python examples/research.py [--games 10000] [--players 4]
 """

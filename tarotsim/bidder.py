@@ -1,6 +1,6 @@
 """The ``learned`` bidder's file: a versioned, human-readable JSON model, and its place in ``cfg``.
 
-A bidder file (written by ``tarotsim fit-bidder``, :func:`tarotsim.analysis.fit_bidder`)
+A bidder file (written by ``tarotsim fit-bidder``, [`tarotsim.analysis.fit_bidder`][tarotsim.analysis.fit_bidder])
 holds, for each contract, a linear prediction of the taker's score (game points) from the
 features of the hand as dealt (``labels.HAND_FEATURES``): an intercept and one coefficient
 per feature. The ``learned`` bid policy wishes the contract with the highest prediction,
@@ -19,8 +19,8 @@ The file, e.g.::
       "source": {"run": "...", "seed": 2024, "deals": 10000000, "sample": 1000000, ...}
     }
 
-:func:`load_bidder` checks all of it and raises a one-line ``ValueError`` a player
-understands for a missing, unreadable or malformed file; :meth:`Bidder.check` refuses a
+`load_bidder` checks all of it and raises a one-line ``ValueError`` a player
+understands for a missing, unreadable or malformed file; `Bidder.check` refuses a
 file made for another table size.
 """
 
@@ -208,7 +208,7 @@ def load_bidder(path: str | os.PathLike[str]) -> Bidder:
     ------
     ValueError
         One line naming the file: missing, unreadable, not JSON, or not a bidder file of
-        this version (see :func:`from_json`).
+        this version (see `from_json`).
     """
     resolved = Path(path)
     try:

@@ -16,6 +16,11 @@ word 1 holds trumps 1-21 in bits 0-20 and the Excuse in bit 21 (bit = id - 56).
 >>> format_cards(parse_cards("EX T1 KS"))
 ['KS', 'T1', 'EX']
 
+A card's suit, rank and worth, for a player reading card names (or ids):
+
+>>> suit_of("QD"), rank_of("QD"), card_points("QD"), is_trump("T5"), is_bout("EX")
+('D', 13, 3.5, True, True)
+
 French notation is read too: ranks ``R``, ``D``, ``C``, ``V`` (Roi, Dame, Cavalier, Valet)
 beside ``K``, ``Q``, ``C``, ``J``; suits ``♠♥♦♣`` or ``P``, ``Co``, ``Ca``, ``T`` (Pique,
 Cœur, Carreau, Trèfle) beside ``S``, ``H``, ``D``, ``C``; a trump as its number alone
@@ -220,19 +225,64 @@ def format_cards(cards: Iterable[int], *, notation: str = "english") -> list[str
     return [format_card(card, notation=notation) for card in sorted(int(c) for c in cards)]
 
 
-def card_points(card: int) -> float:
-    """Value of a card in points (4.5, 3.5, 2.5, 1.5 or 0.5)."""
-    return float(HALF_POINTS[int(card)]) / 2
+def card_id(card: int | str) -> int:
+    """The id of a card given by its id (0-77) or its name (as `parse_card` reads it).
+
+    >>> card_id("KS"), card_id(13)
+    (13, 13)
+
+    Raises ``ValueError`` for an id out of range or a name that is not a card, and
+    ``TypeError`` for anything else.
+    """
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, bool) or not isinstance(card, int | np.integer):
+        raise TypeError(f"a card is an id 0-{N_CARDS - 1} or a name such as 'KS', got {card!r}")
+    if not 0 <= card < N_CARDS:
+        raise ValueError(f"card ids run from 0 to {N_CARDS - 1}, got {card}")
+    return int(card)
 
 
-def is_trump(card: int) -> bool:
-    """True for trumps 1-21 (the Excuse is not a trump)."""
-    return FIRST_TRUMP <= int(card) < EXCUSE
+def card_points(card: int | str) -> float:
+    """Value of a card (id or name) in points (4.5, 3.5, 2.5, 1.5 or 0.5)."""
+    return float(HALF_POINTS[card_id(card)]) / 2
 
 
-def is_bout(card: int) -> bool:
-    """True for the Petit, trump 21 and the Excuse."""
-    return int(card) in (PETIT, TRUMP_21, EXCUSE)
+def suit_of(card: int | str) -> str:
+    """The suit of a card (id or name): ``S``, ``H``, ``D``, ``C``; ``T`` for a trump; ``EX``
+    for the Excuse, which has no suit (docs/rules.md §1).
+
+    >>> suit_of("10H"), suit_of("T21"), suit_of("EX"), suit_of(13)
+    ('H', 'T', 'EX', 'S')
+    """
+    card = card_id(card)
+    if card < N_SUIT_CARDS:
+        return SUIT_LETTERS[card // SUIT_LEN]
+    return "T" if card < EXCUSE else "EX"
+
+
+def rank_of(card: int | str) -> int:
+    """The rank of a card (id or name) within its own suit, higher beating lower: 1-10 the
+    number cards, 11 the Jack, 12 the Knight, 13 the Queen, 14 the King; a trump its number,
+    1-21; the Excuse 0 (it has no rank and never beats a card).
+
+    >>> rank_of("7S"), rank_of("CC"), rank_of("KH"), rank_of("T21"), rank_of("EX")
+    (7, 12, 14, 21, 0)
+    """
+    card = card_id(card)
+    if card < N_SUIT_CARDS:
+        return card % SUIT_LEN + 1
+    return card - FIRST_TRUMP + 1 if card < EXCUSE else 0
+
+
+def is_trump(card: int | str) -> bool:
+    """True for trumps 1-21 (the Excuse is not a trump); the card is an id or a name."""
+    return FIRST_TRUMP <= card_id(card) < EXCUSE
+
+
+def is_bout(card: int | str) -> bool:
+    """True for the Petit, trump 21 and the Excuse; the card is an id or a name."""
+    return card_id(card) in (PETIT, TRUMP_21, EXCUSE)
 
 
 def to_mask(cards: Iterable[int]) -> tuple[np.uint64, np.uint64]:

@@ -1,7 +1,7 @@
 """The run configuration: every choice besides the seed that decides a run's deals, validated here.
 
 A run is the table (players, dealing, a forced taker and contract for sweeps) plus one
-:class:`~tarotsim.strategy.Strategy` per seat. The policy keywords of :class:`RunConfig`
+[`Strategy`][tarotsim.strategy.Strategy] per seat. The policy keywords of [`RunConfig`][tarotsim.config.RunConfig]
 (``policy=``, ``ecart_policy=``, ``bid_thresholds=`` …) are a shorthand for one strategy at
 every seat, with the same defaults (``tarotsim.policies.DEFAULTS``: heuristic play, Chavey's
 bids, the expert écart). ``RunConfig.to_array`` is the ``cfg`` array a run hands the kernels.
@@ -87,7 +87,7 @@ class RunConfig:
         ``labels.DEALINGS``: a uniformly shuffled pack every deal, or the casual table's
         gathered, cut and unshuffled pack (docs/rules.md §10).
     strategies : sequence of Strategy or str, optional
-        One strategy per seat (a :class:`~tarotsim.strategy.Strategy` or its spec), in
+        One strategy per seat (a [`Strategy`][tarotsim.strategy.Strategy] or its spec), in
         place of the policy options above, which then keep their defaults. None: every
         seat plays the policy options.
 
@@ -220,7 +220,7 @@ class RunConfig:
 
 
 class RunOptions(TypedDict, total=False):
-    """The fields of :class:`RunConfig` as keywords, which ``simulate`` and ``sweep`` take
+    """The fields of [`RunConfig`][tarotsim.config.RunConfig] as keywords, which ``simulate`` and ``sweep`` take
     in place of a ``config``."""
 
     players: int

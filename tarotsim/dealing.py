@@ -1,6 +1,6 @@
 """Constrained dealing: deals that hold given cards and whose hands meet feature ranges.
 
-:func:`deal` draws deals uniformly among those that satisfy a condition:
+`deal` draws deals uniformly among those that satisfy a condition:
 
 - ``fixed``: cards given to a seat or to the chien. The other cards are dealt uniformly
   around them (the pack is shuffled, then the given cards are put in their places and the
@@ -8,16 +8,16 @@
   uniform over the deals holding them. A run whose configuration gives the same cards deals
   them the same way (``game.play_deal``), so deal ``i`` here is deal ``i`` of such a run with
   the same seed.
-- ``where``: inclusive ranges on features of a seat's hand as dealt (:data:`FEATURES`).
+- ``where``: inclusive ranges on features of a seat's hand as dealt (`FEATURES`).
   Each deal is dealt again from its own stream until every range is met (rejection
   sampling, exact too), but only where the share of deals that meet them is known to be
-  large enough: computed exactly where it can be (:func:`condition_probability`), else
+  large enough: computed exactly where it can be (`condition_probability`), else
   estimated first on trial deals; a condition that is impossible, rarer than
-  :data:`MIN_PROBABILITY`, or that would need more than :data:`MAX_TRIALS` trial deals is
+  `MIN_PROBABILITY`, or that would need more than `MAX_TRIALS` trial deals is
   refused with a ``ValueError`` before any long work.
 
 The probability of the condition under uniform dealing comes with the deals
-(:class:`Probability`): exact (counted: hypergeometric counts of the given cards, and of
+(`Probability`): exact (counted: hypergeometric counts of the given cards, and of
 trump, bout, King and suit-length ranges on one seat) or estimated from the trial deals with
 a 95 % Wilson interval.
 
@@ -88,7 +88,7 @@ _COLUMNS = {
     "hand_points_dist": W_HAND_POINTS_DIST,
 }
 _COUNTED = frozenset({W_TRUMPS, W_BOUTS, W_KINGS, *range(W_SUIT_LENGTH, W_SUIT_LENGTH + N_SUITS)})
-"""Features whose ranges :func:`condition_probability` counts exactly."""
+"""Features whose ranges `condition_probability` counts exactly."""
 _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "P": 0, "CO": 1, "CA": 2, "T": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
 _HAND_POINTS_MAX = 200
 """Above any hand's count: the top of a range on Chavey's count."""
@@ -132,7 +132,7 @@ class Probability:
 
 @dataclass(frozen=True)
 class Deals:
-    """Deals drawn by :func:`deal`.
+    """Deals drawn by `deal`.
 
     Attributes
     ----------
@@ -289,7 +289,7 @@ def where_ranges(
 
 
 def put_where(cfg: np.ndarray, ranges: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
-    """Write the ranges of :func:`where_ranges` into a run configuration ``cfg`` (int64[N_CFG]), in
+    """Write the ranges of `where_ranges` into a run configuration ``cfg`` (int64[N_CFG]), in
     place: its deals are then dealt again until every seat's hand meets them (``C_WHERE_ON``)."""
     low, high, asked = ranges
     cfg[C_WHERE_ON] = int(asked.any())
@@ -421,7 +421,7 @@ def _draw(
 
 
 def wilson_interval(made: int, n: int) -> tuple[float, float]:
-    """95 % Wilson interval of ``made / n`` (:func:`tarotsim.analysis.wilson_interval`, imported
+    """95 % Wilson interval of ``made / n`` ([`tarotsim.analysis.wilson_interval`][tarotsim.analysis.wilson_interval], imported
     here on use: the analysis package reads runs, whose sweeps deal through this module)."""
     from tarotsim.analysis.intervals import wilson_interval as wilson
 
@@ -458,11 +458,11 @@ def deal(
         The same seed and condition give the same deals (default 0).
     fixed : mapping, optional
         Cards given to seats or the chien: ``{0: "T21 T1 EX KS", "chien": "KH"}`` (card
-        names as :func:`tarotsim.cards.parse_cards` reads them, English or French).
+        names as [`tarotsim.cards.parse_cards`][tarotsim.cards.parse_cards] reads them, English or French).
     where : mapping, optional
         Inclusive ranges on a seat's hand as dealt: ``{0: {"bouts": 2, "trumps": (8, 10),
         "suit_length": {"S": (0, 1)}}}``; a whole number is a range of one value. The
-        features are those of :data:`FEATURES`: ``trumps``, ``bouts``, ``kings``,
+        features are those of `FEATURES`: ``trumps``, ``bouts``, ``kings``,
         ``hand_points``, ``hand_points_dist``, ``suit_length`` (per suit).
     dealer : int, optional
         The dealing seat of every deal; default: deal ``i`` is dealt by ``i % players``
@@ -472,7 +472,7 @@ def deal(
     -------
     Deals
         ``hands`` int16[n, players, hand_size], ``chien``, ``dealer``, ``probability``
-        (exact, or estimated with its interval: see :class:`Probability`), ``seed``,
+        (exact, or estimated with its interval: see `Probability`), ``seed``,
         ``tries``.
 
     Raises
@@ -480,8 +480,8 @@ def deal(
     ValueError
         For a bad card, a card given twice, too many cards for a seat, an unknown feature,
         a range outside what a hand can hold; and for a condition that no deal meets, that
-        is rarer than :data:`MIN_PROBABILITY` given the fixed cards, or that would need
-        more than :data:`MAX_TRIALS` trial deals.
+        is rarer than `MIN_PROBABILITY` given the fixed cards, or that would need
+        more than `MAX_TRIALS` trial deals.
 
     Examples
     --------
@@ -541,8 +541,8 @@ def condition_rate(
     Raises
     ------
     ValueError
-        When no deal meets them, when they are rarer than :data:`MIN_PROBABILITY`, or when `n`
-        deals would need more than :data:`MAX_TRIALS` trial deals.
+        When no deal meets them, when they are rarer than `MIN_PROBABILITY`, or when `n`
+        deals would need more than `MAX_TRIALS` trial deals.
     """
     exact = condition_probability(words, players, *ranges)
     if not ranges[2].any():
@@ -587,7 +587,7 @@ def _check_rate(rate: float, n: int, exact: bool, trials: int) -> None:
 
 
 def parse_fixed_option(texts: Iterable[str]) -> dict[Any, str]:
-    """The ``fixed`` of :func:`deal` from command-line words such as ``"0=T21 T1 EX"`` or
+    """The ``fixed`` of `deal` from command-line words such as ``"0=T21 T1 EX"`` or
     ``"chien=KS"`` (one per seat).
 
     Raises
@@ -611,7 +611,7 @@ def parse_fixed_option(texts: Iterable[str]) -> dict[Any, str]:
 
 
 def parse_where_option(texts: Iterable[str]) -> dict[int, dict[str, Any]]:
-    """The ``where`` of :func:`deal` from command-line words such as ``"0:bouts=2,trumps=8-10"``:
+    """The ``where`` of `deal` from command-line words such as ``"0:bouts=2,trumps=8-10"``:
     a seat, then comma-separated ``feature=value`` or ``feature=low-high``; a suit letter
     (``S``, ``H``, ``D``, ``C``, or ``P``, ``Co``, ``Ca``, ``T``) as the feature is its length.
 

@@ -5,9 +5,9 @@ strategy A in seat k and B in every other seat, k = 0 … players − 1. Luck ca
 seat's cards are played once by A and ``players − 1`` times by B. A's **edge** on a deal is
 its mean score over the rotations (game points per deal); A = B gives an edge of exactly 0
 on every deal, the scores being zero-sum. A duel is a run of kind ``"duel"``
-(:class:`~tarotsim.run.spec.RunSpec`), so it is made in memory or in a resumable run
+(`RunSpec`), so it is made in memory or in a resumable run
 directory, on threads or Dask workers, with the same records; the statistics are
-:func:`tarotsim.analysis.duel.duel_stats`.
+`tarotsim.analysis.duel.duel_stats`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
 from tarotsim.strategy import Strategy, to_strategy
 
 INTERVAL = "normal approximation over deals"
-"""How the intervals of a duel are made (:mod:`tarotsim.analysis.duel`)."""
+"""How the intervals of a duel are made (`tarotsim.analysis.duel`)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,11 +45,11 @@ class DuelResult:
         Deals (each played ``players`` times).
     edge, low, high : float
         A's mean score per deal over the rotations (game points per deal), and its 95 %
-        interval (:data:`INTERVAL`). Positive: A scores more than B would in its seat.
+        interval (`INTERVAL`). Positive: A scores more than B would in its seat.
     by_role : pandas.DataFrame
         A's count, rate and mean score as taker, as partner (5 players), as defender and
         on thrown-in deals, against B's rate and mean score per seat, and their difference,
-        with intervals (:func:`~tarotsim.analysis.duel.duel_stats`).
+        with intervals (`duel_stats`).
     by_contract : pandas.DataFrame
         How often A and B take each contract, their success rates and mean taker scores.
     records : pandas.DataFrame
@@ -118,7 +118,7 @@ class DuelResult:
     def summary(self) -> str:
         """A few lines: the strategies, the table, and A's edge with its interval."""
         return (
-            f"A: {self.a}\nB: {self.b}\n"
+            f"A: {self.a.description}\nB: {self.b.description}\n"
             f"{self.players} players, {self.n:,} deals, each played {self.players} times (A in each seat), "
             f"seed {self.seed}\n"
             f"A's edge: {number_text(self.edge, '+.2f')} points per deal, 95% interval {interval_text(self.low, self.high, '+.2f')} "
@@ -181,12 +181,12 @@ def duel(
     Parameters
     ----------
     a, b
-        The strategies (a :class:`~tarotsim.strategy.Strategy` or its spec, such as
+        The strategies (a [`Strategy`][tarotsim.strategy.Strategy] or its spec, such as
         ``"play=heuristic,ecart=expert"``): A is rotated through the seats, B plays the others.
     deals
         Number of deals (>= 1); the records hold ``deals * players`` rows.
     seed
-        As for :func:`tarotsim.simulate`; the same seed gives the same result whatever the
+        As for `tarotsim.simulate`; the same seed gives the same result whatever the
         threads, chunks or workers.
     players
         Table size: 3, 4 or 5.
@@ -197,7 +197,7 @@ def duel(
         duel); None keeps them in memory.
     scheduler, workers, write_on
         Make the chunks of ``out`` on a Dask cluster, as ``tarotsim simulate --out`` does
-        (:func:`tarotsim.run.distributed.execute_distributed`).
+        (`tarotsim.run.distributed.execute_distributed`).
     chunk_deals
         Deals per chunk of ``out``.
     progress

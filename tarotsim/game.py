@@ -1,12 +1,12 @@
-"""A deal step by step: :class:`Game`, the seat's :class:`Observation`, and the actions.
+"""A deal step by step: `Game`, the seat's `Observation`, and the actions.
 
-A :class:`Game` holds the kernels' deal state (``kernels.state.DealState``) and drives the
+A `Game` holds the kernels' deal state (``kernels.state.DealState``) and drives the
 same rule steps as every run (``kernels.stepwise`` on ``kernels.steps``): legality, tricks,
 count and score all come from the kernels. The caller applies one action at a time for
-the seat to act; :meth:`Game.ask` says what a built-in strategy would do there, from the
+the seat to act; `Game.ask` says what a built-in strategy would do there, from the
 seat's observation only.
 
-Actions are strings (:func:`actions` lists them for a table size):
+Actions are strings (`actions` lists them for a table size):
 
 - the auction: ``"pass"`` or a contract's label (``labels.CONTRACTS``, low to high; each
   seat speaks once, a bid must beat the highest so far);
@@ -82,11 +82,11 @@ def actions(players: int = 4) -> list[str]:
 
 _ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
 N_ACTIONS = len(_ACTION_INDEX)
-"""Length of the legal-action mask in :meth:`Observation.tensor` (the five-player list)."""
+"""Length of the legal-action mask in `Observation.tensor` (the five-player list)."""
 
 
 def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' codes of the actions of :func:`actions` (``players``).
+    """The kernels' codes of the actions of `actions` (``players``).
 
     Returns ``(index, codes)``: ``index`` (int64[PH_OVER, 78]) gives, at each phase (a
     ``kernels.stepwise.PH_*`` code) and for each kernels' code there (a card id, a contract,
@@ -129,7 +129,7 @@ TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
     ("chelem_announced", 1),
     ("legal_actions", N_ACTIONS),  # 1 per legal action, in the order of actions(5)
 )
-"""The fields of :meth:`Observation.tensor`, in order, with their lengths."""
+"""The fields of `Observation.tensor`, in order, with their lengths."""
 TENSOR_LENGTH = sum(size for _, size in TENSOR_FIELDS)
 
 
@@ -158,13 +158,13 @@ class Observation:
     An observation is made from the seat's observation row of the kernels
     (``kernels.vector``, int64[N_ROW]); each field is read from it when first asked for.
     Observations are read-only and stay valid once the deal moves on. Two are equal when
-    they carry the same information (:meth:`info_string`).
+    they carry the same information (`info_string`).
 
     Attributes
     ----------
     seat, players, dealer : int
     phase : str
-        One of :data:`PHASES`.
+        One of `PHASES`.
     hand : tuple of str
         The seat's cards (card id order); at the écart, the taker's hand with the chien
         less the cards laid so far.
@@ -386,8 +386,8 @@ class Observation:
         return "\n".join(lines)
 
     def table_lines(self, *, chelem_line: str, ecart_line: str) -> list[str]:
-        """The lines of :meth:`info_string` from the bids to the trick in play, with
-        ``chelem_line`` and ``ecart_line`` in their places: :meth:`info_string` puts the
+        """The lines of `info_string` from the bids to the trick in play, with
+        ``chelem_line`` and ``ecart_line`` in their places: `info_string` puts the
         seat's side there and the écart as the seat knows it; OpenSpiel's public observation
         (``tarotsim.openspiel``) the chelem alone and the écart's trumps shown."""
         lines = [
@@ -403,7 +403,7 @@ class Observation:
         return lines
 
     def tensor(self) -> np.ndarray:
-        """The observation as float32[:data:`TENSOR_LENGTH`], fields :data:`TENSOR_FIELDS` in
+        """The observation as float32[`TENSOR_LENGTH`], fields `TENSOR_FIELDS` in
         order; the same length at every table size."""
         out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
         at = dict[str, int]()
@@ -660,7 +660,7 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """The phase of the deal: one of :data:`PHASES`."""
+        """The phase of the deal: one of `PHASES`."""
         return PHASES[int(self._pos[K.Q_PHASE])]
 
     @property
@@ -781,7 +781,7 @@ class Game:
         return Observation(row)
 
     def ask(self, strategy: Strategy | str) -> str:
-        """The action the built-in ``strategy`` (a :class:`Strategy` or a spec such as
+        """The action the built-in ``strategy`` (a [`Strategy`][tarotsim.strategy.Strategy] or a spec such as
         ``"play=heuristic,ecart=expert"``) takes for the seat to act, from its observation only.
 
         Raises

@@ -17,7 +17,7 @@ The classic convention of PettingZoo's card and board games:
 - **Actions** are ``Discrete(len(tarotsim.actions(players)))``: action ``i`` is
   ``tarotsim.actions(players)[i]``.
 - **Observations** are ``{"observation": float32[TENSOR_LENGTH], "action_mask":
-  int8[len(actions)]}``: the seat's :meth:`tarotsim.Observation.tensor` (fields
+  int8[len(actions)]}``: the seat's `tarotsim.Observation.tensor` (fields
   ``tarotsim.game.TENSOR_FIELDS``) and its legal actions (all zero when it is not to act).
 - **Rewards** are the seats' scores (points, zero-sum over the table) when the deal ends,
   0 before. A deal thrown in (all pass) scores 0.
@@ -26,7 +26,7 @@ The classic convention of PettingZoo's card and board games:
   deals the next deal of that run (dealt by the next seat). A deal thrown in before any
   decision (a petit sec) is skipped.
 
-:func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends
+[`env`][tarotsim.pettingzoo.env] wraps [`raw_env`][tarotsim.pettingzoo.raw_env] in PettingZoo's usual wrappers: an illegal action ends
 the deal with ``-tarotsim.scoring.max_score(players)`` for the seat that made it (worse than any score) and 0
 for the others; actions out of range raise; the AEC call order is enforced.
 """
@@ -43,7 +43,9 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as err:  # pragma: no cover - depends on the environment
-    raise ImportError("tarotsim.pettingzoo needs PettingZoo: pip install 'tarotsim[pettingzoo]'") from err
+    raise ImportError(
+        "tarotsim.pettingzoo needs PettingZoo (tarotsim's extra 'pettingzoo'): pip install pettingzoo gymnasium"
+    ) from err
 
 from tarotsim.config import RunConfig, check_players
 from tarotsim.game import TENSOR_LENGTH, Game, actions
@@ -252,7 +254,7 @@ def env(
     opponents: Strategy | str | Mapping[int, Strategy | str] | None = None,
     render_mode: str | None = None,
 ) -> AECEnv:
-    """:class:`raw_env` with PettingZoo's usual wrappers (an illegal action ends the deal with
+    """[`raw_env`][tarotsim.pettingzoo.raw_env] with PettingZoo's usual wrappers (an illegal action ends the deal with
     ``-tarotsim.scoring.max_score(players)`` for its seat; actions out of range raise; call order enforced)."""
     table = raw_env(players, agent_seats=agent_seats, opponents=opponents, render_mode=render_mode)
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(table, illegal_reward=-max_score(table.players))

@@ -1,6 +1,6 @@
 """Players written in Python: a seat decided by ``player(observation) -> action``.
 
-A *player* is any callable taking an :class:`~tarotsim.game.Observation` and returning one
+A *player* is any callable taking an `Observation` and returning one
 of its ``legal_actions``, or an object with such an ``act(observation)`` method.
 ``Strategy(play=player, ecart="expert")`` hands it the card-play decisions only (the
 other decisions by the strategy's named policies); ``Strategy(act=player)`` hands it every
@@ -14,7 +14,7 @@ its own number, so the records are the same whatever the number of threads, and 
 whose player decides as its built-in twin does gets that twin's records exactly, but for
 ``others_bid``: a Python seat's wish at the auction is what it said.
 
-:func:`builtin` makes a player of a built-in strategy: it decides from the observation
+`builtin` makes a player of a built-in strategy: it decides from the observation
 alone, as the built-in does (``duel(players.builtin(S), S, …)`` has an edge of exactly 0).
 """
 
@@ -45,7 +45,7 @@ def _as_callable(player: object) -> Callable[[Observation], Any]:
 
 class BuiltinPlayer:
     """A Python player deciding as a built-in strategy does, from the observation alone
-    (``tarotsim.game.decide``); :func:`builtin` makes one."""
+    (``tarotsim.game.decide``); `builtin` makes one."""
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy

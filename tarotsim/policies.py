@@ -1,22 +1,22 @@
 """The registry of policies: every policy and every option of a strategy, in one table.
 
-A seat's :class:`~tarotsim.strategy.Strategy` chooses one policy per decision (card play,
+A seat's [`Strategy`][tarotsim.strategy.Strategy] chooses one policy per decision (card play,
 bidding, the king call, écart, poignée, chelem announcement) and sets options that those
-policies read. This module is the only list of them: each :class:`Policy` names the
+policies read. This module is the only list of them: each `Policy` names the
 decision it serves, its kernel code, the options it reads, whether it searches (its
 decisions play many deals of their own) and whether it may be a search player's rollout;
-each :class:`Option` gives its value type, range, default, documentation and kernel slot.
+each `Option` gives its value type, range, default, documentation and kernel slot.
 
 Everything else is derived from it:
 
 - the kernel codes, ``tarotsim/kernels/policies/codes.py`` (module constants that Numba
-  reads at compile time: :func:`codes_source` writes the file, a test checks it);
-- the names of :mod:`tarotsim.labels` (``PLAY_POLICIES`` …), hence the command line's choices;
-- the checks of :class:`~tarotsim.strategy.Strategy` (names, ranges, an option set without a
+  reads at compile time: `codes_source` writes the file, a test checks it);
+- the names of `tarotsim.labels` (``PLAY_POLICIES`` …), hence the command line's choices;
+- the checks of [`Strategy`][tarotsim.strategy.Strategy] (names, ranges, an option set without a
   policy that reads it), and the seat's block of the kernels' ``cfg`` (each option's
   ``P_*`` slot of ``kernels.state``, checked by a test);
-- whether a run searches (:func:`searches`), which sets its block size and progress step;
-- the policy and option tables of ``docs/policies.md`` (:func:`policies_markdown`).
+- whether a run searches (`searches`), which sets its block size and progress step;
+- the policy and option tables of ``docs/policies.md`` (`policies_markdown`).
 
 >>> policy("play", "pimc").searches, policy("play", "heuristic").rollout
 (True, True)
@@ -119,9 +119,9 @@ class Option:
     name : str
         Its key in a spec, a keyword of ``Strategy``, a ``--option`` of the command line.
     decision : str
-        The decision (:data:`DECISIONS`) whose policies read it.
+        The decision (`DECISIONS`) whose policies read it.
     kind : str
-        Its value type (:data:`KINDS`).
+        Its value type (`KINDS`).
     default : int, str, tuple or None
         Its value when not given (None: none, or the table's own, for ``bid_thresholds``).
     doc : str
@@ -190,7 +190,7 @@ class Option:
 
     def check(self, value: object) -> Any:
         """``value`` checked against the option's type and range (a ``count`` with ``high``
-        None is checked against the largest hand; :meth:`Strategy.check` does the rest).
+        None is checked against the largest hand; [`Strategy.check`][tarotsim.strategy.Strategy.check] does the rest).
 
         Raises
         ------
@@ -228,13 +228,13 @@ class Policy:
     name : str
         Its name in a spec (``play=heuristic``), the records and the reports.
     decision : str
-        The decision it serves (:data:`DECISIONS`).
+        The decision it serves (`DECISIONS`).
     code : int
         Its kernel code: the constant ``constant`` of ``kernels/policies/codes.py``.
     doc : str
         What it does, in a line.
     options : tuple of str
-        The options (:data:`OPTIONS`) it reads.
+        The options (`OPTIONS`) it reads.
     defaults : dict
         Its own defaults of some of those options, where they differ from the option's.
     searches : bool
@@ -557,7 +557,7 @@ def policy_names(decision: str) -> tuple[str, ...]:
 
 
 def policy_codes(decision: str) -> dict[str, int]:
-    """``decision``'s policies: name → kernel code (the tables of :mod:`tarotsim.labels`)."""
+    """``decision``'s policies: name → kernel code (the tables of `tarotsim.labels`)."""
     return {p.name: p.code for p in _POLICY_LIST if p.decision == decision}
 
 

@@ -8,6 +8,8 @@
 ['2H', 'KS']
 >>> trick_winner(["EX", "7S", "KS", "T2"])
 3
+>>> beats_trick("KS", ["7S", "QS"]), beats_trick("KH", ["7S", "QS"]), beats_trick("T1", ["7S", "T2"])
+(True, False, False)
 """
 
 from __future__ import annotations
@@ -97,3 +99,26 @@ def trick_winner(trick: Sequence[str]) -> int:
     if trick_ids == [EXCUSE]:
         raise ValueError("a trick holding only the Excuse has no winner yet: the Excuse never wins")
     return int(K.trick_winner(np.array(trick_ids, dtype=np.int64), len(trick_ids)))
+
+
+def beats_trick(card: str, trick: Sequence[str]) -> bool:
+    """Whether ``card``, played now to ``trick`` (the cards already played, in order), would
+    be the card winning it so far, by the ordinary rule of `trick_winner`.
+
+    A higher card of the suit led, a trump on a trick without one, or a higher trump beats
+    it; a card of another suit never does, nor does the Excuse. Any card but the Excuse wins
+    an empty trick, or one holding only the Excuse. Whether ``card`` may be played there is
+    `legal_cards`' question.
+
+    Raises ``ValueError`` for a bad card name, a duplicate, ``card`` already in the trick,
+    or a trick of more than 4 cards.
+    """
+    played = parse_card(card)
+    trick_ids = parse_cards(trick, what="trick")
+    if played in trick_ids:
+        raise ValueError(f"card {card!r} is already in the trick")
+    if len(trick_ids) > MAX_TRICK_BEFORE:
+        raise ValueError(f"a trick holds at most 5 cards, so at most 4 before yours; got {len(trick_ids)}")
+    led, _ = trick_state([*trick_ids, played])
+    best = max((int(K.winning_key(c, led)) for c in trick_ids), default=K.NEVER_WINS)
+    return int(K.winning_key(played, led)) > best

@@ -1,7 +1,7 @@
 """The public runs, ``simulate()`` and ``sweep()``: one run path.
 
-Both take a :class:`~tarotsim.config.RunConfig` (or its fields as keywords), make a
-:class:`~tarotsim.run.spec.RunSpec` of it and compute its records as one chunk with
+Both take a [`RunConfig`][tarotsim.config.RunConfig] (or its fields as keywords), make a
+`RunSpec` of it and compute its records as one chunk with
 ``RunSpec.compute_chunk``, the function every chunk of a run directory comes from too:
 a run in memory and a run on disk with the same seed and configuration hold the same
 records.
@@ -58,7 +58,7 @@ def simulate(
         Chavey's bids, the expert écart).
     **options
         Instead of ``config``, its fields as keywords: ``players=5, policy="heuristic"``,
-        or ``strategies=[s0, s1, s2, s3]``, one :class:`~tarotsim.strategy.Strategy` (or
+        or ``strategies=[s0, s1, s2, s3]``, one [`Strategy`][tarotsim.strategy.Strategy] (or
         spec) per seat, which adds each seat's ``strategy_<seat>`` label to the records.
     match_deals
         Group deals into matches of this many deals: adds ``match`` and each seat's
@@ -113,14 +113,14 @@ def sweep(
     deals
         Number of deals (>= 0); each gives one row per contract.
     seed
-        As for :func:`simulate`.
+        As for [`simulate`][tarotsim.simulate.simulate].
     seat
         The seat that takes every contract.
     contracts
         Contract labels (``labels.CONTRACTS``, default all), in the order of the rows of
         a deal; a string is split at commas.
     where
-        Play only deals whose hands meet these ranges, as :func:`tarotsim.deal` reads them:
+        Play only deals whose hands meet these ranges, as `tarotsim.deal` reads them:
         ``{0: {"bouts": 2, "trumps": (8, 10)}}`` (seats are the table's; the taking seat is
         `seat`). Each deal is dealt uniformly among those that meet them.
     stratify
@@ -131,20 +131,20 @@ def sweep(
     per_cell
         With `stratify`: deals per cell, in place of `deals` (which must then be None).
     config
-        The table and its policies (default ``RunConfig()``, as for :func:`simulate`). Its
+        The table and its policies (default ``RunConfig()``, as for [`simulate`][tarotsim.simulate.simulate]). Its
         dealing must be shuffled; its bid thresholds do not matter (the taker and the
         contract are set).
     **options
         Instead of ``config``, its fields as keywords.
     threads, progress
-        As for :func:`simulate`.
+        As for [`simulate`][tarotsim.simulate.simulate].
 
     Returns
     -------
     pandas.DataFrame
-        One row per (deal, contract), with the columns of :func:`simulate`, and ``weight``
+        One row per (deal, contract), with the columns of [`simulate`][tarotsim.simulate.simulate], and ``weight``
         when conditioned (`where`) or stratified: the deal's cell probability over the cell's
-        deals (:mod:`tarotsim.run.strata`); the analysis functions weigh the rows by it.
+        deals (`tarotsim.run.strata`); the analysis functions weigh the rows by it.
         ``attrs`` holds the seed, the configuration, the contracts and the seat, and for a
         conditioned sweep ``where``, ``stratify``, ``cells`` (a DataFrame: each cell's values,
         probability, deals and seed) and ``skipped`` (cells left out, their probability).

@@ -1,7 +1,7 @@
 """Strategies: how one seat plays — one policy per decision (card play, bidding, the king
 call, écart, poignée, chelem announcement) and the options those policies read.
 
-A :class:`Strategy` is frozen and compares by value. It reads and writes a one-line spec of
+A [`Strategy`][tarotsim.strategy.Strategy] is frozen and compares by value. It reads and writes a one-line spec of
 ``key=value`` pairs; ``str()`` names the card play and every choice that departs from the
 defaults, and parses back:
 
@@ -14,8 +14,8 @@ True
 'play=heuristic,follow_min_defence=8'
 
 The policies, the options, their ranges and defaults are those of the registry,
-:mod:`tarotsim.policies`: this module checks a strategy against it and writes the seat's
-block of the kernels' ``cfg`` array (slots ``kernels.state.P_*``, :meth:`Strategy.block`).
+`tarotsim.policies`: this module checks a strategy against it and writes the seat's
+block of the kernels' ``cfg`` array (slots ``kernels.state.P_*``, [`Strategy.block`][tarotsim.strategy.Strategy.block]).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class Strategy:
     ----------
     play, bid, call, ecart, poignee, chelem : str
         The policy of each decision, by name (``tarotsim.policies``; defaults
-        :data:`POLICY_DEFAULTS`: heuristic play, Chavey's bids, the expert écart). ``play``
+        `POLICY_DEFAULTS`: heuristic play, Chavey's bids, the expert écart). ``play``
         may also be a Python player (``tarotsim.players``) or a Numba card player, a
         ``@numba.njit`` function ``card(view, legal0, legal1, options) -> int``
         (``docs/player.md``), compiled for that signature here; ``bid`` may be a Numba
@@ -157,7 +157,7 @@ class Strategy:
         ``name`` (a short label for records and reports), ``params`` (a Numba player's
         numbers, its ``options`` argument: float64[n]), and the options of the registry
         (``tarotsim.policies.OPTIONS``, listed in ``docs/policies.md``): the heuristic's
-        tunable constants (:data:`TUNABLES`), the ``pimc`` options (``worlds``, ``endgame``,
+        tunable constants (`TUNABLES`), the ``pimc`` options (``worlds``, ``endgame``,
         ``rollout``, ``drop``), the bidders' (``bid_thresholds``, ``bid_worlds``,
         ``bid_rollout``, ``bidder``) and ``chelem_threshold``. An option departing from its
         default needs a policy that reads it (on its side, for a one-side option).
@@ -318,6 +318,11 @@ class Strategy:
         return Strategy(**{key: _parse_value(key, text) for key, text in items.items()})
 
     def __str__(self) -> str:
+        return self._spec(with_name=True)
+
+    def _spec(self, *, with_name: bool) -> str:
+        """The spec of ``str()``: the card play, then every choice departing from its default
+        (the ``name`` only ``with_name``)."""
         parts = [f"play={self.play}"]
         if self.player is not None:
             from tarotsim.hooks import player_name
@@ -334,7 +339,7 @@ class Strategy:
         if self.params:
             parts.append("params=" + "/".join(f"{p:g}" for p in self.params))
         for key in KEYS[1:]:
-            if key == "bid" and self.bid_function is not None:
+            if (key == "bid" and self.bid_function is not None) or (key == "name" and not with_name):
                 continue
             value = getattr(self, key)
             if key in DECISION_KEYS:
@@ -353,6 +358,13 @@ class Strategy:
     def label(self) -> str:
         """The short label of records and reports: the ``name``, else the spec (``str()``)."""
         return self.name if self.name is not None else str(self)
+
+    @property
+    def description(self) -> str:
+        """The strategy for a reader of a summary: the ``name`` and then the choices it stands
+        for, ``"bold (play=heuristic,ecart=expert,draw_trumps_min=2)"``; without a name, the
+        spec (``str()``)."""
+        return str(self) if self.name is None else f"{self.name} ({self._spec(with_name=False)})"
 
     def check(self, players: int) -> None:
         """Raise a ``ValueError`` if the strategy cannot be played at ``players`` players.
@@ -380,7 +392,7 @@ class Strategy:
         Raises
         ------
         ValueError
-            If the strategy cannot be played at that table size (:meth:`check`).
+            If the strategy cannot be played at that table size ([`check`][tarotsim.strategy.Strategy.check]).
         """
         from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
 
@@ -467,7 +479,7 @@ def _parse_value(key: str, text: str) -> Any:
 
 
 def to_strategy(value: Strategy | str) -> Strategy:
-    """``value`` itself, or the strategy its spec describes (:meth:`Strategy.parse`)."""
+    """``value`` itself, or the strategy its spec describes ([`Strategy.parse`][tarotsim.strategy.Strategy.parse])."""
     if isinstance(value, Strategy):
         return value
     if isinstance(value, str):

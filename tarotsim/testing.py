@@ -1,7 +1,7 @@
 """Checking that a strategy does not peek: its decisions must not change when the cards its
 seat cannot see are dealt differently.
 
-:func:`check_no_peeking` plays deals with the strategy in every seat, one decision at a
+[`check_no_peeking`][tarotsim.testing.check_no_peeking] plays deals with the strategy in every seat, one decision at a
 time (``tarotsim.Game``), and at decisions drawn at random deals the unseen cards again —
 the other hands, the chien while unseen, the écart beyond its shown trumps, and at five
 players the called card (so the secret partner changes) — keeping everything the seat
@@ -14,7 +14,7 @@ It works on any strategy: built-in policies, Python players (``Strategy(play=f)`
 The deal's random stream (``SeatView.rng``) stays the same when the cards change, so a
 random player's draws do not count as peeking; what the harness cannot see is a player
 that rebuilds the deal from the stream or from the run's seed. The project's own tests
-(``tests/test_no_peeking*.py``) use the same redistribution (:func:`redistribute`) on
+(``tests/test_no_peeking*.py``) use the same redistribution (`redistribute`) on
 the kernels' policies.
 """
 
@@ -280,7 +280,7 @@ class PeekingError(AssertionError):
 
 @dataclass(frozen=True)
 class NoPeekingReport:
-    """What :func:`check_no_peeking` checked: ``decisions`` asked again under ``redeals``
+    """What [`check_no_peeking`][tarotsim.testing.check_no_peeking] checked: ``decisions`` asked again under ``redeals``
     other deals of the unseen cards each (``redeals_made`` in all), by phase."""
 
     strategy: str
@@ -414,7 +414,7 @@ def check_no_peeking(
     Parameters
     ----------
     strategy
-        A :class:`~tarotsim.Strategy`, a spec such as ``"play=heuristic"``, a Python player
+        A [`Strategy`][tarotsim.Strategy], a spec such as ``"play=heuristic"``, a Python player
         or a Numba card player.
     players
         3, 4 or 5.

@@ -10,7 +10,7 @@ deals for those numbers), so the trajectories do not depend on the number of thr
 A deal thrown in before any agent decision (a petit sec) is passed over.
 
 Actions are indices into ``tarotsim.actions(players)``. Observations are compact int64
-rows (slots ``kernels.vector.O_*``, ``N_OBS`` of them); :func:`decode` turns them into
+rows (slots ``kernels.vector.O_*``, ``N_OBS`` of them); `decode` turns them into
 ``Observation.tensor``'s float32 encoding, field for field.
 """
 
@@ -47,7 +47,7 @@ _TRUMP_SHIFTS = np.arange(N_CARDS - N_SUIT_CARDS, dtype=np.int64)
 
 
 MIN_BLOCK = 64
-"""Fewest games a thread of :func:`step_games` takes."""
+"""Fewest games a thread of `step_games` takes."""
 
 
 @cache
@@ -97,7 +97,7 @@ def decode(obs: np.ndarray) -> np.ndarray:
     ----------
     obs : numpy.ndarray
         int64[N_OBS] or int64[n, N_OBS] (or longer rows: the slots past ``N_OBS`` are not
-        read), as :meth:`VecEnv.reset` and :meth:`VecEnv.step` return them.
+        read), as `VecEnv.reset` and `VecEnv.step` return them.
 
     Returns
     -------
@@ -163,7 +163,7 @@ class VecEnv:
     players : int
         3, 4 or 5.
     agent_seats : sequence of int
-        The seats whose decisions :meth:`step` takes (every decision: bids, écart… and cards).
+        The seats whose decisions `step` takes (every decision: bids, écart… and cards).
     opponents : Strategy or str
         The built-in strategy of the other seats (a strategy that searches is refused).
     seed : int
@@ -270,7 +270,7 @@ class VecEnv:
         -------
         obs : numpy.ndarray
             int64[n_games, obs_length]: the compact observation of the agent seat to act
-            (:func:`decode` makes it ``Observation.tensor()``).
+            (`decode` makes it ``Observation.tensor()``).
         mask : numpy.ndarray
             bool[n_games, n_actions]: its legal actions.
         """
@@ -285,13 +285,13 @@ class VecEnv:
         Parameters
         ----------
         actions : numpy.ndarray
-            int[n_games]: per game, the index in :attr:`actions` of the agent's action (legal
+            int[n_games]: per game, the index in `actions` of the agent's action (legal
             by the last mask).
 
         Returns
         -------
         obs, mask : numpy.ndarray
-            As :meth:`reset`; for a game whose deal ended, those of its next deal.
+            As `reset`; for a game whose deal ended, those of its next deal.
         rewards : numpy.ndarray
             float32[n_games, players]: each seat's score (points, zero-sum) for the games
             whose deal ended in this step, else 0.
@@ -301,7 +301,7 @@ class VecEnv:
         Raises
         ------
         ValueError
-            Before :meth:`reset`, for actions of the wrong shape, or for an illegal action
+            Before `reset`, for actions of the wrong shape, or for an illegal action
             (the message names the game, the seat and the phase).
         """
         if not self._started:
@@ -332,13 +332,13 @@ class VecEnv:
         )
 
     def observation(self, game: int) -> Observation:
-        """The :class:`~tarotsim.game.Observation` of game ``game``'s seat to act (the one its
+        """The `Observation` of game ``game``'s seat to act (the one its
         compact row encodes), for a Python player such as ``players.builtin(…)``.
 
         Raises
         ------
         ValueError
-            Before :meth:`reset`, or for a game not in the batch.
+            Before `reset`, or for a game not in the batch.
         """
         if not self._started:
             raise ValueError("call reset() before observation()")

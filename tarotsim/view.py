@@ -1,11 +1,12 @@
-"""What a Numba card player reads, and small ``@njit`` helpers on card sets for it.
+"""What a Numba card player reads, and small ``@njit`` helpers on cards, card sets and the
+trick in play for it.
 
 A Numba card player is a ``@numba.njit`` function ``card(view, legal0, legal1, options) ->
-int`` (:data:`CARD_SIGNATURE_TEXT`; ``docs/player.md``, "Numba players"):
+int`` (`CARD_SIGNATURE_TEXT`; ``docs/player.md``, "Numba players"):
 
-- ``view``: the seat's :class:`SeatView` (fields :data:`FIELDS`, described in
+- ``view``: the seat's `SeatView` (fields `FIELDS`, described in
   ``docs/player.md``); its arrays are read-only, but for ``rng``, the deal's random
-  stream (draw from it with :func:`draw`);
+  stream (draw from it with `draw`);
 - ``legal0``, ``legal1``: the legal cards, a card set of two ``uint64`` words
   (``tarotsim.cards.to_mask``: suit cards in word 0, 14 bits a suit; trumps 1–21 in bits
   0–20 of word 1, the Excuse in bit 21);
@@ -21,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import HALF_POINTS, N_SUIT_CARDS, TRUMPS_MASK
+from tarotsim.cards import EXCUSE, EXCUSE_BIT, FIRST_TRUMP, HALF_POINTS, N_SUIT_CARDS, SUIT_LEN, TRUMPS_MASK
 from tarotsim.kernels import state as _S
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.rng import below
-from tarotsim.kernels.rules import card_bit, suit_bits, suit_code
+from tarotsim.kernels.rules import card_bit, cards_above, suit_bits, suit_code, trick_after, winning_key
 from tarotsim.kernels.user import SIGNATURE_TEXT
 from tarotsim.kernels.view import SeatView, known_partner
 
@@ -53,6 +54,7 @@ __all__ = [
     "INFO_WIN_CARD",
     "INFO_WIN_SEAT",
     "SeatView",
+    "beats_trick",
     "card_bit",
     "card_count",
     "draw",
@@ -61,8 +63,10 @@ __all__ = [
     "holds",
     "known_partner",
     "lowest_card",
+    "rank_of",
     "suit_cards",
     "suit_of",
+    "winning_cards",
 ]
 
 CARD_SIGNATURE_TEXT = SIGNATURE_TEXT
@@ -121,6 +125,39 @@ def highest_card(word0: np.uint64, word1: np.uint64) -> int:
 def suit_of(card: int) -> int:
     """0–3 the suits (spades, hearts, diamonds, clubs), 4 trumps, 5 the Excuse."""
     return suit_code(card)
+
+
+@njit(inline="always")
+def rank_of(card: int) -> int:
+    """The card's rank within its own suit, higher beating lower: 1–10 the number cards, 11
+    the Jack, 12 the Knight, 13 the Queen, 14 the King; a trump its number, 1–21; the
+    Excuse 0 (as [`tarotsim.cards.rank_of`][tarotsim.cards.rank_of])."""
+    if card < N_SUIT_CARDS:
+        return card % SUIT_LEN + 1
+    if card < EXCUSE:
+        return card - FIRST_TRUMP + 1
+    return 0
+
+
+@njit(inline="always")
+def beats_trick(view: SeatView, card: int) -> bool:
+    """Whether ``card``, played now, would win the trick in play so far: the test the game
+    itself makes on the card played (a higher card of the suit led, a trump on a trick
+    without one, a higher trump; never the Excuse; any other card on an empty trick), as
+    [`tarotsim.rules.beats_trick`][tarotsim.rules.beats_trick] answers it in card names."""
+    led = trick_after(view.info[INFO_LED], view.info[INFO_HI_TRUMP], card)[0]
+    return winning_key(card, led) > view.info[INFO_WIN_CARD]
+
+
+@njit(inline="always")
+def winning_cards(view: SeatView, word0: np.uint64, word1: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The cards of a card set that would win the trick in play so far (`beats_trick` for
+    each of them): on an empty trick, or one holding only the Excuse, all but the Excuse."""
+    winning = view.info[INFO_WIN_CARD]
+    if winning < 0:
+        return word0, word1 & ~EXCUSE_BIT
+    above0, above1 = cards_above(winning)
+    return word0 & above0, word1 & above1
 
 
 @njit(inline="always")

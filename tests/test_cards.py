@@ -96,3 +96,30 @@ def test_notation_of_a_hand(hand, notation):
 def test_an_unknown_notation_is_refused():
     with pytest.raises(ValueError, match="notation must be 'english' or 'french', got 'german'"):
         cards.format_card(13, notation="german")
+
+
+def test_suit_rank_and_worth_of_every_card_by_id_and_by_name_match_the_reference():
+    for card, name in enumerate(cards.card_names()):
+        for given in (card, name, name.lower(), np.int64(card)):
+            assert cards.suit_of(given) == ref.suit_of(name), given
+            assert cards.rank_of(given) == ref.rank_of(name), given
+            assert cards.card_points(given) == ref.card_points_half(name) / 2, given
+            assert cards.is_trump(given) == ref.is_trump(name) and cards.is_bout(given) == ref.is_bout(name)
+    # the rank orders the cards of a suit as a trick does: higher beats lower
+    for suit in range(4):
+        of_suit = [ref.ALL_CARDS[14 * suit + r] for r in range(14)]
+        ranks = [cards.rank_of(c) for c in of_suit]
+        assert ranks == sorted(ranks) == list(range(1, 15))
+
+
+@pytest.mark.parametrize("bad", [78, -1, 100])
+def test_a_card_id_out_of_range_is_a_value_error(bad):
+    for helper in (cards.suit_of, cards.rank_of, cards.card_points, cards.is_trump, cards.is_bout):
+        with pytest.raises(ValueError, match=f"card ids run from 0 to 77, got {bad}"):
+            helper(bad)
+
+
+@pytest.mark.parametrize("bad", [1.5, None, True, ["KS"]])
+def test_a_card_that_is_neither_id_nor_name_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="a card is an id 0-77 or a name"):
+        cards.rank_of(bad)

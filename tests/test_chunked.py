@@ -50,7 +50,7 @@ def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def tables(data: analysis.Data, other: analysis.Data) -> dict[str, pd.DataFrame]:
-    """Every table of :mod:`tarotsim.analysis`, on records or a run directory."""
+    """Every table of `tarotsim.analysis`, on records or a run directory."""
     return {
         "success": analysis.success_table(data),
         "success by bouts, garde sans": analysis.success_table(data, by="taker_bouts", contract="garde_sans"),

@@ -149,7 +149,7 @@ def test_a_chunk_task_is_idempotent(tmp_path):
 def test_missing_dask_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now raises ImportError
     with pytest.raises(
-        ValueError, match=r"Dask is needed for --scheduler/--workers: pip install 'tarotsim\[distributed\]'"
+        ValueError, match=r"Dask is needed for --scheduler/--workers: pip install 'dask\[distributed\]'"
     ):
         execute_distributed(tmp_path / "run", spec(), workers=2)
     assert not (tmp_path / "run").exists()
@@ -242,6 +242,5 @@ def test_cli_runs_on_a_local_cluster(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
     assert main([*common, "--out", str(tmp_path / "y"), "--workers", "2"]) == 2
     assert (
-        "Dask is needed for --scheduler/--workers: pip install 'tarotsim[distributed]'"
-        in capsys.readouterr().err
+        "Dask is needed for --scheduler/--workers: pip install 'dask[distributed]'" in capsys.readouterr().err
     )

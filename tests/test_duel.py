@@ -290,3 +290,22 @@ def test_the_worked_example_runs(capsys) -> None:
     example["main"]()
     printed = capsys.readouterr().out
     assert "def greedy_card" in printed and printed.count("A's edge:") == 2 and "400 deals" in printed
+
+
+def lowest(observation):
+    """A Python card player: the first legal card."""
+    return observation.legal_actions[0]
+
+
+def test_the_summary_shows_a_name_as_a_label_not_as_a_spec_key():
+    named = Strategy(play="heuristic", ecart="expert", draw_trumps_min=2, name="bold")
+    mine = Strategy(play=lowest, name="mine")
+    empty = pd.DataFrame()
+    result = DuelResult(named, mine, 4, 1, 10, 0.5, -1.0, 2.0, empty, empty, empty)
+    lines = result.summary().splitlines()
+    assert lines[:2] == ["A: bold (play=heuristic,draw_trumps_min=2)", "B: mine (play=lowest)"]
+    assert "name=" not in result.summary()
+    # without a name, the spec itself; the spec still carries the name (it reads back)
+    plain = DuelResult(Strategy(play="greedy"), named, 4, 1, 10, 0.5, -1.0, 2.0, empty, empty, empty)
+    assert plain.summary().splitlines()[0] == "A: play=greedy"
+    assert Strategy.parse(str(named)) == named and ",name=bold," in str(named)

@@ -3,13 +3,27 @@ trick order and winner) against the plain-Python reference."""
 
 import random
 
+import numba
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim.cards import EXCUSE, N_CARDS, N_SUIT_CARDS, TRUMP_SUIT, from_mask, parse_card, parse_cards
+from tarotsim import view as view_helpers
+from tarotsim.cards import (
+    EXCUSE,
+    N_CARDS,
+    N_SUIT_CARDS,
+    TRUMP_SUIT,
+    from_mask,
+    parse_card,
+    parse_cards,
+    to_mask,
+)
 from tarotsim.kernels import rules as K
-from tarotsim.rules import legal_cards, trick_state, trick_winner
+from tarotsim.kernels.state import N_INFO
+from tarotsim.kernels.view import SeatView
+from tarotsim.rules import beats_trick, legal_cards, trick_state, trick_winner
 from tests import reference as ref
 
 ALL = list(ref.ALL_CARDS)
@@ -214,3 +228,94 @@ def test_cards_above_is_the_winning_key_order():
                 card for card in range(N_CARDS) if K.winning_key(card, led) > K.winning_key(win, led)
             }
             assert above == beaten_by, (win, led)
+
+
+def _reference_beats(card: str, trick: list[str]) -> bool:
+    """The reference's answer: ``card`` played now is the trick's winner so far."""
+    return card != "EX" and ref.trick_winner([*trick, card]) == len(trick)
+
+
+def test_beats_trick_agrees_with_the_reference_winner():
+    rng = random.Random(20261206)
+    seen = {True: 0, False: 0}
+    for _ in range(5_000):
+        hand, trick = random_position(rng)
+        for card in hand:
+            expected = _reference_beats(card, trick)
+            assert beats_trick(card, trick) is expected, (card, trick)
+            seen[expected] += 1
+    assert min(seen.values()) > 5_000
+    assert beats_trick("KS", []) and not beats_trick("EX", []) and beats_trick("2H", ["EX"])
+    assert (
+        beats_trick("T1", ["KS", "QS"])
+        and not beats_trick("T1", ["KS", "T2"])
+        and not beats_trick("KH", ["2S"])
+    )
+
+
+@pytest.mark.parametrize(
+    ("card", "trick", "message"),
+    [
+        ("KS", ["7S", "KS"], "'KS' is already in the trick"),
+        ("KS", ["1S", "2S", "3S", "4S", "5S"], "at most 4 before yours"),
+        ("KZ", ["7S"], "'KZ' is not a card"),
+        ("KS", ["7S", "7S"], "7S appears twice in the trick"),
+    ],
+)
+def test_beats_trick_refuses_a_position_that_cannot_be(card, trick, message):
+    with pytest.raises(ValueError, match=message):
+        beats_trick(card, trick)
+
+
+@numba.njit(cache=True)
+def _view_helpers(view, word0, word1, cards):
+    """The Numba view's answers for ``cards`` (and the card set ``word0, word1``)."""
+    beats = np.zeros(len(cards), dtype=np.bool_)
+    for i in range(len(cards)):
+        beats[i] = view_helpers.beats_trick(view, cards[i])
+    return beats, view_helpers.winning_cards(view, word0, word1)
+
+
+@numba.njit(cache=True)
+def _card_helpers():
+    out = np.zeros((N_CARDS, 3), dtype=np.int64)
+    for card in range(N_CARDS):
+        out[card] = (view_helpers.rank_of(card), view_helpers.suit_of(card), view_helpers.half_points(card))
+    return out
+
+
+def test_the_numba_view_helpers_agree_with_the_reference():
+    names = list(ref.ALL_CARDS)
+    suits = ("S", "H", "D", "C", "T", "EX")
+    for card, (rank, suit, half) in enumerate(_card_helpers()):
+        assert (rank, suits[suit], half) == (
+            ref.rank_of(names[card]),
+            ref.suit_of(names[card]),
+            ref.card_points_half(names[card]),
+        )
+    rng = random.Random(7)
+    blank = SeatView(
+        0,
+        True,
+        *[np.uint64(0)] * 6,
+        np.zeros(N_INFO, np.int64),
+        np.zeros(2, np.uint64),
+        np.zeros(5, np.int64),
+        np.zeros((5, 2), np.uint64),
+        np.zeros((24, 7), np.int64),
+        np.zeros(5, np.int64),
+        np.zeros(4, np.uint64),
+    )
+    for _ in range(2_000):
+        hand, trick = random_position(rng)
+        ids = parse_cards(trick)
+        info = np.zeros(N_INFO, dtype=np.int64)
+        info[view_helpers.INFO_LED], info[view_helpers.INFO_HI_TRUMP] = trick_state(ids)
+        # the trick's winning card so far as the game keeps it: -1 before any card that can win
+        info[view_helpers.INFO_WIN_CARD] = -1 if set(trick) <= {"EX"} else ids[ref.trick_winner(trick)]
+        view = blank._replace(info=info)
+        hand_ids = np.array(parse_cards(hand), dtype=np.int64)
+        beats, (win0, win1) = _view_helpers(view, *to_mask(hand_ids), hand_ids)
+        expected = [_reference_beats(card, trick) for card in hand]
+        assert list(beats) == expected, (hand, trick)
+        assert from_mask(win0, win1) == sorted(int(c) for c, b in zip(hand_ids, expected, strict=True) if b)

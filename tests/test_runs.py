@@ -297,6 +297,22 @@ def test_readme_lists_the_registry_columns():
     assert table == columns_markdown(), "regenerate the README's column table with columns_markdown()"
 
 
+def test_the_column_table_writes_every_category_as_a_code_span():
+    """An empty category (``bouts_held``: no bout) is written ``""``, not an empty code span
+    that Markdown would pair with the next backtick and garble the row."""
+    import re
+
+    from tarotsim.run.records import COLUMNS, columns_markdown
+
+    rows = {line.split(" | ")[0].strip("| `"): line for line in columns_markdown().splitlines()[2:]}
+    for column in COLUMNS:
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            dtype_cell = rows[column.name].split(" | ")[1]
+            spans = re.findall(r"`([^`]*)`", dtype_cell)
+            assert spans == [c if c else '""' for c in column.dtype.categories], column.name
+    assert '`""`, `P`, `21`,' in rows["bouts_held"]
+
+
 def test_a_run_with_strategies_has_a_command_line_that_makes_it_again(tmp_path):
     import shlex
 

@@ -3,38 +3,38 @@
 Every public function takes either a records DataFrame (one row per deal, or one row per
 ``(deal, contract)`` for contract sweeps) or the path of a run directory. A run directory is
 read chunk by chunk, a batch of whole deals at a time, and reduced to exact per-cell counts
-and sums (:mod:`~tarotsim.analysis.reduction`): memory does not grow with the size of the
+and sums (`reduction`): memory does not grow with the size of the
 run, and the tables do not depend on how it was cut into chunks. With ``client=`` (a Dask
 client or a scheduler address) the chunks are reduced on the workers of a cluster.
 pandas and NumPy; the fitted curves use statsmodels.
 
 The package, one job per module, in the order the data goes through it:
 
-- :mod:`~tarotsim.analysis.loading`: find a run's chunks, read them in batches, keep the
+- `loading`: find a run's chunks, read them in batches, keep the
   played deals, check columns;
-- :mod:`~tarotsim.analysis.reduction`: map per-chunk reductions over the chunks (here or
+- `reduction`: map per-chunk reductions over the chunks (here or
   on Dask workers) and merge them;
-- :mod:`~tarotsim.analysis.moments`: exact counts and sums per cell, and the means and
+- `moments`: exact counts and sums per cell, and the means and
   variances read from them;
-- :mod:`~tarotsim.analysis.intervals`: Wilson confidence intervals;
-- :mod:`~tarotsim.analysis.same_play`: which contracts a sweep played identically;
-- :mod:`~tarotsim.analysis.fits`: fitted curves of success and expected score, and where
+- `intervals`: Wilson confidence intervals;
+- `same_play`: which contracts a sweep played identically;
+- `fits`: fitted curves of success and expected score, and where
   they cross their targets;
-- :mod:`~tarotsim.analysis.success`: success table and trump thresholds by bouts;
-- :mod:`~tarotsim.analysis.best`: the best contract (or passing) in each cell of hands, and
+- `success`: success table and trump thresholds by bouts;
+- `best`: the best contract (or passing) in each cell of hands, and
   whether the cell decides it;
-- :mod:`~tarotsim.analysis.hand_points`: mean score by hand points, and where contracts pay,
+- `hand_points`: mean score by hand points, and where contracts pay,
   against the published bands on their own scale;
-- :mod:`~tarotsim.analysis.threshold_tables`: the trump and hand-point thresholds and the best
+- `threshold_tables`: the trump and hand-point thresholds and the best
   contract from one pass;
-- :mod:`~tarotsim.analysis.comparison`: paired comparison of two runs of the same deals;
-- :mod:`~tarotsim.analysis.count_fit`: Chavey's count refitted on a sweep, and the
+- `comparison`: paired comparison of two runs of the same deals;
+- `count_fit`: Chavey's count refitted on a sweep, and the
   ``learned`` bidder fitted from it;
-- :mod:`~tarotsim.analysis.tables`: tables as text cells, and as Markdown.
+- `tables`: tables as text cells, and as Markdown.
 
 Conventions used throughout:
 
-- Contracts are :data:`tarotsim.labels.CONTRACTS` (Prise, Garde, Garde sans, Garde
+- Contracts are [`tarotsim.labels.CONTRACTS`][tarotsim.labels.CONTRACTS] (Prise, Garde, Garde sans, Garde
   contre), reported in that order (low to high).
 - Thrown-in deals (``thrown_in != 'none'``, or no contract) are never counted in
   success or score statistics.

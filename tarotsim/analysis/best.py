@@ -4,7 +4,7 @@ Contracts are compared on the same hands only in sweep records (every deal playe
 every contract); passing scores 0. Each cell says by how much its best choice beats the
 runner-up on the same deals, with a 95 % interval, and whether that settles the choice.
 
-The records are read chunk by chunk (:class:`BestSums`): per cell, the sums of every
+The records are read chunk by chunk (`BestSums`): per cell, the sums of every
 choice's scores and, for every pair of choices, the count, sum and sum of squares of their
 per-deal differences. Once the best choice and its runner-up are known, their paired
 interval is read from those sums, so one pass over the run is enough.
@@ -37,7 +37,7 @@ from tarotsim.analysis.same_play import PLAY_COLUMNS, play_keys
 from tarotsim.labels import CONTRACTS, Contract
 
 PASS = Contract.PASS.label
-"""What the taker scores 0 by choosing: the label of passing in :func:`best_contract`."""
+"""What the taker scores 0 by choosing: the label of passing in [`best_contract`][tarotsim.analysis.best.best_contract]."""
 
 
 def rank_choices(scores: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFrame:
@@ -77,7 +77,7 @@ def rank_choices(scores: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFram
 
 class DealGrid:
     """The played records of a chunk as deals × contracts arrays (every contract of
-    :data:`~tarotsim.labels.CONTRACTS`), and the cell of hands each deal falls in.
+    [`CONTRACTS`][tarotsim.labels.CONTRACTS]), and the cell of hands each deal falls in.
 
     Attributes
     ----------
@@ -93,7 +93,7 @@ class DealGrid:
         then each contract, low to high; NaN where the deal was not played under that
         contract.
     plays : numpy.ndarray
-        int64[n_deals, n_contracts]: the play key of each record (:func:`play_keys`),
+        int64[n_deals, n_contracts]: the play key of each record (`play_keys`),
         -1 where absent; no columns when made with ``plays=False``.
     """
 
@@ -146,7 +146,7 @@ def best_contract(
     normal interval ``diff ± z · sd / sqrt(n)`` of those paired differences. A cell is
     ``decided`` when that interval lies above 0, it holds at least `min_n` deals, and
     the two choices are not the same play: two contracts played identically on every
-    deal of the cell (``same_play``, see :mod:`tarotsim.analysis.same_play`; Prise and Garde
+    deal of the cell (``same_play``, see `tarotsim.analysis.same_play`; Prise and Garde
     in a sweep whose card play ignores the contract) differ only by their multipliers,
     so the higher one leads by construction, not because of the hands.
 
@@ -164,7 +164,7 @@ def best_contract(
         Normal quantile of the intervals (default 95 %).
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (see
-        :func:`tarotsim.analysis.reduction.reduce_records`).
+        [`tarotsim.analysis.reduction.reduce_records`][tarotsim.analysis.reduction.reduce_records]).
 
     Returns
     -------
@@ -197,7 +197,7 @@ def best_contract(
 
 _CHOICES = (PASS, *CONTRACTS)
 _PAIRS = tuple(combinations(range(len(_CHOICES)), 2))
-"""Pairs ``(i, j)``, ``i < j``, of positions in :data:`_CHOICES` (0 is passing)."""
+"""Pairs ``(i, j)``, ``i < j``, of positions in `_CHOICES` (0 is passing)."""
 
 
 class BestSums(Reduction):
@@ -251,7 +251,7 @@ class BestSums(Reduction):
 
 
 def deal_grid(chunk: Chunk, keys: Sequence[str], *, plays: bool) -> DealGrid:
-    """The :class:`DealGrid` of a chunk over every contract, made once per chunk and `keys`."""
+    """The `DealGrid` of a chunk over every contract, made once per chunk and `keys`."""
     name = ("grid", tuple(keys), plays)
     if name not in chunk.cache:
         chunk.cache[name] = DealGrid(chunk, list(keys), plays=plays)
@@ -260,12 +260,12 @@ def deal_grid(chunk: Chunk, keys: Sequence[str], *, plays: bool) -> DealGrid:
 
 
 def best_plan(by: Sequence[str]) -> dict[str, Reduction]:
-    """The reductions :func:`best_from` reads."""
+    """The reductions `best_from` reads."""
     return plan(BestSums(by), Counts())
 
 
 def best_from(results: dict[str, Any], by: Sequence[str], min_n: int, z: float) -> pd.DataFrame:
-    """The :func:`best_contract` table from reduced records (see :func:`best_plan`)."""
+    """The [`best_contract`][tarotsim.analysis.best.best_contract] table from reduced records (see `best_plan`)."""
     cols = list(by)
     counts = results[Counts.key]
     present = contracts_played(counts)
@@ -350,7 +350,7 @@ def _weighted(
     """Per cell of `cols` (sorted), the stratified mean of a value summed per stratum (``total``
     over ``count`` rows, ``squares`` its sum of squares) and the variance of that mean:
     ``Σ a_h m_h`` and ``Σ a_h² s²_h / n_h`` with ``a_h = w_h n_h / Σ w_k n_k``
-    (as :func:`~tarotsim.analysis.moments.weighted_cell_table`); NaN variance without `squares`."""
+    (as `weighted_cell_table`); NaN variance without `squares`."""
     w = strata.index.get_level_values(WEIGHT).to_numpy(dtype=float)
     n = strata[count].to_numpy(dtype=float)
     s = np.array([float(v) for v in strata[total].tolist()])

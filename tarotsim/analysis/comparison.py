@@ -36,7 +36,7 @@ COMPARE_COLUMNS = [
     "contract", "n", "rate_a", "rate_b", "rate_diff", "rate_diff_low", "rate_diff_high",
     "mean_score_a", "mean_score_b", "score_diff", "score_diff_low", "score_diff_high",
 ]  # fmt: skip
-"""Columns of :func:`compare`."""
+"""Columns of [`compare`][tarotsim.analysis.comparison.compare]."""
 
 _ALL = -1
 """The contract code of every row when the runs are paired on deals alone (reported as ``'all'``)."""
@@ -61,7 +61,7 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95, client: Any = None) -> 
     run_a, run_b : pandas.DataFrame or str or os.PathLike
         Records or run directories of the two runs (same seed, same deals). Two run
         directories are paired only when their manifests give the same seed, deal count,
-        table size, dealing and taking seat (:func:`tarotsim.run.store.check_paired`).
+        table size, dealing and taking seat (`tarotsim.run.store.check_paired`).
     z : float, optional
         Normal quantile of the intervals (default 95 %).
     client : distributed.Client or str, optional
@@ -128,8 +128,8 @@ def _piece_sums(
     Returns
     -------
     (sums, missing) : tuple
-        Per contract code (:data:`_ALL` when paired on deals alone), the object array of
-        :data:`_SUMS` (Python integers); and int64[2], the played rows of run a missing from
+        Per contract code (`_ALL` when paired on deals alone), the object array of
+        `_SUMS` (Python integers); and int64[2], the played rows of run a missing from
         run b and of run b missing from run a.
     """
     keys = ["deal", "contract"] if by_contract else ["deal"]
@@ -191,7 +191,7 @@ def _deal_pieces(
 def _pair_range(
     low: float, high: float, paths_a: list[Path], paths_b: list[Path], by_contract: bool
 ) -> tuple[dict[int, np.ndarray], np.ndarray]:
-    """:func:`_piece_sums` of the deals in ``[low, high)`` of both runs (what a Dask task computes)."""
+    """`_piece_sums` of the deals in ``[low, high)`` of both runs (what a Dask task computes)."""
     parts = []
     for paths in (paths_a, paths_b):
         frames = [b for path in paths for b in read_batches(path, _READ)]
@@ -236,7 +236,7 @@ def _paired_side(df: pd.DataFrame, name: str, keys: list[str], by_contract: bool
 
 
 def _table(totals: dict[int, np.ndarray], z: float) -> pd.DataFrame:
-    """The :func:`compare` table from each contract's sums (see :data:`_SUMS`)."""
+    """The [`compare`][tarotsim.analysis.comparison.compare] table from each contract's sums (see `_SUMS`)."""
     rows = []
     for con, sums in totals.items():
         n, made_a, made_b, made_sq, score_a, score_b, score_sq = sums.tolist()
@@ -273,7 +273,7 @@ def _paired(n: np.ndarray, total: Any, squares: Any, z: float) -> tuple[float, f
 
 
 class _Stream:
-    """The rows of one run, batch after batch of whole deals, handed out by deal (see :meth:`pieces`)."""
+    """The rows of one run, batch after batch of whole deals, handed out by deal (see `pieces`)."""
 
     def __init__(self, sources: list[Source], columns: list[str], name: str) -> None:
         self.batches: Iterator[pd.DataFrame] = (

@@ -18,10 +18,10 @@ numbers while drawing).
 
 Fits are statsmodels' (never a hand-written solver): ordinary least squares with
 heteroskedasticity-robust (HC1) covariance for the taker's score, and a binomial GLM with a
-logit link for success. :func:`fit_count` reports the weights in Chavey's units, scaled so
+logit link for success. [`fit_count`][tarotsim.analysis.count_fit.fit_count] reports the weights in Chavey's units, scaled so
 that the 21 is worth 10: ``w_k = 10 b_k / b_21``, with 95 % intervals from the delta
 method on the fitted covariance (the 21 itself is exactly 10 by construction).
-:func:`fit_bidder` keeps each contract's score regression in game points.
+[`fit_bidder`][tarotsim.analysis.count_fit.fit_bidder] keeps each contract's score regression in game points.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def sweep_sample(run: Data, *, sample: int = SAMPLE_DEALS, sample_seed: int = SA
         returned.
     sample : int
         Deals to draw (without replacement; all of them when the sweep has fewer), at least
-        :data:`MIN_DEALS`.
+        `MIN_DEALS`.
     sample_seed : int
         Seed of the draw: the same seed draws the same deals.
 
@@ -256,7 +256,7 @@ def published_weight(feature: str, contract: str) -> float | None:
 def count_table(
     sample: SweepSample, *, contract: str = CONTRACTS[0], outcome: str = OUTCOMES[0]
 ) -> pd.DataFrame:
-    """The refitted count of one contract from a :class:`SweepSample` (see :func:`fit_count`)."""
+    """The refitted count of one contract from a `SweepSample` (see [`fit_count`][tarotsim.analysis.count_fit.fit_count])."""
     contract = _check_contract(contract)
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
@@ -312,7 +312,7 @@ def fit_count(
     outcome : {"score", "made"}
         Regress the taker's score (game points) or success.
     sample, sample_seed : int
-        Deals drawn from the sweep, and the seed of the draw (:func:`sweep_sample`).
+        Deals drawn from the sweep, and the seed of the draw (`sweep_sample`).
 
     Returns
     -------
@@ -333,7 +333,7 @@ def fit_count(
 
 
 def verdict(row: pd.Series) -> str:
-    """A sentence on one weight of :func:`fit_count`: what the sweep says of the published weight."""
+    """A sentence on one weight of [`fit_count`][tarotsim.analysis.count_fit.fit_count]: what the sweep says of the published weight."""
     if pd.isna(row["published"]):
         return "Chavey gives no weight"
     if pd.isna(row["weight"]):
@@ -353,13 +353,13 @@ def fit_bidder(
     """The ``learned`` bidder fitted on a sweep: per contract, the taker's score (game points)
     regressed on the dealt-hand features by OLS (statsmodels).
 
-    ``run`` is a sweep's run directory or records, or a :func:`sweep_sample` already drawn
+    ``run`` is a sweep's run directory or records, or a `sweep_sample` already drawn
     (``sample`` and ``sample_seed`` are then its own). Every contract must be in the sweep.
 
     Raises
     ------
     ValueError
-        As :func:`sweep_sample`, or when the sweep lacks a contract.
+        As `sweep_sample`, or when the sweep lacks a contract.
     """
     drawn = run if isinstance(run, SweepSample) else sweep_sample(run, sample=sample, sample_seed=sample_seed)
     coefficients = {}

@@ -38,7 +38,7 @@ _TAKER, _PARTNER, _DEFENDER, _THROWN_IN = range(len(ROLES))
 
 
 class DuelStats(NamedTuple):
-    """A duel's edge and its breakdowns (see :func:`duel_stats`)."""
+    """A duel's edge and its breakdowns (see `duel_stats`)."""
 
     n: int
     edge: float
@@ -170,7 +170,7 @@ def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelSt
         ``by_contract`` (DataFrames, described below). Rates are fractions: ``a_rate`` per
         row (A holds one seat of a row), ``b_rate`` per seat of B and row.
 
-        ``by_role``, one row per role of :data:`ROLES` (``partner`` at 5 players only):
+        ``by_role``, one row per role of `ROLES` (``partner`` at 5 players only):
         ``role``, ``a_n`` (rows where A held it), ``a_rate``, ``a_mean`` (A's mean score
         in it, points), ``a_low``, ``a_high``, ``b_n``, ``b_rate``, ``b_mean``, ``b_low``,
         ``b_high`` (the same for the seats of B), ``a_minus_b``, ``a_minus_b_low``, ``a_minus_b_high``

@@ -17,14 +17,14 @@ degree of freedom above 1), the covariance of the coefficients is multiplied by 
 That widening is not enough where a polynomial over the whole range cannot follow the
 cells: its crossing is then biased, not just noisy (a cubic over hand points 0-71 misses the
 1M-deal study's cells by about 43 times their noise and puts the Prise break-even outside
-the interval that local fits agree on). So where `x` takes :data:`LOCAL_FROM` values or more,
-each crossing is fitted **locally** (:func:`local_crossing`): on the values of `x` nearest
+the interval that local fits agree on). So where `x` takes `LOCAL_FROM` values or more,
+each crossing is fitted **locally** (`local_crossing`): on the values of `x` nearest
 the crossing, the widest window on which a line passes the Pearson χ² goodness-of-fit test
-(:data:`GOOD_FIT_P`) is kept, and a quadratic fitted on it gives the crossing and its
+(`GOOD_FIT_P`) is kept, and a quadratic fitted on it gives the crossing and its
 interval (a degree above the line that chose the window, so that what the test cannot see
 does not bias the crossing), its covariance again multiplied by its χ² per degree of
 freedom when above 1. The note says which fit gave each threshold, and when a fit does not
-fit its cells. :func:`coverage_study` checks on a known law that the intervals cover the
+fit its cells. `coverage_study` checks on a known law that the intervals cover the
 true crossing about 95 % of the time (``benchmarks/bench_fit_coverage.py`` writes
 ``reports/fit-coverage.md``).
 """
@@ -53,7 +53,7 @@ GOOD_FIT_P = 0.05
 MIN_LOCAL_CELLS = 5
 """Fewest values of `x` in a local fit's window."""
 LOCAL_FROM = 10
-"""Values of `x` from which crossings are fitted locally (:func:`local_crossing`)."""
+"""Values of `x` from which crossings are fitted locally (`local_crossing`)."""
 
 FIT_COLUMNS = [
     "threshold", "threshold_low", "threshold_high", "break_even", "break_even_low",
@@ -227,7 +227,7 @@ def _window(cells: Cells, x0: float, k: int) -> Cells:
 
 class Crossing(NamedTuple):
     """A fitted crossing: `x` and its interval (NaN when none), ``why`` as
-    :meth:`Curve.crossing` says it, the ``note`` on how it was fitted, and whether a local
+    `Curve.crossing` says it, the ``note`` on how it was fitted, and whether a local
     fit found a window where a line fits (``fits``)."""
 
     x: float
@@ -247,8 +247,8 @@ def local_crossing(
 ) -> Crossing:
     """The crossing of `target` by a local fit on the values of `x` nearest `start`.
 
-    The window: the widest of :data:`MIN_LOCAL_CELLS` values or more round `start` on which
-    a line (on the link scale) passes the goodness-of-fit test (:data:`GOOD_FIT_P`), else
+    The window: the widest of `MIN_LOCAL_CELLS` values or more round `start` on which
+    a line (on the link scale) passes the goodness-of-fit test (`GOOD_FIT_P`), else
     the narrowest (``fits`` False). The crossing and its interval: a quadratic, one degree
     above the line that chose the window, fitted on it, so that what the test cannot see
     does not bias the crossing (the "robust bias-corrected" local polynomial), its
@@ -301,7 +301,7 @@ def honest_crossing(
 ) -> Crossing:
     """The crossing of `target`, fitted locally where the cells allow it.
 
-    Where `x` has :data:`LOCAL_FROM` values or more, a local fit (:func:`local_crossing`,
+    Where `x` has `LOCAL_FROM` values or more, a local fit (`local_crossing`,
     centred where the cells' `observed` values (on the link scale) last step up across
     `target`, or else on the whole-range crossing, then once more on its own) gives the
     crossing; elsewhere, or when no local fit crosses, the whole-range `curve` does. The
@@ -327,7 +327,7 @@ def honest_crossing(
 def group_cells(sums: pd.DataFrame, contract: str | None, x: str) -> pd.DataFrame:
     """Deals, made, mean score and score variance of each (contract, keys, `x`) cell.
 
-    `sums` is a :class:`~tarotsim.analysis.moments.CellSums` result whose last key is `x`;
+    `sums` is a `CellSums` result whose last key is `x`;
     `x` is made a float, and the cells are sorted by their keys then `x`. Only `contract`'s
     cells when it is given.
     """
@@ -355,8 +355,8 @@ def fitted_thresholds(
 ) -> pd.DataFrame:
     """Fitted success and break-even thresholds in `x`, per contract and `by` group.
 
-    See :func:`tarotsim.analysis.thresholds` (``method="fit"``), which checks the input and
-    documents the result. `table` is :func:`group_cells`; `same_play` maps a contract to a
+    See [`tarotsim.analysis.thresholds`][tarotsim.analysis.thresholds] (``method="fit"``), which checks the input and
+    documents the result. `table` is `group_cells`; `same_play` maps a contract to a
     lower one played identically; `n_played` is the played records, named when nothing
     can be fitted.
     """
@@ -445,7 +445,7 @@ def _crossing_note(
 
 
 class KnownLaw(NamedTuple):
-    """A known law of hand-point cells for :func:`coverage_study`: deals per value of `x`
+    """A known law of hand-point cells for `coverage_study`: deals per value of `x`
     (a binomial law of `x` over 0 … `top`), and a mean taker score whose break-even is known."""
 
     deals: int = 1_000_000
@@ -488,16 +488,16 @@ def coverage_study(
 ) -> pd.DataFrame:
     """How often the break-even intervals cover the true break-even of a known law.
 
-    Each replication draws the cells of one study from `law` (default :class:`KnownLaw`:
+    Each replication draws the cells of one study from `law` (default `KnownLaw`:
     a million deals, a smooth score curve that no cubic follows over 0-71) and computes the
     break-even twice: with the whole-range cubic alone (the fit before the goodness-of-fit
-    check and the local fits) and as :func:`fitted_thresholds` does (:func:`honest_crossing`).
+    check and the local fits) and as `fitted_thresholds` does (`honest_crossing`).
 
     Returns
     -------
     pandas.DataFrame
         One row per method (``cubic``: the whole-range cubic alone; ``checked``: as
-        :func:`fitted_thresholds` does it): ``coverage`` (share of replications
+        `fitted_thresholds` does it): ``coverage`` (share of replications
         whose interval holds the true break-even), ``coverage_low``, ``coverage_high``
         (its Wilson interval), ``bias`` and ``mean_width`` (units of `x`), ``local_share``
         (share of replications where a local fit gave the threshold) and ``truth``.

@@ -1,15 +1,15 @@
 """Hand points (Chavey count): mean taker score by hand-point bin, and where each contract pays.
 
-The thresholds found are set against Chavey's published bands (:data:`PUBLISHED_HAND_POINTS`,
-from :data:`tarotsim.labels.PUBLISHED_BANDS`), each on the scale it was made on
-(:data:`BAND_SCALES`): the Prise and Garde bands count the hand's points alone
+The thresholds found are set against Chavey's published bands ([`PUBLISHED_HAND_POINTS`][tarotsim.analysis.hand_points.PUBLISHED_HAND_POINTS],
+from `tarotsim.labels.PUBLISHED_BANDS`), each on the scale it was made on
+([`BAND_SCALES`][tarotsim.analysis.hand_points.BAND_SCALES]): the Prise and Garde bands count the hand's points alone
 (``hand_points``), the Garde sans and Garde contre bands add the distribution bonus for
 voids and singletons (``hand_points_dist``). A band is compared only on its own scale.
 
 Where a contract starts to pay or to be the best is read from bins of hand points; its
-95 % interval comes from resampling the bins' mean scores (:func:`hand_points_thresholds`).
+95 % interval comes from resampling the bins' mean scores ([`hand_points_thresholds`][tarotsim.analysis.hand_points.hand_points_thresholds]).
 Both read the records chunk by chunk: per value of the count, the deals, sums and sums of
-products of the scores under each pair of contracts (:class:`BinSums`), merged exactly.
+products of the scores under each pair of contracts (`BinSums`), merged exactly.
 """
 
 from __future__ import annotations
@@ -58,14 +58,14 @@ BAND_SCALES: dict[str, str] = {
     Contract.GARDE_SANS.label: HAND_POINTS_DIST,
     Contract.GARDE_CONTRE.label: HAND_POINTS_DIST,
 }
-"""The count each published band was made on (see :data:`tarotsim.labels.PUBLISHED_BANDS`)."""
+"""The count each published band was made on (see `tarotsim.labels.PUBLISHED_BANDS`)."""
 
 N_BOOT = 200
 """Resamples of the bins' mean scores behind each hand-point interval."""
 
 
 def bin_edges(values: pd.Series, bins: int | Sequence[float] | None) -> np.ndarray:
-    """float[n_bins + 1]: bin edges of `values` (hand points) from `bins`, see :func:`hand_points_table`."""
+    """float[n_bins + 1]: bin edges of `values` (hand points) from `bins`, see [`hand_points_table`][tarotsim.analysis.hand_points.hand_points_table]."""
     if bins is None or (isinstance(bins, (int, np.integer)) and not isinstance(bins, bool)):
         width = 2 if bins is None else int(bins)
         if width < 1:
@@ -84,7 +84,7 @@ def bin_edges(values: pd.Series, bins: int | Sequence[float] | None) -> np.ndarr
 
 
 def check_scale(scale: str) -> None:
-    """Check that `scale` names a hand-point count (see :data:`BAND_SCALES`)."""
+    """Check that `scale` names a hand-point count (see [`BAND_SCALES`][tarotsim.analysis.hand_points.BAND_SCALES])."""
     if scale not in (HAND_POINTS, HAND_POINTS_DIST):
         raise ValueError(f"scale must be {HAND_POINTS!r} or {HAND_POINTS_DIST!r}, got {scale!r}")
 
@@ -122,7 +122,7 @@ def hand_points_table(
         distribution bonus) or ``"hand_points_dist"`` (with it).
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (see
-        :func:`tarotsim.analysis.reduction.reduce_records`).
+        [`tarotsim.analysis.reduction.reduce_records`][tarotsim.analysis.reduction.reduce_records]).
 
     Returns
     -------
@@ -144,14 +144,14 @@ def hand_points_table(
 
 
 def _edges_from(sums: pd.DataFrame, bins: int | Sequence[float] | None, scale: str) -> np.ndarray:
-    """The bin edges of :func:`bin_edges` from the values of `scale` in a :class:`CellSums` result."""
+    """The bin edges of `bin_edges` from the values of `scale` in a `CellSums` result."""
     return bin_edges(pd.Series(sums.index.get_level_values(scale).unique(), dtype=float), bins)
 
 
 def hand_points_table_from(
     results: dict[str, Any], bins: int | Sequence[float] | None, min_n: int, scale: str
 ) -> pd.DataFrame:
-    """The :func:`hand_points_table` from reduced records (``CellSums([scale])`` and ``Counts``)."""
+    """The [`hand_points_table`][tarotsim.analysis.hand_points.hand_points_table] from reduced records (``CellSums([scale])`` and ``Counts``)."""
     sums = results[CellSums([scale]).key]
     edges = _edges_from(sums, bins, scale)
     present = contracts_played(results[Counts.key])
@@ -187,7 +187,7 @@ def hand_points_table_from(
 def _weighted_bins(flat: pd.DataFrame, full: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Deals, stratified mean score and its standard error per (contract, bin) of `full`, from
     weighted cell sums (rows of one weight: a stratum; ``Σ a_h m_h``, ``√(Σ a_h² s²_h / n_h)``
-    with ``a_h = w_h n_h / Σ w_k n_k``, as :func:`~tarotsim.analysis.moments.weighted_cell_table`)."""
+    with ``a_h = w_h n_h / Σ w_k n_k``, as `weighted_cell_table`)."""
     flat = flat.groupby(["contract", "bin", WEIGHT], sort=False)[[N, SCORE, SCORE_SQ]].sum().reset_index()
     n = flat[N].to_numpy(dtype=float)
     w = flat[WEIGHT].to_numpy(dtype=float)
@@ -226,7 +226,7 @@ def hand_points_thresholds(
 ) -> pd.DataFrame:
     """Where each contract starts to pay and to be the best, in hand points, with intervals.
 
-    Uses the bins of :func:`hand_points_table` (default width 2); bins with
+    Uses the bins of [`hand_points_table`][tarotsim.analysis.hand_points.hand_points_table] (default width 2); bins with
     fewer than `min_n` played deals for a contract are ignored for it.
 
     - ``positive_from``: lower edge of the bin from which the contract's mean
@@ -260,21 +260,21 @@ def hand_points_thresholds(
     data : pandas.DataFrame or str or os.PathLike
         Records or a run directory.
     bins : int or sequence of float, optional
-        Bin width or edges, see :func:`hand_points_table`.
+        Bin width or edges, see [`hand_points_table`][tarotsim.analysis.hand_points.hand_points_table].
     min_n : int, optional
         Fewest played deals for a bin to count. Default 30.
     scale : str, optional
         The count the bins are on: ``"hand_points"`` (default) or ``"hand_points_dist"``
         (with the distribution bonus), a record column.
     n_boot : int, optional
-        Resamples (default :data:`N_BOOT`); 0 leaves the intervals out (NaN).
+        Resamples (default `N_BOOT`); 0 leaves the intervals out (NaN).
     seed : int, optional
         Seed of the resampling (default 0): the same records give the same intervals.
     z : float, optional
         Normal quantile setting the interval's coverage (default 95 %).
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (see
-        :func:`tarotsim.analysis.reduction.reduce_records`).
+        [`tarotsim.analysis.reduction.reduce_records`][tarotsim.analysis.reduction.reduce_records]).
 
     Returns
     -------
@@ -282,9 +282,9 @@ def hand_points_thresholds(
         One row per contract present, low to high. Columns: ``contract``,
         ``positive_from``, ``positive_from_low``, ``positive_from_high``, ``best_from``,
         ``best_from_low``, ``best_from_high``, ``best_to`` (hand points, float),
-        ``published_from`` (the published band, :data:`PUBLISHED_HAND_POINTS`, when it
+        ``published_from`` (the published band, [`PUBLISHED_HAND_POINTS`][tarotsim.analysis.hand_points.PUBLISHED_HAND_POINTS], when it
         was made on `scale`; NaN when it was made on the other count, see
-        :data:`BAND_SCALES`) and ``note``, which says why a band is not compared, which
+        [`BAND_SCALES`][tarotsim.analysis.hand_points.BAND_SCALES]) and ``note``, which says why a band is not compared, which
         contracts are the same play, and which bounds are open.
 
     Raises
@@ -307,7 +307,7 @@ def hand_points_thresholds(
 
 
 def hand_points_plan(scale: str, *, same_play: bool) -> dict[str, Reduction]:
-    """The reductions :func:`hand_points_thresholds_from` reads (`same_play`: records hold ``made``)."""
+    """The reductions `hand_points_thresholds_from` reads (`same_play`: records hold ``made``)."""
     return plan(CellSums([scale]), Counts(), BinSums(scale), *((SamePlay(),) if same_play else ()))
 
 
@@ -321,7 +321,7 @@ def hand_points_thresholds_from(
     seed: int,
     z: float,
 ) -> pd.DataFrame:
-    """The :func:`hand_points_thresholds` from reduced records (see :func:`hand_points_plan`)."""
+    """The [`hand_points_thresholds`][tarotsim.analysis.hand_points.hand_points_thresholds] from reduced records (see `hand_points_plan`)."""
     table = hand_points_table_from(results, bins, min_n, scale)
     present = contracts_played(results[Counts.key])
     edges = _edges_from(results[CellSums([scale]).key], bins, scale)
@@ -393,7 +393,7 @@ THRESHOLD_COLUMNS = [
     "contract", "positive_from", "positive_from_low", "positive_from_high", "best_from",
     "best_from_low", "best_from_high", "best_to", "published_from", "note",
 ]  # fmt: skip
-"""Columns of :func:`hand_points_thresholds`."""
+"""Columns of [`hand_points_thresholds`][tarotsim.analysis.hand_points.hand_points_thresholds]."""
 
 _INTERVALS = ("positive_from", "best_from")
 
@@ -405,7 +405,7 @@ class BinSums(Reduction):
 
     The result is a DataFrame indexed by the value of `scale`, with columns ``n_<c>_<d>``,
     ``sum_<c>_<d>``, ``sum_<d>_<c>`` (the sum of ``score_d`` over the pair's deals) and
-    ``prod_<c>_<d>``, positions in :data:`~tarotsim.labels.CONTRACTS`. Deals whose count
+    ``prod_<c>_<d>``, positions in [`CONTRACTS`][tarotsim.labels.CONTRACTS]. Deals whose count
     differs between their contracts are refused.
     """
 
@@ -473,8 +473,8 @@ def _covariance_factors(sums: pd.DataFrame, edges: np.ndarray, present: list[str
 
 def _weighted_covariances(sums: pd.DataFrame, bin_of: np.ndarray, codes: list[int]) -> dict[int, np.ndarray]:
     """Per bin, the covariance of the stratified mean scores of the contracts `codes` from
-    :class:`BinSums` of weighted records: ``Σ_h a_hc a_hd Σ_h[c, d]`` over its strata ``h`` (rows of
-    one weight ``w_h``), ``a_hc = w_h n_hc / Σ_k w_k n_kc``, ``Σ_h`` each stratum's own (:func:`_covariance`)."""
+    `BinSums` of weighted records: ``Σ_h a_hc a_hd Σ_h[c, d]`` over its strata ``h`` (rows of
+    one weight ``w_h``), ``a_hc = w_h n_hc / Σ_k w_k n_kc``, ``Σ_h`` each stratum's own (`_covariance`)."""
     inside = bin_of >= 0
     sums = (
         sums[inside].groupby([bin_of[inside], sums.index.get_level_values(WEIGHT)[inside]], sort=True).sum()
@@ -499,7 +499,7 @@ def _weighted_covariances(sums: pd.DataFrame, bin_of: np.ndarray, codes: list[in
 
 
 def _covariance(row: pd.Series, c: int, d: int) -> float:
-    """Σ[c, d] of :func:`_covariance_factors` from one bin's sums (``c <= d``)."""
+    """Σ[c, d] of `_covariance_factors` from one bin's sums (``c <= d``)."""
     n_c, n_d, n_cd = int(row[f"n_{c}_{c}"]), int(row[f"n_{d}_{d}"]), int(row[f"n_{c}_{d}"])
     if n_c == 0 or n_d == 0 or n_cd == 0:
         return 0.0
@@ -517,7 +517,7 @@ def _crossings(means: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> dict[s
     """``positive_from``, ``best_from``, ``best_to`` (float[n_weights, n_contracts]) of bin means.
 
     `means` is float[n_weights, n_bins, n_contracts] with NaN in bins not counted;
-    `lows`, `highs` are the bins' edges. See :func:`hand_points_thresholds`.
+    `lows`, `highs` are the bins' edges. See [`hand_points_thresholds`][tarotsim.analysis.hand_points.hand_points_thresholds].
     """
     n_rep, n_bins, n_contracts = means.shape
     out = {name: np.full((n_rep, n_contracts), np.nan) for name in ("positive_from", "best_from", "best_to")}

@@ -1,6 +1,6 @@
 """Confidence intervals: Wilson for success rates, normal for paired differences; the normal quantile.
 
-Intervals are two-sided at 95 % by default (``z =`` :data:`Z95`).
+Intervals are two-sided at 95 % by default (``z =`` [`Z95`][tarotsim.analysis.intervals.Z95]).
 """
 
 from __future__ import annotations

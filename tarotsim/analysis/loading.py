@@ -1,12 +1,12 @@
 """Records in: read a run's records chunk by chunk, keep the played deals, and check what every table needs.
 
-Every public function of :mod:`tarotsim.analysis` takes either a records DataFrame (one row
+Every public function of [`tarotsim.analysis`][tarotsim.analysis] takes either a records DataFrame (one row
 per deal, or one row per ``(deal, contract)`` for contract sweeps) or the path of a run
 directory. A DataFrame is one chunk; a run directory is the chunks its manifest lists, found
-through :mod:`tarotsim.run.store` (the only module that knows the layout of run directories)
-and read one batch of whole deals at a time (:func:`read_batches`), so that no table needs
+through `tarotsim.run.store` (the only module that knows the layout of run directories)
+and read one batch of whole deals at a time (`read_batches`), so that no table needs
 the whole run, or even a whole chunk, in memory.
-:func:`load_records` still reads a whole run, for callers that want the records themselves.
+[`load_records`][tarotsim.analysis.loading.load_records] still reads a whole run, for callers that want the records themselves.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def load_records(data: Data, columns: Sequence[str] | None = None) -> pd.DataFra
     columns : sequence of str, optional
         When reading a run directory, read only these columns (those that exist). The
         whole run is held in memory: the tables of this package read it in batches
-        instead (:func:`read_batches`).
+        instead (`read_batches`).
 
     Returns
     -------
@@ -80,7 +80,7 @@ def chunk_sources(data: Data) -> list[Source]:
     ValueError
         If the run directory does not exist, lacks ``manifest.json``, is not finished or
         holds no chunk; or if `data` is a duel's (its rows are seats of the same deals, which
-        these tables would pool: :class:`tarotsim.duel.DuelResult` reads a duel).
+        these tables would pool: [`tarotsim.duel.DuelResult`][tarotsim.duel.DuelResult] reads a duel).
     """
     _check_data(data)
     if isinstance(data, pd.DataFrame):
@@ -128,7 +128,7 @@ BATCH_ROWS = 2**17
 
 
 def read_batches(source: Source, columns: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
-    """The records of one chunk, a batch of about :data:`BATCH_ROWS` rows at a time, whole deals each.
+    """The records of one chunk, a batch of about `BATCH_ROWS` rows at a time, whole deals each.
 
     A DataFrame is yielded whole, the same object. A chunk file is read in batches of its
     `columns` (those it holds; all when None); when it has a ``deal`` column, the rows of
@@ -159,7 +159,7 @@ def _unreadable(source: Path, err: Exception) -> ValueError:
 
 
 def _file_batches(source: Path, columns: Sequence[str] | None) -> Iterator[pd.DataFrame]:
-    """:func:`read_batches` of a chunk file."""
+    """`read_batches` of a chunk file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -238,7 +238,7 @@ def played_part(df: pd.DataFrame, *, what: str) -> tuple[pd.DataFrame, np.ndarra
     -------
     (played, codes) : tuple
         The played rows (a copy, with a fresh ``RangeIndex``) and int64[len(played)], the
-        position of each row's contract in :data:`~tarotsim.labels.CONTRACTS`.
+        position of each row's contract in [`CONTRACTS`][tarotsim.labels.CONTRACTS].
     """
     played = df[played_mask(df, what=what)].reset_index(drop=True)
     codes = contract_codes(played, CONTRACTS)

@@ -24,10 +24,10 @@ from tarotsim.labels import CONTRACTS, THROWN_IN_NAMES
 
 CONTRACT = "contract"
 N, MADE, SCORE, SCORE_SQ, MARGIN = "_n", "_made", "_score", "_score_sq", "_margin"
-"""Columns of a :class:`CellSums` result: deals, made, Σ score, Σ score², Σ signed margin."""
+"""Columns of a `CellSums` result: deals, made, Σ score, Σ score², Σ signed margin."""
 WEIGHT = "_weight"
-"""Last level of a :class:`CellSums` result on weighted records (a conditioned sweep's
-``weight``): its stratum, the rows of one weight, summed apart and combined by :func:`cell_table`."""
+"""Last level of a `CellSums` result on weighted records (a conditioned sweep's
+``weight``): its stratum, the rows of one weight, summed apart and combined by `cell_table`."""
 
 _PLAYED_COLUMNS = ("deal", "contract", "thrown_in")
 
@@ -164,9 +164,9 @@ class CellSums(Reduction):
     """Per cell of played rows (contract, then `keys`): deals, made, Σ score, Σ score², Σ signed margin.
 
     The result is a DataFrame indexed by ``(contract code, *keys)`` (the code is the
-    contract's position in :data:`~tarotsim.labels.CONTRACTS`) with int64 columns
-    :data:`N`, and with ``sums``: :data:`MADE`, :data:`SCORE`, :data:`SCORE_SQ` (taker
-    score, game points) and, with ``margin``, :data:`MARGIN` (``+margin`` made, ``-margin``
+    contract's position in [`CONTRACTS`][tarotsim.labels.CONTRACTS]) with int64 columns
+    `N`, and with ``sums``: `MADE`, `SCORE`, `SCORE_SQ` (taker
+    score, game points) and, with ``margin``, `MARGIN` (``+margin`` made, ``-margin``
     failed, card points). Rows with a missing key are left out unless ``dropna`` is false.
     """
 
@@ -206,11 +206,11 @@ class CellSums(Reduction):
 
 
 def cell_table(sums: pd.DataFrame, contract: str | None = None) -> pd.DataFrame:
-    """A :class:`CellSums` result as a flat table with the contract's label, sorted by cell.
+    """A `CellSums` result as a flat table with the contract's label, sorted by cell.
 
     Columns: ``contract``, the keys, ``n``, and with sums ``made``, ``mean_score``,
     ``score_var`` (``ddof=1``) and ``mean_margin`` (when summed). Only `contract`'s cells when
-    it is given. On weighted records see :func:`weighted_cell_table`.
+    it is given. On weighted records see `weighted_cell_table`.
     """
     if WEIGHT in sums.index.names:
         return weighted_cell_table(sums, contract)
@@ -233,7 +233,7 @@ def cell_table(sums: pd.DataFrame, contract: str | None = None) -> pd.DataFrame:
 
 
 def weighted_cell_table(sums: pd.DataFrame, contract: str | None = None) -> pd.DataFrame:
-    """:func:`cell_table` of weighted records (a :class:`CellSums` result with the :data:`WEIGHT` level).
+    """`cell_table` of weighted records (a `CellSums` result with the `WEIGHT` level).
 
     Each cell's rows of one weight ``w_h`` (a stratum h: ``n_h`` deals, rate ``p_h``, mean score
     ``m_h``, variance ``s²_h``) are combined as a stratified estimate: with ``a_h = w_h n_h / Σ
@@ -297,7 +297,7 @@ class Counts(Reduction):
     """Rows, played rows by contract, played deals and thrown-in deals and rows by reason.
 
     The result is a dict: ``rows`` (int), ``played_rows`` (int64[n_contracts], by
-    :data:`~tarotsim.labels.CONTRACTS`), ``thrown_in_rows`` (reason → rows), ``played_deals``
+    [`CONTRACTS`][tarotsim.labels.CONTRACTS]), ``thrown_in_rows`` (reason → rows), ``played_deals``
     (deals with a played row), ``thrown_in_deals`` (reason → deals without a played row, in
     order of first appearance) and ``rows_per_deal`` (the most played rows of one deal); the
     deal counts need a ``deal`` column (else 0 and empty). A deal lies in one chunk.
@@ -350,5 +350,5 @@ class Counts(Reduction):
 
 
 def contracts_played(counts: dict[str, Any]) -> list[str]:
-    """Contracts with played rows in a :class:`Counts` result, low to high."""
+    """Contracts with played rows in a `Counts` result, low to high."""
     return [c for c, rows in zip(CONTRACTS, counts["played_rows"], strict=True) if rows > 0]

@@ -1,9 +1,9 @@
 """Statistics of a run of any size, chunk by chunk: each chunk reduced to small exact sums, then merged.
 
-A :class:`Reduction` names the record columns it reads, what it keeps of one chunk
-(:meth:`Reduction.partial`: counts and integer sums per cell, a few kilobytes) and how partial
-results merge (:meth:`Reduction.merge`: exactly, so that a table does not depend on how the
-run was cut into chunks). :func:`reduce_records` reads a DataFrame (one chunk) or a run
+A `Reduction` names the record columns it reads, what it keeps of one chunk
+(`Reduction.partial`: counts and integer sums per cell, a few kilobytes) and how partial
+results merge (`Reduction.merge`: exactly, so that a table does not depend on how the
+run was cut into chunks). [`reduce_records`][tarotsim.analysis.reduction.reduce_records] reads a DataFrame (one chunk) or a run
 directory one chunk at a time, or maps the chunks over the workers of a Dask cluster, and
 merges the partial results in chunk order. Memory is that of one batch of records (per
 worker) plus the partial results, whatever the size of the run.
@@ -42,18 +42,18 @@ class Chunk(NamedTuple):
     """One chunk of records, as every reduction sees it.
 
     Reductions that need the same derived arrays of a chunk (a deals × contracts grid)
-    share them through :attr:`cache`.
+    share them through `cache`.
 
     Attributes
     ----------
     records : pandas.DataFrame
         Every row of the chunk (the columns read).
     played : pandas.DataFrame
-        The rows of played deals (:func:`~tarotsim.analysis.loading.played_part`), with a
+        The rows of played deals (`played_part`), with a
         fresh ``RangeIndex``.
     codes : numpy.ndarray
         int64[len(played)]: the position of each played row's contract in
-        :data:`tarotsim.labels.CONTRACTS`.
+        [`tarotsim.labels.CONTRACTS`][tarotsim.labels.CONTRACTS].
     """
 
     records: pd.DataFrame
@@ -65,8 +65,8 @@ class Chunk(NamedTuple):
 class Reduction(ABC):
     """One statistic of the records, made chunk by chunk and merged exactly.
 
-    Subclasses set :attr:`columns` and :attr:`key` and implement :meth:`partial` and
-    :meth:`merge`. A reduction is sent to the Dask workers with its chunks, so it must
+    Subclasses set `columns` and `key` and implement `partial` and
+    `merge`. A reduction is sent to the Dask workers with its chunks, so it must
     pickle (hold only plain values).
     """
 
@@ -87,7 +87,7 @@ class Reduction(ABC):
 
 
 def chunk_of(records: pd.DataFrame, what: str) -> Chunk:
-    """The :class:`Chunk` of a chunk's records; `what` names the table in error messages."""
+    """The `Chunk` of a chunk's records; `what` names the table in error messages."""
     played, codes = played_part(records, what=what)
     return Chunk(records, played, codes, {})
 
@@ -115,7 +115,7 @@ def deal_index(chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
 
 
 def plan(*reductions: Reduction) -> dict[str, Reduction]:
-    """Reductions by key, each computation once (see :attr:`Reduction.key`)."""
+    """Reductions by key, each computation once (see `Reduction.key`)."""
     return {r.key: r for r in reductions}
 
 
@@ -131,12 +131,12 @@ def partials_of(source: Source, reductions: Mapping[str, Reduction], what: str) 
 
 
 class Chunks(NamedTuple):
-    """The chunks of records a table reads, listed once (see :func:`open_chunks`).
+    """The chunks of records a table reads, listed once (see `open_chunks`).
 
     Attributes
     ----------
     sources : list
-        The chunks, in deal order (:func:`~tarotsim.analysis.loading.chunk_sources`).
+        The chunks, in deal order (`chunk_sources`).
     columns : list of str
         The record columns (of the first chunk: every chunk of a run has the same).
     """
@@ -173,9 +173,9 @@ def reduce_records(
     ----------
     data : pandas.DataFrame or str or os.PathLike or Chunks
         Records (one chunk), a run directory (its chunks, read one at a time), or its
-        :func:`open_chunks`.
+        `open_chunks`.
     reductions : mapping of str to Reduction
-        What to compute, by key (see :func:`plan`).
+        What to compute, by key (see `plan`).
     what : str
         The table being made, named in error messages.
     client : distributed.Client or str, optional
@@ -237,7 +237,7 @@ def connect(scheduler: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise ValueError("Dask is needed for --scheduler: pip install 'tarotsim[distributed]'") from None
+        raise ValueError("Dask is needed for --scheduler: pip install 'dask[distributed]'") from None
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise ValueError(f"the scheduler address must be like tcp://host:8786, got {scheduler!r}")
     try:

@@ -8,8 +8,8 @@ the multiplier (docs/rules.md §8: Garde scores twice Prise, the poignée bonus 
 not multiplied), so their success rates are equal by construction and comparing them
 says nothing about the hands: the higher multiplier wins wherever taking pays at all.
 
-A play is keyed per record by :func:`play_keys`; :func:`same_play_as` compares the keys of
-two contracts deal by deal, chunk by chunk (:class:`SamePlay`).
+A play is keyed per record by `play_keys`; [`same_play_as`][tarotsim.analysis.same_play.same_play_as] compares the keys of
+two contracts deal by deal, chunk by chunk (`SamePlay`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PLAY_COLUMNS = ("made", "attack_points", "attack_bouts")
 def play_keys(played: pd.DataFrame) -> np.ndarray:
     """int64[n_rows]: one number per record that is equal exactly when the play's outcome is.
 
-    Built from the :data:`PLAY_COLUMNS` the records hold: card points (in half points),
+    Built from the `PLAY_COLUMNS` the records hold: card points (in half points),
     bouts and made. Records without ``attack_points`` or ``attack_bouts`` are keyed on
     what they have.
     """
@@ -52,7 +52,7 @@ class SamePlay(Reduction):
     bool[n_contracts] whether a deal is recorded twice under the contract, and
     bool[n_contracts, n_contracts] whether the lower contract (row) and the higher one
     (column) hold the same deals with the same play keys, in every chunk so far (contracts
-    in the order of :data:`~tarotsim.labels.CONTRACTS`). A deal lies in one chunk, so the
+    in the order of [`CONTRACTS`][tarotsim.labels.CONTRACTS]). A deal lies in one chunk, so the
     chunks' answers combine with *and*.
     """
 
@@ -89,7 +89,7 @@ class SamePlay(Reduction):
 
 
 def same_play_from(result: tuple[np.ndarray, ...]) -> dict[str, str]:
-    """The ``{higher: lower}`` contracts played alike, from a :class:`SamePlay` result."""
+    """The ``{higher: lower}`` contracts played alike, from a `SamePlay` result."""
     rows, repeats, alike = result
     same: dict[str, str] = {}
     for high, name in enumerate(CONTRACTS):
@@ -113,7 +113,7 @@ def same_play_as(data: Data, *, client: Any = None) -> dict[str, str]:
         present.
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (see
-        :func:`tarotsim.analysis.reduction.reduce_records`).
+        [`tarotsim.analysis.reduction.reduce_records`][tarotsim.analysis.reduction.reduce_records]).
 
     Returns
     -------

@@ -38,7 +38,7 @@ SUCCESS_COLUMNS = [
     "score_se",
     "mean_margin",
 ]
-"""Columns of :func:`success_table` after the contract and the ``by`` columns."""
+"""Columns of [`success_table`][tarotsim.analysis.success.success_table] after the contract and the ``by`` columns."""
 
 
 def success_table(
@@ -51,13 +51,13 @@ def success_table(
 ) -> pd.DataFrame:
     """Success rate and mean score of the taker, by contract and hand features.
 
-    Read chunk by chunk (see :mod:`tarotsim.analysis.reduction`): memory does not grow with
+    Read chunk by chunk (see `tarotsim.analysis.reduction`): memory does not grow with
     the size of the run.
 
     Parameters
     ----------
     data : pandas.DataFrame or str or os.PathLike
-        Records or a run directory (see :func:`load_records`).
+        Records or a run directory (see [`load_records`][tarotsim.analysis.load_records]).
     by : str or sequence of str, optional
         Columns to group by, besides ``contract``. Default: the taker's bouts
         and trump length.
@@ -67,7 +67,7 @@ def success_table(
         Normal quantile of the Wilson interval (default 95 %).
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (a client, or a scheduler
-        address); see :func:`tarotsim.analysis.reduction.reduce_records`.
+        address); see [`tarotsim.analysis.reduction.reduce_records`][tarotsim.analysis.reduction.reduce_records].
 
     Returns
     -------
@@ -93,7 +93,7 @@ def success_table(
         rate and mean score are the stratified estimates over its weights, and ``n`` and
         ``made`` are effective counts (floats) of the same variance, from which the Wilson
         interval and ``score_se`` are made
-        (:func:`~tarotsim.analysis.moments.weighted_cell_table`); a last column ``deals``
+        (`weighted_cell_table`); a last column ``deals``
         holds the played deals, and ``attrs["weighted"]`` is True.
     """
     cols = by_columns(by)
@@ -104,12 +104,12 @@ def success_table(
 
 
 def success_plan(by: Sequence[str]) -> dict[str, Reduction]:
-    """The reductions :func:`success_from` reads, for cells of contract and `by`."""
+    """The reductions `success_from` reads, for cells of contract and `by`."""
     return plan(CellSums(by, margin=True), Counts())
 
 
 def success_from(results: dict[str, Any], by: Sequence[str], contract: str | None, z: float) -> pd.DataFrame:
-    """The :func:`success_table` from reduced records (see :func:`success_plan`)."""
+    """The [`success_table`][tarotsim.analysis.success.success_table] from reduced records (see `success_plan`)."""
     cols = list(by)
     sums = results[CellSums(cols, margin=True).key]
     table = cell_table(sums, contract)
@@ -133,7 +133,7 @@ def success_from(results: dict[str, Any], by: Sequence[str], contract: str | Non
 
 
 THRESHOLD_METHODS = ("fit", "first")
-"""How :func:`thresholds` reads a threshold: from fitted curves, or from the first cell."""
+"""How [`thresholds`][tarotsim.analysis.success.thresholds] reads a threshold: from fitted curves, or from the first cell."""
 
 
 def thresholds(
@@ -153,7 +153,7 @@ def thresholds(
     One row per contract and `by` group (by default the taker's bouts).
 
     With ``method="fit"`` (the default), two curves are fitted against `x` on its
-    values holding at least `min_n` played deals (see :mod:`tarotsim.analysis.fits`):
+    values holding at least `min_n` played deals (see `tarotsim.analysis.fits`):
     a logistic curve of success and a weighted least-squares curve of the mean taker
     score, polynomials of degree up to 3, with statsmodels. ``threshold`` is where the
     fitted success crosses `min_rate` going up (the last time, within the fitted range)
@@ -168,7 +168,7 @@ def thresholds(
     `min_rate` too. Cells are not smoothed.
 
     In a sweep whose card play ignores the contract, contracts played identically
-    (:func:`tarotsim.analysis.same_play.same_play_as`; Prise and Garde) have the same success
+    ([`tarotsim.analysis.same_play.same_play_as`][tarotsim.analysis.same_play.same_play_as]; Prise and Garde) have the same success
     by construction: the higher one's note says so.
 
     Parameters
@@ -193,7 +193,7 @@ def thresholds(
         An empty sequence gives one row per contract.
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (see
-        :func:`tarotsim.analysis.reduction.reduce_records`). Either way the run is read
+        [`tarotsim.analysis.reduction.reduce_records`][tarotsim.analysis.reduction.reduce_records]). Either way the run is read
         chunk by chunk and the curves are fitted on per-cell counts and sums.
 
     Returns
@@ -239,7 +239,7 @@ def thresholds(
 
 
 def check_threshold_options(min_rate: float, min_n: int, z: float, method: str) -> None:
-    """Check the options of :func:`thresholds` (``TypeError``/``ValueError`` saying which is wrong)."""
+    """Check the options of [`thresholds`][tarotsim.analysis.success.thresholds] (``TypeError``/``ValueError`` saying which is wrong)."""
     if not isinstance(min_rate, (int, float, np.floating)) or isinstance(min_rate, bool):
         raise TypeError(f"min_rate must be a number, got {type(min_rate).__name__}")
     if not 0.0 <= float(min_rate) <= 1.0:
@@ -253,7 +253,7 @@ def check_threshold_options(min_rate: float, min_n: int, z: float, method: str) 
 
 
 def thresholds_plan(by: Sequence[str], x: str, *, method: str, same_play: bool) -> dict[str, Reduction]:
-    """The reductions :func:`thresholds_from` reads (`same_play`: the records have deal numbers)."""
+    """The reductions `thresholds_from` reads (`same_play`: the records have deal numbers)."""
     cells = CellSums([*by, x], margin=method == "first")
     return plan(cells, Counts(), *((SamePlay(),) if same_play else ()))
 
@@ -269,7 +269,7 @@ def thresholds_from(
     method: str,
     contract: str | None,
 ) -> pd.DataFrame:
-    """The :func:`thresholds` from reduced records (see :func:`thresholds_plan`); options checked."""
+    """The [`thresholds`][tarotsim.analysis.success.thresholds] from reduced records (see `thresholds_plan`); options checked."""
     cols = list(by)
     keys = [*cols, x]
     # the fit needs no margin: cells summed with it (for a success table) serve as well
@@ -302,7 +302,7 @@ def _first_thresholds(
     min_n: int,
     same_play: dict[str, str],
 ) -> pd.DataFrame:
-    """Thresholds by the first-cell rule (see :func:`thresholds`, ``method="first"``) from the
+    """Thresholds by the first-cell rule (see [`thresholds`][tarotsim.analysis.success.thresholds], ``method="first"``) from the
     success table of cells (contract, `by`, `x`)."""
     keys = ["contract", *by]
     rows = []

@@ -1,8 +1,8 @@
 """Tables as text: every cell of a DataFrame formatted once, written out as GitHub Markdown.
 
-:func:`text_table` decides what each cell reads (floats to a format, whole-number float
-columns as integers, missing values blank); :func:`to_markdown` writes that as a Markdown
-table, and the report's HTML tables are written from the same :class:`TextTable`, so both
+[`text_table`][tarotsim.analysis.tables.text_table] decides what each cell reads (floats to a format, whole-number float
+columns as integers, missing values blank); [`to_markdown`][tarotsim.analysis.tables.to_markdown] writes that as a Markdown
+table, and the report's HTML tables are written from the same [`TextTable`][tarotsim.analysis.tables.TextTable], so both
 show the same cells.
 """
 
@@ -218,14 +218,14 @@ def merge_intervals(df: pd.DataFrame, floatfmt: str = ".3f") -> pd.DataFrame:
 
 
 def terminal_table(df: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH, floatfmt: str = ".3f") -> str:
-    """A table as aligned plain text for a terminal, numbers written for people (:func:`merge_intervals`).
+    """A table as aligned plain text for a terminal, numbers written for people (`merge_intervals`).
 
     Parameters
     ----------
     df : pandas.DataFrame
         The table.
     width : int or None
-        The most characters a line may take (default :data:`TERMINAL_WIDTH`); columns that do
+        The most characters a line may take (default `TERMINAL_WIDTH`); columns that do
         not fit are left out, from the right, and a last line says how many. None: no limit.
     floatfmt : str
         Format spec for floats.
@@ -269,7 +269,7 @@ def terminal_table(df: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH, floa
 
 
 def format_table(df: pd.DataFrame, fmt: str = "text", *, wide: bool = False, floatfmt: str = ".3f") -> str:
-    """A table written as ``fmt`` (:data:`FORMATS`): terminal text, Markdown, CSV or JSON records.
+    """A table written as ``fmt`` (`FORMATS`): terminal text, Markdown, CSV or JSON records.
 
     ``wide`` lets a text table take the width it needs. CSV and JSON hold every column with
     full precision; Markdown and text format floats with ``floatfmt``.

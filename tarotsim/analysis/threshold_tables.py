@@ -1,7 +1,7 @@
 """The thresholds of a run in one pass: trump thresholds, the best contract and the hand-point thresholds.
 
-What the ``thresholds`` command shows: :func:`~tarotsim.analysis.thresholds`,
-:func:`~tarotsim.analysis.best_contract` and :func:`~tarotsim.analysis.hand_points_thresholds`
+What the ``thresholds`` command shows: [`thresholds`][tarotsim.analysis.thresholds],
+[`best_contract`][tarotsim.analysis.best_contract] and [`hand_points_thresholds`][tarotsim.analysis.hand_points_thresholds]
 with their defaults, made from one reading of the run instead of three.
 """
 
@@ -22,17 +22,17 @@ _SHAPE = ["taker_bouts", "taker_trumps"]
 
 
 class ThresholdTables(NamedTuple):
-    """The tables of :func:`threshold_tables`.
+    """The tables of `threshold_tables`.
 
     Attributes
     ----------
     thresholds : pandas.DataFrame
-        :func:`~tarotsim.analysis.thresholds` (fitted, in trump length by bouts).
+        [`thresholds`][tarotsim.analysis.thresholds] (fitted, in trump length by bouts).
     best : pandas.DataFrame or None
-        :func:`~tarotsim.analysis.best_contract` by bouts and trumps; None when the run
+        [`best_contract`][tarotsim.analysis.best_contract] by bouts and trumps; None when the run
         cannot compare contracts (`not_compared` says why).
     hand_points : pandas.DataFrame or None
-        :func:`~tarotsim.analysis.hand_points_thresholds` on ``hand_points``; None with `best`.
+        [`hand_points_thresholds`][tarotsim.analysis.hand_points_thresholds] on ``hand_points``; None with `best`.
     not_compared : str
         Why `best` and `hand_points` are None (not a sweep, a column missing); ``""`` otherwise.
     """
@@ -58,7 +58,7 @@ def threshold_tables(
         Fewest played deals a cell or a bin needs to count. Default 30.
     client : distributed.Client or str, optional
         Reduce the chunks of a run directory on this Dask cluster (see
-        :func:`tarotsim.analysis.reduce_records`).
+        [`tarotsim.analysis.reduce_records`][tarotsim.analysis.reduce_records]).
 
     Returns
     -------

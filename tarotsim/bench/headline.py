@@ -1,6 +1,6 @@
 """The figures of ``tarotsim bench``: the engine with random and heuristic play, the bare
 playout loop and ``simulate()``, timed in interleaved rounds in under a minute
-(:func:`headline`)."""
+(`headline`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The ``tarotsim`` command (``python -m tarotsim`` works too).
 
-``COMMANDS`` lists every command with the module that holds it: :mod:`tarotsim.cli.running`
-(the commands that play deals), :mod:`tarotsim.cli.analysis` (those that read run
-directories), :mod:`tarotsim.cli.learned` (the refitted count and the learned bidder),
-:mod:`tarotsim.cli.hand` (one hand analysed) and :mod:`tarotsim.cli.deal` (dealing with conditions), all
-built on :mod:`tarotsim.cli.common`. A command's options are added, and its module imported,
+``COMMANDS`` lists every command with the module that holds it: `tarotsim.cli.running`
+(the commands that play deals), `tarotsim.cli.analysis` (those that read run
+directories), `tarotsim.cli.learned` (the refitted count and the learned bidder),
+`tarotsim.cli.hand` (one hand analysed) and `tarotsim.cli.deal` (dealing with conditions), all
+built on `tarotsim.cli.common`. A command's options are added, and its module imported,
 only once the command is named, so that ``tarotsim --help`` loads neither Numba nor pandas.
 ``main`` runs one command and turns every error a user can cause into one line on stderr and
 exit status 2.

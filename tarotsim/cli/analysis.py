@@ -1,6 +1,6 @@
 """The commands that read run directories: ``table``, ``thresholds``, ``compare`` and ``report``.
 
-:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
+`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and `tarotsim.cli.main`
 handles their errors like every command's: one line, exit status 2.
 """
 

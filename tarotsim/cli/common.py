@@ -2,8 +2,8 @@
 the types of its arguments, the option groups several commands take, and ``emit``, which
 prints a table and writes it to a file.
 
-The command modules (:mod:`tarotsim.cli.running`, :mod:`tarotsim.cli.analysis`,
-:mod:`tarotsim.cli.learned`) import this one and never each other. It imports the engine's
+The command modules (`tarotsim.cli.running`, `tarotsim.cli.analysis`,
+`tarotsim.cli.learned`) import this one and never each other. It imports the engine's
 names (configuration, labels) only in the functions that need them, since ``tarotsim --help``
 imports it.
 """
@@ -94,11 +94,11 @@ def whole(minimum: int = 1, maximum: int = MAX_DEALS) -> Callable[[str], int]:
 
 
 positive_int = whole(1, MAX_DEALS)
-"""A count of at least 1 and at most :data:`MAX_DEALS`."""
+"""A count of at least 1 and at most `MAX_DEALS`."""
 seed_number = whole(0, MAX_SEED)
-"""A ``--seed``: a whole number from 0 to :data:`MAX_SEED`."""
+"""A ``--seed``: a whole number from 0 to `MAX_SEED`."""
 threads_number = whole(1, MAX_THREADS)
-"""A ``--threads`` or ``--workers``: 1 to :data:`MAX_THREADS`."""
+"""A ``--threads`` or ``--workers``: 1 to `MAX_THREADS`."""
 
 
 def proportion(text: str) -> float:
@@ -431,7 +431,7 @@ def add_run_options(
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'tarotsim[distributed]')",
+        help="make the chunks on the Dask cluster at ADDRESS, e.g. tcp://host:8786 (pip install 'dask[distributed]')",
     )
     parser.add_argument(
         "--workers",

@@ -1,6 +1,6 @@
-"""The ``deal`` command: deals that hold given cards and meet ranges (:func:`tarotsim.dealing.deal`).
+"""The ``deal`` command: deals that hold given cards and meet ranges (`tarotsim.dealing.deal`).
 
-Listed in :data:`tarotsim.cli.COMMANDS` (``deal_options`` adds its options); :func:`tarotsim.cli.main`
+Listed in `tarotsim.cli.COMMANDS` (``deal_options`` adds its options); `tarotsim.cli.main`
 handles its errors like every command's: one line, exit status 2.
 """
 

@@ -1,6 +1,6 @@
-"""The ``hand`` command: one hand analysed (:func:`tarotsim.hand.analyse_hand`).
+"""The ``hand`` command: one hand analysed ([`tarotsim.hand.analyse_hand`][tarotsim.hand.analyse_hand]).
 
-Listed in :data:`tarotsim.cli.COMMANDS` (``hand_options`` adds its options); :func:`tarotsim.cli.main`
+Listed in `tarotsim.cli.COMMANDS` (``hand_options`` adds its options); `tarotsim.cli.main`
 handles its errors like every command's: one line, exit status 2.
 """
 

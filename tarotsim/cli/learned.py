@@ -1,6 +1,6 @@
 """The commands of the refitted count and the learned bidder: ``fit-count`` and ``fit-bidder``.
 
-:data:`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and :func:`tarotsim.cli.main`
+`tarotsim.cli.COMMANDS` lists them (``NAME_options`` adds their options) and `tarotsim.cli.main`
 handles their errors like every command's: one line, exit status 2.
 """
 

@@ -1,25 +1,25 @@
 """Card players (and bidders) written by users as Numba functions, compiled into the game loop.
 
 A user's card player is any ``@numba.njit`` function ``card(view, legal0, legal1, options)
--> int`` compiled for :data:`CARD_SIGNATURE`: the seat's ``SeatView`` (``kernels.view``;
+-> int`` compiled for `CARD_SIGNATURE`: the seat's ``SeatView`` (``kernels.view``;
 its arrays read-only, but for ``rng``, the deal's random stream, which a player may draw
 from), its legal cards as the two ``uint64`` words of a card set, its strategy's ``params``
 as a read-only ``float64`` array, and the card id it plays.
 
 The game receives the functions as the addresses of their compiled code in a
-:class:`Users` argument (arrays only: its type is the same whatever the functions) and
+`Users` argument (arrays only: its type is the same whatever the functions) and
 calls each as a Numba first-class function of one type,
-:data:`CARD_FUNCTION` (``card_function``): the game is compiled once for every user
+`CARD_FUNCTION` (``card_function``): the game is compiled once for every user
 function, and each new function compiles alone, once (``@numba.njit(cache=True)`` keeps
 it across processes). Runs without user players pass ``None`` and compile none of this.
 
 A user's bidder is the same for the auction: ``bid(view, options) -> int``
-(:data:`BID_SIGNATURE`), the contract the seat wishes to play with its hand as dealt
+(`BID_SIGNATURE`), the contract the seat wishes to play with its hand as dealt
 (0 pass, 1 prise … 4 garde contre); it bids that wish when it beats the bid so far, as
 every bid policy does. Its seat has the bid code ``BID_USER + j``.
 
 A seat played by a user function has the card-play code ``PLAY_USER + j``, ``j`` its slot
-of ``Users`` (at most :data:`USER_SLOTS` functions in a run). ``driver.play_to_end``, given
+of ``Users`` (at most `USER_SLOTS` functions in a run). ``driver.play_to_end``, given
 ``users``, asks ``user_card`` for its cards; without (the search players' playouts), it
 hands such a seat back to its caller as it does a ``pimc`` seat.
 

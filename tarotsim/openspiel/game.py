@@ -1,5 +1,5 @@
-"""The game and its states: :class:`FrenchTarotGame` (the type registered with ``pyspiel``)
-and :class:`FrenchTarotState`, one deal dealt card by card, then a :class:`tarotsim.Game`
+"""The game and its states: [`FrenchTarotGame`][tarotsim.openspiel.game.FrenchTarotGame] (the type registered with ``pyspiel``)
+and [`FrenchTarotState`][tarotsim.openspiel.game.FrenchTarotState], one deal dealt card by card, then a `tarotsim.Game`
 played one action at a time."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class FrenchTarotGame(pyspiel.Game):
 
 
 class _Table:
-    """The deal once dealt (a :class:`tarotsim.Game`), copied by ``Game.clone``."""
+    """The deal once dealt (a `tarotsim.Game`), copied by ``Game.clone``."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -96,8 +96,8 @@ class _Table:
 
 
 class FrenchTarotState(pyspiel.State):
-    """A state of :class:`FrenchTarotGame`: the deal being dealt (chance), then a
-    :class:`tarotsim.Game` (``state.tarot``) played one action at a time."""
+    """A state of [`FrenchTarotGame`][tarotsim.openspiel.game.FrenchTarotGame]: the deal being dealt (chance), then a
+    `tarotsim.Game` (``state.tarot``) played one action at a time."""
 
     def __init__(self, game: FrenchTarotGame) -> None:
         super().__init__(game)
@@ -114,7 +114,7 @@ class FrenchTarotState(pyspiel.State):
 
     @property
     def tarot(self) -> Game | None:
-        """The :class:`tarotsim.Game` once the deal is dealt (None while dealing)."""
+        """The `tarotsim.Game` once the deal is dealt (None while dealing)."""
         return None if self._table is None else self._table.game
 
     @property
@@ -178,7 +178,7 @@ class FrenchTarotState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FrenchTarotState:
         """A state drawn uniformly among those ``player_id`` cannot tell from this one
-        (:func:`resample`), its randomness seeded from ``probability_sampler()``."""
+        ([`resample`][tarotsim.openspiel.resampling.resample]), its randomness seeded from ``probability_sampler()``."""
         seed = int(probability_sampler() * 2**53)
         return resample(self, player_id, np.random.default_rng(seed))
 

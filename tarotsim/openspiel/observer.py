@@ -1,5 +1,5 @@
-"""What a seat observes: OpenSpiel's observer (:class:`TarotObserver`) for each observation
-type, its tensor made of the named fields of :meth:`tarotsim.Observation.tensor` and its strings."""
+"""What a seat observes: OpenSpiel's observer ([`TarotObserver`][tarotsim.openspiel.observer.TarotObserver]) for each observation
+type, its tensor made of the named fields of `tarotsim.Observation.tensor` and its strings."""
 
 from __future__ import annotations
 
@@ -37,14 +37,14 @@ class TarotObserver:
     """OpenSpiel's observer (``game.make_py_observer``) for an observation type.
 
     The tensor is made of named parts (``observer.dict``): the fields of
-    :meth:`tarotsim.Observation.tensor` (``tarotsim.game.TENSOR_FIELDS``) that the type
+    `tarotsim.Observation.tensor` (``tarotsim.game.TENSOR_FIELDS``) that the type
     shows — public fields with ``public_info``, the seat's ``hand`` and ``legal_actions``
     with private information, the écart as the seat knows it (its shown trumps alone
     without private information) — then, with ``perfect_recall``, ``trick_of_card``
     (78 × 24: one-hot of the trick in which each card was played) and, with private
     information, ``ecart_order`` (6 × 78: the taker's écart in laying order); with every
     seat's private information, ``deal`` ((MAX_SEATS + 2) × 78: each hand, the chien, the
-    écart). The strings: :meth:`tarotsim.Observation.info_string` for a seat's own view
+    écart). The strings: `tarotsim.Observation.info_string` for a seat's own view
     (plus, with perfect recall, the taker's laying order), else its public or private lines.
     """
 

@@ -1,5 +1,5 @@
-"""OpenSpiel bots as tarotsim players: :class:`OpenSpielPlayer` seats any bot, deciding from
-a state drawn from the seat's observation; :func:`ismcts_player` is OpenSpiel's IS-MCTS so
+"""OpenSpiel bots as tarotsim players: [`OpenSpielPlayer`][tarotsim.openspiel.players.OpenSpielPlayer] seats any bot, deciding from
+a state drawn from the seat's observation; [`ismcts_player`][tarotsim.openspiel.players.ismcts_player] is OpenSpiel's IS-MCTS so
 seated."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class OpenSpielPlayer:
     """An OpenSpiel bot as a tarotsim player (``Strategy(play=OpenSpielPlayer(…))``).
 
     At each decision the bot gets a state drawn from the seat's observation
-    (:func:`state_from_observation`) and its action is played: a bot that decides from the
+    ([`state_from_observation`][tarotsim.openspiel.resampling.state_from_observation]) and its action is played: a bot that decides from the
     seat's information alone (IS-MCTS, a policy over the information state) plays as it
     would in the OpenSpiel game, and no bot can see the real deal.
 
@@ -30,7 +30,7 @@ class OpenSpielPlayer:
     ----------
     make_bot : callable
         ``make_bot(game, seed)`` → a ``pyspiel.Bot`` (anything with ``step(state)``) for the
-        :class:`FrenchTarotGame` ``game``; made once per table size and dealer.
+        [`FrenchTarotGame`][tarotsim.openspiel.FrenchTarotGame] ``game``; made once per table size and dealer.
     seed : int
         Seeds the draws of the states (and ``make_bot``'s ``seed``).
     name : str
@@ -68,7 +68,7 @@ def ismcts_player(
     simulations: int = 100, *, uct_c: float = 200.0, rollouts: int = 1, seed: int = 0
 ) -> OpenSpielPlayer:
     """OpenSpiel's Python IS-MCTS (``open_spiel.python.algorithms.ismcts``) as a player:
-    ``simulations`` per decision, each from a state drawn by :func:`resample`, evaluated by
+    ``simulations`` per decision, each from a state drawn by [`resample`][tarotsim.openspiel.resampling.resample], evaluated by
     ``rollouts`` uniformly random playouts; ``uct_c`` in points (the scores' scale). The
     searches and the draws are seeded by ``seed``: a duel with it is reproducible."""
     from open_spiel.python.algorithms import ismcts, mcts

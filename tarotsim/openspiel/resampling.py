@@ -1,5 +1,5 @@
-"""States from deals: the state a given deal reaches (:func:`deal_state`), and the exact
-resampling from a seat's information (:func:`resample`, :func:`state_from_observation`), which
+"""States from deals: the state a given deal reaches ([`deal_state`][tarotsim.openspiel.resampling.deal_state]), and the exact
+resampling from a seat's information ([`resample`][tarotsim.openspiel.resampling.resample], [`state_from_observation`][tarotsim.openspiel.resampling.state_from_observation]), which
 lets OpenSpiel's IS-MCTS play the game and seats OpenSpiel bots at tarotsim's table."""
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ def _resample(
     laid: int,
     rng: np.random.Generator,
 ) -> FrenchTarotState:
-    """A state of ``game`` drawn for the seat of ``obs`` (:func:`resample`), whose moves
+    """A state of ``game`` drawn for the seat of ``obs`` ([`resample`][tarotsim.openspiel.resampling.resample]), whose moves
     ``moves`` led to ``to_act`` deciding at ``phase``, ``laid`` cards of the écart down."""
     plan = _Plan(obs, game.spec)
     scratch = _world_scratch()
@@ -414,7 +414,7 @@ def observed_moves(obs: Observation) -> list[tuple[int, str]]:
 
 def state_from_observation(obs: Observation, rng: np.random.Generator) -> FrenchTarotState:
     """A state of the OpenSpiel game at which the seat of ``obs`` (to act) knows exactly what
-    ``obs`` says: drawn as :func:`resample` draws, its moves :func:`observed_moves`.
+    ``obs`` says: drawn as [`resample`][tarotsim.openspiel.resampling.resample] draws, its moves [`observed_moves`][tarotsim.openspiel.resampling.observed_moves].
 
     The state can be handed to any OpenSpiel bot that plays from the seat's information
     (its information state and ``resample_from_infostate``): the other hands in it are a

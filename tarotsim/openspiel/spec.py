@@ -1,5 +1,5 @@
 """What every game of ``tarotsim.openspiel`` shares: its registered name, the widths of its
-observation fields, the table's spec, and :func:`load`."""
+observation fields, the table's spec, and [`load`][tarotsim.openspiel.spec.load]."""
 
 from __future__ import annotations
 

@@ -2,15 +2,15 @@
 
 The package, one job per module:
 
-- :mod:`~tarotsim.report.style`: contract names and colours, the Agg ``Figure`` helpers;
-- :mod:`~tarotsim.report.figures`: the success, best-contract and hand-point figures, records
-  (or their tables) in, a :class:`Drawn` out;
-- :mod:`~tarotsim.report.distributions`: the histograms and the bonus chart, from tallies;
-- :mod:`~tarotsim.report.document`: the document model, written as Markdown and as HTML;
-- :mod:`~tarotsim.report.summary`: every table of a run from one pass over its chunks;
-- :mod:`~tarotsim.report.glossary`: the words for column names, and numbers and intervals in words;
-- :mod:`~tarotsim.report.provenance`: where a report's numbers come from;
-- :mod:`~tarotsim.report.assembly`: :func:`write_report`, which puts the report together.
+- `style`: contract names and colours, the Agg ``Figure`` helpers;
+- `figures`: the success, best-contract and hand-point figures, records
+  (or their tables) in, a [`Drawn`][tarotsim.report.Drawn] out;
+- `distributions`: the histograms and the bonus chart, from tallies;
+- `document`: the document model, written as Markdown and as HTML;
+- `summary`: every table of a run from one pass over its chunks;
+- `glossary`: the words for column names, and numbers and intervals in words;
+- `provenance`: where a report's numbers come from;
+- `assembly`: [`write_report`][tarotsim.report.write_report], which puts the report together.
 
 matplotlib is imported only when a figure is drawn, and only its object-oriented API
 (``Figure`` with the Agg canvas): no pyplot, no global state, no window.

@@ -1,9 +1,9 @@
 """A run directory → a report folder: PNG figures, ``report.md`` and a standalone ``report.html``.
 
-:func:`write_report` reads a run once, chunk by chunk (:mod:`tarotsim.report.summary`), draws
-the figures of :mod:`tarotsim.report.figures` and :mod:`tarotsim.report.distributions` from
+[`write_report`][tarotsim.report.assembly.write_report] reads a run once, chunk by chunk (`tarotsim.report.summary`), draws
+the figures of `tarotsim.report.figures` and `tarotsim.report.distributions` from
 its tables, and lays them out with those tables in a
-:class:`~tarotsim.report.document.Document`, written once as Markdown and once as HTML.
+[`Document`][tarotsim.report.document.Document], written once as Markdown and once as HTML.
 Both documents show the same text, tables and figures; the figures are PNG files beside them
 in the report folder, referenced by relative path (``src="heatmap_garde.png"``), so the folder
 can be moved or published as a whole.
@@ -85,7 +85,7 @@ def write_report(
     client : distributed.Client or str, optional
         Reduce the run's chunks on this Dask cluster (a client, or a scheduler address);
         by default they are read here. Either way the run is read once, chunk by chunk
-        (:func:`~tarotsim.report.summary.summarise_run`), in memory that does not grow
+        ([`summarise_run`][tarotsim.report.summary.summarise_run]), in memory that does not grow
         with its size.
 
     Returns

@@ -1,8 +1,8 @@
 """The report's distributions: taker scores, attack points against target, and bonuses, by contract.
 
-Each figure is drawn from the deals of each distinct value (a tally, :func:`tally`), counted
+Each figure is drawn from the deals of each distinct value (a tally, `tally`), counted
 chunk by chunk: a histogram of a run of any size needs only its distinct values, and its
-bars equal those of the deals themselves. As in :mod:`tarotsim.report.figures`, each figure
+bars equal those of the deals themselves. As in `tarotsim.report.figures`, each figure
 function reads the records and hands its tally to its ``draw_*`` function, which the report
 calls with the tallies of its one pass over the run.
 """
@@ -51,7 +51,7 @@ def _tally_sums(keys: Sequence[str]) -> CellSums:
 
 
 def distributions_plan() -> dict[str, Reduction]:
-    """The reductions of the three distributions (what :func:`tally` and the deal count read)."""
+    """The reductions of the three distributions (what `tally` and the deal count read)."""
     return plan(*(_tally_sums(keys) for keys in (SCORE_TALLY, MARGIN_TALLY, EVENT_TALLY)), Counts())
 
 
@@ -87,8 +87,8 @@ def taker_score_histogram(data: analysis.Data, *, client: Any = None) -> Drawn:
 
 
 def draw_taker_score_histogram(scores: pd.DataFrame, played_deals: int) -> Drawn:
-    """The :func:`taker_score_histogram` from the deals of each (contract, taker score)
-    (:func:`tally` of :data:`SCORE_TALLY`) and the count of played deals."""
+    """The [`taker_score_histogram`][tarotsim.report.distributions.taker_score_histogram] from the deals of each (contract, taker score)
+    (`tally` of `SCORE_TALLY`) and the count of played deals."""
     present = [c for c in CONTRACTS if c in set(scores["contract"])]
     ncols = min(2, len(present))
     nrows = -(-len(present) // ncols)
@@ -158,7 +158,7 @@ def _score_edges(scores: np.ndarray) -> np.ndarray:
 
 
 def attack_margin_histogram(data: analysis.Data, *, client: Any = None) -> Drawn:
-    """Histogram of the attack's points minus its target by bouts (:data:`tarotsim.labels.TARGETS`).
+    """Histogram of the attack's points minus its target by bouts (`tarotsim.labels.TARGETS`).
 
     Bins are one card point wide and start on whole numbers, so a contract made by a half
     point (+0.5) and one failed by a half point (−0.5) fall either side of 0.
@@ -174,8 +174,8 @@ def attack_margin_histogram(data: analysis.Data, *, client: Any = None) -> Drawn
 
 
 def draw_attack_margin_histogram(ends: pd.DataFrame, played_deals: int) -> Drawn:
-    """The :func:`attack_margin_histogram` from the deals of each (contract, attack points,
-    attack bouts) (:func:`tally` of :data:`MARGIN_TALLY`) and the count of played deals."""
+    """The [`attack_margin_histogram`][tarotsim.report.distributions.attack_margin_histogram] from the deals of each (contract, attack points,
+    attack bouts) (`tally` of `MARGIN_TALLY`) and the count of played deals."""
     present = [c for c in CONTRACTS if c in set(ends["contract"])]
     diff = (
         ends["attack_points"].to_numpy(dtype=float)
@@ -245,8 +245,8 @@ def events_chart(data: analysis.Data, *, client: Any = None) -> Drawn:
 
 
 def draw_events_chart(events: pd.DataFrame, played_deals: int) -> Drawn:
-    """The :func:`events_chart` from the deals of each combination of events by contract
-    (:func:`tally` of :data:`EVENT_TALLY`) and the count of played deals."""
+    """The [`events_chart`][tarotsim.report.distributions.events_chart] from the deals of each combination of events by contract
+    (`tally` of `EVENT_TALLY`) and the count of played deals."""
     present = [c for c in CONTRACTS if c in set(events["contract"])]
     rows = []
     for con in present:

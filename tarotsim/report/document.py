@@ -1,17 +1,17 @@
 """The report's document: headings, paragraphs, lists, tables and figures, as Markdown and HTML.
 
-A :class:`Document` is a list of blocks. Tables are kept as DataFrames and written straight
-to each format from the same text cells (:func:`tarotsim.analysis.text_table`), so the
+A [`Document`][tarotsim.report.document.Document] is a list of blocks. Tables are kept as DataFrames and written straight
+to each format from the same text cells ([`tarotsim.analysis.text_table`][tarotsim.analysis.text_table]), so the
 Markdown and the HTML show the same numbers. The HTML page is standalone: inline CSS, no
 script, figures referenced by relative path. Every table sits in a ``table-wrap`` box that
 scrolls sideways on its own and figures shrink to the page, so that the page itself never
 scrolls sideways, whatever the width of a table; the viewport tag lets a phone show the
 page at its own width.
 
-Tables are shown in words (:func:`tarotsim.report.glossary.readable`): headers say what a
+Tables are shown in words (`tarotsim.report.glossary.readable`): headers say what a
 column holds, intervals read ``8.3 to 8.5`` and negative numbers carry a real minus sign.
-The document remembers the columns its tables showed, and :meth:`Document.glossary` adds
-their entries of :data:`~tarotsim.report.glossary.GLOSSARY` as a table.
+The document remembers the columns its tables showed, and [`Document.glossary`][tarotsim.report.document.Document.glossary] adds
+their entries of `GLOSSARY` as a table.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Link(NamedTuple):
 
 
 Inline = str | Code | Link
-"""A piece of a paragraph: plain text, a :class:`Code` span or a :class:`Link`."""
+"""A piece of a paragraph: plain text, a [`Code`][tarotsim.report.document.Code] span or a [`Link`][tarotsim.report.document.Link]."""
 
 
 def _inline_markdown(parts: tuple[Inline, ...]) -> str:
@@ -199,7 +199,7 @@ class Document:
     Parameters
     ----------
     title : str
-        The HTML page's title (add it as a level-1 :meth:`heading` to show it).
+        The HTML page's title (add it as a level-1 [`heading`][tarotsim.report.document.Document.heading] to show it).
     """
 
     def __init__(self, title: str) -> None:
@@ -215,7 +215,7 @@ class Document:
         self.blocks.append(Heading(level, text))
 
     def paragraph(self, *parts: Inline) -> None:
-        """Add a paragraph made of text and :class:`Code` spans, in order."""
+        """Add a paragraph made of text and [`Code`][tarotsim.report.document.Code] spans, in order."""
         self.blocks.append(Paragraph(parts))
 
     def bullets(self, *items: tuple[Inline, ...] | str) -> None:
@@ -234,8 +234,8 @@ class Document:
     ) -> None:
         """Add `frame` as a table (its index left out; floats written with `floatfmt`).
 
-        Its column names are turned into words (:func:`~tarotsim.report.glossary.readable`,
-        which also joins each interval into one cell) and remembered for :meth:`glossary`,
+        Its column names are turned into words (`readable`,
+        which also joins each interval into one cell) and remembered for [`glossary`][tarotsim.report.document.Document.glossary],
         unless `in_words` says the frame is written in words already; then the column names
         it shows in words, `terms`, are remembered (those of the glossary among them).
         """

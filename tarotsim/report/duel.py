@@ -1,9 +1,9 @@
 """A duel's small report: A's edge and the scores by role with intervals (a figure), and the tables.
 
-:func:`write_duel_report` writes ``duel.md``, a standalone ``duel.html`` and the figure
-``edge_by_role.png`` into a folder, from a :class:`~tarotsim.duel.DuelResult`, with the
-document model of :mod:`tarotsim.report.document` and the figure helpers of
-:mod:`tarotsim.report.style`.
+`write_duel_report` writes ``duel.md``, a standalone ``duel.html`` and the figure
+``edge_by_role.png`` into a folder, from a [`DuelResult`][tarotsim.duel.DuelResult], with the
+document model of `tarotsim.report.document` and the figure helpers of
+`tarotsim.report.style`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ TERMINAL_HEADERS = {
 
 def duel_tables(result: DuelResult, *, terminal: bool = True) -> list[tuple[pd.DataFrame, str]]:
     """The duel's tables, by role and by contract, each with its title: what ``tarotsim duel``
-    and ``tarotsim table`` print. ``terminal``: short headers (:data:`TERMINAL_HEADERS`)."""
+    and ``tarotsim table`` print. ``terminal``: short headers (`TERMINAL_HEADERS`)."""
     names = TERMINAL_HEADERS if terminal else {}
     return [
         (
@@ -124,8 +124,8 @@ def duel_document(
     *,
     run: str | os.PathLike[str] | None = None,
 ) -> Document:
-    """The duel's report as a :class:`~tarotsim.report.document.Document`; its figure
-    (:func:`edge_by_role_chart`) is ``figure_file``, under ``caption``; ``run`` is the duel's
+    """The duel's report as a [`Document`][tarotsim.report.document.Document]; its figure
+    (`edge_by_role_chart`) is ``figure_file``, under ``caption``; ``run`` is the duel's
     run directory, if it has one (named by the provenance's command)."""
     from tarotsim.duel import INTERVAL
 

@@ -1,8 +1,8 @@
-"""The report's figures of success, best contract and hand points: records in, a :class:`Drawn` out.
+"""The report's figures of success, best contract and hand points: records in, a [`Drawn`][tarotsim.report.figures.Drawn] out.
 
 Each figure function takes records (a DataFrame or a run directory), computes its table with
-:mod:`tarotsim.analysis` (chunk by chunk) and hands it to its ``draw_*`` function, which draws
-it on an Agg ``Figure`` (see :mod:`tarotsim.report.style`) with a one-line caption along its
+[`tarotsim.analysis`][tarotsim.analysis] (chunk by chunk) and hands it to its ``draw_*`` function, which draws
+it on an Agg ``Figure`` (see `tarotsim.report.style`) with a one-line caption along its
 foot. The report calls the ``draw_*`` functions with the tables of one pass over the run.
 Thrown-in deals are left out of every figure.
 """
@@ -66,7 +66,7 @@ def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30, name
     """Heatmap of the success rate of `contract` by the taker's bouts and trump length.
 
     Rows are bouts 0–3, columns the trump lengths seen in the played deals. Each cell of
-    :func:`tarotsim.analysis.success_table` gets one annotation: its rate in percent, or,
+    [`tarotsim.analysis.success_table`][tarotsim.analysis.success_table] gets one annotation: its rate in percent, or,
     when it holds fewer than `min_n` deals, a grey hatched square marked ``n<MIN_N`` (with
     its rate in small type). Cells without a deal stay blank. `name` replaces the
     contract's name in the title and caption (for contracts drawn once for several, when
@@ -76,7 +76,7 @@ def success_heatmap(data: analysis.Data, contract: str, *, min_n: int = 30, name
     -------
     Drawn
         ``data`` is the success table of `contract` (columns of
-        :func:`~tarotsim.analysis.success_table`) plus ``low_n`` (``n < min_n``).
+        [`success_table`][tarotsim.analysis.success_table]) plus ``low_n`` (``n < min_n``).
     """
     check_min_n(min_n)
     return draw_success_heatmap(analysis.success_table(data), contract, min_n=min_n, name=name)
@@ -92,8 +92,8 @@ def _contract_cells(success: pd.DataFrame, contract: str, min_n: int) -> pd.Data
 def draw_success_heatmap(
     success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None
 ) -> Drawn:
-    """The :func:`success_heatmap` of `contract` from the success table of every contract
-    (:func:`tarotsim.analysis.success_table` by bouts and trumps, which sets the trump lengths shown)."""
+    """The [`success_heatmap`][tarotsim.report.figures.success_heatmap] of `contract` from the success table of every contract
+    ([`tarotsim.analysis.success_table`][tarotsim.analysis.success_table] by bouts and trumps, which sets the trump lengths shown)."""
     from matplotlib import colormaps
 
     table = _contract_cells(success, contract, min_n)
@@ -150,7 +150,7 @@ def draw_success_heatmap(
 def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: str | None = None) -> Drawn:
     """Success rate of `contract` against trump length, one line per bout count.
 
-    Each line joins the cells of :func:`tarotsim.analysis.success_table` with at least
+    Each line joins the cells of [`tarotsim.analysis.success_table`][tarotsim.analysis.success_table] with at least
     `min_n` deals, with its 95 % Wilson interval as a band (``rate_low`` to ``rate_high``);
     thinner cells are shown as small hollow markers off the line. `name` replaces the
     contract's name in the title and caption.
@@ -169,7 +169,7 @@ def success_lines(data: analysis.Data, contract: str, *, min_n: int = 30, name: 
 
 
 def draw_success_lines(success: pd.DataFrame, contract: str, *, min_n: int, name: str | None = None) -> Drawn:
-    """The :func:`success_lines` of `contract` from a success table holding its cells."""
+    """The [`success_lines`][tarotsim.report.figures.success_lines] of `contract` from a success table holding its cells."""
     from matplotlib.ticker import MaxNLocator
 
     table = _contract_cells(success, contract, min_n)
@@ -246,25 +246,25 @@ def draw_success_lines(success: pd.DataFrame, contract: str, *, min_n: int, name
 def best_contract_map(data: analysis.Data, *, min_n: int = 30) -> Drawn:
     """Map of the best choice (pass or a contract) by the taker's bouts and trump length.
 
-    Colours are those of :data:`~tarotsim.report.style.CONTRACT_COLOURS`; each cell of
-    :func:`tarotsim.analysis.best_contract` is labelled with a short name (``–`` pass,
+    Colours are those of [`CONTRACT_COLOURS`][tarotsim.report.style.CONTRACT_COLOURS]; each cell of
+    [`tarotsim.analysis.best_contract`][tarotsim.analysis.best_contract] is labelled with a short name (``–`` pass,
     ``P``, ``G``, ``GS``, ``GC``). A cell that is not ``decided`` is hatched and its label
     marked: ``G=P`` when the best choice and the runner-up are the same play (ahead by its
     multiplier only), ``GS?`` otherwise (the 95 % interval of best − runner-up includes 0,
     or the cell holds fewer than `min_n` deals). Needs sweep records
-    (:func:`~tarotsim.analysis.best_contract` raises otherwise).
+    ([`best_contract`][tarotsim.analysis.best_contract] raises otherwise).
 
     Returns
     -------
     Drawn
-        ``data`` is the :func:`~tarotsim.analysis.best_contract` table.
+        ``data`` is the [`best_contract`][tarotsim.analysis.best_contract] table.
     """
     check_min_n(min_n)
     return draw_best_contract_map(analysis.best_contract(data, min_n=min_n), min_n=min_n)
 
 
 def draw_best_contract_map(table: pd.DataFrame, *, min_n: int) -> Drawn:
-    """The :func:`best_contract_map` of a :func:`tarotsim.analysis.best_contract` table."""
+    """The [`best_contract_map`][tarotsim.report.figures.best_contract_map] of a [`tarotsim.analysis.best_contract`][tarotsim.analysis.best_contract] table."""
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
@@ -356,19 +356,19 @@ def hand_points_plot(
 ) -> Drawn:
     """Mean taker score of each contract against the hand-point count (Chavey).
 
-    One line per contract through the bins of :func:`tarotsim.analysis.hand_points_table`
+    One line per contract through the bins of [`tarotsim.analysis.hand_points_table`][tarotsim.analysis.hand_points_table]
     with at least `min_n` deals, plotted at the bin centre, with a ±1.96 standard-error
-    band. The published bands (:data:`tarotsim.labels.PUBLISHED_BANDS`: the hand points
+    band. The published bands (`tarotsim.labels.PUBLISHED_BANDS`: the hand points
     each contract is usually bid from) made on the count `scale` are dashed vertical lines
     in the contract's colour; bands made on the other count
-    (:data:`tarotsim.analysis.BAND_SCALES`) are named in the legend, not drawn.
+    ([`tarotsim.analysis.BAND_SCALES`][tarotsim.analysis.BAND_SCALES]) are named in the legend, not drawn.
 
     Returns
     -------
     Drawn
-        ``data`` is the :func:`~tarotsim.analysis.hand_points_table` with ``bin_mid``
+        ``data`` is the [`hand_points_table`][tarotsim.analysis.hand_points_table] with ``bin_mid``
         (bin centre, the x data of the lines) added. The line of a contract has its
-        label (:data:`~tarotsim.report.style.CONTRACT_LABELS`) and the ``mean_score`` of its counted bins as y data.
+        label ([`CONTRACT_LABELS`][tarotsim.report.style.CONTRACT_LABELS]) and the ``mean_score`` of its counted bins as y data.
     """
     check_min_n(min_n)
     return draw_hand_points_plot(
@@ -377,7 +377,7 @@ def hand_points_plot(
 
 
 def draw_hand_points_plot(table: pd.DataFrame, *, min_n: int, scale: str = "hand_points") -> Drawn:
-    """The :func:`hand_points_plot` of a :func:`tarotsim.analysis.hand_points_table` on `scale`."""
+    """The [`hand_points_plot`][tarotsim.report.figures.hand_points_plot] of a [`tarotsim.analysis.hand_points_table`][tarotsim.analysis.hand_points_table] on `scale`."""
     table = table.copy()
     table["bin_mid"] = (table["bin_low"] + table["bin_high"]) / 2.0
     fig = new_figure(9.0, 5.0)

@@ -1,7 +1,7 @@
 """The report's answers: the analysis tables turned into the short findings it opens with.
 
-Each function takes tables of :mod:`tarotsim.analysis` and returns text (bullet items of
-:class:`~tarotsim.report.document.Document`) or a compact table; none computes a statistic
+Each function takes tables of [`tarotsim.analysis`][tarotsim.analysis] and returns text (bullet items of
+[`Document`][tarotsim.report.document.Document]) or a compact table; none computes a statistic
 of its own, so every number it writes can be found, with how it was made, further down
 the report.
 """
@@ -30,7 +30,7 @@ COMPANION_REPORTS = (
 
 
 def interval_text(value: float, low: float, high: float, fmt: str = ".1f") -> str:
-    """``"8.4 (8.3 to 8.5)"``: an estimate and its interval (:func:`~tarotsim.report.glossary.estimate`);
+    """``"8.4 (8.3 to 8.5)"``: an estimate and its interval (`estimate`);
     ``""`` when there is no estimate."""
     return glossary.estimate(value, low, high, fmt)
 
@@ -142,8 +142,8 @@ def band_findings(
     """Bullet items setting each published band against the run, on the count it was made on.
 
     `points` and `fitted_points` hold, by hand-point scale (record column), the tables of
-    :func:`tarotsim.analysis.hand_points_thresholds` and of
-    :func:`tarotsim.analysis.thresholds` with ``x`` that scale and no grouping; a scale
+    [`tarotsim.analysis.hand_points_thresholds`][tarotsim.analysis.hand_points_thresholds] and of
+    [`tarotsim.analysis.thresholds`][tarotsim.analysis.thresholds] with ``x`` that scale and no grouping; a scale
     the records lack is absent, and the bands made on it are said to be left uncompared.
     """
     items: list[tuple[Inline, ...]] = []
@@ -297,12 +297,12 @@ def auction_table(
     """A sweep's mean taker score by a feature of the auction: a row per value of `key`, a
     column per contract.
 
-    `by_auction` is :func:`tarotsim.analysis.success_table` grouped by `key`
+    `by_auction` is [`tarotsim.analysis.success_table`][tarotsim.analysis.success_table] grouped by `key`
     (``others_bid``, shown by contract name, or ``speaker_position``). A cell reads
     ``"31.2 (28.0 to 34.4)"``: the mean taker score and its 95% normal interval (from
     ``score_se``). ``deals`` is the played deals of the row. `uncontested`, by value of `key`, is the share of those deals on which
     no other seat would bid (an ``uncontested`` column, in percent), when given. The report
-    shows these headers in words (:func:`auction_headers`).
+    shows these headers in words (`auction_headers`).
     """
     contracts = list(dict.fromkeys(by_auction["contract"]))
     values = list(dict.fromkeys(by_auction.sort_values(key)[key]))
@@ -327,6 +327,6 @@ def auction_table(
 
 
 def auction_headers(table: pd.DataFrame) -> pd.DataFrame:
-    """An :func:`auction_table` with its column names in words (contract names stay as they are)."""
+    """An `auction_table` with its column names in words (contract names stay as they are)."""
     named = [c for c in table.columns if c in glossary.GLOSSARY]
     return table.rename(columns={c: glossary.words(c) for c in named})

@@ -1,13 +1,13 @@
 """The words a report uses for the records' and the tables' column names, and how it writes numbers.
 
 A report speaks to a person: its prose and its table headers say "trump length" and "mean
-taker score", not ``taker_trumps`` and ``mean_score``. :data:`GLOSSARY` is the one place
+taker score", not ``taker_trumps`` and ``mean_score``. `GLOSSARY` is the one place
 that maps a column name to those words and to a one-line meaning; the report's tables are
-turned into words by :func:`readable`, and each report ends with the entries it used
-(:func:`glossary_table`), so a reader can still find the column in the records.
+turned into words by `readable`, and each report ends with the entries it used
+(`glossary_table`), so a reader can still find the column in the records.
 
 Numbers are written for reading too: a negative number with a real minus sign (U+2212) and
-an interval as ``−41.6 to −40.8`` (:func:`number`, :func:`interval`).
+an interval as ``−41.6 to −40.8`` (`number`, `interval`).
 
 >>> words("taker_trumps")
 "taker's trump length"
@@ -131,7 +131,7 @@ def words(column: str) -> str:
     Raises
     ------
     KeyError
-        If `column` is not in :data:`GLOSSARY` (nor a ``score_<contract>`` column).
+        If `column` is not in `GLOSSARY` (nor a ``score_<contract>`` column).
     """
     if column in GLOSSARY:
         return GLOSSARY[column].words
@@ -141,7 +141,7 @@ def words(column: str) -> str:
 
 
 def meaning(column: str) -> str:
-    """One sentence on what the column `column` holds (see :func:`words`)."""
+    """One sentence on what the column `column` holds (see `words`)."""
     if column in GLOSSARY:
         return GLOSSARY[column].meaning
     words(column)  # raises for an unknown column
@@ -149,7 +149,7 @@ def meaning(column: str) -> str:
 
 
 def in_words(text: str) -> str:
-    """`text` with every column name of :data:`GLOSSARY` in it replaced by its words."""
+    """`text` with every column name of `GLOSSARY` in it replaced by its words."""
     names = sorted((c for c in GLOSSARY if "_" in c), key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
     return pattern.sub(lambda m: GLOSSARY[m.group(1)].words, text)
@@ -197,7 +197,7 @@ def readable(frame: pd.DataFrame, floatfmt: str = ".3f") -> pd.DataFrame:
     A column ``x`` with ``x_low`` and ``x_high`` beside it becomes one text column,
     ``"8.27 (8.24 to 8.30)"``, written with `floatfmt`; columns of contract labels show
     contract names; yes/no columns show "yes" and "no"; text cells say column names in
-    words (:func:`in_words`) and negative numbers with a minus sign; every header is the column's words (:func:`words`).
+    words (`in_words`) and negative numbers with a minus sign; every header is the column's words (`words`).
     Other numbers are left as numbers, for the table writer to format and align.
     """
     out = pd.DataFrame(index=frame.index)

@@ -2,8 +2,8 @@
 again, and when and where the report was made.
 
 Every report ends with a provenance table of two text columns, ``field`` and ``value``:
-:func:`provenance_table` for a run directory (from its manifest), :func:`duel_provenance`
-for a duel, each followed by :func:`made_here` (the date, this machine and the versions
+[`provenance_table`][tarotsim.report.provenance.provenance_table] for a run directory (from its manifest), [`duel_provenance`][tarotsim.report.provenance.duel_provenance]
+for a duel, each followed by [`made_here`][tarotsim.report.provenance.made_here] (the date, this machine and the versions
 the report was written with).
 """
 
@@ -98,7 +98,7 @@ def provenance_table(
     Seed, deal count, kind, contracts and seat (sweeps), policies, the command that makes
     the run again (writing into `out`), versions, wall time and whether the run is
     complete; with the run's `records` (a DataFrame or the run directory, read chunk by
-    chunk) or their `counts` (a :class:`~tarotsim.analysis.moments.Counts` result), the
+    chunk) or their `counts` (a `Counts` result), the
     played and thrown-in deal counts.
     """
     if counts is None and records is not None:

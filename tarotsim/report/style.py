@@ -1,8 +1,8 @@
 """How the figures look: contract names and colours, and the Agg ``Figure`` helpers they share.
 
-Names and colours are keyed by :class:`tarotsim.labels.Contract` members, built from the
+Names and colours are keyed by `tarotsim.labels.Contract` members, built from the
 labels; the figures look them up from the records' contract labels with
-:func:`contract_name`, :func:`contract_colour` and :func:`contract_short`. matplotlib is
+`contract_name`, `contract_colour` and `contract_short`. matplotlib is
 imported only inside the helpers, and only its object-oriented API (``Figure`` with the Agg
 canvas) is used: no pyplot, no global state, no window.
 """
@@ -54,17 +54,17 @@ THIN_EDGE = "#8c8c8c"
 
 
 def contract_name(contract: str | Contract) -> str:
-    """Display name of a contract label (``"pass"`` included), from :data:`CONTRACT_LABELS`."""
+    """Display name of a contract label (``"pass"`` included), from [`CONTRACT_LABELS`][tarotsim.report.style.CONTRACT_LABELS]."""
     return CONTRACT_LABELS[Contract.parse(contract)]
 
 
 def contract_colour(contract: str | Contract) -> str:
-    """Colour of a contract label (``"pass"`` included), from :data:`CONTRACT_COLOURS`."""
+    """Colour of a contract label (``"pass"`` included), from [`CONTRACT_COLOURS`][tarotsim.report.style.CONTRACT_COLOURS]."""
     return CONTRACT_COLOURS[Contract.parse(contract)]
 
 
 def contract_short(contract: str | Contract) -> str:
-    """Short name of a contract label (``"pass"`` included), from :data:`SHORT_LABELS`."""
+    """Short name of a contract label (``"pass"`` included), from [`SHORT_LABELS`][tarotsim.report.style.SHORT_LABELS]."""
     return SHORT_LABELS[Contract.parse(contract)]
 
 
@@ -112,7 +112,7 @@ def write_caption(fig: Figure, caption: str) -> None:
 
 
 def drop_caption(fig: Figure) -> None:
-    """Take the caption of :func:`write_caption` off `fig` and give its room back to the plot,
+    """Take the caption of `write_caption` off `fig` and give its room back to the plot,
     for a document that writes the caption under the figure itself (each caption once)."""
     for text in [t for t in fig.texts if t.get_gid() == "caption"]:
         text.remove()

@@ -1,11 +1,11 @@
 """What a report reads of a run: every table and tally of it, from one pass over its chunks.
 
-:func:`summarise_run` puts together the reductions of every table the report shows (success
+[`summarise_run`][tarotsim.report.summary.summarise_run] puts together the reductions of every table the report shows (success
 cells, fitted thresholds, the best contract, hand points, the distributions, the same-play
 test, the counts), runs them over the run's chunks once (here, or on Dask workers), and
 makes the tables from the merged sums. Memory is that of one batch of records plus the
 sums, whatever the size of the run; the tables equal those the functions of
-:mod:`tarotsim.analysis` make one by one.
+[`tarotsim.analysis`][tarotsim.analysis] make one by one.
 """
 
 from __future__ import annotations
@@ -43,37 +43,37 @@ AUCTION = ("others_bid", "speaker_position")
 
 
 class RunSummary(NamedTuple):
-    """Every table a report shows of a run (see :func:`summarise_run`).
+    """Every table a report shows of a run (see [`summarise_run`][tarotsim.report.summary.summarise_run]).
 
     Attributes
     ----------
     manifest : dict
         The run's manifest.
     counts : dict
-        Rows, played deals and thrown-in deals (:class:`~tarotsim.analysis.moments.Counts`).
+        Rows, played deals and thrown-in deals (`Counts`).
     contracts : list of str
         Contracts with played deals, low to high.
     success : pandas.DataFrame
-        :func:`~tarotsim.analysis.success_table` by bouts and trumps, every contract.
+        [`success_table`][tarotsim.analysis.success_table] by bouts and trumps, every contract.
     fitted : pandas.DataFrame or None
-        :func:`~tarotsim.analysis.thresholds` (fitted, in trump length by bouts); None when
+        [`thresholds`][tarotsim.analysis.thresholds] (fitted, in trump length by bouts); None when
         nothing could be fitted, `fit_error` saying why.
     fit_error : str
     same_play : dict of str to str
-        :func:`~tarotsim.analysis.same_play_as`.
+        [`same_play_as`][tarotsim.analysis.same_play_as].
     best : pandas.DataFrame or None
-        :func:`~tarotsim.analysis.best_contract` (sweeps only).
+        [`best_contract`][tarotsim.analysis.best_contract] (sweeps only).
     points, fitted_points : dict of str to pandas.DataFrame
         By hand-point count the records hold (sweeps only):
-        :func:`~tarotsim.analysis.hand_points_thresholds` and the fitted
-        :func:`~tarotsim.analysis.thresholds` in that count.
+        [`hand_points_thresholds`][tarotsim.analysis.hand_points_thresholds] and the fitted
+        [`thresholds`][tarotsim.analysis.thresholds] in that count.
     hand_points : pandas.DataFrame
-        :func:`~tarotsim.analysis.hand_points_table` (default bins, without the bonus).
+        [`hand_points_table`][tarotsim.analysis.hand_points_table] (default bins, without the bonus).
     scores, ends, events : pandas.DataFrame
-        The tallies of the distributions (:func:`tarotsim.report.distributions.tally`).
+        The tallies of the distributions (`tarotsim.report.distributions.tally`).
     by_others_bid, by_position : pandas.DataFrame or None
         Sweeps whose records say what the other seats would bid: the
-        :func:`~tarotsim.analysis.success_table` by ``others_bid`` and by
+        [`success_table`][tarotsim.analysis.success_table] by ``others_bid`` and by
         ``speaker_position``; else None.
     uncontested : pandas.Series or None
         With them: by ``speaker_position``, the share of the played deals (those of the
@@ -110,7 +110,7 @@ def summarise_run(run_dir: str | os.PathLike[str], min_n: int = 30, *, client: A
         Fewest played deals a cell or a bin needs to count (default 30).
     client : distributed.Client or str, optional
         Reduce the chunks on this Dask cluster (a client, or a scheduler address); see
-        :func:`tarotsim.analysis.reduce_records`.
+        [`tarotsim.analysis.reduce_records`][tarotsim.analysis.reduce_records].
 
     Raises
     ------
@@ -188,5 +188,5 @@ def _uncontested(results: dict[str, Any]) -> pd.Series:
 
 
 def _fitted(results: dict[str, Any], x: str, by: list[str], min_n: int) -> pd.DataFrame:
-    """The fitted thresholds in `x` at 50 % success (see :func:`tarotsim.analysis.thresholds`)."""
+    """The fitted thresholds in `x` at 50 % success (see [`tarotsim.analysis.thresholds`][tarotsim.analysis.thresholds])."""
     return thresholds_from(results, x=x, by=by, min_rate=0.5, min_n=min_n, z=Z95, method="fit", contract=None)

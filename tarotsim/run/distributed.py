@@ -1,7 +1,7 @@
 """Runs on a Dask distributed cluster: the same run directory, the same records, more machines.
 
 A run's chunk ``i`` is a pure function of the run (its seed, deals, table and policies)
-and ``i`` (see :mod:`tarotsim.run.spec`), so each chunk is one Dask task and the records do
+and ``i`` (see `tarotsim.run.spec`), so each chunk is one Dask task and the records do
 not depend on how many workers there are, which worker makes which chunk or in what
 order they finish: they equal those of a local run with the same seed, bit for bit.
 
@@ -22,7 +22,7 @@ order they finish: they equal those of a local run with the same seed, bit for b
   cluster's client fills that cache first), and each task uses one Numba thread:
   parallelism comes from the workers (one per core).
 
-Dask is optional (``pip install 'tarotsim[distributed]'``) and imported only here, only
+Dask is optional (the extra ``distributed``: ``pip install 'dask[distributed]'``) and imported only here, only
 when a run asks for a cluster.
 """
 
@@ -49,7 +49,7 @@ dies is not a failure of its tasks: Dask reschedules them without counting retri
 NUMBA_THREADS_PER_TASK = 1
 """Numba threads of one chunk task: a worker process runs one chunk per Dask thread, each
 on one core, so a machine is filled by ``--nworkers <cores> --nthreads 1``."""
-MISSING_DASK = "Dask is needed for --scheduler/--workers: pip install 'tarotsim[distributed]'"
+MISSING_DASK = "Dask is needed for --scheduler/--workers: pip install 'dask[distributed]'"
 _SAME_VERSIONS = ("tarotsim", "numba", "numpy")
 """Packages whose versions must agree between client and workers for identical records."""
 
@@ -185,7 +185,7 @@ def execute_distributed(
         The run directory. With ``write_on="workers"`` every worker must reach it by the
         same path (a shared file system).
     spec : RunSpec
-        The run; its records equal those of :func:`tarotsim.run.store.execute` with the same spec.
+        The run; its records equal those of `tarotsim.run.store.execute` with the same spec.
     scheduler : str, optional
         Address of a running scheduler, e.g. ``"tcp://10.0.0.5:8786"``.
     workers : int, optional
@@ -213,7 +213,7 @@ def execute_distributed(
     ValueError
         If Dask is not installed, the options are inconsistent, a worker runs other
         package versions or cannot reach the run directory, or the run directory is
-        refused (see :class:`tarotsim.run.store.Run`).
+        refused (see `tarotsim.run.store.Run`).
     """
     _check_options(scheduler, workers, write_on)
     check_count(threads_per_worker, "threads per worker", minimum=1)

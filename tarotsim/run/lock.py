@@ -74,7 +74,7 @@ def _take_over(path: Path, holder: dict[str, Any] | None) -> None:
 
 
 class WriterLock:
-    """The lock of one run directory, held by this process until :meth:`release`.
+    """The lock of one run directory, held by this process until `release`.
 
     Raises
     ------

@@ -9,10 +9,10 @@ A run directory is what its manifest says, or it is refused:
   and the command that repairs it;
 - the manifest's identity (the run: kind, seed, deal count, chunking, configuration) carries
   its own checksum (``identity_sha256``), and every chunk file carries, in its Parquet
-  footer, the identity of the run that made it and its deal range (:func:`chunk_binding`):
+  footer, the identity of the run that made it and its deal range (`chunk_binding`):
   an edited seed or configuration is refused, for it no longer matches either, and a
-  manifest lost or broken can be rebuilt from the chunks (:mod:`tarotsim.run.store`);
-- every file is written under a temporary name, then renamed (:mod:`tarotsim.run.files`).
+  manifest lost or broken can be rebuilt from the chunks (`tarotsim.run.store`);
+- every file is written under a temporary name, then renamed (`tarotsim.run.files`).
 
 Layout::
 
@@ -114,7 +114,7 @@ def chunk_binding(run: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def read_binding(path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The binding a chunk file carries (:func:`chunk_binding`), None when it has none.
+    """The binding a chunk file carries (`chunk_binding`), None when it has none.
 
     Raises
     ------
@@ -160,7 +160,7 @@ def write_chunk(
     """Write the records of chunk ``index`` atomically, under a temporary name of its own.
 
     ``run`` is the identity of the run the chunk belongs to (``RunSpec.identity()``): the
-    file's footer then carries its binding (:func:`chunk_binding`), which readers check.
+    file's footer then carries its binding (`chunk_binding`), which readers check.
     Without it (a scratch file, for timing) readers refuse the chunk.
 
     Returns
@@ -214,7 +214,7 @@ def _check_chunk_entries(chunks: Any, spec: RunSpec) -> str | None:
 
 
 def read_manifest_file(path: Path) -> dict[str, Any]:
-    """The manifest at ``path``, checked (see :func:`read_manifest`).
+    """The manifest at ``path``, checked (see `read_manifest`).
 
     Raises
     ------
@@ -317,7 +317,7 @@ def chunk_problem(
 
     ``verify`` is ``"sha256"`` (size, then the whole file's hash) or ``"size"`` (size and
     the row count of the Parquet footer). With ``run`` (the manifest's identity), the
-    chunk's binding is checked too (:func:`chunk_binding`).
+    chunk's binding is checked too (`chunk_binding`).
     """
     path = chunk_path(root, index)
     try:
@@ -360,7 +360,7 @@ def chunk_paths(
     directory : str or os.PathLike
         The run directory.
     manifest : dict
-        Its manifest (:func:`read_manifest`).
+        Its manifest (`read_manifest`).
     verify : {"sha256", "size"}
         Check each chunk's whole SHA-256 (default), or only its size and row count; both
         check the run and deals that the chunk's footer names against the manifest.

@@ -1,9 +1,9 @@
 """The per-deal records: the kernels' record array ↔ a pandas DataFrame, column by column.
 
 ``COLUMNS`` is the registry of every column a record frame can hold: its name, pandas
-dtype, unit and meaning, and the record-array slot it is read from. :func:`to_frame`
-builds frames from it, :func:`add_matches` adds the match columns, and
-:func:`columns_markdown` writes the table of the README.
+dtype, unit and meaning, and the record-array slot it is read from. `to_frame`
+builds frames from it, `add_matches` adds the match columns, and
+`columns_markdown` writes the table of the README.
 """
 
 from __future__ import annotations
@@ -447,7 +447,8 @@ def add_duel_seats(frame: pd.DataFrame, players: int) -> None:
 def _dtype_text(dtype: str | pd.CategoricalDtype) -> str:
     if isinstance(dtype, pd.CategoricalDtype):
         kind = "ordered category" if dtype.ordered else "category"
-        return f"{kind}: " + ", ".join(f"`{c}`" for c in dtype.categories)
+        # an empty category (``bouts_held``'s "none") as `""`: an empty code span is no Markdown
+        return f"{kind}: " + ", ".join(f"`{c}`" if c else '`""`' for c in dtype.categories)
     return dtype
 
 

@@ -3,7 +3,7 @@
 A run is cut into chunks of ``chunk_deals`` consecutive deals. Chunk ``i`` depends on
 the run's seed, configuration and ``i`` alone (every deal seeds its own stream), so
 chunks can be made in any order, by any thread or worker, and their records equal those
-of the whole run made at once. Where the chunks go is :mod:`tarotsim.run.store`'s job.
+of the whole run made at once. Where the chunks go is `tarotsim.run.store`'s job.
 """
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ class RunSpec:
     (each deal played once per seat k, ``duel[0]`` (A) in seat k and ``duel[1]`` (B) in
     the others; strategies may be given as specs).
 
-    A sweep may play only deals whose hands meet ranges, ``where`` (as :func:`tarotsim.deal`
-    reads them, or canonical: :mod:`tarotsim.run.strata`; seats are the table's, the taking
+    A sweep may play only deals whose hands meet ranges, ``where`` (as `tarotsim.deal`
+    reads them, or canonical: `tarotsim.run.strata`; seats are the table's, the taking
     seat is ``seat``), and be stratified on columns of the taking seat's hand, ``stratify``
-    (:data:`tarotsim.run.strata.STRATA`): its deals then take the cells in turn, and its
+    (`tarotsim.run.strata.STRATA`): its deals then take the cells in turn, and its
     records carry a ``weight`` (the cell's probability over its deals). Such a run cannot be
     extended: its weights depend on its deal count.
 
@@ -435,7 +435,7 @@ class RunSpec:
 
     def _cells_frame(self, cells: Strata, first: int, count: int, progress: bool) -> pd.DataFrame:
         """Records of deals ``first`` … ``first + count - 1`` of a conditioned sweep: deal ``d`` is
-        deal ``d // k`` of cell ``d % k`` (k cells, :mod:`tarotsim.run.strata`), with its ``weight``;
+        deal ``d // k`` of cell ``d % k`` (k cells, `tarotsim.run.strata`), with its ``weight``;
         ``progress`` shows a bar of cells."""
         k = len(cells.cells)
         weights = cells.weights(self.deals)

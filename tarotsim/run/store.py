@@ -3,10 +3,10 @@
 A run (``run.spec.RunSpec``) is cut into chunks that can be made in any order, by any
 thread or worker; a run that was stopped part-way resumes where it was: finished chunks
 are kept, missing ones are made, and the records equal those of an uninterrupted run.
-What a run directory holds and how it is checked is :mod:`tarotsim.run.manifest`'s; this
+What a run directory holds and how it is checked is `tarotsim.run.manifest`'s; this
 module makes and reads runs:
 
-- one writer at a time: a writer holds the directory's lock (:mod:`tarotsim.run.lock`)
+- one writer at a time: a writer holds the directory's lock (`tarotsim.run.lock`)
   from opening to the end;
 - resuming checks every finished chunk (its checksum, and the run and deals its footer
   names) and makes again any that fails; it removes stray chunk-named files (or keeps one
@@ -94,13 +94,13 @@ def load_records(
     """The records of a finished run directory, its manifest's chunks in deal order.
 
     ``columns`` reads only those columns (the ones the run has), which keeps memory low
-    on runs of millions of deals. ``verify`` is as for :func:`chunk_paths`.
+    on runs of millions of deals. ``verify`` is as for `chunk_paths`.
 
     Raises
     ------
     ValueError
         If the directory is not a finished run, or a chunk fails its check or cannot be
-        read (see :func:`chunk_paths`).
+        read (see `chunk_paths`).
     """
     frames = list(iter_records(directory, columns, verify=verify))
     if len(frames) == 1:
@@ -114,7 +114,7 @@ def iter_records(
     """The records of a finished run directory one chunk at a time, in deal order.
 
     Memory holds one chunk (``chunk_deals`` deals) at a time, however long the run. Arguments
-    and errors are those of :func:`load_records`; a chunk that cannot be read raises when
+    and errors are those of [`load_records`][tarotsim.analysis.load_records]; a chunk that cannot be read raises when
     its turn comes.
     """
     manifest = read_manifest(directory)
@@ -171,9 +171,9 @@ class Run:
     existing run checks that it is the same run (``RunSpec.identity``; a larger deal count
     extends it), made by this tarotsim version (unless ``allow_version_change``), and
     checks every finished chunk: one that fails is dropped from the manifest, listed in
-    ``remade``, and made again by :meth:`missing`'s caller. A missing, unreadable or edited
+    ``remade``, and made again by `missing`'s caller. A missing, unreadable or edited
     manifest is rebuilt from the chunks (``rebuilt`` says why); stray chunk-named files
-    are removed (``removed``). Use it in a ``with`` block (or call :meth:`close`), which
+    are removed (``removed``). Use it in a ``with`` block (or call `close`), which
     releases the directory's lock; a directory that this run created is removed again if
     the block fails before a chunk is finished.
 
@@ -495,7 +495,7 @@ def execute(
     Raises
     ------
     ValueError
-        See :class:`Run`; also when a chunk cannot be written (a full disk) or would not
+        See `Run`; also when a chunk cannot be written (a full disk) or would not
         fit in memory.
     """
     spec.check_memory()

@@ -1,11 +1,11 @@
 """A sweep's condition on its hands: the ranges its deals meet, and the cells it is stratified into.
 
 A conditioned sweep plays only deals whose hands meet ranges (``where``, as
-:func:`tarotsim.deal` reads them: seats are the table's seats, so seat ``K`` is the taking seat
+`tarotsim.deal` reads them: seats are the table's seats, so seat ``K`` is the taking seat
 when the sweep's ``seat`` is ``K``; seat 0 by default). A stratified sweep
-(``stratify``: columns of the taking seat's hand, :data:`STRATA`) splits those deals into
+(``stratify``: columns of the taking seat's hand, `STRATA`) splits those deals into
 cells, one per combination of values of its columns, and plays ``per_cell`` deals in each
-cell whose probability under uniform dealing is not below :data:`~tarotsim.dealing.MIN_PROBABILITY`.
+cell whose probability under uniform dealing is not below `MIN_PROBABILITY`.
 
 Each cell (one cell, the whole condition, when not stratified) is dealt from its own key:
 deal ``j`` of cell ``c`` is deal ``j`` of ``tarotsim.deal(where=cell.where, seed=cell.seed)``,
@@ -46,7 +46,7 @@ from tarotsim.run.seeding import run_key
 
 STRATA: dict[str, str] = {"taker_bouts": "bouts", "taker_trumps": "trumps", "taker_kings": "kings"}
 """Columns a sweep may be stratified on (the taking seat's hand), and the feature of
-:func:`tarotsim.deal` each one is: their cells' probabilities are counted exactly."""
+`tarotsim.deal` each one is: their cells' probabilities are counted exactly."""
 
 Where = tuple[tuple[int, str, int, int], ...]
 """A condition in canonical form: sorted (seat, feature, low, high); a suit's length is the
@@ -54,13 +54,13 @@ feature ``suit_length:S`` (``H``, ``D``, ``C``)."""
 
 
 def canonical_where(where: Mapping[Any, Mapping[str, Any]] | Where | None, players: int) -> Where:
-    """The ranges of `where` (a mapping as :func:`tarotsim.deal` reads it, or a canonical
+    """The ranges of `where` (a mapping as `tarotsim.deal` reads it, or a canonical
     tuple) in canonical form, checked.
 
     Raises
     ------
     ValueError, TypeError
-        As :func:`tarotsim.dealing.where_ranges` does.
+        As `tarotsim.dealing.where_ranges` does.
     """
     if where is None:
         return ()
@@ -83,7 +83,7 @@ def _feature_columns() -> dict[str, int]:
 
 
 def where_mapping(where: Where | Sequence[Sequence[Any]]) -> dict[int, dict[str, Any]]:
-    """The mapping :func:`tarotsim.deal` reads from a canonical condition (or its JSON list of lists)."""
+    """The mapping `tarotsim.deal` reads from a canonical condition (or its JSON list of lists)."""
     out: dict[int, dict[str, Any]] = {}
     for item in where:
         if not isinstance(item, (tuple, list)) or len(item) != 4:
@@ -107,7 +107,7 @@ def where_text(where: Where) -> str:
 
 
 def check_stratify(stratify: Sequence[str]) -> tuple[str, ...]:
-    """`stratify` as a tuple of :data:`STRATA` columns, each once.
+    """`stratify` as a tuple of `STRATA` columns, each once.
 
     Raises
     ------
@@ -139,7 +139,7 @@ class Cell:
     values : tuple of int
         The values of the stratify columns in the cell (empty when not stratified).
     where : tuple
-        The cell's whole condition, canonical (:data:`Where`).
+        The cell's whole condition, canonical (`Where`).
     probability : Probability
         Its probability under uniform dealing (exact, or estimated: only an unstratified
         condition on features that cannot be counted).
@@ -158,20 +158,20 @@ class Cell:
         return run_key(self.seed)
 
     def ranges(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The cell's ranges as the kernels read them (:func:`tarotsim.dealing.where_ranges`)."""
+        """The cell's ranges as the kernels read them (`tarotsim.dealing.where_ranges`)."""
         return where_ranges(where_mapping(self.where), players)
 
 
 @dataclass(frozen=True)
 class Strata:
-    """The cells of a conditioned sweep (:func:`strata`).
+    """The cells of a conditioned sweep (`strata`).
 
     Attributes
     ----------
     cells : tuple of Cell
         The cells played, in the order the run's deals take them.
     skipped : int
-        Cells left out: no deal meets them, or fewer than :data:`~tarotsim.dealing.MIN_PROBABILITY`.
+        Cells left out: no deal meets them, or fewer than `MIN_PROBABILITY`.
     skipped_probability : float
         Their total probability (exact): the share of the condition the run does not cover.
     """
@@ -194,7 +194,7 @@ class Strata:
 def strata(
     *, seed: int, players: int, seat: int, where: Where, stratify: Sequence[str], deals: int
 ) -> Strata:
-    """The cells of a sweep (:func:`_strata`, remembered: a run's spec is made again for each of its chunks)."""
+    """The cells of a sweep (`_strata`, remembered: a run's spec is made again for each of its chunks)."""
     return _strata(seed, players, seat, tuple(where), tuple(stratify), deals)
 
 
@@ -211,7 +211,7 @@ def _strata(
         When no deal meets the condition; when a stratified condition bounds what cannot be
         counted exactly (a feature besides trumps, bouts, Kings and suit lengths, or a seat
         besides the taking seat); when every cell is left out; or when the run would need
-        more than :data:`~tarotsim.dealing.MAX_TRIALS` trial deals.
+        more than `MAX_TRIALS` trial deals.
     """
     check_players(players)
     mapping = where_mapping(where)

@@ -3,9 +3,9 @@ functions to the kernels (``kernels.user``) and reporting an illegal card or wis
 
 A Numba card player is a ``@numba.njit`` function ``card(view, legal0, legal1, options) ->
 int`` (``kernels.user.CARD_SIGNATURE``), a Numba bidder ``bid(view, options) -> int``
-(``BID_SIGNATURE``). :func:`user_code` compiles one for its signature once (a function of
+(``BID_SIGNATURE``). `user_code` compiles one for its signature once (a function of
 another signature is a ``TypeError`` saying the expected one) and gives it a code
-(``PLAY_USER + n`` or ``BID_USER + n``, ``n`` a number of this process); :class:`UserRun`
+(``PLAY_USER + n`` or ``BID_USER + n``, ``n`` a number of this process); `UserRun`
 turns the codes of a run's configuration table into slots ``0 … USER_SLOTS - 1`` and makes
 the kernels' ``Users`` argument. The functions reach the kernels as the addresses of their
 compiled code, called as Numba first-class functions: the game is compiled once for them all.
@@ -109,7 +109,7 @@ def check_params(params: object) -> tuple[float, ...]:
 
 def user_code(function: Any, params: tuple[float, ...], kind: str = CARD) -> int:
     """The code of ``function`` with ``params`` for decisions of ``kind`` in this process,
-    the function compiled for its signature first (:func:`compiled_user`)."""
+    the function compiled for its signature first (`compiled_user`)."""
     from tarotsim.kernels.user import BID_USER, PLAY_USER
 
     key = (id(function), params, kind)

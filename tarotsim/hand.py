@@ -69,7 +69,7 @@ from tarotsim.kernels.state import (
 )
 from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, MULTIPLIERS, Side, ThrownIn, parse_contract
 from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.files import write_atomic, write_text_atomic
+from tarotsim.run.files import folder_written, write_atomic, write_text_atomic
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 from tarotsim.strategy import POLICY_DEFAULTS, Strategy, to_strategy
@@ -357,53 +357,53 @@ class HandAnalysis:
 
     def write_page(self, directory: str | os.PathLike[str]) -> Path:
         """Write ``hand.md`` and its figure ``scores.png`` (the score distribution of each
-        choice) into `directory`; returns the page's path."""
+        choice) into `directory`; returns the page's path. A failed write leaves nothing behind
+        (`tarotsim.run.files.folder_written`)."""
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        fig, ax = plt.subplots(figsize=(7, 4))
-        low = float(np.nanmin(self.scores.to_numpy())) if len(self.scores) else -1.0
-        high = float(np.nanmax(self.scores.to_numpy())) if len(self.scores) else 1.0
-        bins = np.linspace(min(low, -1.0), max(high, 1.0), 41).tolist()
-        for choice in self.scores.columns:
-            ax.hist(self.scores[choice].dropna(), bins=bins, histtype="step", label=choice, linewidth=1.5)
-        ax.axvline(0, color="grey", linewidth=0.8)
-        ax.set_xlabel("taker score (game points)")
-        ax.set_ylabel("deals")
-        ax.set_title("Score of the hand's seat, by choice")
-        ax.legend()
-        fig.tight_layout()
-        write_atomic(out / "scores.png", lambda tmp: fig.savefig(tmp, format="png", dpi=100))
-        plt.close(fig)
-        table = ["| choice | success | 95% | mean score | 95% | loses > 100 |", "|---|---|---|---|---|---|"]
-        for row in self.contracts.itertuples(index=False):
-            rate = "–" if math.isnan(row.rate) else f"{row.rate:.1%}"
-            band = "–" if math.isnan(row.rate) else f"{row.rate_low:.1%} – {row.rate_high:.1%}"
-            table.append(
-                f"| {row.choice} | {rate} | {band} | {row.mean:+.1f} | {row.mean_low:+.1f} – "
-                f"{row.mean_high:+.1f} | {row.loss:.1%} |"
+        with folder_written(directory, what="the hand's folder") as out:  # a failed write leaves nothing
+            fig, ax = plt.subplots(figsize=(7, 4))
+            low = float(np.nanmin(self.scores.to_numpy())) if len(self.scores) else -1.0
+            high = float(np.nanmax(self.scores.to_numpy())) if len(self.scores) else 1.0
+            bins = np.linspace(min(low, -1.0), max(high, 1.0), 41).tolist()
+            for choice in self.scores.columns:
+                ax.hist(self.scores[choice].dropna(), bins=bins, histtype="step", label=choice, linewidth=1.5)
+            ax.axvline(0, color="grey", linewidth=0.8)
+            ax.set_xlabel("taker score (game points)")
+            ax.set_ylabel("deals")
+            ax.set_title("Score of the hand's seat, by choice")
+            ax.legend()
+            fig.tight_layout()
+            write_atomic(out / "scores.png", lambda tmp: fig.savefig(tmp, format="png", dpi=100))
+            plt.close(fig)
+            table = ["| choice | success | 95% | mean score | 95% | loses > 100 |", "|---|---|---|---|---|---|"]
+            for row in self.contracts.itertuples(index=False):
+                rate = "–" if math.isnan(row.rate) else f"{row.rate:.1%}"
+                band = "–" if math.isnan(row.rate) else f"{row.rate_low:.1%} – {row.rate_high:.1%}"
+                table.append(
+                    f"| {row.choice} | {rate} | {band} | {row.mean:+.1f} | {row.mean_low:+.1f} – "
+                    f"{row.mean_high:+.1f} | {row.loss:.1%} |"
+                )
+            page = "\n".join(
+                [
+                    "# One hand, analysed",
+                    "",
+                    "```text",
+                    self.text(),
+                    "```",
+                    "",
+                    *table,
+                    "",
+                    "![Score of the hand's seat, by choice](scores.png)",
+                    "",
+                ]
             )
-        page = "\n".join(
-            [
-                "# One hand, analysed",
-                "",
-                "```text",
-                self.text(),
-                "```",
-                "",
-                *table,
-                "",
-                "![Score of the hand's seat, by choice](scores.png)",
-                "",
-            ]
-        )
-        path = out / "hand.md"
-        write_text_atomic(path, page)
-        return path
+            path = out / "hand.md"
+            write_text_atomic(path, page)
+            return path
 
 
 def _rate_text(rate: float, low: float, high: float) -> str:

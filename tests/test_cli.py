@@ -473,27 +473,6 @@ def test_report_and_hand_out_are_checked_before_the_work(capsys, small_run, tmp_
         assert code == 2 and "argument --out: the path is empty" in err
 
 
-def test_hand_out_on_a_full_disk_leaves_nothing(capsys, tmp_path, monkeypatch):
-    """The folder made for the page was left behind, empty or with the figure alone."""
-    import errno
-
-    import tarotsim.hand
-    from tarotsim.run.files import os_error, write_text_atomic
-
-    class Analysed:
-        def text(self):
-            return "analysed"
-
-        def write_page(self, folder):
-            write_text_atomic(folder / "scores.png", "a figure")
-            raise os_error(OSError(errno.ENOSPC, "No space left on device"), str(folder / "hand.md"))
-
-    monkeypatch.setattr(tarotsim.hand, "analyse_hand", lambda *args, **kwargs: Analysed())
-    code, err = run_cli(["hand", "T21 T1 EX", "--out", str(tmp_path / "a" / "page")], capsys)
-    assert code == 2 and "No space left on device" in err and "hand.md" in err
-    assert not (tmp_path / "a").exists()
-
-
 def test_resuming_with_another_version_needs_the_option(capsys, small_run, tmp_path, monkeypatch):
     import shutil
 

@@ -127,6 +127,27 @@ def test_json_and_page(analysis, tmp_path, capsys) -> None:  # type: ignore[no-u
     assert json.loads(capsys.readouterr().out)["best"] == analysis.best
 
 
+def test_a_page_on_a_full_disk_leaves_nothing(analysis, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The folder made for the page was left behind, empty or with the figure alone, by the
+    Python call and by ``hand --out`` alike."""
+    import errno
+
+    import tarotsim.hand
+    from tarotsim.run.files import os_error
+
+    def full(path, text):  # type: ignore[no-untyped-def]
+        raise os_error(OSError(errno.ENOSPC, "No space left on device"), str(path))
+
+    monkeypatch.setattr(tarotsim.hand, "write_text_atomic", full)
+    with pytest.raises(ValueError, match="hand.md: No space left on device"):
+        analysis.write_page(tmp_path / "a" / "page")
+    assert not (tmp_path / "a").exists()
+    monkeypatch.setattr(tarotsim.hand, "analyse_hand", lambda *args, **kwargs: analysis)
+    assert main(["hand", HAND, "--out", str(tmp_path / "b" / "page")]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+
+
 def test_cli_errors_are_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["hand", "T21 T18 KS"]) == 2
     err = capsys.readouterr().err

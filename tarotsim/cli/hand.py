@@ -14,7 +14,6 @@ from tarotsim.cli.common import out_path, positive_int, seed_number, spec_text, 
 
 def cmd_hand(args: argparse.Namespace) -> int:
     from tarotsim.hand import analyse_hand
-    from tarotsim.run.files import folder_written
 
     if args.out is not None:
         writable_folder(Path(args.out))
@@ -31,8 +30,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
     )
     print(result.to_json() if args.json else result.text())
     if args.out is not None:
-        with folder_written(args.out, what="the hand's folder") as folder:  # a failed write leaves nothing
-            page = result.write_page(folder)
+        page = result.write_page(args.out)
         if not args.json:
             print(f"page written: {page}")
     return 0

@@ -379,7 +379,10 @@ class HandAnalysis:
             fig.tight_layout()
             write_atomic(out / "scores.png", lambda tmp: fig.savefig(tmp, format="png", dpi=100))
             plt.close(fig)
-            table = ["| choice | success | 95% | mean score | 95% | loses > 100 |", "|---|---|---|---|---|---|"]
+            table = [
+                "| choice | success | 95% | mean score | 95% | loses > 100 |",
+                "|---|---|---|---|---|---|",
+            ]
             for row in self.contracts.itertuples(index=False):
                 rate = "–" if math.isnan(row.rate) else f"{row.rate:.1%}"
                 band = "–" if math.isnan(row.rate) else f"{row.rate_low:.1%} – {row.rate_high:.1%}"

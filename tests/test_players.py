@@ -43,7 +43,7 @@ def test_python_card_player_is_deterministic_and_thread_independent() -> None:
     one = simulate(3 * MIN_BLOCK, seed=5, strategies=seats, threads=1)  # blocks for two threads
     two = simulate(3 * MIN_BLOCK, seed=5, strategies=seats, threads=2)
     pd.testing.assert_frame_equal(one, two)
-    assert one["strategy_0"].iloc[0].startswith("play=lowest")
+    assert one["strategy_0"].iloc[0] == "play=tests.test_players:lowest"
 
 
 def test_card_player_gets_only_the_play_and_act_player_every_decision() -> None:

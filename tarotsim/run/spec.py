@@ -199,8 +199,23 @@ class RunSpec:
 
     def identity(self) -> dict[str, Any]:
         """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
-        and the fields two runs must share to hold the same records."""
+        and the fields two runs must share to hold the same records.
+
+        Raises
+        ------
+        ValueError
+            When a user's player has no import path (``hooks.import_name``): the identity
+            must name it so that another process loads it.
+        """
         from tarotsim._version import __version__
+
+        for strategy in self._strategies():
+            for name in strategy.unnamed_players():
+                raise ValueError(
+                    f"player {name} needs an importable name to be written to a run directory or "
+                    "sent to workers: define it at the top level of a module (not a script, a lambda "
+                    "or a function inside another) and name it module:attribute"
+                )
 
         return (
             {

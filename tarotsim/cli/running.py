@@ -346,7 +346,10 @@ def sweep_options(swp: argparse.ArgumentParser) -> None:
 def duel_options(duel_: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim duel``."""
     duel_.add_argument(
-        "--a", required=True, metavar="SPEC", help="strategy A, e.g. play=pimc (over --strategy)"
+        "--a",
+        required=True,
+        metavar="SPEC",
+        help="strategy A, e.g. play=pimc or play=mypkg.players:cautious (over --strategy)",
     )
     duel_.add_argument(
         "--b", required=True, metavar="SPEC", help="strategy B, e.g. play=random (over --strategy)"

@@ -1,6 +1,6 @@
 """Players importable by name (``tests.players_for_tests:first`` …), for the tests of players
-named by import path: a Python player, a Python player object, a Numba card player and a
-Numba bidder."""
+named by import path and of tables mixing kinds of players: Python players (a function, an
+object), Numba card players and a Numba bidder."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from tarotsim.game import Observation
-from tarotsim.view import card_count, lowest_card
+from tarotsim.view import card_count, draw, holds, lowest_card
 
 
 def first(observation: Observation) -> str:
@@ -31,6 +31,26 @@ last = Last()
 @numba.njit(cache=True)
 def lowest(view, legal0, legal1, options):  # type: ignore[no-untyped-def]
     """The lowest legal card."""
+    return lowest_card(legal0, legal1)
+
+
+@numba.njit(cache=True)
+def any_card(view, legal0, legal1, options):  # type: ignore[no-untyped-def]
+    """A legal card drawn from the deal's random stream (which it advances)."""
+    pick = draw(view.rng, card_count(legal0, legal1))
+    for card in range(78):
+        if holds(legal0, legal1, card):
+            if pick == 0:
+                return card
+            pick -= 1
+    return -1
+
+
+@numba.njit(cache=True)
+def king_of_spades(view, legal0, legal1, options):  # type: ignore[no-untyped-def]
+    """Plays the King of spades (id 13) at trick 3, legal or not; else the lowest legal card."""
+    if view.info[6] == 2:
+        return 13
     return lowest_card(legal0, legal1)
 
 

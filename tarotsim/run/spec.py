@@ -431,10 +431,6 @@ class RunSpec:
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         seated = [s for row in spec_rows(self) for s in row]
         if has_python_players(seated):  # played step by step
-            if any(s.card_function is not None or s.bid_function is not None for s in seated):
-                raise ValueError(
-                    "a run cannot seat a Python player together with a Numba player: give both the same kind"
-                )
             rec = play_step_by_step(first, count, key, cfg, spec_rows(self))
         else:
             rec = play_deals(

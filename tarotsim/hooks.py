@@ -50,9 +50,6 @@ _LOADED: dict[int, tuple[object, str]] = {}
 """Every object :func:`load_player` loaded, by ``id``, with the path it was loaded by (the
 object held, so that its ``id`` stays its own)."""
 
-USER_KEYS = ("play", "bid", "act")
-"""The strategy keys that may name a user's player by import path."""
-
 IMPORT_PATH = "module:attribute"
 """How an import path is written (``mypkg.players:cautious``)."""
 

@@ -56,7 +56,7 @@ def test_a_player_without_an_import_path_plays_in_memory_but_not_in_a_run_direct
     assert len(records) == 2
     with pytest.raises(ValueError, match=r"^player \S+<locals>.local needs an importable name") as error:
         duel(strategy, "play=heuristic", 4, seed=1, out=tmp_path / "run")
-    assert "\n" not in str(error.value)
+    assert "\n" not in str(error.value) and not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize(

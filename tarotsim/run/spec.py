@@ -209,13 +209,13 @@ class RunSpec:
         """
         from tarotsim._version import __version__
 
-        for strategy in self._strategies():
-            for name in strategy.unnamed_players():
-                raise ValueError(
-                    f"player {name} needs an importable name to be written to a run directory or "
-                    "sent to workers: define it at the top level of a module (not a script, a lambda "
-                    "or a function inside another) and name it module:attribute"
-                )
+        unnamed = [name for strategy in self._strategies() for name in strategy.unnamed_players()]
+        if unnamed:
+            raise ValueError(
+                f"player {unnamed[0]} needs an importable name to be written to a run directory or "
+                "sent to workers: define it at the top level of a module (not a script, a lambda "
+                "or a function inside another) and name it module:attribute"
+            )
 
         return (
             {

@@ -67,17 +67,17 @@ SIDE_KEYS = ("attack_play", "defence_play")
 """Card play on one side only, overriding ``play``."""
 
 KEYS: tuple[str, ...] = (
-    "act",
     *DECISION_KEYS,
+    "act",
     "params",
     *SIDE_KEYS,
     *(name for name, option in OPTIONS.items() if option.decision != "play"),
     "name",
     *(name for name, option in OPTIONS.items() if option.decision == "play"),
 )
-"""Every key of a strategy spec, in the order ``str()`` writes them: the Python player of
-every decision, the decisions, a Numba player's numbers, the side overrides, the options of
-the registry (``tarotsim.policies.OPTIONS``) and ``name``."""
+"""Every key of a strategy spec, in the order ``str()`` writes them: the decisions, the
+Python player of every decision, a Numba player's numbers, the side overrides, the options
+of the registry (``tarotsim.policies.OPTIONS``) and ``name``."""
 
 CARD_STAND_IN = "random"
 """The card-play policy name a strategy with a Numba card player holds as ``play`` (no

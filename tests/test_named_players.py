@@ -23,7 +23,7 @@ HERE = "tests.players_for_tests"
     [
         (Strategy(play=mine.first), f"play={HERE}:first"),
         (Strategy(act=mine.last, name="L"), f"act={HERE}:last,name=L"),
-        (Strategy(act=mine.first, play="greedy"), f"act={HERE}:first,play=greedy"),
+        (Strategy(act=mine.first, play="greedy"), f"play=greedy,act={HERE}:first"),
         (
             Strategy(play=mine.lowest, params=[1, 0.1, 1 / 3]),
             f"play={HERE}:lowest,params=1/0.1/0.3333333333333333",

@@ -8,6 +8,7 @@ import numba
 import numpy as np
 
 from tarotsim.game import Observation
+from tarotsim.players import builtin
 from tarotsim.view import card_count, draw, holds, lowest_card
 
 
@@ -26,6 +27,9 @@ class Last:
 
 last = Last()
 """A player object, named by the module attribute that holds it."""
+
+twin = builtin("play=heuristic")
+"""A player object whose class is another module's: named by the path it is loaded by."""
 
 
 @numba.njit(cache=True)

@@ -44,6 +44,8 @@ def test_an_object_is_named_by_the_module_attribute_that_holds_it() -> None:
     assert import_name(mine.last) == f"{HERE}:last"
     assert import_name(mine.Last()) is None  # made on the fly: nothing names it
     assert Strategy.parse(f"play={HERE}:first").player is mine.first
+    loaded = Strategy.parse(f"act={HERE}:twin")  # its class lives in tarotsim.players
+    assert loaded.player is mine.twin and str(loaded) == f"act={HERE}:twin"
 
 
 def test_a_player_without_an_import_path_plays_in_memory_but_not_in_a_run_directory(tmp_path) -> None:

@@ -2,12 +2,17 @@
 callable ``player(observation) -> action`` or an object with ``act(observation)``; and a
 Numba card player, a ``@numba.njit`` function (``tarotsim.run.users``).
 
-``tarotsim.players`` plays such players; this module only recognises and names them.
+``tarotsim.players`` plays such players; this module only recognises, names and loads them.
+A user's player is named by its import path, ``module:attribute`` (:func:`import_name`,
+:func:`load_player`), so that a strategy's spec names it, a run's directory records it
+and another process (a resumed run, a Dask worker) loads it back.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 
 class PlayerError(ValueError):
@@ -39,6 +44,108 @@ def player_name(player: object) -> str:
         return name
     target = player if callable(player) and not hasattr(player, "act") else type(player)
     return getattr(target, "__qualname__", None) or getattr(target, "__name__", None) or type(player).__name__
+
+
+_LOADED: dict[int, tuple[object, str]] = {}
+"""Every object :func:`load_player` loaded, by ``id``, with the path it was loaded by (the
+object held, so that its ``id`` stays its own)."""
+
+IMPORT_PATH = "module:attribute"
+"""How an import path is written (``mypkg.players:cautious``)."""
+
+
+def is_import_path(value: object) -> bool:
+    """Whether ``value`` is text naming an object by import path (it holds a ``:``, which no
+    policy name does)."""
+    return isinstance(value, str) and ":" in value
+
+
+def import_name(player: object) -> str | None:
+    """The import path ``module:attribute`` that loads ``player`` back in another process,
+    None when there is none.
+
+    A function (or Numba function) is named by its ``__module__`` and ``__qualname__``, an
+    object by a public name that holds it in the module of its class (so that each player
+    has one name, whatever it was loaded by); else an object loaded by :func:`load_player`
+    is named by the path it was loaded by. A lambda, a function defined inside
+    another, an object made on the fly or anything of ``__main__`` (a script's module,
+    another one in another process) has none.
+    """
+    module_name = getattr(player, "__module__", None)
+    module = sys.modules.get(module_name) if isinstance(module_name, str) else None
+    if module is not None and module_name != "__main__":
+        qualname = getattr(player, "__qualname__", None)
+        if isinstance(qualname, str):
+            names = [qualname]
+        else:
+            names = [
+                name for name, value in vars(module).items() if value is player and not name.startswith("_")
+            ]
+        for name in names:
+            if _attribute(module, name) is player:
+                return f"{module_name}:{name}"
+    loaded = _LOADED.get(id(player))
+    return loaded[1] if loaded is not None and loaded[0] is player else None
+
+
+def _attribute(module: object, dotted: str) -> Any:
+    """The attribute ``dotted`` (``a.b``) of ``module``, None when it has none."""
+    value: Any = module
+    for part in dotted.split("."):
+        value = getattr(value, part, None)
+        if value is None:
+            return None
+    return value
+
+
+def load_player(path: str, key: str) -> object:
+    """The user's player named ``path`` (``module:attribute``) for the strategy key ``key``:
+    a Python player or a Numba card player for ``play``, a Numba bidder for ``bid``, a
+    Python player for ``act``.
+
+    Raises
+    ------
+    ValueError
+        When the path is not ``module:attribute``, the module cannot be imported or has no
+        such attribute.
+    TypeError
+        When the attribute is not a player of that kind.
+    """
+    module_name, _, attribute = (part.strip() for part in path.partition(":"))
+    if not module_name or not attribute or ":" in attribute:
+        raise ValueError(
+            f"{key}={path}: a player's import path is {IMPORT_PATH}, such as mypkg.players:cautious"
+        )
+    if module_name == "__main__":
+        raise ValueError(
+            f"{key}={path}: __main__ is another module in another process; "
+            "put the player in an importable module"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"{key}={path}: cannot import {module_name} ({err})") from None
+    player = _attribute(module, attribute)
+    if player is None:
+        raise ValueError(f"{key}={path}: module {module_name} has no {attribute}")
+    numba_function = is_numba_function(player)
+    if key == "bid" and not numba_function:
+        raise TypeError(f"bid={path} is not a Numba bidder, a @numba.njit function bid(view, options) -> int")
+    if key == "act" and not is_player(player):
+        raise TypeError(f"act={path} is not a Python player, a function player(observation) -> action")
+    if key == "play" and not (numba_function or is_player(player)):
+        raise TypeError(
+            f"play={path} is not a player: a function player(observation) -> action, an object with "
+            "act(observation), or a @numba.njit card player"
+        )
+    _LOADED[id(player)] = (player, f"{module_name}:{attribute}")
+    return player
+
+
+def spec_name(player: object) -> str:
+    """How a strategy's spec names ``player``: its import path (:func:`import_name`), else
+    its short label (:func:`player_name`), which names it in records but does not load it."""
+    return import_name(player) or player_name(player)
 
 
 def split_player(play: object, act: object, default_play: str) -> tuple[object, bool, str]:

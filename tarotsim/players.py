@@ -14,6 +14,11 @@ its own number, so the records are the same whatever the number of threads, and 
 whose player decides as its built-in twin does gets that twin's records exactly, but for
 ``others_bid``: a Python seat's wish at the auction is what it said.
 
+A Numba player (``tarotsim.run.users``) may sit at the same table: every decision of its
+seat comes back here too, and the kernels make it on the spot from the seat's view and the
+deal's random stream (``kernels.vector.decide_user_seats``), as a run without Python
+players makes it.
+
 `builtin` makes a player of a built-in strategy: it decides from the observation
 alone, as the built-in does (``duel(players.builtin(S), S, …)`` has an edge of exactly 0).
 """
@@ -88,6 +93,11 @@ def has_python_players(strategies: Sequence[Strategy]) -> bool:
     return any(s.player is not None for s in strategies)
 
 
+def _numba_seat(strategy: Strategy) -> bool:
+    """Whether a Numba function (``tarotsim.run.users``) plays a decision of the seat."""
+    return strategy.card_function is not None or strategy.bid_function is not None
+
+
 def spec_rows(spec: RunSpec) -> list[tuple[Strategy, ...]]:
     """Each seat's strategy, per row of the run's configuration table (a duel: per rotation)."""
     if spec.kind == "duel":
@@ -111,13 +121,17 @@ def play_step_by_step(
 
     The deals and rows are stepped together (``vecenv.step_games``, up to ``BATCH_GAMES``
     games at a time, on the threads Numba is set to use): the kernels play the built-in
-    seats, and only the Python seats' decisions come back here, one observation each.
+    seats, and only the Python seats' decisions come back here, one observation each, and
+    the decisions of the seats a Numba function plays, which the kernels make on the
+    spot (``kernels.vector.decide_user_seats``: the same view and random stream as in a
+    run of built-ins, so the same decisions).
 
     Raises
     ------
     PlayerError
-        When a player returns an illegal action or raises: the message names the seat, the
-        deal, the decision and the legal actions.
+        When a player returns an illegal action or raises, or a Numba function an illegal
+        card or wish: the message names the seat, the deal, the decision and the legal
+        actions.
     ValueError
         For a forced contract (a sweep), unshuffled dealing, or a built-in seat whose
         strategy searches.
@@ -125,6 +139,8 @@ def play_step_by_step(
     import numba
 
     from tarotsim.game import Observation, action_table, actions
+    from tarotsim.kernels.user import F_DEAL, F_ROW
+    from tarotsim.run.users import UserRun, has_user_codes
     from tarotsim.vecenv import step_games
 
     cfgs = np.ascontiguousarray(np.atleast_2d(cfg), dtype=np.int64)
@@ -134,9 +150,15 @@ def play_step_by_step(
         raise ValueError("a Python player's deals are dealt shuffled: leave dealing at its default")
     k = len(cfgs)
     out = np.zeros((deals * k, S.N_REC), dtype=np.int32)
+    user_run = UserRun(cfgs) if has_user_codes(cfgs) else None
+    if user_run is not None:
+        cfgs = user_run.cfgs  # the codes of the run's Numba functions as the slots of its users
+    numba_seat = (None, True, "")  # every decision comes back, made by decide_user_seats
     deciders = [
         [
-            None if s.player is None else (_as_callable(s.player), s.acts_all, player_name(s.player))
+            (_as_callable(s.player), s.acts_all, player_name(s.player))
+            if s.player is not None
+            else (numba_seat if _numba_seat(s) else None)
             for s in row
         ]
         for row in rows
@@ -176,12 +198,28 @@ def play_step_by_step(
             ends = np.cumsum(np.count_nonzero(legal, axis=1)).tolist()
             legal_names = names[np.flatnonzero(legal) % len(names)].tolist()
             seats = games.pos[waiting, K.Q_SEAT].tolist()
+            if user_run is not None:
+                which = [
+                    g
+                    for g, seat in zip(waiting.tolist(), seats, strict=True)
+                    if deciders[g % k][seat] is numba_seat
+                ]
+                if which:
+                    bad = V.decide_user_seats(
+                        games, np.array(which, dtype=np.int64), cfgs, user_run.users, todo
+                    )
+                    if bad >= 0:
+                        user_run.users.fault[F_DEAL] = games.deal[bad]
+                        user_run.users.fault[F_ROW] = bad % k
+                        raise PlayerError(user_run.error())
             begin = 0
             for g, end, seat in zip(waiting.tolist(), ends, seats, strict=True):
                 choices = tuple(legal_names[begin:end])
                 begin = end
-                observation = Observation(obs[g], choices)
                 call, _, name = deciders[g % k][seat]
+                if call is None:
+                    continue  # a Numba seat, decided above
+                observation = Observation(obs[g], choices)
                 try:
                     action = call(observation)
                 except Exception as err:

@@ -68,13 +68,16 @@ SIDE_KEYS = ("attack_play", "defence_play")
 
 KEYS: tuple[str, ...] = (
     *DECISION_KEYS,
+    "act",
+    "params",
     *SIDE_KEYS,
     *(name for name, option in OPTIONS.items() if option.decision != "play"),
     "name",
     *(name for name, option in OPTIONS.items() if option.decision == "play"),
 )
 """Every key of a strategy spec, in the order ``str()`` writes them: the decisions, the
-side overrides, the options of the registry (``tarotsim.policies.OPTIONS``) and ``name``."""
+Python player of every decision, a Numba player's numbers, the side overrides, the options
+of the registry (``tarotsim.policies.OPTIONS``) and ``name``."""
 
 CARD_STAND_IN = "random"
 """The card-play policy name a strategy with a Numba card player holds as ``play`` (no
@@ -148,9 +151,12 @@ class Strategy:
         ``@numba.njit`` function ``card(view, legal0, legal1, options) -> int``
         (``docs/player.md``), compiled for that signature here; ``bid`` may be a Numba
         bidder, ``bid(view, options) -> int`` (the contract it wishes to play, 0 pass … 4
-        garde contre).
+        garde contre). Either may be named by import path, ``"mypkg.players:cautious"``
+        (``module:attribute``; ``tarotsim.hooks.load_player``), and ``str()`` writes such
+        a player's import path back (``hooks.import_name``), so that a run directory or a
+        Dask worker can load it.
     act : player, optional
-        A Python player that takes every decision.
+        A Python player that takes every decision (or its import path).
 
     **options
         ``attack_play``, ``defence_play`` (card play on one side, overriding ``play``),
@@ -167,9 +173,11 @@ class Strategy:
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
         of its range, an option set without a policy that reads it, ``bid=learned``
-        without a readable ``bidder`` file, or a ``bidder`` without ``bid=learned``.
+        without a readable ``bidder`` file, a ``bidder`` without ``bid=learned``, or an
+        import path whose module cannot be imported or has no such attribute.
     TypeError
-        For a value of the wrong type, or a Numba card player of the wrong signature.
+        For a value of the wrong type, a Numba card player of the wrong signature, or an
+        import path naming something that is not a player of its key.
     """
 
     play: str
@@ -207,7 +215,7 @@ class Strategy:
     def __init__(
         self,
         play: Any = DEFAULTS["play"],
-        bid: str = DEFAULTS["bid"],
+        bid: Any = DEFAULTS["bid"],
         call: str = DEFAULTS["call"],
         ecart: str = DEFAULTS["ecart"],
         poignee: str = DEFAULTS["poignee"],
@@ -217,8 +225,12 @@ class Strategy:
     ) -> None:
         player, acts_all, card, bidding = None, False, None, None
         params = options.pop("params", None)
-        from tarotsim.hooks import is_numba_function
+        from tarotsim.hooks import is_import_path, is_numba_function, load_player
 
+        play, bid, act = (
+            load_player(value, key) if is_import_path(value) else value
+            for key, value in (("play", play), ("bid", bid), ("act", act))
+        )
         if is_numba_function(bid):
             from tarotsim.run.users import BID, check_params, user_code
 
@@ -323,36 +335,41 @@ class Strategy:
     def _spec(self, *, with_name: bool) -> str:
         """The spec of ``str()``: the card play, then every choice departing from its default
         (the ``name`` only ``with_name``)."""
-        parts = [f"play={self.play}"]
-        if self.player is not None:
-            from tarotsim.hooks import player_name
+        from tarotsim.hooks import spec_name
 
-            parts = [f"{'act' if self.acts_all else 'play'}={player_name(self.player)}"]
-        if self.card_function is not None:
-            from tarotsim.hooks import player_name
-
-            parts = [f"play={player_name(self.card_function)}"]
-        if self.bid_function is not None:
-            from tarotsim.hooks import player_name
-
-            parts.append(f"bid={player_name(self.bid_function)}")
-        if self.params:
-            parts.append("params=" + "/".join(f"{p:g}" for p in self.params))
-        for key in KEYS[1:]:
-            if (key == "bid" and self.bid_function is not None) or (key == "name" and not with_name):
-                continue
-            value = getattr(self, key)
-            if key in DECISION_KEYS:
-                default: Any = DEFAULTS[key]
-            elif key in OPTIONS:
-                option = OPTIONS[key]
-                default = option.default_for(self._reader_policy(option, vars(self))[0])
-            else:
-                default = None
-            if value != default:
-                text = "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
-                parts.append(f"{key}={text}")
+        card = self.card_function if self.player is None else self.player
+        users = {"act": self.player} if self.acts_all else {"play": card}
+        users["bid"] = self.bid_function
+        parts = []
+        for key in KEYS:
+            if users.get(key) is not None:
+                parts.append(f"{key}={spec_name(users[key])}")
+            elif key == "params":
+                if self.params:
+                    parts.append("params=" + "/".join(map(_number_text, self.params)))
+            elif key == "play" and not self.acts_all:
+                parts.append(f"play={self.play}")  # always written, however it plays
+            elif key != "act" and (key != "name" or with_name):
+                value = getattr(self, key)
+                if key in DECISION_KEYS:
+                    default: Any = DEFAULTS[key]
+                elif key in OPTIONS:
+                    option = OPTIONS[key]
+                    default = option.default_for(self._reader_policy(option, vars(self))[0])
+                else:
+                    default = None
+                if value != default:
+                    text = "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
+                    parts.append(f"{key}={text}")
         return ",".join(parts)
+
+    def unnamed_players(self) -> list[str]:
+        """The short names of the seat's user players that have no import path
+        (``hooks.import_name``): ``str()`` names them, but does not load them back."""
+        from tarotsim.hooks import import_name, player_name
+
+        users = (self.player, self.card_function, self.bid_function)
+        return [player_name(u) for u in users if u is not None and import_name(u) is None]
 
     @property
     def label(self) -> str:
@@ -475,7 +492,20 @@ def merge_specs(base: str, over: str) -> str:
 
 def _parse_value(key: str, text: str) -> Any:
     """The Python value of ``key`` written as ``text`` in a spec (``Option.parse``)."""
+    if key == "params":
+        try:
+            return tuple(float(word) for word in text.split("/"))
+        except ValueError:
+            raise ValueError(
+                f"params are numbers separated by '/', such as params=0.5/3, got {text!r}"
+            ) from None
     return OPTIONS[key].parse(text) if key in OPTIONS else text
+
+
+def _number_text(value: float) -> str:
+    """``value`` as a spec writes it: short (``1``, ``0.5``) where that reads back exactly."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
 
 
 def to_strategy(value: Strategy | str) -> Strategy:

@@ -87,6 +87,24 @@ def test_resume_submits_only_the_missing_chunks(tmp_path, cluster, local_run):
     assert again.manifest["chunks"] == run.manifest["chunks"]
 
 
+@pytest.mark.parametrize(
+    "seats",
+    [
+        ("play=tests.players_for_tests:first", "play=heuristic"),  # a Python player: a duel
+        ("play=tests.players_for_tests:lowest", "play=heuristic", "play=greedy", "play=heuristic"),  # Numba
+    ],
+)
+def test_workers_load_user_players_by_import_path(tmp_path, cluster, seats):
+    if len(seats) == 2:
+        run = RunSpec(kind="duel", seed=4, deals=60, chunk_deals=20, config=RunConfig(), duel=seats)
+    else:
+        run = spec(deals=60, chunk_deals=20, config=RunConfig(strategies=seats))
+    execute(tmp_path / "local", run)
+    dask = execute_distributed(tmp_path / "dask", run, scheduler=cluster.scheduler_address)
+    assert all(worker.startswith("tcp://") for worker in chunk_workers(dask).values())
+    pd.testing.assert_frame_equal(load_records(tmp_path / "dask"), load_records(tmp_path / "local"))
+
+
 def test_a_killed_worker_costs_only_its_chunks(tmp_path):
     killed = spec(deals=40_000, chunk_deals=400)  # 100 small tasks, so the kill lands mid-run
     out = tmp_path / "run"

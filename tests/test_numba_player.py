@@ -55,7 +55,7 @@ def test_numba_player_plays_as_the_builtin_it_copies() -> None:
     builtin = simulate(40, seed=4, strategies=[Strategy(play="greedy")] * 4)
     labels = [c for c in mine.columns if not c.startswith("strategy")]
     pd.testing.assert_frame_equal(mine[labels], builtin[labels])
-    assert mine["strategy_0"].iloc[0] == "play=as_greedy"
+    assert mine["strategy_0"].iloc[0] == "play=tests.test_numba_player:as_greedy"
     result = duel(Strategy(play=as_greedy), "play=greedy", 30, seed=2)
     assert result.edge == 0
 
@@ -74,7 +74,7 @@ def test_params_reach_the_function_and_name_the_strategy() -> None:
     plain = simulate(30, seed=1, strategies=[Strategy(play=lowest_or_offset, params=[0])] * 4)
     shifted = Strategy(play=lowest_or_offset, params=[1])
     other = simulate(30, seed=1, strategies=[shifted] * 4)
-    assert str(shifted) == "play=lowest_or_offset,params=1"
+    assert str(shifted) == "play=tests.test_numba_player:lowest_or_offset,params=1"
     low = simulate(30, seed=1, strategies=[Strategy(play=lowest)] * 4)
     labels = [c for c in low.columns if not c.startswith("strategy")]
     pd.testing.assert_frame_equal(plain[labels], low[labels])
@@ -93,7 +93,7 @@ def test_a_side_can_keep_a_named_policy() -> None:
 def test_a_trace_names_the_numba_player() -> None:
     config = RunConfig(strategies=(Strategy(play=lowest),) * 4)
     traces = list(iter_traces(3, run_key(1), config))
-    assert traces[0]["strategies"] == ["play=lowest"] * 4
+    assert traces[0]["strategies"] == ["play=tests.test_numba_player:lowest"] * 4
     assert all(len(t["tricks"]) in (0, 18) for t in traces)
 
 
@@ -179,7 +179,10 @@ def test_a_numba_bidder_bids_its_wish() -> None:
     played = records[records["taker"].notna()]
     assert len(played) > 30 and (played["contract"].astype(str) == "prise").all()
     assert (played["taker"] == (played["dealer"] + 1) % 4).all()
-    assert str(Strategy(bid=prise_from, params=[7])) == "play=heuristic,bid=prise_from,params=7"
+    assert (
+        str(Strategy(bid=prise_from, params=[7]))
+        == "play=heuristic,bid=tests.test_numba_player:prise_from,params=7"
+    )
     with pytest.raises(
         PlayerError, match=r"Numba bidder too_high in seat \d returned 9, not a wish, at deal 0"
     ):

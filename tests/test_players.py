@@ -43,7 +43,7 @@ def test_python_card_player_is_deterministic_and_thread_independent() -> None:
     one = simulate(3 * MIN_BLOCK, seed=5, strategies=seats, threads=1)  # blocks for two threads
     two = simulate(3 * MIN_BLOCK, seed=5, strategies=seats, threads=2)
     pd.testing.assert_frame_equal(one, two)
-    assert one["strategy_0"].iloc[0].startswith("play=lowest")
+    assert one["strategy_0"].iloc[0] == "play=tests.test_players:lowest"
 
 
 def test_card_player_gets_only_the_play_and_act_player_every_decision() -> None:
@@ -103,3 +103,40 @@ def test_observations_a_player_keeps_stay_as_they_were_given() -> None:
     assert len(kept) > 20
     for observation, text, action in kept:
         assert observation.info_string() == text and action in observation.legal_actions
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_python_and_numba_players_at_one_table_give_the_numba_players_own_records(n: int) -> None:
+    """Numba seats at a Python player's table decide as in a run without it: the same view and
+    the same random stream (``any_card`` draws from it), whatever the threads."""
+    from tests import players_for_tests as mine
+
+    numba_seats = [Strategy(play=mine.any_card), Strategy(bid=mine.prise_from, params=[6])]
+    seats = [*numba_seats, *["play=heuristic"] * (n - 2)]
+    alone = simulate(3 * MIN_BLOCK, seed=7, strategies=seats, players=n)
+    twin = [*numba_seats, players.builtin("play=heuristic"), *["play=heuristic"] * (n - 3)]
+    one, two = (simulate(3 * MIN_BLOCK, seed=7, strategies=twin, players=n, threads=t) for t in (1, 2))
+    pd.testing.assert_frame_equal(one, two)
+    labels = [c for c in alone.columns if not c.startswith("strategy") and c != "others_bid"]
+    pd.testing.assert_frame_equal(one[labels], alone[labels])
+    mixed = duel(Strategy(play=mine.lowest), Strategy(play=mine.first), 30, seed=2, players=n)
+    assert mixed.n == 30 and mixed.records["a_seat"].nunique() == n
+
+
+def test_an_illegal_card_of_a_numba_player_at_a_python_players_table_names_it() -> None:
+    from tests import players_for_tests as mine
+
+    seats = [
+        Strategy(play=mine.king_of_spades),
+        Strategy(play=mine.first),
+        "play=heuristic",
+        "play=heuristic",
+    ]
+    messages = []
+    for threads in (1, 2):
+        with pytest.raises(PlayerError) as error:
+            simulate(200, seed=6, strategies=seats, threads=threads)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert "Numba player king_of_spades in seat 0 returned 13 (KS), not a legal card, at deal " in messages[0]
+    assert "trick 3" in messages[0] and "legal cards: " in messages[0]

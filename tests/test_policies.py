@@ -50,7 +50,7 @@ def test_every_option_is_read_by_a_policy_and_has_a_default_in_range() -> None:
         assert all(p.decision == option.decision for p in option.readers())
         if option.kind == "count":
             option.check(option.default)
-    assert set(KEYS) == {*DECISIONS, "attack_play", "defence_play", "name", *OPTIONS}
+    assert set(KEYS) == {"act", *DECISIONS, "params", "attack_play", "defence_play", "name", *OPTIONS}
 
 
 def test_a_policy_that_searches_makes_the_run_search() -> None:

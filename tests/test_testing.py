@@ -71,7 +71,7 @@ def test_five_players_move_the_secret_partner_too() -> None:
 
 def test_a_player_reading_the_game_is_caught() -> None:
     with pytest.raises(
-        PeekingError, match=r"play=peeking peeks: at deal \d+, seat \d's play decision"
+        PeekingError, match=r"play=tests.test_testing:peeking peeks: at deal \d+, seat \d's play decision"
     ) as error:
         check_no_peeking(Strategy(play=peeking), deals=10, seed=3)
     assert "dealt differently" in str(error.value)

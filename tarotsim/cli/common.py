@@ -251,7 +251,8 @@ def add_strategy_options(parser: argparse.ArgumentParser, *, seats: bool = True)
         type=strategy_spec,
         default=None,
         metavar="SPEC",
-        help=f"{every}, e.g. play=pimc,worlds=16 (keys and defaults: docs/policies.md; default {Strategy()})",
+        help=f"{every}, e.g. play=pimc,worlds=16 or play=mypkg.players:cautious, a player of your own "
+        f"by import path (keys and defaults: docs/policies.md; players: docs/player.md; default {Strategy()})",
     )
     if seats:
         parser.add_argument(

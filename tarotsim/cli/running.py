@@ -352,7 +352,7 @@ def duel_options(duel_: argparse.ArgumentParser) -> None:
         required=True,
         type=spec_text,
         metavar="SPEC",
-        help="strategy A, e.g. play=pimc (over --strategy)",
+        help="strategy A, e.g. play=pimc or play=mypkg.players:cautious (over --strategy)",
     )
     duel_.add_argument(
         "--b",

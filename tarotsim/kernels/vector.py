@@ -1,7 +1,7 @@
 """Many step-by-step deals at once, for ``tarotsim.VecEnv`` and the Python players: a batch of
 games, each a ``DealState`` (the rows of ``Games``' arrays) driven by ``kernels.stepwise``.
 
-Two entry points:
+Three entry points:
 
 - ``step``: for every game of a block of the batch, apply the caller's action (if any), then let the
   built-in policies of the game's ``cfg`` row decide (``stepwise.run_until``) up to the next
@@ -12,6 +12,9 @@ Two entry points:
   Each game depends only on its own arrays, so blocks run on threads give the same results
   whatever the number of threads.
 - ``observe``: the observation row of one seat of one deal (``tarotsim.game.Game``).
+- ``decide_user_seats``: the decisions of seats played by a user's Numba function
+  (``kernels.user``), made as ``stepwise.run_until`` makes a built-in seat's: a Python
+  player's run hands such seats to the caller, which asks here.
 
 An observation row (int64, slots ``O_*``) holds what the seat knows. Its first ``N_OBS``
 slots are what ``Observation.tensor`` encodes (``VecEnv``'s compact observation); the
@@ -50,10 +53,15 @@ from tarotsim.kernels.state import (
     N_INFO,
     N_LOG,
     N_REC,
+    P_BID_POLICY,
+    P_PLAY_ATTACK,
+    P_PLAY_DEFENCE,
     DealState,
+    seat_slot,
 )
 from tarotsim.kernels.stepwise import (
     N_POS,
+    PH_BID,
     PH_OVER,
     PH_PLAY,
     PH_POIGNEE,
@@ -63,10 +71,13 @@ from tarotsim.kernels.stepwise import (
     Q_SPOKEN,
     Q_TAKER,
     advance,
+    decide,
     run_until,
     start,
     waits,
 )
+from tarotsim.kernels.user import BID_USER, F_SEAT, PLAY_USER, Users, user_bid, user_card
+from tarotsim.kernels.view import seat_view
 
 # observation row slots: what Observation.tensor encodes (the first N_OBS)
 O_PHASE = 0  # stepwise.PH_*
@@ -443,3 +454,40 @@ def observe(
     """``seat``'s observation row of the deal ``tb`` at ``pos`` into ``out`` (int64[N_ROW]);
     ``seen`` (uint64[MAX_SEATS, 2]) is scratch."""
     _write_row(tb, players, pos, laid, legal, seat, seen, 0, out)
+
+
+@njit(inline="always")
+def _decide_user_seat(gs: Games, g: int, cfgs: np.ndarray, users: Users) -> int:
+    """The code the seat to act in game ``g`` chooses: see ``decide_user_seats``."""
+    tb = _deal_state(gs, g)
+    cfg = cfgs[gs.row[g]]
+    pos = gs.pos[g]
+    legal = gs.legal[g]
+    laid = gs.laid[g]
+    seat = pos[Q_SEAT]
+    phase = pos[Q_PHASE]
+    v = seat_view(tb, seat)
+    if phase == PH_PLAY:
+        code = cfg[seat_slot(seat, P_PLAY_ATTACK if v.attack else P_PLAY_DEFENCE)]
+        if code >= PLAY_USER:
+            return user_card(users, code, v, legal[0], legal[1])
+    elif phase == PH_BID:
+        code = cfg[seat_slot(seat, P_BID_POLICY)]
+        if code >= BID_USER:
+            return user_bid(users, code, v)
+    return decide(v, cfg, phase, legal[0], legal[1], laid[0], laid[1])
+
+
+@njit
+def decide_user_seats(gs: Games, which: np.ndarray, cfgs: np.ndarray, users: Users, codes: np.ndarray) -> int:
+    """For each game ``g`` of ``which`` (int64[m], in order), ``codes[g]`` the code
+    (``stepwise.advance``'s) the seat to act chooses by its policies in ``cfgs`` (``gs.row``
+    picks the row), as ``stepwise.run_until`` lets a built-in seat choose, but by its user
+    function in ``users`` where its code is one (``kernels.user``: its card at the play, its
+    wish at the bid). Returns -1, or the first game whose function returned an illegal card
+    or wish (noted in ``users.fault``), where it stops."""
+    for g in which:
+        codes[g] = _decide_user_seat(gs, g, cfgs, users)
+        if users.fault[F_SEAT] >= 0:
+            return g
+    return -1

@@ -199,8 +199,23 @@ class RunSpec:
 
     def identity(self) -> dict[str, Any]:
         """What a run is (JSON-ready): the records format, the tarotsim version that makes it,
-        and the fields two runs must share to hold the same records."""
+        and the fields two runs must share to hold the same records.
+
+        Raises
+        ------
+        ValueError
+            When a user's player has no import path (``hooks.import_name``): the identity
+            must name it so that another process loads it.
+        """
         from tarotsim._version import __version__
+
+        unnamed = [name for strategy in self._strategies() for name in strategy.unnamed_players()]
+        if unnamed:
+            raise ValueError(
+                f"player {unnamed[0]} needs an importable name to be written to a run directory or "
+                "sent to workers: define it at the top level of a module (not a script, a lambda "
+                "or a function inside another) and name it module:attribute"
+            )
 
         return (
             {
@@ -416,10 +431,6 @@ class RunSpec:
             contracts = np.array([parse_contract(c) for c in self.contracts], dtype=np.int64)
         seated = [s for row in spec_rows(self) for s in row]
         if has_python_players(seated):  # played step by step
-            if any(s.card_function is not None or s.bid_function is not None for s in seated):
-                raise ValueError(
-                    "a run cannot seat a Python player together with a Numba player: give both the same kind"
-                )
             rec = play_step_by_step(first, count, key, cfg, spec_rows(self))
         else:
             rec = play_deals(

@@ -60,8 +60,9 @@ class RunSpec:
     reads them, or canonical: :mod:`tarotsim.run.strata`; seats are the table's, the taking
     seat is ``seat``), and be stratified on columns of the taking seat's hand, ``stratify``
     (:data:`tarotsim.run.strata.STRATA`): its deals then take the cells in turn, and its
-    records carry a ``weight`` (the cell's probability over its deals). Such a run cannot be
-    extended: its weights depend on its deal count.
+    records carry a ``weight`` (the cell's probability over its deals). Its weights depend on
+    its deal count: extending such a run writes its chunks again with the larger run's weights
+    (:mod:`tarotsim.run.store`).
 
     Raises
     ------
@@ -223,7 +224,8 @@ class RunSpec:
 
     def _condition(self) -> dict[str, Any]:
         """``{"condition": …}``: a conditioned sweep's ranges, stratify columns and deal count (its
-        weights depend on it, so that a run of another size is another run); empty otherwise."""
+        weights depend on it, so that its chunks are bound to it; extending the run writes them
+        again, :mod:`tarotsim.run.store`); empty otherwise."""
         if not self.weighted:
             return {}
         return {

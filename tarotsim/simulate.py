@@ -152,8 +152,9 @@ def sweep(
     Raises
     ------
     ValueError, TypeError
-        For a bad option; for a condition no deal meets, one too rare for rejection
-        sampling, or a stratified condition whose cells cannot be counted exactly.
+        For a bad option; for a condition no deal meets, one whose ranges left to rejection
+        (Chavey's count, or a seat besides the one drawn from its counts) are too rare, or a
+        stratified condition whose cells cannot be counted exactly.
     """
     config = make_config(config, options)
     if isinstance(contracts, str):

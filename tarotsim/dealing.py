@@ -86,6 +86,7 @@ from tarotsim.kernels.state import (
     DRAW_ONE,
     MAX_HAND,
     MAX_SEATS,
+    MAX_VECTORS,
     N_CFG,
     N_DRAW_WAYS,
     N_SUIT_KINGS,
@@ -332,7 +333,7 @@ def put_where(cfg: np.ndarray, ranges: tuple[np.ndarray, np.ndarray, np.ndarray]
             start = C_WHERE + (3 * seat + part) * N_WHERE
             cfg[start : start + N_WHERE] = values[seat]
     law = drawn_law(cfg[C_FIXED : C_FIXED + N_FIXED], int(cfg[C_PLAYERS]), low, high, asked)
-    cfg[C_DRAW_SEAT:] = 0
+    cfg[C_DRAW_SEAT : C_DRAW_VECTORS + N_V * MAX_VECTORS] = 0
     if law is None:
         return
     total = sum(law.hands)

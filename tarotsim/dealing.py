@@ -697,7 +697,11 @@ def condition_rate(
         return Rate(exact, drawn, 0, 0, 1.0)
     met, trials = _pilot(seed, words, players, ranges)
     rate = met / trials
-    _check_rate(rate, n, trials)
+    parts = ["hold the fixed cards"] if words.any() else []
+    parts += (
+        [] if law is None else [f"meet seat {law.seat}'s ranges on trumps, bouts, Kings and suit lengths"]
+    )
+    _check_rate(rate, n, trials, "the deals" + (" that " + " and ".join(parts) if parts else ""))
     return Rate(exact, drawn, met, trials, rate)
 
 
@@ -709,23 +713,23 @@ def _pilot(
     return int((tries > 0).sum()), PILOT_DEALS
 
 
-def _check_rate(rate: float, n: int, trials: int) -> None:
+def _check_rate(rate: float, n: int, trials: int, among: str) -> None:
+    """Refuse ranges left to rejection that `rate` of `among` (the deals drawn) meet, when too rare."""
     if rate <= 0:
         upper = wilson_interval(0, trials)[1]
         raise ValueError(
-            f"none of {trials:,} trial deals met the condition (a share below {upper:.1g} of the deals that hold the "
-            "fixed cards and meet the drawn seat's counts): too rare for rejection sampling; loosen it"
+            f"none of {trials:,} trial deals met the condition (a share below {upper:.1g} of {among}): too rare "
+            "for rejection sampling; loosen it"
         )
     if rate < MIN_PROBABILITY:
         raise ValueError(
-            f"the condition holds in {rate:.2g} of the deals that hold the fixed cards and meet the drawn seat's "
-            f"counts, below {MIN_PROBABILITY:g}: too rare for rejection sampling; loosen it or give cards instead"
+            f"the condition holds in {rate:.2g} of {among}, below {MIN_PROBABILITY:g}: too rare for rejection "
+            "sampling; loosen it or give cards instead"
         )
     if n / rate > MAX_TRIALS:
         raise ValueError(
-            f"the condition holds in {rate:.2g} of the deals that hold the fixed cards and meet the drawn seat's "
-            f"counts: {n:,} deals would need about {n / rate:,.0f} trial deals, more than {MAX_TRIALS:,}; ask for "
-            "fewer deals or loosen it"
+            f"the condition holds in {rate:.2g} of {among}: {n:,} deals would need about {n / rate:,.0f} trial "
+            f"deals, more than {MAX_TRIALS:,}; ask for fewer deals or loosen it"
         )
 
 

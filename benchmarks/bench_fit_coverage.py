@@ -28,24 +28,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replications", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--deals", type=int, default=KnownLaw().deals, help="deals a study")
     parser.add_argument("--out", default=str(ROOT / "reports" / "fit-coverage.md"))
     args = parser.parse_args()
     start = time.perf_counter()
     frames = []
     for width in WIDTHS:
-        study = coverage_study(args.replications, seed=args.seed, law=KnownLaw(width=width))
+        study = coverage_study(args.replications, seed=args.seed, law=KnownLaw(deals=args.deals, width=width))
         frames.append(study.assign(width=width))
         print(study.to_string(index=False), flush=True)
     table = pd.concat(frames, ignore_index=True)[
         ["width", "method", "replications", "coverage", "coverage_low", "coverage_high", "bias", "mean_width",
-         "local_share", "truth"]
+         "local_share", "window_share", "truth"]
     ]  # fmt: skip
-    law = KnownLaw()
+    law = KnownLaw(deals=args.deals)
+    deals_option = f" --deals {args.deals}" if args.deals != KnownLaw().deals else ""
     text = "\n".join(
         [
             "# Coverage of the fitted break-even intervals",
             "",
-            f"`benchmarks/bench_fit_coverage.py --replications {args.replications} --seed {args.seed}` "
+            f"`benchmarks/bench_fit_coverage.py --replications {args.replications} --seed {args.seed}{deals_option}` "
             f"({time.perf_counter() - start:,.0f} s).",
             "",
             f"Known law: hand points binomial over 0-{law.top} with mean {law.x_mean:g}, {law.deals:,} deals a "
@@ -53,8 +55,9 @@ def main() -> None:
             f"{law.low:g} + {law.rise:g}·softplus((x − {law.centre:g}) / width). `cubic`: the whole-range cubic "
             'with its quasi-likelihood interval alone; `checked`: as `thresholds(method="fit")` does it, '
             "a local fit round the crossing wherever hand points take 10 values or more (in every study here: "
-            "`local_share`). `coverage`: share of 95 % intervals that hold the true break-even, with its "
-            "Wilson interval; `bias` and `mean_width` in hand points.",
+            "`local_share`), its interval widened to hold the crossings of the windows one value away "
+            "where they fall outside it (`window_share`). `coverage`: share of 95 % intervals that hold the "
+            "true break-even, with its Wilson interval; `bias` and `mean_width` in hand points.",
             "",
             to_markdown(table, index=False, floatfmt=".4g"),
             "",

@@ -31,7 +31,7 @@ Cœur, Carreau, Trèfle) beside ``S``, ``H``, ``D``, ``C``; a trump as its numbe
 >>> parse_card("21"), parse_card("1"), parse_card("Excuse")
 (76, 56, 77)
 
-Names are written in either notation (:data:`NOTATIONS`); :func:`notation_of` tells which one
+Names are written in either notation (`NOTATIONS`); `notation_of` tells which one
 a hand is written in:
 
 >>> format_cards(parse_cards("RP 10Co 21 Excuse"), notation="french")
@@ -170,7 +170,7 @@ def parse_card(name: str) -> int:
 
 
 def check_notation(notation: object) -> str:
-    """`notation` if it is one of :data:`NOTATIONS`, else a ``ValueError`` naming them."""
+    """`notation` if it is one of `NOTATIONS`, else a ``ValueError`` naming them."""
     if notation not in NOTATIONS:
         raise ValueError(f"notation must be {' or '.join(map(repr, NOTATIONS))}, got {notation!r}")
     return str(notation)

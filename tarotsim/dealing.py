@@ -9,17 +9,21 @@
   them the same way (``game.play_deal``), so deal ``i`` here is deal ``i`` of such a run with
   the same seed.
 - ``where``: inclusive ranges on features of a seat's hand as dealt (`FEATURES`).
-  Each deal is dealt again from its own stream until every range is met (rejection
-  sampling, exact too), but only where the share of deals that meet them is known to be
-  large enough: computed exactly where it can be (`condition_probability`), else
-  estimated first on trial deals; a condition that is impossible, rarer than
-  `MIN_PROBABILITY`, or that would need more than `MAX_TRIALS` trial deals is
-  refused with a ``ValueError`` before any long work.
+  One seat's ranges on trumps, bouts, Kings and suit lengths are met without rejection: its
+  hand is drawn from the exact law of its counts (`count_law`; the seat with the rarest
+  such ranges, `drawn_law`), then the other cards are dealt uniformly around it, so a
+  condition of that kind costs about what a plain deal costs however rare it is. Any other
+  range (Chavey's count, or another seat's) is met by dealing again from the deal's own
+  stream until it holds (rejection sampling, exact too), but only where the share of drawn
+  deals that meet it is large enough: estimated first on trial deals; a condition that is
+  impossible, whose ranges left to rejection hold in fewer than `MIN_PROBABILITY` of
+  the drawn deals, or that would need more than `MAX_TRIALS` trial deals is refused
+  with a ``ValueError`` before any long work.
 
 The probability of the condition under uniform dealing comes with the deals
-(`Probability`): exact (counted: hypergeometric counts of the given cards, and of
-trump, bout, King and suit-length ranges on one seat) or estimated from the trial deals with
-a 95 % Wilson interval.
+(`Probability`): exact (counted: the given cards, and the ranges of one seat on
+trumps, bouts, Kings and suit lengths) or estimated from the trial deals with a 95 % Wilson
+interval.
 
 Seats are numbered 0 … players - 1; deal ``i`` is dealt by seat ``i % players`` unless
 ``dealer`` is given. Deals where a seat holds the Petit alone (a petit sec) are dealt like
@@ -28,11 +32,12 @@ any other: a game throws them in.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -66,7 +71,28 @@ from tarotsim.kernels.dealing import (
     card_ids,
     deal_where,
 )
-from tarotsim.kernels.state import C_WHERE, C_WHERE_ON, MAX_SEATS
+from tarotsim.kernels.state import (
+    C_DRAW_N,
+    C_DRAW_SEAT,
+    C_DRAW_SUIT,
+    C_DRAW_VECTORS,
+    C_DRAW_WAYS,
+    C_FIXED,
+    C_FIXED_ON,
+    C_HAND,
+    C_PLAYERS,
+    C_WHERE,
+    C_WHERE_ON,
+    DRAW_ONE,
+    MAX_HAND,
+    MAX_SEATS,
+    MAX_VECTORS,
+    N_CFG,
+    N_DRAW_WAYS,
+    N_SUIT_KINGS,
+    N_V,
+    V_CUMULATIVE,
+)
 from tarotsim.labels import TABLE_SIZES
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
 
@@ -94,7 +120,7 @@ _HAND_POINTS_MAX = 200
 """Above any hand's count: the top of a range on Chavey's count."""
 
 MIN_PROBABILITY = 1e-6
-"""Conditions met by fewer deals than this (given the fixed cards) are refused: too rare for rejection."""
+"""Ranges left to rejection that fewer drawn deals than this meet are refused: too rare for rejection."""
 MAX_TRIALS = 100_000_000
 """Most trial deals rejection may be expected to need (a few minutes of one core at most)."""
 PILOT_DEALS = 1 << 17
@@ -111,7 +137,8 @@ class Probability:
         The probability (exact, or the estimate).
     low, high : float
         Its 95 % interval: equal to `value` when exact; else a Wilson interval on the share
-        of trial deals that met the ranges, times the exact probability of the fixed cards.
+        of trial deals that met the ranges left to rejection, times the exact probability of
+        the fixed cards and of the drawn seat's ranges (`drawn_law`).
     exact : bool
         Whether `value` was computed (counted) rather than estimated.
     trials : int
@@ -147,7 +174,7 @@ class Deals:
     seed : int
         The seed used: the same seed and condition give the same deals.
     tries : numpy.ndarray
-        int64[n]: the deals shuffled to get each one (1 without ranges).
+        int64[n]: the deals made to get each one (1 when every range is met without rejection).
     """
 
     hands: np.ndarray
@@ -289,14 +316,54 @@ def where_ranges(
 
 
 def put_where(cfg: np.ndarray, ranges: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
-    """Write the ranges of `where_ranges` into a run configuration ``cfg`` (int64[N_CFG]), in
-    place: its deals are then dealt again until every seat's hand meets them (``C_WHERE_ON``)."""
+    """Write the ranges of `where_ranges` into a run configuration ``cfg`` (int64[N_CFG],
+    its table and given cards set), in place: its deals then meet them (``C_WHERE_ON``), one
+    seat's hand drawn from the law of its counts (`drawn_law`, ``C_DRAW_*``), the other
+    ranges by dealing again.
+
+    Raises
+    ------
+    ValueError
+        When no hand of the drawn seat meets its ranges.
+    """
     low, high, asked = ranges
     cfg[C_WHERE_ON] = int(asked.any())
     for seat in range(asked.shape[0]):
         for part, values in ((WHERE_LOW, low), (WHERE_HIGH, high), (WHERE_ASKED, asked)):
             start = C_WHERE + (3 * seat + part) * N_WHERE
             cfg[start : start + N_WHERE] = values[seat]
+    law = drawn_law(cfg[C_FIXED : C_FIXED + N_FIXED], int(cfg[C_PLAYERS]), low, high, asked)
+    cfg[C_DRAW_SEAT : C_DRAW_VECTORS + N_V * MAX_VECTORS] = 0
+    if law is None:
+        return
+    total = sum(law.hands)
+    if not total:
+        raise ValueError("no deal meets this condition: check the ranges against the fixed cards")
+    cfg[C_DRAW_SEAT] = law.seat + 1
+    cfg[C_DRAW_N] = len(law.vectors)
+    cfg[C_DRAW_SUIT : C_DRAW_SUIT + 2 * N_SUITS] = np.ravel(law.suit_cards)
+    cfg[C_DRAW_WAYS : C_DRAW_WAYS + N_DRAW_WAYS] = law.ways.ravel()
+    below = 0
+    for i, (vector, hands) in enumerate(zip(law.vectors, law.hands, strict=True)):
+        below += hands
+        row = C_DRAW_VECTORS + i * N_V
+        cfg[row : row + V_CUMULATIVE] = vector
+        cfg[row + V_CUMULATIVE] = below * DRAW_ONE // total
+
+
+def condition_cfg(
+    words: np.ndarray, players: int, ranges: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> np.ndarray:
+    """The run configuration (int64[N_CFG]) whose deals hold the cards of `words` and meet `ranges`,
+    as ``kernels.dealing.deal_where`` reads it (its table, given cards and ranges; no policy)."""
+    hand_size, _ = check_players(players)
+    cfg = np.zeros(N_CFG, dtype=np.int64)
+    cfg[C_PLAYERS] = players
+    cfg[C_HAND] = hand_size
+    cfg[C_FIXED_ON] = int(words.any())
+    cfg[C_FIXED : C_FIXED + N_FIXED] = words
+    put_where(cfg, ranges)
+    return cfg
 
 
 def _rows(words: np.ndarray, players: int) -> list[list[int]]:
@@ -322,16 +389,128 @@ def fixed_probability(words: np.ndarray, players: int) -> Fraction:
     return Fraction(ways, total)
 
 
-def _category(card: int) -> tuple[str, int]:
-    """The counting category of a card: trump-bout, trump, excuse, or a suit's King / other card."""
-    if card in (PETIT, TRUMP_21):
-        return "bout_trump", -1
-    if is_trump(card):
-        return "trump", -1
-    if card == EXCUSE:
-        return "excuse", -1
-    suit, rank = divmod(card, SUIT_LEN)
-    return ("king" if rank == KING else "other"), suit
+@dataclass(frozen=True)
+class CountLaw:
+    """The law of one seat's counts when its hand is dealt uniformly among those that meet its
+    ranges on trumps, bouts, Kings and suit lengths (`count_law`), as the kernels draw it
+    (``kernels.dealing.draw_counted``).
+
+    The seat's free cards (given to nobody) fall in categories: the Petit and the 21, the
+    other trumps, the Excuse, and each suit's King and other cards. The ranges bound sums of
+    the counts drawn from them, so the law of the counts is the multivariate hypergeometric
+    law cut to the vectors they allow, each weighted by its number of hands (a product of
+    binomial coefficients).
+
+    Attributes
+    ----------
+    seat : int
+        The seat.
+    vectors : tuple of tuple of int
+        Each allowed vector of counts as (Petit and 21 drawn, other trumps, Excuse, Kings,
+        suit cards), Kings among the suit cards; the seat's given cards are not counted.
+    hands : tuple of int
+        The hands of each vector (exact), in the order of `vectors`.
+    ways : numpy.ndarray
+        int64[N_SUITS + 1, MAX_HAND + 1, N_SUITS + 1]: ``ways[s, m, k]``, the ways to draw
+        ``m`` free suit cards, ``k`` of them Kings, from suits ``s`` … 3 within their ranges.
+    suit_cards : tuple of (int, int)
+        Per suit, the fewest and the most free cards of it the ranges allow.
+    subsets : int
+        The hands of the seat's free cards, met or not.
+    """
+
+    seat: int
+    vectors: tuple[tuple[int, int, int, int, int], ...]
+    hands: tuple[int, ...]
+    ways: np.ndarray
+    suit_cards: tuple[tuple[int, int], ...]
+    subsets: int
+
+    @property
+    def probability(self) -> Fraction:
+        """The probability of the ranges given the fixed cards (exact)."""
+        return Fraction(sum(self.hands), self.subsets)
+
+
+def count_law(
+    words: np.ndarray, players: int, seat: int, low: np.ndarray, high: np.ndarray, asked: np.ndarray
+) -> CountLaw:
+    """The law of `seat`'s counts under its ranges of `low`, `high`, `asked` on trumps, bouts,
+    Kings and suit lengths (its other ranges, and other seats', are not read), given the cards
+    of `words` (`fixed_words`)."""
+    hand_size, _ = check_players(players)
+    given = _rows(words, players)
+    taken = {c for cards in given for c in cards}
+    free = [c for c in range(N_CARDS) if c not in taken]
+    own = given[seat]
+    need = hand_size - len(own)
+    bout_free = sum(1 for c in free if c in (PETIT, TRUMP_21))
+    trump_free = sum(1 for c in free if is_trump(c)) - bout_free
+    excuse_free = int(EXCUSE in free)
+    kings_free = [int(s * SUIT_LEN + KING in free) for s in range(N_SUITS)]
+    others_free = [
+        sum(1 for c in free if c < 56 and c // SUIT_LEN == s) - kings_free[s] for s in range(N_SUITS)
+    ]
+
+    def ok(column: int, value: int) -> bool:
+        return not asked[seat, column] or low[seat, column] <= value <= high[seat, column]
+
+    suit_cards = []
+    for suit in range(N_SUITS):
+        base = sum(1 for c in own if c < 56 and c // SUIT_LEN == suit)
+        column = W_SUIT_LENGTH + suit
+        if asked[seat, column]:
+            suit_cards.append((max(0, int(low[seat, column]) - base), int(high[seat, column]) - base))
+        else:
+            suit_cards.append((0, SUIT_LEN))
+    ways = np.zeros((N_SUITS + 1, MAX_HAND + 1, N_SUIT_KINGS), dtype=np.int64)
+    ways[N_SUITS, 0, 0] = 1
+    for suit in range(N_SUITS - 1, -1, -1):
+        fewest, most = suit_cards[suit]
+        for m in range(MAX_HAND + 1):
+            for k in range(N_SUIT_KINGS):
+                total = 0
+                for kg in range(min(kings_free[suit], k) + 1):
+                    for ot in range(others_free[suit] + 1):
+                        if fewest <= kg + ot <= most and kg + ot <= m:
+                            total += math.comb(others_free[suit], ot) * int(
+                                ways[suit + 1, m - kg - ot, k - kg]
+                            )
+                ways[suit, m, k] = total
+    base_trumps = sum(1 for c in own if is_trump(c))
+    base_bouts = sum(1 for c in own if c in (PETIT, TRUMP_21, EXCUSE))
+    base_kings = sum(1 for c in own if c < 56 and c % SUIT_LEN == KING)
+    vectors, hands = [], []
+    for bt, tr, ex, k in itertools.product(
+        range(bout_free + 1), range(trump_free + 1), range(excuse_free + 1), range(N_SUIT_KINGS)
+    ):
+        m = need - bt - tr - ex
+        if m < 0 or not (
+            ok(W_TRUMPS, base_trumps + bt + tr)
+            and ok(W_BOUTS, base_bouts + bt + ex)
+            and ok(W_KINGS, base_kings + k)
+        ):
+            continue
+        count = math.comb(bout_free, bt) * math.comb(trump_free, tr) * int(ways[0, m, k])
+        if count:
+            vectors.append((bt, tr, ex, k, m))
+            hands.append(count)
+    return CountLaw(seat, tuple(vectors), tuple(hands), ways, tuple(suit_cards), math.comb(len(free), need))
+
+
+def drawn_law(
+    words: np.ndarray, players: int, low: np.ndarray, high: np.ndarray, asked: np.ndarray
+) -> CountLaw | None:
+    """The seat whose hand the kernels draw from the law of its counts, and that law: of the seats
+    with ranges on trumps, bouts, Kings or suit lengths, the one whose ranges are the rarest (the
+    first such seat on a tie); None when no seat has such ranges. Its other ranges, and the other
+    seats', are met by rejection."""
+    laws = [
+        count_law(words, players, seat, low, high, asked)
+        for seat in range(players)
+        if any(asked[seat, column] for column in _COUNTED)
+    ]
+    return min(laws, key=lambda law: law.probability, default=None)
 
 
 def condition_probability(
@@ -339,68 +518,15 @@ def condition_probability(
 ) -> Fraction | None:
     """Exact probability of the ranges given the fixed cards, or None when they cannot be counted.
 
-    Counted: ranges on one seat only, on trumps, bouts, Kings and suit lengths. The seat's
-    free cards are a uniform subset of the cards given to nobody; the number of such subsets
-    meeting the ranges is summed over how many cards they take from each category (bouts
-    among trumps, other trumps, the Excuse, each suit's King and other cards), as a product
-    of binomial coefficients.
+    Counted: ranges on one seat only, on trumps, bouts, Kings and suit lengths: the number of
+    the seat's hands that meet them over the number of its hands (`count_law`).
     """
     seats = [s for s in range(players) if asked[s].any()]
     if not seats:
         return Fraction(1)
     if len(seats) > 1 or not set(np.flatnonzero(asked[seats[0]]).tolist()) <= _COUNTED:
         return None
-    seat = seats[0]
-    hand_size, _ = check_players(players)
-    given = _rows(words, players)
-    taken = {c for cards in given for c in cards}
-    free_cards = [c for c in range(N_CARDS) if c not in taken]
-    need = hand_size - len(given[seat])
-    avail: dict[tuple[str, int], int] = {}
-    for card in free_cards:
-        cat = _category(card)
-        avail[cat] = avail.get(cat, 0) + 1
-    own = given[seat]
-    base_trumps = sum(1 for c in own if is_trump(c))
-    base_bouts = sum(1 for c in own if c in (PETIT, TRUMP_21, EXCUSE))
-    base_kings = sum(1 for c in own if c < 56 and c % SUIT_LEN == KING)
-    base_len = [sum(1 for c in own if c < 56 and c // SUIT_LEN == s) for s in range(N_SUITS)]
-
-    def ok(column: int, value: int) -> bool:
-        return not asked[seat, column] or low[seat, column] <= value <= high[seat, column]
-
-    # states: (cards taken, trumps, bouts, kings) -> number of ways
-    states: dict[tuple[int, int, int, int], int] = {}
-    for bt in range(avail.get(("bout_trump", -1), 0) + 1):
-        for tr in range(avail.get(("trump", -1), 0) + 1):
-            for ex in range(avail.get(("excuse", -1), 0) + 1):
-                k = bt + tr + ex
-                if k > need:
-                    continue
-                ways = math.comb(avail.get(("bout_trump", -1), 0), bt) * math.comb(
-                    avail.get(("trump", -1), 0), tr
-                )
-                state = (k, base_trumps + bt + tr, base_bouts + bt + ex, base_kings)
-                states[state] = states.get(state, 0) + ways
-    for suit in range(N_SUITS):
-        kings, others = avail.get(("king", suit), 0), avail.get(("other", suit), 0)
-        nxt: dict[tuple[int, int, int, int], int] = {}
-        for kg in range(kings + 1):
-            for ot in range(others + 1):
-                if not ok(W_SUIT_LENGTH + suit, base_len[suit] + kg + ot):
-                    continue
-                ways = math.comb(others, ot)
-                for (k, t, b, g), count in states.items():
-                    if k + kg + ot <= need:
-                        state = (k + kg + ot, t, b, g + kg)
-                        nxt[state] = nxt.get(state, 0) + count * ways
-        states = nxt
-    met = sum(
-        count
-        for (k, t, b, g), count in states.items()
-        if k == need and ok(W_TRUMPS, t) and ok(W_BOUTS, b) and ok(W_KINGS, g)
-    )
-    return Fraction(met, math.comb(len(free_cards), need))
+    return count_law(words, players, seats[0], low, high, asked).probability
 
 
 def _draw(
@@ -411,12 +537,10 @@ def _draw(
     ranges: tuple[np.ndarray, np.ndarray, np.ndarray],
     max_tries: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    hand_size, _ = check_players(players)
-    low, high, asked = ranges
     hands = np.zeros((n, MAX_SEATS, 2), dtype=np.uint64)
     chien = np.zeros((n, 2), dtype=np.uint64)
     tries = np.zeros(n, dtype=np.int64)
-    deal_where(n, run_key(seed), words, players, hand_size, low, high, asked, max_tries, hands, chien, tries)
+    deal_where(n, run_key(seed), condition_cfg(words, players, ranges), max_tries, hands, chien, tries)
     return hands, chien, tries
 
 
@@ -479,9 +603,9 @@ def deal(
     ------
     ValueError
         For a bad card, a card given twice, too many cards for a seat, an unknown feature,
-        a range outside what a hand can hold; and for a condition that no deal meets, that
-        is rarer than `MIN_PROBABILITY` given the fixed cards, or that would need
-        more than `MAX_TRIALS` trial deals.
+        a range outside what a hand can hold; and for a condition that no deal meets, whose
+        ranges left to rejection hold in fewer than `MIN_PROBABILITY` of the drawn
+        deals, or that would need more than `MAX_TRIALS` trial deals.
 
     Examples
     --------
@@ -498,8 +622,8 @@ def deal(
     words = fixed_words(fixed, players)
     ranges = where_ranges(where, players)
     p_fixed = fixed_probability(words, players)
-    exact, met, trials, rate = condition_rate(used_seed, words, players, ranges, n)
-    max_tries = int(min(MAX_TRIALS, max(1000.0, 50.0 / rate))) if ranges[2].any() else 1
+    exact, drawn, met, trials, rate = condition_rate(used_seed, words, players, ranges, n)
+    max_tries = int(min(MAX_TRIALS, max(1000.0, 50.0 / rate)))
     hands, chien, tries = _draw(int(n), used_seed, words, players, ranges, max_tries)
     if (tries < 0).any():
         raise ValueError(
@@ -513,7 +637,7 @@ def deal(
         met += int(n)
         trials += int(tries.sum())
         low, high = wilson_interval(met, trials)
-        scale = float(p_fixed)
+        scale = float(p_fixed * drawn)
         probability = Probability(
             scale * met / trials, scale * float(low), scale * float(high), exact=False, trials=trials
         )
@@ -530,31 +654,55 @@ def deal(
     )
 
 
+class Rate(NamedTuple):
+    """How often the ranges that rejection meets hold, given the fixed cards (`condition_rate`)."""
+
+    exact: Fraction | None
+    """The probability of the whole condition when it is counted, else None."""
+    drawn: Fraction
+    """The probability of the drawn seat's ranges (`drawn_law`; 1 without one)."""
+    met: int
+    """Trial deals (drawn as the run draws them) that met the other ranges."""
+    trials: int
+    """Trial deals (0 when nothing is left to rejection)."""
+    rate: float
+    """The share of drawn deals that meet every range: 1 when nothing is left to rejection,
+    else met / trials."""
+
+
 def condition_rate(
     seed: int, words: np.ndarray, players: int, ranges: tuple[np.ndarray, np.ndarray, np.ndarray], n: int
-) -> tuple[Fraction | None, int, int, float]:
-    """How often the ranges are met given the fixed cards, checked for drawing `n` deals by rejection.
+) -> Rate:
+    """How often deals drawn under the ranges (the drawn seat's from its counts) meet them all,
+    checked for drawing `n` deals.
 
-    Returns (exact probability or None, trial deals that met the ranges, trial deals, the rate
-    used: exact, else met / trials from ``PILOT_DEALS`` trial deals of a stream apart).
+    When the condition is one seat's ranges on trumps, bouts, Kings and suit lengths, every
+    drawn deal meets it (rate 1). Else ``PILOT_DEALS`` trial deals of a stream apart estimate
+    the share that meets the ranges left to rejection.
 
     Raises
     ------
     ValueError
-        When no deal meets them, when they are rarer than `MIN_PROBABILITY`, or when `n`
-        deals would need more than `MAX_TRIALS` trial deals.
+        When no deal meets them, when the ranges left to rejection hold in fewer than
+        `MIN_PROBABILITY` of the drawn deals, or when `n` deals would need more than
+        `MAX_TRIALS` trial deals.
     """
-    exact = condition_probability(words, players, *ranges)
-    if not ranges[2].any():
-        return exact, 0, 0, 1.0
-    met, trials = 0, 0
-    if exact is None:
-        met, trials = _pilot(seed, words, players, ranges)
-        rate = met / trials
-    else:
-        rate = float(exact)
-    _check_rate(rate, n, exact is not None, trials)
-    return exact, met, trials, rate
+    low, high, asked = ranges
+    exact = condition_probability(words, players, low, high, asked)
+    law = drawn_law(words, players, low, high, asked)
+    drawn = Fraction(1) if law is None else law.probability
+    if exact == 0 or drawn == 0:
+        raise ValueError("no deal meets this condition: check the ranges against the fixed cards")
+    if exact is not None:
+        return Rate(exact, drawn, 0, 0, 1.0)
+    met, trials = _pilot(seed, words, players, ranges)
+    rate = met / trials
+    parts = ["hold the fixed cards"] if words.any() else []
+    parts += (
+        [] if law is None else [f"meet seat {law.seat}'s ranges on trumps, bouts, Kings and suit lengths"]
+    )
+    _check_rate(rate, n, trials, "the deals" + (" that " + " and ".join(parts) if parts else ""))
+    return Rate(exact, drawn, met, trials, rate)
 
 
 def _pilot(
@@ -565,24 +713,23 @@ def _pilot(
     return int((tries > 0).sum()), PILOT_DEALS
 
 
-def _check_rate(rate: float, n: int, exact: bool, trials: int) -> None:
+def _check_rate(rate: float, n: int, trials: int, among: str) -> None:
+    """Refuse ranges left to rejection that `rate` of `among` (the deals drawn) meet, when too rare."""
     if rate <= 0:
-        if exact:
-            raise ValueError("no deal meets this condition: check the ranges against the fixed cards")
         upper = wilson_interval(0, trials)[1]
         raise ValueError(
-            f"none of {trials:,} trial deals met the condition (probability below {upper:.1g} given the fixed cards): "
-            "too rare for rejection sampling; loosen it"
+            f"none of {trials:,} trial deals met the condition (a share below {upper:.1g} of {among}): too rare "
+            "for rejection sampling; loosen it"
         )
     if rate < MIN_PROBABILITY:
         raise ValueError(
-            f"the condition holds in {rate:.2g} of the deals given the fixed cards, below {MIN_PROBABILITY:g}: "
-            "too rare for rejection sampling; loosen it or give cards instead"
+            f"the condition holds in {rate:.2g} of {among}, below {MIN_PROBABILITY:g}: too rare for rejection "
+            "sampling; loosen it or give cards instead"
         )
     if n / rate > MAX_TRIALS:
         raise ValueError(
-            f"the condition holds in {rate:.2g} of the deals given the fixed cards: {n:,} deals would need about "
-            f"{n / rate:,.0f} trial deals, more than {MAX_TRIALS:,}; ask for fewer deals or loosen it"
+            f"the condition holds in {rate:.2g} of {among}: {n:,} deals would need about {n / rate:,.0f} trial "
+            f"deals, more than {MAX_TRIALS:,}; ask for fewer deals or loosen it"
         )
 
 

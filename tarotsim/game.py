@@ -703,7 +703,7 @@ class Game:
         self._advance(_phase_code(action, phase))
 
     def apply_number(self, action: object, names: Sequence[str]) -> str:
-        """Apply the action numbered ``action`` in ``names`` (:func:`actions` of this table:
+        """Apply the action numbered ``action`` in ``names`` (`actions` of this table:
         OpenSpiel's and PettingZoo's action ids) for the seat to act; return its string.
 
         Raises

@@ -1,35 +1,35 @@
 """One hand, analysed: should this hand pass, or bid Prise, Garde, Garde sans or Garde contre,
 and should it announce the chelem?
 
-:func:`analyse_hand` deals the unseen cards again ``deals`` times, uniformly given the hand
+`analyse_hand` deals the unseen cards again ``deals`` times, uniformly given the hand
 (``tarotsim.dealing``: the same deals as ``deal(deals, fixed={0: hand}, seed=seed)``), and
 plays every deal once per choice with the hand's seat as the taker, as a sweep does (the
 same cards and random stream under every choice), every seat playing ``strategy``. The
 choices are passing (score 0), each contract without announcing the chelem, and each
-contract with the chelem announced where a trial shows the hand can make it (:data:`TRIAL_DEALS`).
+contract with the chelem announced where a trial shows the hand can make it (`TRIAL_DEALS`).
 For each it gives the success rate, the mean taker score, the chance of losing more than
 100 points and the chance of winning every trick, each with a 95 % interval:
 
-- rates: Wilson score intervals (:func:`tarotsim.analysis.intervals.wilson_interval`);
+- rates: Wilson score intervals (`tarotsim.analysis.intervals.wilson_interval`);
 - mean scores: Student's t interval, ``mean ± t(0.975, n − 1) · sd / sqrt(n)``;
 - the best choice (highest mean score, ties to the choice listed first, as
-  :func:`tarotsim.analysis.best.rank_choices` ranks them) against the runner-up: the paired
+  `tarotsim.analysis.best.rank_choices` ranks them) against the runner-up: the paired
   normal interval of their per-deal score differences
-  (:func:`tarotsim.analysis.intervals.paired_interval`). The choice is *decided* when that
-  interval lies above 0 and at least :data:`MIN_DEALS` deals were played. When the two are
+  (`tarotsim.analysis.intervals.paired_interval`). The choice is *decided* when that
+  interval lies above 0 and at least `MIN_DEALS` deals were played. When the two are
   *the same play* (two contracts, both announcing or both not, whose attack ends every deal
   with the same points, bouts and result: Prise and Garde when the card play ignores the
   contract) they differ only by the multiplier, so the per-deal difference is the multiplied
   part of their score (poignées and chelem bonus, not multiplied, cancel) times the
   difference of the multipliers: the higher contract is better exactly when that part is
-  positive on average, and the same interval settles it (:data:`REASONS`).
+  positive on average, and the same interval settles it (`REASONS`).
 
 Deals where another seat is dealt the Petit alone (a petit sec) are thrown in at a table and
 left out; their number is reported. It also gives Chavey's count of the hand, with and
 without the distribution bonus, the card the taker calls (5 players), and what the
 ``chavey``, ``learned`` (given a bidder file) and ``montecarlo`` bidders wish from this seat.
 The hand and the cards named are written in the hand's own notation (English or French,
-:func:`tarotsim.cards.notation_of`) unless another is asked for.
+`tarotsim.cards.notation_of`) unless another is asked for.
 """
 
 from __future__ import annotations
@@ -89,9 +89,9 @@ them. It can pay only when made at least a third of the time (docs/rules.md §8:
 misses it on 50 deals in a row with probability (2/3)^50 ≈ 1.6e-9."""
 MIN_DEALS = 30
 """With fewer played deals the best choice is never decided (``min_n`` of
-:func:`tarotsim.analysis.best_contract`)."""
+`tarotsim.analysis.best_contract`)."""
 WIDTH = 100
-"""The widest line :meth:`HandAnalysis.text` prints (characters)."""
+"""The widest line `HandAnalysis.text` prints (characters)."""
 REASONS = (
     "interval above 0",
     "interval reaches 0",
@@ -107,7 +107,7 @@ play and differ by their multipliers only (the module's docstring); too few deal
 def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:
     """The card ids of a hand as dealt at `players` players.
 
-    Card names are read by :func:`tarotsim.cards.parse_cards` (English or French notation).
+    Card names are read by `tarotsim.cards.parse_cards` (English or French notation).
 
     Raises
     ------
@@ -125,7 +125,7 @@ def parse_hand(hand: str | Iterable[str], players: int) -> list[int]:
 
 
 def strategy_of(strategy: Strategy | str | None) -> Strategy:
-    """The strategy of every seat: a :class:`~tarotsim.strategy.Strategy`, a spec, or None
+    """The strategy of every seat: a `Strategy`, a spec, or None
     for the default one (heuristic card play, the expert écart, Chavey's bids)."""
     if strategy is None:
         return Strategy()
@@ -136,7 +136,7 @@ def strategy_of(strategy: Strategy | str | None) -> Strategy:
 
 @dataclass(frozen=True)
 class HandAnalysis:
-    """The result of :func:`analyse_hand`.
+    """The result of `analyse_hand`.
 
     Attributes
     ----------
@@ -167,14 +167,14 @@ class HandAnalysis:
     diff, diff_low, diff_high : float
         Paired mean difference best − runner-up and its 95 % interval (game points).
     decided : bool
-        Whether the choice is settled: at least :data:`MIN_DEALS` deals and that interval
+        Whether the choice is settled: at least `MIN_DEALS` deals and that interval
         above 0.
     same_play : bool
         Whether best and runner-up are the same play, multipliers apart (module docstring).
     reason : str
-        Why it is decided or not, one of :data:`REASONS`.
+        Why it is decided or not, one of `REASONS`.
     chelem_trial : dict
-        The trial of the announced chelem (:data:`TRIAL_DEALS`): ``deals`` played, and
+        The trial of the announced chelem (`TRIAL_DEALS`): ``deals`` played, and
         ``made``, the deals where it was made, by contract.
     called : dict or None
         5 players: the card the taker calls (name in `notation`) → deals; None otherwise.
@@ -255,7 +255,7 @@ class HandAnalysis:
         }
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
+        """`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     def verdict(self) -> str:
@@ -284,7 +284,7 @@ class HandAnalysis:
         return text
 
     def text(self) -> str:
-        """The analysis as the command line prints it, every line within :data:`WIDTH` characters."""
+        """The analysis as the command line prints it, every line within `WIDTH` characters."""
         where = "every position in turn" if self.position is None else f"position {self.position}"
         lines = [
             f"hand: {' '.join(self.hand)}",
@@ -483,7 +483,7 @@ def _table(scores: pd.DataFrame, made: pd.DataFrame, chelem: pd.DataFrame) -> pd
 def _compare(scores: pd.DataFrame, plays: pd.DataFrame) -> dict[str, Any]:
     """The best choice of `scores` (deals × choices; passing scores 0), the runner-up, their
     paired difference and its interval, whether they are the same play (`plays`: the play key of
-    every deal and choice, :func:`tarotsim.analysis.same_play.play_keys`), and the verdict."""
+    every deal and choice, `tarotsim.analysis.same_play.play_keys`), and the verdict."""
     choices = [PASS, *scores.columns]
     means = pd.DataFrame([{PASS: 0.0, **{c: float(scores[c].mean()) for c in scores.columns}}])
     ranked = rank_choices(means, choices).iloc[0]
@@ -517,7 +517,7 @@ def _compare(scores: pd.DataFrame, plays: pd.DataFrame) -> dict[str, Any]:
 
 def hand_config(strategy: Strategy, players: int, cards: list[int], position: int | None) -> np.ndarray:
     """The run configuration of the analysis: every seat plays `strategy`, the hand's seat
-    (:data:`SEAT`) takes and is given `cards`, and deals the dealer of `position` (None:
+    (`SEAT`) takes and is given `cards`, and deals the dealer of `position` (None:
     deal ``i`` is dealt by ``i % players``)."""
     config = make_config(None, {"players": players, "strategies": (strategy,) * players})
     cfg = replace(config, forced_taker=SEAT, forced_contract=CONTRACTS[0]).to_array()
@@ -529,7 +529,7 @@ def hand_config(strategy: Strategy, players: int, cards: list[int], position: in
 
 
 def announcing(cfg: np.ndarray) -> np.ndarray:
-    """`cfg` with the taker (:data:`SEAT`) announcing the chelem on every deal: the
+    """`cfg` with the taker (`SEAT`) announcing the chelem on every deal: the
     ``overwhelming`` policy from a count of 0."""
     out = cfg.copy()
     out[seat_slot(SEAT, P_CHELEM_POLICY)] = R.policy("chelem", "overwhelming").code
@@ -538,7 +538,7 @@ def announcing(cfg: np.ndarray) -> np.ndarray:
 
 
 def dealer_of(position: int, players: int) -> int:
-    """The dealer that makes :data:`SEAT` speak at `position` (0: first, after the dealer)."""
+    """The dealer that makes `SEAT` speak at `position` (0: first, after the dealer)."""
     return (SEAT - position - 1) % players
 
 
@@ -600,7 +600,7 @@ def analyse_hand(
     ----------
     hand : str or iterable of str
         The hand's cards, e.g. ``"T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"``
-        (English or French notation, :mod:`tarotsim.cards`).
+        (English or French notation, `tarotsim.cards`).
     players : int, optional
         3, 4 or 5 (default 4).
     position : int, optional
@@ -620,7 +620,7 @@ def analyse_hand(
         Threads to use (default: all).
     notation : {"english", "french"}, optional
         The notation of the cards in the result (default: the one `hand` is written in,
-        :func:`tarotsim.cards.notation_of`).
+        `tarotsim.cards.notation_of`).
 
     Returns
     -------

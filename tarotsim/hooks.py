@@ -3,8 +3,8 @@ callable ``player(observation) -> action`` or an object with ``act(observation)`
 Numba card player, a ``@numba.njit`` function (``tarotsim.run.users``).
 
 ``tarotsim.players`` plays such players; this module only recognises, names and loads them.
-A user's player is named by its import path, ``module:attribute`` (:func:`import_name`,
-:func:`load_player`), so that a strategy's spec names it, a run's directory records it
+A user's player is named by its import path, ``module:attribute`` (`import_name`,
+`load_player`), so that a strategy's spec names it, a run's directory records it
 and another process (a resumed run, a Dask worker) loads it back.
 """
 
@@ -47,7 +47,7 @@ def player_name(player: object) -> str:
 
 
 _LOADED: dict[int, tuple[object, str]] = {}
-"""Every object :func:`load_player` loaded, by ``id``, with the path it was loaded by (the
+"""Every object `load_player` loaded, by ``id``, with the path it was loaded by (the
 object held, so that its ``id`` stays its own)."""
 
 IMPORT_PATH = "module:attribute"
@@ -66,7 +66,7 @@ def import_name(player: object) -> str | None:
 
     A function (or Numba function) is named by its ``__module__`` and ``__qualname__``, an
     object by a public name that holds it in the module of its class (so that each player
-    has one name, whatever it was loaded by); else an object loaded by :func:`load_player`
+    has one name, whatever it was loaded by); else an object loaded by `load_player`
     is named by the path it was loaded by. A lambda, a function defined inside
     another, an object made on the fly or anything of ``__main__`` (a script's module,
     another one in another process) has none.
@@ -143,8 +143,8 @@ def load_player(path: str, key: str) -> object:
 
 
 def spec_name(player: object) -> str:
-    """How a strategy's spec names ``player``: its import path (:func:`import_name`), else
-    its short label (:func:`player_name`), which names it in records but does not load it."""
+    """How a strategy's spec names ``player``: its import path (`import_name`), else
+    its short label (`player_name`), which names it in records but does not load it."""
     return import_name(player) or player_name(player)
 
 

@@ -126,8 +126,8 @@ def sweep(
     stratify
         Columns of the taking seat's hand (``taker_bouts``, ``taker_trumps``,
         ``taker_kings``; a string is split at commas): the deals are split into one cell per
-        combination of their values (within `where`), each cell dealt in turn; cells rarer
-        than ``tarotsim.dealing.MIN_PROBABILITY`` are left out (``attrs["skipped"]``).
+        combination of their values (within `where`), each cell dealt in turn; cells that no
+        deal falls in are left out (``attrs["skipped"]``).
     per_cell
         With `stratify`: deals per cell, in place of `deals` (which must then be None).
     config
@@ -147,13 +147,14 @@ def sweep(
         deals (`tarotsim.run.strata`); the analysis functions weigh the rows by it.
         ``attrs`` holds the seed, the configuration, the contracts and the seat, and for a
         conditioned sweep ``where``, ``stratify``, ``cells`` (a DataFrame: each cell's values,
-        probability, deals and seed) and ``skipped`` (cells left out, their probability).
+        probability, deals and seed) and ``skipped`` (the number of cells left out).
 
     Raises
     ------
     ValueError, TypeError
-        For a bad option; for a condition no deal meets, one too rare for rejection
-        sampling, or a stratified condition whose cells cannot be counted exactly.
+        For a bad option; for a condition no deal meets, one whose ranges left to rejection
+        (Chavey's count, or a seat besides the one drawn from its counts) are too rare, or a
+        stratified condition whose cells cannot be counted exactly.
     """
     config = make_config(config, options)
     if isinstance(contracts, str):
@@ -180,10 +181,7 @@ def sweep(
         frame.attrs["where"] = where_text(spec.where)
         frame.attrs["stratify"] = list(spec.stratify)
         frame.attrs["cells"] = cells_table(spec)
-        frame.attrs["skipped"] = {
-            "cells": spec.strata.skipped,
-            "probability": spec.strata.skipped_probability,
-        }
+        frame.attrs["skipped"] = spec.strata.skipped
     return frame
 
 

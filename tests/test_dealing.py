@@ -14,9 +14,10 @@ from tarotsim.cards import N_CARDS, PETIT, TRUMP_21, format_card, parse_card
 from tarotsim.chavey import evaluate_hand
 from tarotsim.cli import main
 from tarotsim.dealing import (
-    MIN_PROBABILITY,
+    _rows,
     condition_probability,
     deal,
+    drawn_law,
     fixed_probability,
     fixed_words,
     parse_fixed_option,
@@ -162,7 +163,6 @@ def test_estimated_probability_has_an_interval() -> None:
         ({"where": {0: {"colour": 2}}}, "unknown feature 'colour'"),
         ({"where": {0: {"suit_length": {"X": 2}}}}, "unknown suit 'X'"),
         ({"where": {0: {"bouts": 3}}, "fixed": {1: "EX"}}, "no deal meets this condition"),
-        ({"where": {0: {"trumps": 18}}}, "too rare"),
         ({"where": {0: {"hand_points": (150, 200)}}}, "too rare"),
         ({"players": 6}, "players must be 3, 4 or 5"),
     ],
@@ -173,12 +173,64 @@ def test_bad_conditions_are_one_line_errors(kwargs: dict, message: str) -> None:
     assert "\n" not in str(err.value)
 
 
-def test_rare_condition_bound() -> None:
-    """Trumps 13-18 holds about 1 deal in 200,000: refused when the trial deals would exceed the budget."""
-    p = condition_probability(fixed_words(None, 4), 4, *where_ranges({0: {"trumps": (13, 18)}}, 4))
-    assert p is not None and MIN_PROBABILITY < float(p) < 1e-4
+def test_rare_counted_conditions_are_dealt_without_rejection() -> None:
+    """18 trumps in 18 cards holds in about 6 deals in 10**15: drawn from its counts, each deal
+    is made once, and the ranges left to rejection (another seat's) are checked on those deals."""
+    deals = deal(300, seed=4, where={0: {"trumps": 18}, 1: {"kings": (1, 4)}})
+    assert (_trumps(deals.hands[:, 0]) == 18).all()
+    assert (((deals.hands[:, 1] < 56) & (deals.hands[:, 1] % 14 == 13)).sum(axis=1) >= 1).all()
+    alone = deal(300, seed=4, where={0: {"trumps": 18}})
+    assert (alone.tries == 1).all() and alone.probability.exact
+    assert alone.probability.value == pytest.approx(comb(21, 18) / comb(78, 18), rel=1e-12)
+    assert (
+        not deals.probability.exact
+        and deals.probability.low < deals.probability.value < deals.probability.high
+    )
+    assert deals.probability.high < alone.probability.value
+
+
+def test_rare_rejected_condition_bound() -> None:
+    """Chavey's count of 80 or more is met by rejection: a million such deals would need more
+    trial deals than the budget, refused before dealing."""
     with pytest.raises(ValueError, match="trial deals"):
-        deal(1_000_000, where={0: {"trumps": (13, 18)}})
+        deal(1_000_000, where={0: {"hand_points": (70, 200)}})
+
+
+def _seat_features(hands: np.ndarray) -> dict[str, np.ndarray]:
+    """Trumps, bouts, Kings and each suit's length of hands (int16[n, cards])."""
+    h = hands.astype(int)
+    suit = np.where(h < 56, h // 14, -1)
+    out = {
+        "trumps": _trumps(h),
+        "bouts": np.isin(h, [PETIT, TRUMP_21, 77]).sum(axis=1),
+        "kings": ((h < 56) & (h % 14 == 13)).sum(axis=1),
+    }
+    out.update({f"suit_{s}": (suit == s).sum(axis=1) for s in range(4)})
+    return out
+
+
+def _meets(hands: np.ndarray, where: dict) -> np.ndarray:
+    """Which deals (hands int16[n, seats, cards]) meet ``where`` (as `deal` reads it)."""
+    ok = np.ones(len(hands), dtype=bool)
+    for seat, ranges in where.items():
+        features = _seat_features(hands[:, seat])
+        flat = {k: v for k, v in ranges.items() if k != "suit_length"}
+        flat.update({f"suit_{'SHDC'.index(s)}": v for s, v in ranges.get("suit_length", {}).items()})
+        for name, (lo, hi) in flat.items():
+            ok &= (features[name] >= lo) & (features[name] <= hi)
+    return ok
+
+
+def _rejection_reference(players: int, fixed: dict, where: dict, n: int) -> np.ndarray:
+    """Hands of ``n`` deals dealt as the former sampler dealt them: plain deals holding the fixed
+    cards, kept when every range holds (the law of dealing each deal again until they hold)."""
+    kept: list[np.ndarray] = []
+    seed = 1000
+    while sum(len(k) for k in kept) < n:
+        plain = deal(200_000, players=players, seed=seed, fixed=fixed)
+        kept.append(plain.hands[_meets(plain.hands, where)])
+        seed += 1
+    return np.concatenate(kept)[:n]
 
 
 def test_french_notation_in_fixed() -> None:
@@ -224,3 +276,76 @@ def test_deals_do_not_depend_on_the_thread_count() -> None:
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(one.hands, every.hands) and np.array_equal(one.tries, every.tries)
+
+
+LAW_CASES = [
+    (4, {0: "T21 KS", 1: "EX"}, {0: {"bouts": (2, 3), "suit_length": {"S": (3, 14), "H": (0, 2)}}}),
+    (5, {"chien": "T1 T2"}, {0: {"trumps": (4, 9), "kings": (1, 2), "suit_length": {"C": (0, 3)}}}),
+    (3, {}, {1: {"trumps": (10, 13), "bouts": (1, 3)}}),
+    (4, {2: "QD"}, {0: {"trumps": (6, 9)}, 2: {"kings": (2, 4)}}),
+]
+
+
+def _pooled(a: np.ndarray, b: np.ndarray) -> float:
+    """Chi-square p-value that two samples of a small whole-number feature share one law
+    (values seen fewer than 10 times in all pooled into their neighbour)."""
+    values = np.union1d(a, b)
+    table = np.array([[np.sum(x == v) for v in values] for x in (a, b)])
+    while table.shape[1] > 1 and table.sum(axis=0).min() < 10:
+        j = int(np.argmin(table.sum(axis=0)))
+        k = j - 1 if j > 0 else 1
+        table[:, k] += table[:, j]
+        table = np.delete(table, j, axis=1)
+    if table.shape[1] == 1:
+        return 1.0
+    return float(stats.chi2_contingency(table).pvalue)
+
+
+@pytest.mark.parametrize("players, fixed, where", LAW_CASES)
+def test_drawing_from_the_counts_gives_the_law_of_rejection(players: int, fixed: dict, where: dict) -> None:
+    """The deals drawn from the law of the counts (and by rejection for another seat's ranges)
+    against plain deals kept when they meet the ranges, the law the former sampler dealt by
+    rejection: each seat's trumps, bouts, Kings and suit lengths, and the share of deals in
+    which each card is in each seat's hand (chi-square at fixed seeds, 4,000 deals)."""
+    n = 4000
+    drawn = deal(n, players=players, seed=21, fixed=fixed, where=where).hands
+    reference = _rejection_reference(players, fixed, where, n)
+    assert _meets(drawn, where).all()
+    pvalues = []
+    for seat in range(players):
+        mine, theirs = _seat_features(drawn[:, seat]), _seat_features(reference[:, seat])
+        pvalues += [_pooled(mine[name], theirs[name]) for name in mine]
+        held = [np.bincount(h[:, seat].ravel(), minlength=N_CARDS) for h in (drawn, reference)]
+        seen = (held[0] + held[1]) >= 10
+        pvalues.append(float(stats.chi2_contingency(np.array(held)[:, seen]).pvalue))
+    # Bonferroni over the tests made: none may reject the common law at 0.1 % together
+    assert min(pvalues) > 1e-3 / len(pvalues), min(pvalues)
+
+
+@pytest.mark.parametrize("players, fixed, where", LAW_CASES[:3])
+def test_count_vectors_follow_their_exact_law(players: int, fixed: dict, where: dict) -> None:
+    """The drawn seat's counts (the Petit and 21, other trumps, Excuse, Kings) against their exact
+    probabilities (`count_law`), by chi-square on 20,000 deals."""
+    words = fixed_words(fixed, players)
+    low, high, asked = where_ranges(where, players)
+    law = drawn_law(words, players, low, high, asked)
+    assert law is not None and law.probability == condition_probability(words, players, low, high, asked)
+    hands = deal(20_000, players=players, seed=5, fixed=fixed, where=where).hands[:, law.seat].astype(int)
+    own = set(_rows(words, players)[law.seat])
+    free = np.isin(hands, list(own), invert=True)
+    counts = np.stack(
+        [
+            (free & np.isin(hands, [PETIT, TRUMP_21])).sum(axis=1),
+            (free & (hands >= 56) & (hands <= 76) & ~np.isin(hands, [PETIT, TRUMP_21])).sum(axis=1),
+            (free & (hands == 77)).sum(axis=1),
+            (free & (hands < 56) & (hands % 14 == 13)).sum(axis=1),
+        ],
+        axis=1,
+    )
+    index = {v[:4]: i for i, v in enumerate(law.vectors)}
+    observed = np.bincount([index[tuple(int(x) for x in row)] for row in counts], minlength=len(index))
+    expected = np.array(law.hands, dtype=float)
+    keep = expected / expected.sum() * len(hands) >= 5
+    obs = np.append(observed[keep], observed[~keep].sum())
+    exp = np.append(expected[keep], expected[~keep].sum())
+    assert _chi2_pvalue(obs, exp) > 1e-3

@@ -10,6 +10,8 @@ from tarotsim.analysis.fits import (
     LOCAL_FROM,
     Cells,
     KnownLaw,
+    _neighbours,
+    _window,
     coverage_study,
     fit_score,
     honest_crossing,
@@ -61,3 +63,23 @@ def test_a_whole_range_fit_over_few_values_is_kept() -> None:
     assert found.low < 6.0 < found.high
     local = local_crossing(cells, fit_score, 0.0, Z95, 6.0)
     assert local.fits and local.low < 6.0 < local.high
+
+
+def test_the_window_choice_is_carried_into_the_interval() -> None:
+    """A mean score that bends sharply at 42 (slope 1, then 8), from 200,000 deals a value: the
+    quadratic on the chosen window puts the break-even elsewhere than those on the windows one
+    value away, beyond its own interval; the interval given holds all of them."""
+    x = np.arange(0.0, 72.0)
+    n = np.full(len(x), 200_000.0)
+    noise = np.random.default_rng(0).standard_normal(len(x)) * 45.0 / np.sqrt(n)
+    means = np.where(x < 42.0, x - 40.0, 2.0 + 8.0 * (x - 42.0)) + noise
+    cells = Cells(x, n, np.zeros(len(x)), means, np.full(len(x), 45.0**2))
+    found = honest_crossing(cells, fit_score(cells, 3), fit_score, 0.0, Z95, cells.mean_score)
+    assert "widened to hold the crossings of the windows one value away" in found.note
+    size = int(found.note.split("(")[1].split(" values")[0])
+    window = _window(cells, found.x, size)
+    alone = fit_score(window, 2).crossing(0.0, Z95)
+    assert alone[0] == found.x
+    others = [fit_score(part, 2).crossing(0.0, Z95)[0] for part in _neighbours(cells, window)]
+    assert len(others) >= 4 and all(found.low <= at <= found.high for at in others)
+    assert min(others) < alone[1] or max(others) > alone[2]  # the window alone would not hold them

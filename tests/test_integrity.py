@@ -431,6 +431,27 @@ def test_a_finished_run_extended_to_more_deals_equals_a_fresh_run_of_that_size(c
         execute(root, spec(deals=2000))
 
 
+def test_a_conditioned_sweep_extended_to_more_deals_equals_a_fresh_run_of_that_size(tmp_path):
+    """Its weights depend on its deal count: the kept chunks are written again with the larger run's."""
+
+    def sweep(deals):
+        return spec(
+            kind="sweep", deals=deals, chunk_deals=200, contracts=("prise", "garde"), seat=0,
+            config=RunConfig(policy="random"), where={0: {"trumps": (6, 9)}}, stratify=("taker_bouts",),
+        )  # fmt: skip
+
+    execute(tmp_path / "fresh", sweep(700))
+    root = tmp_path / "run"
+    execute(root, sweep(500))  # chunk 2 holds 100 deals, then 200
+    before = load_records(root)
+    run = execute(root, sweep(700))
+    assert run.extended_from == 500 and not run.remade and run.manifest["complete"]
+    after, fresh = load_records(root), load_records(tmp_path / "fresh")
+    assert not after["weight"].head(len(before)).equals(before["weight"])
+    pd.testing.assert_frame_equal(after, fresh)
+    assert execute(root, sweep(700)).manifest["complete"]  # resumed as it is: every chunk checks out
+
+
 def test_an_edited_seed_is_refused_and_the_command_repairs_it(clean, tmp_path):
     root = copy_run(clean, tmp_path)
     manifest = json.loads((root / "manifest.json").read_text())

@@ -43,7 +43,7 @@ def test_the_cells_add_up_to_the_condition_and_each_cell_is_dealt_in_turn():
     assert cells is not None
     words = fixed_words(None, 4)
     whole = condition_probability(words, 4, *where_ranges({0: {"trumps": TRUMPS}}, 4))
-    total = sum(Fraction(c.probability.value) for c in cells.cells) + Fraction(cells.skipped_probability)
+    total = sum(Fraction(c.probability.value) for c in cells.cells)
     assert float(total) == pytest.approx(float(whole), rel=1e-12)
     assert {c.values for c in cells.cells} <= {(b, t) for b in range(4) for t in range(3, 11)}
     weights = cells.weights(spec.deals)
@@ -142,10 +142,16 @@ def test_a_stratified_run_of_another_size_is_another_run():
     assert "condition" not in RUNS["chunked-heuristic"].identity()
 
 
-def test_cells_rarer_than_rejection_allows_are_left_out_and_counted():
+def test_impossible_cells_are_left_out_and_rare_ones_kept():
+    """Cells are drawn from their counts, so a cell is left out only when no deal falls in it
+    (3 bouts with fewer than 2 trumps or with 18, 2 bouts without a trump); the rarest are kept."""
     cells = strata(seed=0, players=4, seat=0, where=(), stratify=("taker_bouts", "taker_trumps"), deals=0)
-    assert cells.skipped > 0 and 0 < cells.skipped_probability < 1e-4
-    assert all(c.probability.value >= 1e-6 for c in cells.cells)
+    impossible = {(3, 0), (3, 1), (2, 0), (3, 18)}
+    assert cells.skipped == len(impossible) and not {c.values for c in cells.cells} & impossible
+    assert len(cells.cells) == 4 * 19 - len(impossible)
+    assert min(c.probability.value for c in cells.cells) < 1e-12
+    whole = sum(Fraction(c.probability.value) for c in cells.cells)
+    assert float(whole) == pytest.approx(1.0, rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +164,7 @@ def test_cells_rarer_than_rejection_allows_are_left_out_and_counted():
         (["--stratify", "taker_bouts", "--where", "1:trumps=3-9", "--per-cell", "5"], "the taking seat"),
         (["--per-cell", "5"], "--per-cell goes with --stratify"),
         (["--stratify", "taker_bouts", "--per-cell", "5", "--deals", "50"], "not both"),
-        (["--where", "0:trumps=18,bouts=0"], "too rare"),
+        (["--where", "0:hand_points=150-200"], "too rare"),
         (["--where", "0:trumps=1,bouts=3"], "no deal meets"),
     ],
 )

@@ -23,7 +23,8 @@ the crossing, the widest window on which a line passes the Pearson χ² goodness
 (`GOOD_FIT_P`) is kept, and a quadratic fitted on it gives the crossing and its
 interval (a degree above the line that chose the window, so that what the test cannot see
 does not bias the crossing), its covariance again multiplied by its χ² per degree of
-freedom when above 1. The note says which fit gave each threshold, and when a fit does not
+freedom when above 1, and the interval widened to hold the crossings of the windows one
+value away (the window's choice carried into it). The note says which fit gave each threshold, and when a fit does not
 fit its cells. `coverage_study` checks on a known law that the intervals cover the
 true crossing about 95 % of the time (``benchmarks/bench_fit_coverage.py`` writes
 ``reports/fit-coverage.md``).
@@ -63,6 +64,9 @@ FIT_COLUMNS = [
 
 NOT_REACHED = "not reached over"
 """How a note says that a fitted curve stays below its target over the whole fitted range."""
+
+WINDOW_WIDENED = "interval widened to hold the crossings of the windows one value away"
+"""How a note says that a local fit's interval was widened by the choice of its window."""
 
 PASSED_ALREADY = "passed already at"
 """How a note says that a fitted curve is above its target over the whole fitted range."""
@@ -225,6 +229,23 @@ def _window(cells: Cells, x0: float, k: int) -> Cells:
     return Cells(*(column[nearest] for column in cells))
 
 
+def _neighbours(cells: Cells, window: Cells) -> list[Cells]:
+    """The windows one value of `x` away from `window` (consecutive values of `cells`): moved by one
+    value down or up, one value longer at either end, and one value shorter at either end (never
+    under `MIN_LOCAL_CELLS` values)."""
+    order = np.argsort(cells.x, kind="stable")
+    first = int(np.searchsorted(cells.x[order], window.x.min()))
+    k = len(window.x)
+    spans = [(first - 1, k), (first + 1, k), (first - 1, k + 1), (first, k + 1)]
+    if k > MIN_LOCAL_CELLS:
+        spans += [(first + 1, k - 1), (first, k - 1)]
+    return [
+        Cells(*(column[order[start : start + size]] for column in cells))
+        for start, size in spans
+        if start >= 0 and start + size <= len(order)
+    ]
+
+
 class Crossing(NamedTuple):
     """A fitted crossing: `x` and its interval (NaN when none), ``why`` as
     `Curve.crossing` says it, the ``note`` on how it was fitted, and whether a local
@@ -252,8 +273,11 @@ def local_crossing(
     the narrowest (``fits`` False). The crossing and its interval: a quadratic, one degree
     above the line that chose the window, fitted on it, so that what the test cannot see
     does not bias the crossing (the "robust bias-corrected" local polynomial), its
-    covariance multiplied by its χ² per degree of freedom when above 1. NaN when it does
-    not cross `target` inside the window.
+    covariance multiplied by its χ² per degree of freedom when above 1. The window's choice
+    is carried into the interval: it is widened, where needed, to hold the crossings fitted
+    the same way on the windows one value away (`_neighbours`: moved, longer or
+    shorter by one value), so that a crossing the window alone moves lies inside it. NaN
+    when it does not cross `target` inside the window.
     """
     sizes = sorted(
         {*range(MIN_LOCAL_CELLS, 2 * MIN_LOCAL_CELLS), *(int(MIN_LOCAL_CELLS * 1.25**i) for i in range(20))}
@@ -275,6 +299,15 @@ def local_crossing(
     if math.isnan(at):
         return _NO_CROSSING
     widened = f", interval widened by χ²/dof {curve.chi2_dof:.2g}" if curve.chi2_dof > 1 else ""
+    others = [
+        other.crossing(target, z)[0]
+        for other in (fit(part, degree + 1) for part in _neighbours(cells, window))
+        if other is not None
+    ]
+    others = [x for x in others if not math.isnan(x)]
+    if others and (min(others) < low or max(others) > high):
+        low, high = min(low, *others), max(high, *others)
+        widened += f", {WINDOW_WIDENED} ({_fmt(min(others))}–{_fmt(max(others))})"
     shape = LOCAL_SHAPES[degree - 1]
     chosen_by = f"where a {shape} fits" if fitted else f"the narrowest: no {shape} fits"
     note = (
@@ -500,7 +533,8 @@ def coverage_study(
         `fitted_thresholds` does it): ``coverage`` (share of replications
         whose interval holds the true break-even), ``coverage_low``, ``coverage_high``
         (its Wilson interval), ``bias`` and ``mean_width`` (units of `x`), ``local_share``
-        (share of replications where a local fit gave the threshold) and ``truth``.
+        (share of replications where a local fit gave the threshold), ``window_share`` (share
+        where the crossings of the windows one value away widened its interval) and ``truth``.
     """
     from tarotsim.analysis.intervals import wilson_interval
 
@@ -510,13 +544,14 @@ def coverage_study(
     hits = {"cubic": 0, "checked": 0}
     errors: dict[str, list[float]] = {"cubic": [], "checked": []}
     widths: dict[str, list[float]] = {"cubic": [], "checked": []}
-    local = 0
+    local = widened = 0
     for _ in range(replications):
         cells = law.cells(rng)
         cubic = fit_score(cells, MAX_DEGREE)
         at, low, high, _why = cubic.crossing(0.0, z)
         honest = honest_crossing(cells, cubic, fit_score, 0.0, z, cells.mean_score)
         local += honest.note.startswith("local")
+        widened += WINDOW_WIDENED in honest.note
         for name, (x, lo, hi) in (("cubic", (at, low, high)), ("checked", tuple(honest[:3]))):
             hits[name] += bool(lo <= truth <= hi)
             errors[name].append(x - truth)
@@ -534,6 +569,7 @@ def coverage_study(
                 "bias": float(np.nanmean(errors[name])),
                 "mean_width": float(np.nanmean(widths[name])),
                 "local_share": local / replications if name == "checked" else 0.0,
+                "window_share": widened / replications if name == "checked" else 0.0,
                 "truth": truth,
             }
         )

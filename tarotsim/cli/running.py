@@ -188,12 +188,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
     if spec.strata is not None:
         strata = spec.strata
-        left_out = (
-            f"; {strata.skipped} cells left out (rarer than 1e-6 or impossible: probability "
-            f"{strata.skipped_probability:.3g} in all)"
-            if strata.skipped
-            else ""
-        )
+        left_out = f"; {strata.skipped} cells left out (no deal falls in them)" if strata.skipped else ""
         total = sum(c.probability.value for c in strata.cells)
         print(f"{len(strata.cells)} cells of probability {total:.6g} in all{left_out}")
     make_run(args, spec)

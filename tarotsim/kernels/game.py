@@ -42,8 +42,8 @@ from tarotsim.cards import (
 )
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
-from tarotsim.kernels.deal import cut_pack, deal_pack, deal_packets, is_petit_sec, shuffle_pack
-from tarotsim.kernels.dealing import meets_cfg, place_fixed
+from tarotsim.kernels.deal import cut_pack, deal_packets, is_petit_sec
+from tarotsim.kernels.dealing import deal_condition
 from tarotsim.kernels.driver import card_policy, play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
@@ -68,13 +68,10 @@ from tarotsim.kernels.state import (
     C_CHIEN,
     C_DEALER,
     C_DEALING,
-    C_FIXED,
-    C_FIXED_ON,
     C_FORCED_CONTRACT,
     C_FORCED_TAKER,
     C_HAND,
     C_PLAYERS,
-    C_WHERE_ON,
     DEALING_UNSHUFFLED,
     H_LEADER,
     I_CALLED,
@@ -301,18 +298,12 @@ def deal_shuffled(tb: DealState, cfg: np.ndarray) -> None:
     """Shuffle the pack from the deal's stream and deal it into ``tb.dealt`` and ``tb.chien``,
     the cards given to seats or the chien (``C_FIXED``) first put in their places, the rest
     dealt uniformly around them: the deal of ``play_deal`` and of a deal played step by step.
-    With ranges on the hands (``C_WHERE_ON``), dealt again from the same stream until every
-    seat's hand meets them (``kernels.dealing.meets_cfg``): exactly uniform among the deals
-    that do, deal ``i`` the deal ``i`` of ``tarotsim.deal`` with the same key and condition.
-    The run checks first that the condition is met often enough (``tarotsim.dealing``)."""
-    players = cfg[C_PLAYERS]
-    while True:
-        shuffle_pack(tb.rng, tb.pack)
-        if cfg[C_FIXED_ON]:
-            place_fixed(tb.pack, cfg, C_FIXED, players, cfg[C_HAND])
-        deal_pack(tb.pack, tb.dealt, tb.chien, players, cfg[C_HAND])
-        if not cfg[C_WHERE_ON] or meets_cfg(tb.dealt, cfg, players):
-            return
+    With ranges on the hands (``C_WHERE_ON``), one seat's hand drawn from the law of its counts
+    and the deal dealt again until every other range holds (``kernels.dealing.deal_condition``):
+    exactly uniform among the deals that meet them, deal ``i`` the deal ``i`` of
+    ``tarotsim.deal`` with the same key and condition. The run checks first that the ranges
+    left to rejection are met often enough (``tarotsim.dealing``)."""
+    deal_condition(tb.rng, tb.pack, tb.dealt, tb.chien, cfg, 0)
 
 
 @njit(inline="always")

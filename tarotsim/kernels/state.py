@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_CARDS
+from tarotsim.cards import N_CARDS, N_SUITS
 from tarotsim.kernels.constants import (  # noqa: F401 (the kernels import them from here too)
     DEALING_SHUFFLED,
     DEALING_UNSHUFFLED,
@@ -111,7 +111,31 @@ C_DEALER = C_FIXED + 2 * (MAX_SEATS + 1)  # 1 + the seat dealing every deal; 0: 
 N_WHERE = 9  # hand features a deal's ranges read (kernels.dealing.W_*)
 C_WHERE_ON = C_DEALER + 1  # 1 when every deal is dealt again until each seat's hand meets its ranges
 C_WHERE = C_WHERE_ON + 1  # the ranges (kernels.dealing.where_slot): per seat, N_WHERE lows, highs, asked
-N_CFG = C_WHERE + 3 * MAX_SEATS * N_WHERE
+# the drawing of one seat's hand from the law of its counts (kernels.dealing.draw_counted, filled by
+# tarotsim.dealing.put_where): the count vectors the seat's ranges allow, their cumulative
+# probabilities, and the ways of the suit cards
+C_DRAW_SEAT = C_WHERE + 3 * MAX_SEATS * N_WHERE  # 1 + the seat drawn from its counts; 0: none
+C_DRAW_N = C_DRAW_SEAT + 1  # count vectors allowed
+C_DRAW_SUIT = C_DRAW_N + 1  # per suit: the fewest, then the most cards drawn from it (2 slots a suit)
+MAX_HAND = 24  # cards in the largest hand (3 players)
+N_SUIT_KINGS = N_SUITS + 1  # 0-4 Kings
+C_DRAW_WAYS = (
+    C_DRAW_SUIT + 2 * N_SUITS
+)  # ways[s, m, k]: ways to draw m cards, k of them Kings, from suits s..3
+N_DRAW_WAYS = (N_SUITS + 1) * (MAX_HAND + 1) * N_SUIT_KINGS
+V_BOUT_TRUMPS = 0  # a count vector's slots: the Petit and the 21 drawn,
+V_TRUMPS = 1  # other trumps,
+V_EXCUSE = 2  # the Excuse,
+V_KINGS = 3  # Kings,
+V_SUITS = 4  # suit cards (Kings included),
+V_CUMULATIVE = 5  # its probability plus those of the vectors before it, times DRAW_ONE
+N_V = 6
+MAX_VECTORS = (
+    3 * 20 * 2 * N_SUIT_KINGS
+)  # 0-2 of the Petit and the 21, 0-19 other trumps, 0-1 Excuse, 0-4 Kings
+DRAW_ONE = 1 << 62  # probability 1 in the vectors' fixed point
+C_DRAW_VECTORS = C_DRAW_WAYS + N_DRAW_WAYS
+N_CFG = C_DRAW_VECTORS + N_V * MAX_VECTORS
 
 
 @njit(inline="always")

@@ -112,7 +112,7 @@ def write_report(
 
 
 def _write_report(summary: RunSummary, run_dir: str | os.PathLike[str], out: Path, min_n: int) -> None:
-    """The figures, ``report.md`` and ``report.html`` of :func:`write_report`, into ``out``."""
+    """The figures, ``report.md`` and ``report.html`` of `write_report`, into ``out``."""
     manifest = summary.manifest
     run = manifest["run"]
     kind = run["kind"]

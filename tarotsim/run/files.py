@@ -1,9 +1,9 @@
 """Files written whole or not at all: a temporary name beside the target, then a rename.
 
 Every file tarotsim writes for a user (run chunks and manifests, traces, tables, bidder
-files, reports) goes through :func:`write_atomic`: a failed or interrupted write leaves the
+files, reports) goes through `write_atomic`: a failed or interrupted write leaves the
 target as it was (absent, or its previous content) and no temporary file behind. A folder
-of several files (a report, a hand's page) is written inside :func:`folder_written`,
+of several files (a report, a hand's page) is written inside `folder_written`,
 which removes again what a failed write made: its new files and the folders it created.
 """
 
@@ -91,7 +91,7 @@ def write_atomic(
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str, *, what: str | None = None) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically (:func:`write_atomic`)."""
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically (`write_atomic`)."""
 
     def write(tmp: Path) -> None:
         with open(tmp, "w", encoding="utf-8", newline="\n") as stream:
@@ -105,7 +105,7 @@ def folder_written(folder: str | os.PathLike[str], *, what: str = "the folder") 
     """Make ``folder`` (and its parents) if needed for the files written in the block; if the
     block fails, remove what it made: the entries that were not in the folder before, then
     the folders this call created. Files that were there before are left (each written
-    whole by :func:`write_atomic`: its old or its new content).
+    whole by `write_atomic`: its old or its new content).
 
     Raises
     ------

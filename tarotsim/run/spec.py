@@ -36,13 +36,15 @@ KINDS = ("simulate", "sweep", "duel")
 """A ``simulate`` run bids and plays each deal once; a ``sweep`` run plays each deal once
 per contract, taken by one seat; a ``duel`` run plays each deal once per seat, strategy A
 in that seat and strategy B in the others."""
-FORMAT = 5
+FORMAT = 6
 """Version of the records and of the run directory's layout, part of a run's identity: raised by any
 change that alters records (2: nulls where there is no result, a sweep's hand on thrown-in deals;
 chunk checksums in the manifest; 3: chunks carry their run and deals, the manifest its identity's
 checksum; 4: a strategy spec's unnamed choices mean the one default, heuristic play and the
 expert écart, where they meant random play and the simple écart; 5: a sweep may be conditioned on
-its hands (``where``) and stratified (``stratify``), its records then weighted (``weight``))."""
+its hands (``where``) and stratified (``stratify``), its records then weighted (``weight``); 6: a
+conditioned sweep draws its taking seat's hand from the law of its counts, without rejection, so
+its deals differ for the same seed, and keeps cells rarer than one deal in a million)."""
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,9 @@ class RunSpec:
     reads them, or canonical: `tarotsim.run.strata`; seats are the table's, the taking
     seat is ``seat``), and be stratified on columns of the taking seat's hand, ``stratify``
     (`tarotsim.run.strata.STRATA`): its deals then take the cells in turn, and its
-    records carry a ``weight`` (the cell's probability over its deals). Such a run cannot be
-    extended: its weights depend on its deal count.
+    records carry a ``weight`` (the cell's probability over its deals). Its weights depend on
+    its deal count: extending such a run writes its chunks again with the larger run's weights
+    (`tarotsim.run.store`).
 
     Raises
     ------
@@ -236,7 +239,8 @@ class RunSpec:
 
     def _condition(self) -> dict[str, Any]:
         """``{"condition": …}``: a conditioned sweep's ranges, stratify columns and deal count (its
-        weights depend on it, so that a run of another size is another run); empty otherwise."""
+        weights depend on it, so that its chunks are bound to it; extending the run writes them
+        again, `tarotsim.run.store`); empty otherwise."""
         if not self.weighted:
             return {}
         return {

@@ -14,7 +14,8 @@ module makes and reads runs:
 - a manifest that is missing, unreadable or edited (its identity no longer matches its
   checksum) is rebuilt from the intact chunks of the run the command names;
 - the same command with a larger deal count extends a run: its whole chunks are kept,
-  and the records equal those of a fresh run of the larger size;
+  and the records equal those of a fresh run of the larger size (a conditioned sweep's
+  chunks are written again with the larger run's weights);
 - a directory holding nothing but what a killed start leaves (an empty ``chunks/``, a
   stale lock, a temporary manifest) is taken as new; a new directory that a failed start
   leaves without a finished chunk is removed again;
@@ -162,6 +163,16 @@ def _lost_manifest(root: Path) -> bool:
         entry.name in (CHUNKS, LOCK) or is_temporary(entry) or (entry.name == REPORT and entry.is_dir())
         for entry in root.iterdir()
     )
+
+
+def _sized(run: dict[str, Any]) -> dict[str, Any]:
+    """A run's identity without what an extension to more deals changes: the version, the deal
+    count, and a conditioned sweep's deal count in its condition (its weights, rewritten on
+    extension by ``Run._reweigh``)."""
+    out = unbound(run)
+    if isinstance(out.get("condition"), dict):
+        out["condition"] = {k: v for k, v in out["condition"].items() if k != "deals"}
+    return out
 
 
 class Run:
@@ -314,7 +325,7 @@ class Run:
 
     def _resume(self, manifest: dict[str, Any], allow_version_change: bool) -> dict[str, Any]:
         theirs, ours = manifest["run"], self.spec.identity()
-        if unbound(theirs) != unbound(ours):
+        if _sized(theirs) != _sized(ours):
             raise ValueError(
                 f"{self.directory} holds another run ({difference(theirs, ours)}); "
                 "choose another --out directory or repeat that run's own command to resume it"
@@ -348,6 +359,8 @@ class Run:
                 if entry.get("deals") != self.spec.chunk_range(int(key))[1]:  # the last chunk, cut short
                     del manifest["chunks"][key]
                     chunk_path(self.directory, int(key)).unlink(missing_ok=True)
+            if self.spec.weighted:
+                self._reweigh(manifest, theirs)
             changed = True
         for key, entry in sorted(manifest["chunks"].items(), key=lambda item: int(item[0])):
             problem = chunk_problem(self.directory, int(key), entry, run=manifest["run"])
@@ -358,6 +371,25 @@ class Run:
             manifest["complete"] = manifest["complete"] and not self.remade
             write_json_atomic(self.directory / MANIFEST, manifest)
         return manifest
+
+    def _reweigh(self, manifest: dict[str, Any], before: dict[str, Any]) -> None:
+        """Give the kept chunks of a conditioned sweep extended to more deals the weights of the
+        larger run (a cell's probability over its deals in the run, `tarotsim.run.strata`)
+        and its binding, so that its records equal a fresh run's; a chunk that fails its check
+        against the run it was written for is dropped, to be made again."""
+        cells = self.spec.strata
+        assert cells is not None  # a weighted run is conditioned
+        weights = cells.weights(self.spec.deals)
+        for key, entry in sorted(manifest["chunks"].items(), key=lambda item: int(item[0])):
+            index = int(key)
+            problem = chunk_problem(self.directory, index, entry, run=before)
+            if problem is not None:
+                self.remade.append((index, problem))
+                del manifest["chunks"][key]
+                continue
+            frame = pd.read_parquet(chunk_path(self.directory, index))
+            frame["weight"] = weights[frame["deal"].to_numpy() % len(cells.cells)]
+            entry.update(write_chunk(self.directory, index, frame, run=manifest["run"]))
 
     def _tidy(self) -> None:
         """Adopt the chunk files the manifest does not list that are whole chunks of this run

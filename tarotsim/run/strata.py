@@ -5,18 +5,19 @@ A conditioned sweep plays only deals whose hands meet ranges (``where``, as
 when the sweep's ``seat`` is ``K``; seat 0 by default). A stratified sweep
 (``stratify``: columns of the taking seat's hand, `STRATA`) splits those deals into
 cells, one per combination of values of its columns, and plays ``per_cell`` deals in each
-cell whose probability under uniform dealing is not below `MIN_PROBABILITY`.
+cell that some deal falls in, however rare.
 
 Each cell (one cell, the whole condition, when not stratified) is dealt from its own key:
 deal ``j`` of cell ``c`` is deal ``j`` of ``tarotsim.deal(where=cell.where, seed=cell.seed)``,
-dealt by seat ``j % players``, found by dealing again from its own stream until the hands
-meet the cell's ranges (exactly uniform among the deals that do). The run's deals take the
+dealt by seat ``j % players``, the taking seat's hand drawn from the exact law of its counts
+in the cell (`tarotsim.dealing.count_law`), the other cards dealt uniformly around it:
+exactly uniform among the deals of the cell, without rejection. The run's deals take the
 cells in turn: deal ``d`` is deal ``d // cells`` of cell ``d % cells``, so any first part of
 a run holds every cell about equally.
 
 A record's ``weight`` is its cell's probability divided by the cell's deals in the run: the
 weights of a cell's deals add up to its probability, those of the run to the probability
-of the condition (less the cells left out). A weighted mean over the records estimates the
+of the condition. A weighted mean over the records estimates the
 mean over uniformly dealt hands that meet the condition.
 """
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,8 +32,6 @@ from typing import Any
 import numpy as np
 
 from tarotsim.dealing import (
-    MAX_TRIALS,
-    MIN_PROBABILITY,
     Probability,
     check_players,
     condition_probability,
@@ -171,14 +169,11 @@ class Strata:
     cells : tuple of Cell
         The cells played, in the order the run's deals take them.
     skipped : int
-        Cells left out: no deal meets them, or fewer than `MIN_PROBABILITY`.
-    skipped_probability : float
-        Their total probability (exact): the share of the condition the run does not cover.
+        Cells left out: no deal meets them.
     """
 
     cells: tuple[Cell, ...]
     skipped: int
-    skipped_probability: float
 
     def deals_of(self, cell: int, deals: int) -> int:
         """Deals of cell `cell` in a run of `deals` deals (deal ``d`` is in cell ``d % len(cells)``)."""
@@ -210,21 +205,24 @@ def _strata(
     ValueError
         When no deal meets the condition; when a stratified condition bounds what cannot be
         counted exactly (a feature besides trumps, bouts, Kings and suit lengths, or a seat
-        besides the taking seat); when every cell is left out; or when the run would need
-        more than `MAX_TRIALS` trial deals.
+        besides the taking seat); or when an unstratified condition's ranges left to
+        rejection are too rare (`tarotsim.dealing.condition_rate`).
     """
     check_players(players)
     mapping = where_mapping(where)
     words = fixed_words(None, players)
     if not stratify:
         ranges = where_ranges(mapping, players)
-        exact, met, trials, rate = condition_rate(seed, words, players, ranges, deals)
-        if exact is not None:
-            probability = Probability(float(exact), float(exact), float(exact), exact=True)
+        rate = condition_rate(seed, words, players, ranges, deals)
+        if rate.exact is not None:
+            probability = Probability(float(rate.exact), float(rate.exact), float(rate.exact), exact=True)
         else:
-            low, high = wilson_interval(met, trials)
-            probability = Probability(rate, float(low), float(high), exact=False, trials=trials)
-        return Strata((Cell((), where, probability, seed),), 0, 0.0)
+            low, high = wilson_interval(rate.met, rate.trials)
+            scale = float(rate.drawn)
+            probability = Probability(
+                scale * rate.rate, scale * float(low), scale * float(high), exact=False, trials=rate.trials
+            )
+        return Strata((Cell((), where, probability, seed),), 0)
     others = {s for s, *_ in where if s != seat}
     if others:
         raise ValueError(
@@ -237,7 +235,7 @@ def _strata(
     features = [STRATA[c] for c in stratify]
     values = [range(bounds.get(f, (0, tops[f]))[0], bounds.get(f, (0, tops[f]))[1] + 1) for f in features]
     cells: list[Cell] = []
-    skipped, skipped_probability = 0, 0.0
+    skipped = 0
     for combination in itertools.product(*values):
         cell_where = dict(bounds)
         cell_where.update({f: (v, v) for f, v in zip(features, combination, strict=True)})
@@ -248,21 +246,11 @@ def _strata(
                 "a stratified sweep's cells need exact probabilities: its --where may bound trumps, bouts, "
                 "kings and suit lengths only"
             )
-        p = float(exact)
-        if p < MIN_PROBABILITY:
+        if exact == 0:
             skipped += 1
-            skipped_probability += p
             continue
+        p = float(exact)
         cells.append(Cell(combination, canon, Probability(p, p, p, exact=True), cell_seed(seed, len(cells))))
     if not cells:
-        raise ValueError(
-            f"every cell of this stratified sweep is rarer than {MIN_PROBABILITY:g} (or impossible): loosen --where"
-        )
-    out = Strata(tuple(cells), skipped, skipped_probability)
-    needed = math.fsum(out.deals_of(i, deals) / c.probability.value for i, c in enumerate(cells))
-    if needed > MAX_TRIALS:
-        raise ValueError(
-            f"this stratified sweep would deal about {needed:,.0f} hands to find its {deals:,} deals, more than "
-            f"{MAX_TRIALS:,}: narrow its cells with --where (rare cells cost the most), or play fewer deals"
-        )
-    return out
+        raise ValueError("no deal meets any cell of this stratified sweep: loosen --where")
+    return Strata(tuple(cells), skipped)

@@ -303,7 +303,10 @@ def test_the_summary_shows_a_name_as_a_label_not_as_a_spec_key():
     empty = pd.DataFrame()
     result = DuelResult(named, mine, 4, 1, 10, 0.5, -1.0, 2.0, empty, empty, empty)
     lines = result.summary().splitlines()
-    assert lines[:2] == ["A: bold (play=heuristic,draw_trumps_min=2)", "B: mine (play=tests.test_duel:lowest)"]
+    assert lines[:2] == [
+        "A: bold (play=heuristic,draw_trumps_min=2)",
+        "B: mine (play=tests.test_duel:lowest)",
+    ]
     assert "name=" not in result.summary()
     # without a name, the spec itself; the spec still carries the name (it reads back)
     plain = DuelResult(Strategy(play="greedy"), named, 4, 1, 10, 0.5, -1.0, 2.0, empty, empty, empty)

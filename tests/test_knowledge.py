@@ -11,16 +11,23 @@ inferences) draws worlds the rules exclude, which shows the check can fail.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from tarotsim.cards import card_names, from_mask
+from tarotsim.cards import N_CARDS, card_names, from_mask, parse_cards, to_mask
 from tarotsim.config import RunConfig
+from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.constants import KNOWLEDGE_TABLE
+from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.driver import take_contract
+from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.kernels.score import GARDE, PRISE
 from tarotsim.kernels.search.worlds import MAX_HOLDERS, draw_world, prepare_worlds
 from tarotsim.kernels.state import (
+    C_HAND,
     H_LEADER,
     I_CALLED,
     I_CHIEN_SHOWN,
@@ -29,10 +36,12 @@ from tarotsim.kernels.state import (
     I_TRICK,
     I_TRICK_LEN,
     P_KNOWLEDGE,
+    new_state,
     seat_slot,
 )
+from tarotsim.kernels.steps import reset_table
 from tests import reference as ref
-from tests.test_no_peeking import mid_deal_positions
+from tests.test_no_peeking import mid_deal_positions, play_to
 from tests.test_worlds import WS, constraints, rng_state, world_hands_of
 
 NAMES = card_names()
@@ -135,6 +144,42 @@ def _positions(players: int, count: int):
     return mid_deal_positions(count, seed=700 + players, players=players)
 
 
+def arranged_positions(players: int, taker_cards: list[str], count: int, seed: int):
+    """(table, seat to play) at random points of deals where the taker, at a Prise or a
+    Garde, was dealt ``taker_cards`` and the rest at random; heuristic play."""
+    rng = random.Random(seed)
+    cfg = RunConfig(players=players, policy="heuristic", ecart_policy="expert").to_array()
+    hand_size = int(cfg[C_HAND])
+    given = set(parse_cards(taker_cards))
+    made = 0
+    while made < count:
+        rest = [c for c in range(N_CARDS) if c not in given]
+        rng.shuffle(rest)
+        taker = rng.randrange(players)
+        hands = []
+        for seat in range(players):
+            if seat == taker:
+                hands.append(given | set(rest[: hand_size - len(given)]))
+                rest = rest[hand_size - len(given) :]
+            else:
+                hands.append(set(rest[:hand_size]))
+                rest = rest[hand_size:]
+        if any(is_petit_sec(to_mask(sorted(h))[1]) for h in hands):
+            continue
+        tb = new_state()
+        for seat, hand in enumerate(hands):
+            tb.dealt[seat] = to_mask(sorted(hand))
+        tb.chien[:] = to_mask(sorted(rest))
+        tb.rng[:] = np.array([rng.getrandbits(64) | 1 for _ in range(4)], dtype=np.uint64)
+        reset_table(tb, players, rng.randrange(players))
+        take_contract(tb, cfg, taker, rng.choice([PRISE, GARDE]))
+        stop = (rng.randrange(hand_size - 1), rng.randrange(players))
+        seat, legal0, legal1 = play_to(tb, cfg, *stop, (PLAY_HEURISTIC, PLAY_HEURISTIC))
+        if popcount(legal0) + popcount(legal1) >= 2 and seat != taker:
+            made += 1
+            yield tb, seat
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_world_drawn_agrees_with_every_inference_of_the_rules(players: int) -> None:
     cfg = RunConfig(players=players).to_array()
@@ -148,6 +193,25 @@ def test_every_world_drawn_agrees_with_every_inference_of_the_rules(players: int
         assert broken == 0, (i, seat, dict(kinds))
         made += kinds
     assert made["under-trump"] > 0 and made["void"] > 0 and made["poignée"] > 0, made
+
+
+@pytest.mark.parametrize(
+    ("players", "taker_cards", "kind"),
+    [
+        # 4 Kings, 14 trumps but the bouts: the écart takes trumps whenever the chien holds one
+        (4, "KS KH KD KC " + " ".join(f"T{t}" for t in range(2, 16)), "écart's trumps"),
+        (5, "KS KH KD KC", "lower rank called"),  # every King: a Queen is called
+    ],
+)
+def test_worlds_agree_with_the_ecart_and_the_call(players: int, taker_cards: str, kind: str) -> None:
+    """The rarer inferences, on deals arranged to make them: the écart's trumps, the call."""
+    cfg = RunConfig(players=players).to_array()
+    made: Counter = Counter()
+    for i, (tb, seat) in enumerate(arranged_positions(players, taker_cards.split(), 40, seed=players)):
+        broken, kinds = broken_inferences(tb, cfg, seat, players, WORLDS, seed=i)
+        assert broken == 0, (i, seat, dict(kinds))
+        made += kinds
+    assert made[kind] > 10, made
 
 
 def test_the_table_knowledge_draws_worlds_the_rules_exclude() -> None:

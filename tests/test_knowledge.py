@@ -20,7 +20,7 @@ import pytest
 from tarotsim.cards import N_CARDS, card_names, from_mask, parse_cards, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.constants import KNOWLEDGE_TABLE
+from tarotsim.kernels.constants import KNOWLEDGE_RULES, KNOWLEDGE_TABLE
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.driver import take_contract
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
@@ -40,6 +40,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.steps import reset_table
+from tarotsim.strategy import Strategy
 from tests import reference as ref
 from tests.test_no_peeking import mid_deal_positions, play_to
 from tests.test_worlds import WS, constraints, rng_state, world_hands_of
@@ -224,3 +225,16 @@ def test_the_table_knowledge_draws_worlds_the_rules_exclude() -> None:
         table[seat_slot(seat, P_KNOWLEDGE)] = KNOWLEDGE_TABLE
         broken += broken_inferences(tb, table, seat, players, WORLDS, seed=i)[0]
     assert broken > 0
+
+
+def test_the_knowledge_option_picks_the_constraints_of_each_seat() -> None:
+    """``knowledge`` (``pimc``): ``rules`` by default, ``table`` for pimc as it was; both may
+    sit at one table; a wrong value is refused in one line."""
+    assert Strategy.parse("play=pimc").knowledge == "rules"
+    assert str(Strategy.parse("play=pimc,knowledge=table")) == "play=pimc,knowledge=table"
+    cfg = RunConfig(players=4, strategies=["play=pimc,knowledge=table", "play=pimc"] * 2).to_array()
+    assert [int(cfg[seat_slot(s, P_KNOWLEDGE)]) for s in range(4)] == [KNOWLEDGE_TABLE, KNOWLEDGE_RULES] * 2
+    with pytest.raises(ValueError, match="^unknown knowledge 'all'; valid names: rules, table$"):
+        Strategy.parse("play=pimc,knowledge=all")
+    with pytest.raises(TypeError, match="^knowledge must be a name"):
+        Strategy(play="pimc", knowledge=1)

@@ -80,8 +80,7 @@ def actions(players: int = 4) -> list[str]:
     ]
 
 
-_ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
-N_ACTIONS = len(_ACTION_INDEX)
+N_ACTIONS = len(actions(5))
 """Length of the legal-action mask in `Observation.tensor` (the five-player list)."""
 
 
@@ -404,48 +403,12 @@ class Observation:
 
     def tensor(self) -> np.ndarray:
         """The observation as float32[`TENSOR_LENGTH`], fields `TENSOR_FIELDS` in
-        order; the same length at every table size."""
-        out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
-        at = dict[str, int]()
-        start = 0
-        for name, size in TENSOR_FIELDS:
-            at[name] = start
-            start += size
-        ids = _card_ids
-        out[at["phase"] + PHASES.index(self.phase)] = 1
-        out[at["players"] + self.players - 3] = 1
-        out[at["seat"] + self.seat] = 1
-        out[at["dealer"] + self.dealer] = 1
-        out[at["hand"] + ids(self.hand)] = 1
-        if self.leader is not None:
-            for j, card in enumerate(self.trick):
-                seat = (self.leader + j) % self.players
-                out[at["trick"] + seat * N_CARDS + ids((card,))] = 1
-        for seat, cards in enumerate(self.played):
-            out[at["played"] + seat * N_CARDS + ids(cards)] = 1
-        if self.chien is not None:
-            out[at["chien"] + ids(self.chien)] = 1
-        out[at["ecart"] + ids(self.ecart)] = 1
-        for seat, cards in enumerate(self.poignees):
-            out[at["poignees"] + seat * N_CARDS + ids(cards)] = 1
-        for turn in range(self.players):
-            word = CONTRACT_NAMES.index(self.bids[turn]) + 1 if turn < len(self.bids) else 0
-            out[at["bids"] + turn * 6 + word] = 1
-        out[at["contract"] + (0 if self.contract is None else CONTRACT_NAMES.index(self.contract))] = 1
-        if self.taker is not None:
-            out[at["taker"] + self.taker] = 1
-        if self.called_card is not None:
-            out[at["called_card"] + ids((self.called_card,))] = 1
-        if self.partner is not None:
-            out[at["partner"] + self.partner] = 1
-        out[at["chelem_announced"]] = float(self.chelem_announced)
-        for action in self.legal_actions:
-            out[at["legal_actions"] + _ACTION_INDEX[action]] = 1
-        return out
+        order; the same length at every table size. The one float encoder of an observation:
+        ``tarotsim.vecenv.decode`` of the observation's row, the same for ``VecEnv`` and the
+        OpenSpiel tensors."""
+        from tarotsim.vecenv import decode  # vecenv imports this module
 
-
-def _card_ids(names: Sequence[str]) -> np.ndarray:
-    return np.array(parse_cards(list(names), what="observation"), dtype=np.int64)
+        return decode(self._row)
 
 
 def _phase_code(action: str, phase: int) -> int:

@@ -91,9 +91,10 @@ MAX_BID_WORLDS = 4096
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
 
-KINDS = ("count", "policy", "thresholds", "path", "text")
-"""Value types of an option: a whole number in a range, a policy name, four increasing
-counts (``40/56/71/81``), a file path, free text."""
+KINDS = ("count", "policy", "choice", "thresholds", "path", "text")
+"""Value types of an option: a whole number in a range, a policy name, one of a few names
+(``choices``, coded by their place), four increasing counts (``40/56/71/81``), a file path,
+free text."""
 
 
 def range_error(name: str, low: int, high: int | str, value: object) -> ValueError:
@@ -133,7 +134,8 @@ class Option:
     side : str, optional
         ``"attack"`` or ``"defence"`` for a card-play option read on that side only.
     choices : tuple of str, optional
-        For a ``policy`` option: the names it may take (default: the rollout policies).
+        For a ``policy`` option: the names it may take (default: the rollout policies); for
+        a ``choice``, its names, in the order of their kernel codes.
     """
 
     name: str
@@ -159,7 +161,7 @@ class Option:
         """Its values as the docs write them."""
         if self.kind == "count":
             return f"{self.low} to {'the cards in a hand' if self.high is None else self.high}"
-        if self.kind == "policy":
+        if self.kind in ("policy", "choice"):
             return ", ".join(f"`{name}`" for name in self.names())
         if self.kind == "thresholds":
             return f"four increasing counts, 0 to {MAX_COUNT}: `40/56/71/81`"
@@ -201,6 +203,8 @@ class Option:
             return check_whole(self.name, value, self.low, MAX_TRUMP_HAND if self.high is None else self.high)
         if self.kind == "policy":
             return check_policy_name(self.name, value, self.names())
+        if self.kind == "choice":
+            return check_choice(self.name, value, self.names())
         if self.kind == "thresholds":
             return check_thresholds(value)
         return value
@@ -262,7 +266,7 @@ class Policy:
 _TUNABLE = ("follow_min_attack", "follow_min_defence", "worth_trump_attack", "worth_trump_defence")
 _TUNABLE_BASIC = (*_TUNABLE, "draw_trumps_min", "hunt_petit_min")
 _TUNABLES = (*_TUNABLE_BASIC, "king_lead_min", "king_lead_min_blind")
-_PIMC = ("worlds", "endgame", "rollout", "drop")
+_PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge")
 
 _POLICY_LIST = (
     Policy("random", "play", 0, "a card drawn uniformly from the legal cards", rollout=True),
@@ -483,6 +487,17 @@ _OPTION_LIST = (
         slot="P_DROP",
     ),
     Option(
+        "knowledge",
+        "play",
+        "choice",
+        "rules",
+        "what it infers of the unseen cards: `rules`, every inference the rules allow (voids, the "
+        "trumps an under-trump shows a seat lacks, the poignées, the écart's trumps, a lower rank "
+        "called); `table`, what the table shows directly, as before these inferences were added",
+        slot="P_KNOWLEDGE",
+        choices=H.KNOWLEDGE_NAMES,
+    ),
+    Option(
         "bid_thresholds",
         "bid",
         "thresholds",
@@ -565,6 +580,15 @@ def policy(decision: str, name: str) -> Policy:
     """The policy ``name`` of ``decision``; a ``ValueError`` naming the valid ones otherwise."""
     check_policy_name(decision, name, policy_names(decision))
     return POLICY_TABLE[decision, name]
+
+
+def check_choice(key: str, name: object, names: tuple[str, ...]) -> str:
+    """``name`` if it is among ``names``, else a ``TypeError``/``ValueError`` naming ``key`` and the valid names."""
+    if not isinstance(name, str):
+        raise TypeError(f"{key} must be a name such as {names[0]!r}, got {name!r}")
+    if name not in names:
+        raise ValueError(f"unknown {key} {name!r}; valid names: {', '.join(sorted(names))}")
+    return name
 
 
 def check_policy_name(key: str, name: object, names: tuple[str, ...]) -> str:

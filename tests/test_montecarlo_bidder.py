@@ -25,7 +25,8 @@ from tarotsim.kernels.search.montecarlo import (
     new_bid_scratch,
     playout_totals,
 )
-from tarotsim.kernels.state import I_DEALER, MAX_SEATS, DealState, new_state
+from tarotsim.kernels.state import MAX_SEATS, DealState, new_state
+from tarotsim.kernels.steps import reset_table
 from tarotsim.kernels.view import seat_view
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.run.engine import play_deals
@@ -40,12 +41,12 @@ def table_config(spec: str = MC, players: int = 4) -> np.ndarray:
 
 
 def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: int) -> DealState:
+    """The table of the given deal at the auction, as the game makes it (``steps.reset_table``)."""
     tb = new_state()
     for seat in range(players):
         tb.dealt[seat] = to_mask(sorted(hands[seat]))
-        tb.hands[seat] = tb.dealt[seat]
     tb.chien[:] = to_mask(sorted(chien))
-    tb.info[I_DEALER] = dealer
+    reset_table(tb, players, dealer)
     return tb
 
 

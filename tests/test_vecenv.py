@@ -8,14 +8,57 @@ import pytest
 
 from tarotsim import VecEnv
 from tarotsim import players as players_module
+from tarotsim.cards import N_CARDS, parse_cards
 from tarotsim.config import RunConfig
-from tarotsim.game import Game, actions
+from tarotsim.game import PHASES, TENSOR_FIELDS, TENSOR_LENGTH, Game, Observation, actions
 from tarotsim.kernels import state as S
+from tarotsim.labels import CONTRACT_NAMES
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 from tarotsim.vecenv import MIN_BLOCK
 
 HEURISTIC = "play=heuristic,ecart=expert"
+AT = {name: int(sum(size for _, size in TENSOR_FIELDS[:k])) for k, (name, _) in enumerate(TENSOR_FIELDS)}
+ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
+
+
+def tensor_from_text(obs: Observation) -> np.ndarray:
+    """``Observation.tensor`` stated again from the observation's strings, field by field
+    (``TENSOR_FIELDS``): what the one encoder (``vecenv.decode`` of the row) must give."""
+    out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
+
+    def ids(names) -> np.ndarray:
+        return np.array(parse_cards(list(names)), dtype=np.int64)
+
+    out[AT["phase"] + PHASES.index(obs.phase)] = 1
+    out[AT["players"] + obs.players - 3] = 1
+    out[AT["seat"] + obs.seat] = 1
+    out[AT["dealer"] + obs.dealer] = 1
+    out[AT["hand"] + ids(obs.hand)] = 1
+    if obs.leader is not None:
+        for j, card in enumerate(obs.trick):
+            out[AT["trick"] + (obs.leader + j) % obs.players * N_CARDS + ids((card,))] = 1
+    for seat, cards in enumerate(obs.played):
+        out[AT["played"] + seat * N_CARDS + ids(cards)] = 1
+    if obs.chien is not None:
+        out[AT["chien"] + ids(obs.chien)] = 1
+    out[AT["ecart"] + ids(obs.ecart)] = 1
+    for seat, cards in enumerate(obs.poignees):
+        out[AT["poignees"] + seat * N_CARDS + ids(cards)] = 1
+    for turn in range(obs.players):
+        word = CONTRACT_NAMES.index(obs.bids[turn]) + 1 if turn < len(obs.bids) else 0
+        out[AT["bids"] + turn * 6 + word] = 1
+    out[AT["contract"] + (0 if obs.contract is None else CONTRACT_NAMES.index(obs.contract))] = 1
+    if obs.taker is not None:
+        out[AT["taker"] + obs.taker] = 1
+    if obs.called_card is not None:
+        out[AT["called_card"] + ids((obs.called_card,))] = 1
+    if obs.partner is not None:
+        out[AT["partner"] + obs.partner] = 1
+    out[AT["chelem_announced"]] = float(obs.chelem_announced)
+    for action in obs.legal_actions:
+        out[AT["legal_actions"] + ACTION_INDEX[action]] = 1
+    return out
 
 
 def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -36,8 +79,11 @@ def test_positions_masks_and_rewards_are_the_games(players: int) -> None:
     for _ in range(150):
         for g, game in enumerate(games):
             assert [names[a] for a in np.flatnonzero(mask[g])] == game.legal_actions()
-            np.testing.assert_array_equal(env.decode(obs[g]), game.observation().tensor())
-        np.testing.assert_array_equal(env.decode(obs), np.stack([g.observation().tensor() for g in games]))
+            np.testing.assert_array_equal(env.decode(obs[g]), tensor_from_text(game.observation()))
+            np.testing.assert_array_equal(game.observation().tensor(), env.decode(obs[g]))
+        np.testing.assert_array_equal(
+            env.decode(obs), np.stack([tensor_from_text(g.observation()) for g in games])
+        )
         chosen = _random_actions(mask, rng)
         for g, game in enumerate(games):
             game.apply(names[chosen[g]])
@@ -83,7 +129,7 @@ def test_agents_playing_as_a_builtin_reproduce_its_records(players: int) -> None
     while len(compared) < 2 * n:
         observations = [env.observation(g) for g in range(n)]
         assert all(o.seat in env.agent_seats and o.legal_actions for o in observations)
-        np.testing.assert_array_equal(env.decode(obs), np.stack([o.tensor() for o in observations]))
+        np.testing.assert_array_equal(env.decode(obs), np.stack([tensor_from_text(o) for o in observations]))
         obs, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
         for g in np.flatnonzero(done):
             deal = int(env.ended[g])

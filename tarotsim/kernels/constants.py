@@ -7,7 +7,8 @@ second, Numba only with the first kernel. Each kernel module imports its own fro
 - the hand features' indices (``kernels.features``);
 - the dealing and thrown-in codes (``kernels.state``);
 - the heuristic's tunable defaults (``kernels.policies.heuristic``);
-- the most worlds of a ``pimc`` decision (``kernels.search.scratch``).
+- the most worlds of a ``pimc`` decision (``kernels.search.scratch``) and the codes of its
+  ``knowledge`` (``kernels.search.constraints``).
 """
 
 from __future__ import annotations
@@ -122,3 +123,10 @@ KING_LEAD_MIN_BLIND = 8
 
 MAX_WORLDS = 4096
 """The most worlds a ``pimc`` decision may draw (rows of ``SearchScratch.world_values``)."""
+
+KNOWLEDGE_TABLE = 0
+KNOWLEDGE_RULES = 1
+KNOWLEDGE_NAMES = ("table", "rules")
+"""``pimc``'s ``knowledge`` (``kernels.search.constraints``), by code: ``table``, what the table
+shows directly, as ``pimc`` knew it before the rules' inferences were added; ``rules``, every
+inference the rules allow besides."""

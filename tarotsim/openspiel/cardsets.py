@@ -7,21 +7,15 @@ from collections.abc import Sequence
 
 from tarotsim.cards import (
     EXCUSE,
-    EXCUSE_SUIT,
-    KING,
     N_CARDS,
     N_SUIT_CARDS,
     N_TRUMPS,
     PETIT,
-    SUIT_LEN,
-    TRUMP_SUIT,
     format_card,
 )
 
-_ALL = (1 << N_CARDS) - 1
 _SUITS = (1 << N_SUIT_CARDS) - 1
 _TRUMPS = ((1 << N_TRUMPS) - 1) << N_SUIT_CARDS
-_KINGS = sum(1 << (SUIT_LEN * suit + KING) for suit in range(4))
 _PETIT = 1 << PETIT
 _EXCUSE = 1 << EXCUSE
 _NAMES = tuple(format_card(c) for c in range(N_CARDS))
@@ -46,19 +40,3 @@ def _ids(bits: int) -> list[int]:
 
 def _names(bits: int) -> list[str]:
     return [_NAMES[c] for c in _ids(bits)]
-
-
-def _suit(card: int) -> int:
-    """0-3 a suit, ``TRUMP_SUIT`` a trump, ``EXCUSE_SUIT`` the Excuse."""
-    if card < N_SUIT_CARDS:
-        return card // SUIT_LEN
-    return EXCUSE_SUIT if card == EXCUSE else TRUMP_SUIT
-
-
-def _rank_and_above(rank: int) -> int:
-    """The suit cards of rank ``rank`` and above, every suit."""
-    bits = 0
-    for suit in range(4):
-        for r in range(rank, KING + 1):
-            bits |= 1 << (SUIT_LEN * suit + r)
-    return bits

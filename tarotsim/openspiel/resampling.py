@@ -4,6 +4,7 @@ lets OpenSpiel's IS-MCTS play the game and seats OpenSpiel bots at tarotsim's ta
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -11,17 +12,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tarotsim.cards import (
-    EXCUSE_SUIT,
-    KING,
     N_CARDS,
     N_SUIT_CARDS,
-    N_TRUMPS,
-    SUIT_LEN,
-    TRUMP_SUIT,
     parse_cards,
 )
+from tarotsim.config import RunConfig
 from tarotsim.game import Observation
 from tarotsim.kernels.score import POIGNEE_THRESHOLDS
+from tarotsim.kernels.search.constraints import seat_constraints
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     draw_world,
@@ -31,10 +29,7 @@ from tarotsim.kernels.search.worlds import (
 )
 from tarotsim.labels import Poignee
 from tarotsim.openspiel.cardsets import (
-    _ALL,
     _EXCUSE,
-    _IDS,
-    _KINGS,
     _NAMES,
     _PETIT,
     _SUITS,
@@ -42,8 +37,6 @@ from tarotsim.openspiel.cardsets import (
     _ids,
     _mask,
     _names,
-    _rank_and_above,
-    _suit,
 )
 from tarotsim.openspiel.spec import _Spec, load
 
@@ -101,121 +94,53 @@ def _from_kernel(word0: Any, word1: Any) -> int:
     return int(word0) | int(word1) << N_SUIT_CARDS
 
 
-_NO_CAP = N_TRUMPS + 1
-
-
-def _shown_by_play(obs: Observation) -> tuple[list[int], list[int]]:
-    """Per seat, the cards play has shown it cannot hold (the voids) and the trumps above
-    which it holds none (an under-trump: it would have had to overtrump), ``_NO_CAP`` for none."""
-    n = obs.players
-    ruled_out = [0] * n
-    cap = [_NO_CAP] * n
-    tricks = [(leader, cards) for leader, cards, _ in obs.tricks]
-    if obs.leader is not None:
-        tricks.append((obs.leader, obs.trick))
-    for leader, cards in tricks:
-        led = -1
-        high = 0  # the highest trump on the trick, 0 none
-        for j, name in enumerate(cards):
-            seat = (leader + j) % n
-            card = _IDS[name]
-            suit = _suit(card)
-            if suit == EXCUSE_SUIT:
-                continue
-            if led < 0:
-                led = suit
-            elif suit != led:
-                if led < TRUMP_SUIT:
-                    ruled_out[seat] |= ((1 << SUIT_LEN) - 1) << (SUIT_LEN * led)
-                if suit != TRUMP_SUIT:
-                    ruled_out[seat] |= _TRUMPS
-            if suit == TRUMP_SUIT:
-                trump = card - N_SUIT_CARDS + 1
-                if trump < high:
-                    cap[seat] = min(cap[seat], high)
-                high = max(high, trump)
-    return ruled_out, cap
+@functools.cache
+def _rules_cfg(players: int) -> np.ndarray:
+    """A table of ``players`` whose seats know what the rules allow (``knowledge=rules``)."""
+    return RunConfig(players=players).to_array()
 
 
 class _Plan:
-    """The holders of the cards a seat cannot see, and how to rebuild the deal from a draw."""
+    """The holders of the cards a seat cannot see and what the seat knows of them, by the one
+    set of hidden-card constraints (``kernels.search.constraints.seat_constraints``, on the
+    seat's view), and how to rebuild the deal from a draw."""
 
     def __init__(self, obs: Observation, spec: _Spec) -> None:
-        n = spec.players
         p = obs.seat
         taker = obs.taker if obs.phase not in ("bid",) else None
         self.obs = obs
         self.taker = taker
-        own = _mask(obs.hand)
-        played = [_mask(cards) for cards in obs.played]
-        chien = _mask(obs.chien) if obs.chien is not None else 0
-        known_ecart = _mask(obs.ecart)
-        self.chien = chien
-        self.known_ecart = known_ecart
-        self.own = own
-        self.played = played
+        self.own = _mask(obs.hand)
+        self.played = [_mask(cards) for cards in obs.played]
+        self.chien = _mask(obs.chien) if obs.chien is not None else 0
+        self.known_ecart = _mask(obs.ecart)
         # a defender while the taker lays its écart: the taker holds its hand and the chien
         self.laying_unseen = obs.phase == "ecart" and p != taker
-        required = 0  # five players, a lower rank called: the taker was dealt every card above
-        if obs.called_card is not None:
-            rank = _IDS[obs.called_card] % SUIT_LEN
-            if rank < KING:
-                required = _rank_and_above(rank + 1)
-        seats = [(p + step) % n for step in range(1, n)]
-        if self.laying_unseen:
-            unseen = _ALL & ~own & ~chien
-        else:
-            unseen = _ALL & ~(own | known_ecart)
-            for bits in played:
-                unseen &= ~bits
-        ruled_out, cap = _shown_by_play(obs)
-        holders: list[tuple[int, int, int, int]] = []  # (seat or -1, size, known, possible)
-        for seat in seats:
-            size = spec.hand_size - (0 if self.laying_unseen else len(obs.played[seat]))
-            possible = _ALL & ~ruled_out[seat]
-            if cap[seat] < _NO_CAP:  # no trump above cap[seat]
-                possible &= ~(_TRUMPS << cap[seat] & _TRUMPS)
-            if chien and seat != taker and not self.laying_unseen:
-                possible &= ~chien
-            if seat != taker:
-                possible &= ~required
-            known = 0
-            shown = _mask(obs.poignees[seat])
-            if shown:
-                known = shown & unseen
-                if shown & (_PETIT | _EXCUSE):  # every trump of the hand was shown
-                    possible &= ~(_TRUMPS & ~shown)
-                else:  # the lowest trumps but the Petit were shown
-                    top = max(_ids(shown & _TRUMPS)) - N_SUIT_CARDS + 1
-                    below = ((1 << top) - 1) << N_SUIT_CARDS
-                    possible &= ~(below & ~shown & ~_PETIT)
-            if seat == taker and chien and known_ecart & _TRUMPS and p != taker:
-                # trumps went to the écart only once the taker's suit cards but the Kings had
-                possible &= ~(_SUITS & ~_KINGS)
-            holders.append((seat, size, known, possible))
-        if obs.chien is None:  # the chien unseen: before the taker takes it, or a Garde sans/contre
-            holders.append((-1, spec.chien_size, 0, _ALL & ~required))
-        elif p != taker and not self.laying_unseen:  # the écart, but its trumps shown
-            size = spec.chien_size - (known_ecart & _TRUMPS).bit_count()
-            holders.append((-1, size, 0, _SUITS & ~_KINGS))
-        self.unseen = unseen
-        self.holders = holders
-        total = sum(size for _, size, _, _ in holders)
-        if total != unseen.bit_count():
-            raise RuntimeError(f"the holders take {total} cards, {unseen.bit_count()} unseen")
-        k = len(holders)
-        self.n = k
+        self.unseen_words = np.zeros(2, dtype=np.uint64)
         self.sizes = np.zeros(MAX_HOLDERS, dtype=np.int64)
         self.voids = np.zeros(MAX_HOLDERS, dtype=np.int64)
         self.known = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
         self.possible = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
+        holder_seat = np.zeros(MAX_HOLDERS, dtype=np.int64)
         self.allowed = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
         self.world = np.zeros((MAX_HOLDERS, 2), dtype=np.uint64)
-        for h, (_, size, known, possible) in enumerate(holders):
-            self.sizes[h] = size
-            self.known[h] = _to_kernel(known)
-            self.possible[h] = _to_kernel(possible)
-        self.unseen_words = np.array(_to_kernel(unseen), dtype=np.uint64)
+        n = seat_constraints(
+            obs._view,
+            _rules_cfg(spec.players),
+            self.unseen_words,
+            self.sizes,
+            self.voids,
+            self.known,
+            self.possible,
+            holder_seat,
+        )
+        if self.laying_unseen:  # no écart yet: the cards of its holder, the chien's, are the taker's
+            n -= 1
+            h = int(np.flatnonzero(holder_seat[:n] == taker)[0])
+            self.sizes[h] += self.sizes[n]
+            self.known[h] |= np.array(_to_kernel(self.chien), dtype=np.uint64) & self.unseen_words
+        self.n = n
+        self.holders = [int(seat) for seat in holder_seat[:n]]
 
     def prepare(self, scratch: Any) -> float:
         holder_allowed(self.unseen_words, self.voids, self.known, self.possible, self.n, self.allowed)
@@ -226,7 +151,7 @@ class _Plan:
         the seat's own); None when the deal has a petit sec (it would have been thrown in)."""
         obs = self.obs
         draw_world(rng_words, scratch, self.world)
-        drawn = {seat: _from_kernel(*self.world[h]) for h, (seat, _, _, _) in enumerate(self.holders)}
+        drawn = {seat: _from_kernel(*self.world[h]) for h, seat in enumerate(self.holders)}
         n = obs.players
         p = obs.seat
         taker = self.taker
@@ -237,8 +162,8 @@ class _Plan:
         dealt = []
         for seat in range(n):
             now = self.own if seat == p else drawn[seat]
-            if self.laying_unseen:
-                hand = now
+            if self.laying_unseen:  # the taker's draw holds the chien
+                hand = now & ~self.chien
             elif seat == taker and self.chien:
                 extra = self.known_ecart if obs.phase == "ecart" else ecart
                 hand = (now | self.played[seat] | extra) & ~self.chien
@@ -256,12 +181,14 @@ def resample(state: FrenchTarotState, player: int, rng: np.random.Generator) -> 
 
     The deal is drawn by the exact world sampler (``kernels.search.worlds``): uniformly over
     the deals that give each other seat, the unseen chien and the hidden écart their number
-    of cards, and that agree with what play has shown: the voids (not following, not
-    trumping), the trumps an under-trump shows a seat lacks, the poignées shown (the lowest
-    trumps but the Petit are shown, so its hidden trumps are the Petit and those above),
-    the écart (no King, no bout, its trumps shown; trumps in it leave the taker no suit card
-    but Kings), the chien shown at a Prise or a Garde (with the taker or in the écart), and,
-    with five players, a lower rank called (the taker was dealt every card above). A draw
+    of cards, and that agree with every inference the rules allow, the one set of
+    hidden-card constraints ``pimc`` uses (``kernels.search.constraints``, its ``rules``
+    knowledge): the voids (not following, not trumping), the trumps an under-trump shows a
+    seat lacks, the poignées shown (the lowest trumps but the Petit are shown, so its hidden
+    trumps are the Petit and those above), the écart (no King, no bout, its trumps shown;
+    trumps in it leave the taker no suit card but Kings), the chien shown at a Prise or a
+    Garde (with the taker or in the écart), and, with five players, a lower rank called (the
+    taker was dealt every card above). A draw
     where a hand was dealt a petit sec is drawn again (that deal would have been thrown in):
     the result is uniform over the consistent deals. The moves are then replayed on that
     deal: the public ones, the seat's own, a poignée declined by another seat (nobody sees

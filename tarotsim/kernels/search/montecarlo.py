@@ -16,7 +16,8 @@ What the seat knows, and how the worlds respect it:
   block (``bid_thresholds``, by default the published bands scaled by the cards in a
   hand: the public convention): a seat that bid contract c has that wish, a seat that
   passed wishes no more than the bid it heard. Worlds are drawn uniformly over the deals
-  of the unseen cards (``search.worlds``, exactly uniform) and those inconsistent with
+  of the unseen cards (``search.constraints``, the one set of hidden-card constraints, and
+  ``search.worlds``, exactly uniform) and those inconsistent with
   the bids or holding a Petit sec are rejected: the accepted worlds are uniform over the
   consistent deals, the exact posterior under that model. At most
   ``TRIES_PER_WORLD * worlds`` worlds are drawn: when the cap is hit the mean is over the
@@ -55,24 +56,23 @@ from typing import NamedTuple
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import FULL_WORD0, FULL_WORD1
 from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.driver import play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE, PASS
+from tarotsim.kernels.search.constraints import seat_constraints
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     MAX_STATES,
     WorldScratch,
     draw_world,
+    holder_allowed,
     new_world_scratch,
     prepare_worlds,
 )
 from tarotsim.kernels.state import (
-    C_CHIEN,
-    C_HAND,
     C_PLAYERS,
     C_SEATS,
     I_DEALER,
@@ -114,6 +114,10 @@ class BidScratch(NamedTuple):
     unseen: np.ndarray  # uint64[2]: the cards the seat cannot see
     allowed: np.ndarray  # uint64[MAX_HOLDERS, 2]: the cards each holder may hold
     sizes: np.ndarray  # int64[MAX_HOLDERS]: the cards each holder takes
+    voids: np.ndarray  # int64[MAX_HOLDERS]: what ``constraints.seat_constraints`` knows of each holder
+    known: np.ndarray  # uint64[MAX_HOLDERS, 2]
+    possible: np.ndarray  # uint64[MAX_HOLDERS, 2]
+    holder_seat: np.ndarray  # int64[MAX_HOLDERS]
     world: np.ndarray  # uint64[MAX_HOLDERS, 2]: a drawn world, the other hands then the chien
     total: np.ndarray  # int64[N_CONTRACT_CODES]: sum of the seat's playout scores, by contract
     scalars: np.ndarray  # int64[N_BID_SCALARS], slots B_*
@@ -141,6 +145,10 @@ def new_bid_scratch(cfgs: np.ndarray) -> BidScratch:
         np.zeros(N_CFG, dtype=np.int64),
         new_state(),
         np.zeros(2, dtype=np.uint64),
+        np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
+        np.zeros(MAX_HOLDERS, dtype=np.int64),
+        np.zeros(MAX_HOLDERS, dtype=np.int64),
+        np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
         np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
         np.zeros(MAX_HOLDERS, dtype=np.int64),
         np.zeros((MAX_HOLDERS, 2), dtype=np.uint64),
@@ -211,7 +219,8 @@ def playout_totals(v: SeatView, cfg: np.ndarray, key: np.ndarray, deal: int, bs:
     The seat speaks after the seats from the dealer's right before it, whose words are
     ``v.bids`` (speaking order); the deal is deal number ``deal`` of the run whose key is
     ``key`` (the decision's random stream). The view is read for the seat's hand (as dealt),
-    the dealer and the bids heard.
+    the dealer and the bids heard; the holders of the unseen cards are those of
+    ``constraints.seat_constraints`` (at the auction, the other hands and the chien).
     """
     seat = v.seat
     bids = v.bids
@@ -231,22 +240,17 @@ def playout_totals(v: SeatView, cfg: np.ndarray, key: np.ndarray, deal: int, bs:
 
     seed_substream(bs.rng, key, deal, BID_SUBSTREAM + seat)
     _playout_cfg(cfg, seat, bs.cfg)
-    own0 = v.hand0
-    own1 = v.hand1
-    bs.unseen[0] = FULL_WORD0 & ~own0
-    bs.unseen[1] = FULL_WORD1 & ~own1
-    n_holders = players  # the other seats from seat + 1 round the table, then the chien
-    for h in range(n_holders):
-        bs.allowed[h, 0] = bs.unseen[0]
-        bs.allowed[h, 1] = bs.unseen[1]
-        bs.sizes[h] = cfg[C_HAND] if h < players - 1 else cfg[C_CHIEN]
+    # the other seats from seat + 1 round the table, then the chien: at the auction a seat
+    # knows only its hand
+    n_holders = seat_constraints(v, cfg, bs.unseen, bs.sizes, bs.voids, bs.known, bs.possible, bs.holder_seat)
+    holder_allowed(bs.unseen, bs.voids, bs.known, bs.possible, n_holders, bs.allowed)
     if prepare_worlds(bs.allowed, bs.sizes, n_holders, bs.unseen, bs.worlds) <= 0.0:
         return 0
 
     pt = bs.table
     pt.info[I_DEALER] = dealer
-    pt.dealt[seat, 0] = own0
-    pt.dealt[seat, 1] = own1
+    pt.dealt[seat, 0] = v.hand0
+    pt.dealt[seat, 1] = v.hand1
     worlds = cfg[seat_slot(seat, P_BID_WORLDS)]
     accepted = 0
     tries = 0

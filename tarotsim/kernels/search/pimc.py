@@ -4,7 +4,10 @@ At each decision with more than one legal card (a forced card is played at once,
 cost), the seat draws ``worlds`` deals of the cards it cannot see consistent with what it
 knows (its ``SeatView``, read by ``constraints.seat_constraints``: its hand, the cards
 played, the voids shown, the poignées shown, the chien shown at a Prise or a Garde, the
-écart's trumps, its own écart, the called card at five players, the hand sizes), and for
+écart's trumps, its own écart, the called card at five players, the hand sizes; with option
+``knowledge=rules``, the default, every inference the rules allow besides: the trumps an
+under-trump shows a seat lacks, what the poignée shown and the écart's trumps say of the
+hand, what a lower rank called says of the taker's), and for
 each world and each legal card plays the deal out to the end with the rollout policy for
 every seat (``rollout``: any card-play policy that searches nothing, by default the
 heuristic; ``driver.play_to_end``), scored by the seat's own final score under docs/rules.md
@@ -334,7 +337,8 @@ def _drop_behind(sc: SearchScratch, drawn: int, drop: int) -> int:
 @njit(_nrt=False)
 def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch) -> int:
     """The card the seat of ``v`` plays from its legal cards by PIMC search with its options
-    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT``, ``P_DROP`` of its block of ``cfg``), working
+    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT``, ``P_DROP``, ``P_KNOWLEDGE`` of its block of
+    ``cfg``), working
     in ``sc``."""
     if popcount(legal0) + popcount(legal1) == 1:
         return _only_card(legal0, legal1)

@@ -25,6 +25,7 @@ Actions are strings (`actions` lists them for a table size):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -130,6 +131,91 @@ TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
 )
 """The fields of `Observation.tensor`, in order, with their lengths."""
 TENSOR_LENGTH = sum(size for _, size in TENSOR_FIELDS)
+
+_AT = {}
+_start = 0
+for _name, _size in TENSOR_FIELDS:
+    _AT[_name] = _start
+    _start += _size
+_SUIT_SHIFTS = np.arange(N_SUIT_CARDS, dtype=np.int64)
+_TRUMP_SHIFTS = np.arange(N_CARDS - N_SUIT_CARDS, dtype=np.int64)
+
+
+@cache
+def _five_player_index() -> np.ndarray:
+    """``action_table(5)[0]``, made once: the legal-action mask's column of each kernels' code."""
+    return action_table(5)[0]
+
+
+def _unpack(words: np.ndarray) -> np.ndarray:
+    """The card sets of ``words`` (int64[n, 2]) as 0/1 per card id: int64[n, 78]."""
+    low = (words[:, :1] >> _SUIT_SHIFTS) & 1
+    high = (words[:, 1:2] >> _TRUMP_SHIFTS) & 1
+    return np.concatenate([low, high], axis=1)
+
+
+def decode(obs: np.ndarray) -> np.ndarray:
+    """The one float encoder of what a seat knows: ``Observation.tensor()`` of compact
+    observation rows, for `Observation`, ``VecEnv`` and the OpenSpiel tensors alike.
+
+    Parameters
+    ----------
+    obs : numpy.ndarray
+        int64[N_OBS] or int64[n, N_OBS] (or longer rows: the slots past ``N_OBS`` are not
+        read), as `VecEnv.reset` and `VecEnv.step` return them.
+
+    Returns
+    -------
+    numpy.ndarray
+        float32[TENSOR_LENGTH] or float32[n, TENSOR_LENGTH]: the fields of
+        `TENSOR_FIELDS` in order.
+    """
+    obs = np.asarray(obs)
+    if obs.dtype != np.int64 or obs.shape[-1] < V.N_OBS or obs.ndim not in (1, 2):
+        raise ValueError(f"obs must be int64 rows of at least {V.N_OBS} slots, got {obs.dtype} {obs.shape}")
+    single = obs.ndim == 1
+    rows = np.atleast_2d(obs)
+    n = len(rows)
+    out = np.zeros((n, TENSOR_LENGTH), dtype=np.float32)
+    r = np.arange(n)
+    players = rows[:, V.O_PLAYERS]
+    out[r, _AT["phase"] + rows[:, V.O_PHASE]] = 1
+    out[r, _AT["players"] + players - 3] = 1
+    out[r, _AT["seat"] + rows[:, V.O_SEAT]] = 1
+    out[r, _AT["dealer"] + rows[:, V.O_DEALER]] = 1
+    for name, slot in (("hand", V.O_HAND), ("chien", V.O_CHIEN), ("ecart", V.O_ECART)):
+        out[:, _AT[name] : _AT[name] + N_CARDS] = _unpack(rows[:, slot : slot + 2])
+    for seat in range(S.MAX_SEATS):
+        for name, slot in (("played", V.O_PLAYED), ("poignees", V.O_POIGNEES)):
+            at = _AT[name] + seat * N_CARDS
+            out[:, at : at + N_CARDS] = _unpack(rows[:, slot + 2 * seat : slot + 2 * seat + 2])
+    leader = rows[:, V.O_LEADER]
+    for j in range(S.MAX_SEATS):
+        card = rows[:, V.O_TRICK + j]
+        on = (card >= 0) & (leader >= 0)
+        seat = (leader[on] + j) % players[on]
+        out[r[on], _AT["trick"] + seat * N_CARDS + card[on]] = 1
+    for turn in range(S.MAX_SEATS):
+        on = turn < players
+        out[r[on], _AT["bids"] + turn * 6 + rows[on, V.O_BIDS + turn] + 1] = 1
+    out[r, _AT["contract"] + rows[:, V.O_CONTRACT]] = 1
+    for name, slot in (("taker", V.O_TAKER), ("partner", V.O_PARTNER), ("called_card", V.O_CALLED)):
+        value = rows[:, slot]
+        on = value >= 0
+        out[r[on], _AT[name] + value[on]] = 1
+    out[:, _AT["chelem_announced"]] = rows[:, V.O_CHELEM]
+    legal = _unpack(rows[:, V.O_LEGAL : V.O_LEGAL + 2]).astype(bool)
+    phase = rows[:, V.O_PHASE]
+    for code in range(V.PH_OVER):
+        these = np.flatnonzero((phase == code) & (rows[:, V.O_TO_ACT] == 1))
+        if len(these) == 0:
+            continue
+        columns = _five_player_index()[code]
+        valid = columns >= 0
+        block = out[these, _AT["legal_actions"] :]
+        block[:, columns[valid]] = legal[these][:, valid]
+        out[these, _AT["legal_actions"] :] = block
+    return out[0] if single else out
 
 
 _NAMES = tuple(format_card(c) for c in range(N_CARDS))
@@ -404,10 +490,8 @@ class Observation:
     def tensor(self) -> np.ndarray:
         """The observation as float32[`TENSOR_LENGTH`], fields `TENSOR_FIELDS` in
         order; the same length at every table size. The one float encoder of an observation:
-        ``tarotsim.vecenv.decode`` of the observation's row, the same for ``VecEnv`` and the
-        OpenSpiel tensors."""
-        from tarotsim.vecenv import decode  # vecenv imports this module
-
+        `decode` of the observation's row, the same for ``VecEnv`` and the OpenSpiel
+        tensors."""
         return decode(self._row)
 
 

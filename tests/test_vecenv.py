@@ -24,7 +24,7 @@ ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
 
 def tensor_from_text(obs: Observation) -> np.ndarray:
     """``Observation.tensor`` stated again from the observation's strings, field by field
-    (``TENSOR_FIELDS``): what the one encoder (``vecenv.decode`` of the row) must give."""
+    (``TENSOR_FIELDS``): what the one encoder (``game.decode`` of the row) must give."""
     out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
 
     def ids(names) -> np.ndarray:

@@ -13,7 +13,8 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.search.montecarlo import N_CONTRACT_CODES, new_bid_scratch, playout_totals
-from tarotsim.kernels.state import I_DEALER, P_BID_POLICY, new_state, seat_slot
+from tarotsim.kernels.state import C_PLAYERS, P_BID_POLICY, new_state, seat_slot
+from tarotsim.kernels.steps import reset_table
 from tarotsim.kernels.view import seat_view
 
 
@@ -41,9 +42,9 @@ def montecarlo_totals(
     this hand, the seats from ``dealer + 1`` to it having passed: ``totals`` (int64[5]) gets its
     playout score sums by contract code; returns the worlds accepted (the means' divisor)."""
     tb = new_state()  # the seat's hand, the dealer, and passes heard (tb.bids)
-    tb.hands[seat, 0] = word0
-    tb.hands[seat, 1] = word1
-    tb.info[I_DEALER] = dealer
+    tb.dealt[seat, 0] = word0
+    tb.dealt[seat, 1] = word1
+    reset_table(tb, cfgs[0, C_PLAYERS], dealer)  # as the game sets a table up for its auction
     bs = new_bid_scratch(cfgs)
     accepted = playout_totals(seat_view(tb, seat), cfgs[0], key, deal, bs)
     for c in range(N_CONTRACT_CODES):

@@ -19,3 +19,11 @@ SAMPLE_SEED = 0
 """Seed of a fit's sample of deals by default."""
 OUTCOMES = ("score", "made")
 """What ``analysis.count_fit.fit_count`` regresses: the taker's score (OLS) or success (logit GLM)."""
+
+LOOK_EVERY = 1000
+"""Deals between two looks of a duel until decided (``tarotsim.duel``), the chunks of its run directory."""
+SPRT_EDGE = (0.0, 2.0)
+"""A sequential test's edges of H0 and H1 by default (points per deal): A is not better at all,
+or better by 2 points a deal (``tarotsim duel --until-decided``, ``tarotsim tournament``)."""
+SPRT_ERROR_RATE = 0.05
+"""A sequential test's error rates, alpha and beta, by default."""

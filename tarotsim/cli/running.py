@@ -13,13 +13,16 @@ from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
     DEFAULT_DEALS,
     DEFAULT_SEED,
+    MAX_CHUNK_DEALS,
     STUDY_REPORT,
     CliError,
     add_config_options,
     add_run_options,
     add_strategy_options,
     describe_play,
+    edge_pair,
     emit,
+    error_rate,
     name_list,
     out_path,
     positive_int,
@@ -32,11 +35,14 @@ from tarotsim.cli.common import (
     writable,
 )
 from tarotsim.config import RunConfig
+from tarotsim.defaults import LOOK_EVERY, SPRT_EDGE, SPRT_ERROR_RATE
 from tarotsim.labels import CONTRACTS, ThrownIn
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from tarotsim.analysis.sequential import Sprt
+    from tarotsim.duel import DuelResult
     from tarotsim.run.spec import RunSpec
 
 
@@ -203,11 +209,76 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_duel(args: argparse.Namespace) -> int:
     """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
-    from tarotsim.duel import DuelResult, duel, duel_spec
     from tarotsim.report.duel import duel_tables, write_duel_report
     from tarotsim.strategy import merge_specs
 
     a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
+    if args.until_decided:
+        result = duel_until_decided(args, a, b)
+    else:
+        for given, option in ((args.edge, "--edge"), (args.alpha, "--alpha"), (args.beta, "--beta")):
+            if given is not None:
+                raise CliError(f"{option} goes with --until-decided, the sequential test it sets")
+        if args.look_every is not None:
+            raise CliError("--look-every goes with --until-decided, the sequential test it sets")
+        result = duel_fixed(args, a, b)
+    print(f"{result.summary()}\n")
+    emit(duel_tables(result), None)
+    if args.out is not None:
+        folder = write_duel_report(result, Path(args.out) / "report", run=args.out)
+        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
+    return 0
+
+
+def sequential_test(args: argparse.Namespace) -> Sprt:
+    """The sequential test of ``--until-decided``, from ``--edge``, ``--alpha`` and ``--beta``."""
+    from tarotsim.analysis.sequential import Sprt
+
+    edge0, edge1 = SPRT_EDGE if args.edge is None else args.edge
+    return Sprt(
+        edge0,
+        edge1,
+        alpha=SPRT_ERROR_RATE if args.alpha is None else args.alpha,
+        beta=SPRT_ERROR_RATE if args.beta is None else args.beta,
+    )
+
+
+def duel_until_decided(args: argparse.Namespace, a: str, b: str) -> DuelResult:
+    """``tarotsim duel --until-decided``: the duel, stopped once its sequential test is decided."""
+    from tarotsim.defaults import DEFAULT_CHUNK_DEALS
+    from tarotsim.duel import duel
+
+    if args.scheduler is not None or args.workers is not None or args.write_on is not None:
+        raise CliError("--until-decided runs on this machine's threads, not on Dask (--scheduler, --workers)")
+    if args.chunk_deals != DEFAULT_CHUNK_DEALS:
+        raise CliError(
+            "--until-decided makes chunks of --look-every deals: give --look-every, not --chunk-deals"
+        )
+    started = time.perf_counter()
+    result = duel(
+        a,
+        b,
+        args.deals,
+        seed=args.seed,
+        players=args.players,
+        threads=args.threads,
+        out=args.out,
+        until_decided=sequential_test(args),
+        look_every=LOOK_EVERY if args.look_every is None else args.look_every,
+        progress=show_progress(args),
+    )
+    if args.out is not None:
+        print(
+            f"duel run in {args.out}: {result.n:,} deals ({result.n * result.players:,} records), seed {result.seed}; "
+            f"{time.perf_counter() - started:.1f} s"
+        )
+    return result
+
+
+def duel_fixed(args: argparse.Namespace, a: str, b: str) -> DuelResult:
+    """``tarotsim duel``: a duel of ``--deals`` deals, in memory or in ``--out``."""
+    from tarotsim.duel import DuelResult, duel, duel_spec
+
     spec = duel_spec(a, b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
         if args.scheduler is not None or args.workers is not None:
@@ -226,12 +297,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
     else:
         make_run(args, spec)
         result = DuelResult.from_run(args.out)
-    print(f"{result.summary()}\n")
-    emit(duel_tables(result), None)
-    if args.out is not None:
-        folder = write_duel_report(result, Path(args.out) / "report", run=args.out)
-        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
-    return 0
+    return result
 
 
 def cmd_study(args: argparse.Namespace) -> int:
@@ -364,7 +430,40 @@ def duel_options(duel_: argparse.ArgumentParser) -> None:
     add_strategy_options(duel_, seats=False)
     duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
     add_run_options(duel_, out_required=False)
+    add_sequential_options(duel_)
     duel_.set_defaults(func=cmd_duel)
+
+
+def add_sequential_options(parser: argparse.ArgumentParser) -> None:
+    """``--until-decided`` and the options of its sequential test."""
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="stop as soon as a sequential test of A's edge is decided (--deals is then the cap): "
+        "H0 edge <= E0 against H1 edge >= E1",
+    )
+    parser.add_argument(
+        "--edge",
+        type=edge_pair,
+        default=None,
+        metavar="E0,E1",
+        help=f"with --until-decided: A's edges (points per deal) of H0 and H1 "
+        f"(default {SPRT_EDGE[0]:g},{SPRT_EDGE[1]:g})",
+    )
+    for name, what in (("alpha", "accepting H1 when A's edge is E0"), ("beta", "accepting H0 when it is E1")):
+        parser.add_argument(
+            f"--{name}",
+            type=error_rate,
+            default=None,
+            help=f"with --until-decided: the error rate of {what} (default {SPRT_ERROR_RATE:g})",
+        )
+    parser.add_argument(
+        "--look-every",
+        type=whole(1, MAX_CHUNK_DEALS),
+        default=None,
+        metavar="N",
+        help=f"with --until-decided: deals between two looks of the test, and per chunk of --out (default {LOOK_EVERY:,})",
+    )
 
 
 def match_options(match: argparse.ArgumentParser) -> None:

@@ -146,9 +146,10 @@ def duel_document(
     if result.decision is not None:
         doc.paragraph(
             f"Until decided: {result.decision.text(result.n)}. The duel looked at a sequential test "
-            "(a GSPRT on the per-deal edges, `tarotsim.analysis.sequential`) after each batch of deals "
-            "and stopped at the first batch where it was decided; the interval above is that of the "
-            "deals played, approximate after such a stop."
+            "(a GSPRT on the per-deal edges, ",
+            Code("tarotsim.analysis.sequential"),
+            ") after each batch of deals and stopped at the first batch where it was decided; the interval above is that of the "
+            "deals played, approximate after such a stop.",
         )
     doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")

@@ -1,5 +1,5 @@
-"""The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``match``,
-``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
+"""The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``tournament``,
+``match``, ``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from tarotsim.cli.common import (
     threads_number,
     whole,
     writable,
+    writable_folder,
 )
 from tarotsim.config import RunConfig
 from tarotsim.defaults import LOOK_EVERY, SPRT_EDGE, SPRT_ERROR_RATE
@@ -300,6 +301,79 @@ def duel_fixed(args: argparse.Namespace, a: str, b: str) -> DuelResult:
     return result
 
 
+def player_entry(text: str) -> tuple[str, str]:
+    """A ``--player NAME=SPEC``: a strategy's name in a tournament, and its spec."""
+    from tarotsim.tournament import NAME
+
+    name, _, spec = text.partition("=")
+    if not NAME.fullmatch(name) or not spec.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=SPEC, such as heuristic=play=heuristic (NAME: letters, digits and _.+-), got {text!r}"
+        )
+    return name, spec
+
+
+def table_sizes(text: str) -> tuple[int, ...]:
+    """``--players 3,4,5``: table sizes, each once."""
+    items = name_list(text)
+    if not all(item in ("3", "4", "5") for item in items):
+        raise argparse.ArgumentTypeError(f"table sizes are 3, 4 and 5, comma-separated, got {text!r}")
+    return tuple(int(item) for item in items)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """A ladder or a round robin of duels: the table of edges and verdicts, and each strategy's cost."""
+    from tarotsim.analysis.tables import format_table
+    from tarotsim.tournament import player_costs, tournament
+
+    names = [name for name, _ in args.player]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise CliError(f"--player {repeated[0]} is given twice: give each strategy its own name")
+    if args.format == "round-robin" and args.reference is not None:
+        raise CliError("--reference is a ladder's: a round robin plays every pair")
+    if not args.until_decided:
+        given = [
+            o
+            for o, v in (("--edge", args.edge), ("--alpha", args.alpha), ("--beta", args.beta))
+            if v is not None
+        ]
+        if given or args.look_every is not None:
+            raise CliError(
+                f"{(given or ['--look-every'])[0]} goes with --until-decided, the sequential test it sets"
+            )
+    if args.out is not None:
+        writable_folder(Path(args.out))
+    started = time.perf_counter()
+    frame = tournament(
+        dict(args.player),
+        args.deals,
+        seed=args.seed,
+        format=args.format,
+        table_sizes=args.players,
+        reference=args.reference,
+        until_decided=sequential_test(args) if args.until_decided else None,
+        look_every=LOOK_EVERY if args.look_every is None else args.look_every,
+        cost_deals=args.cost_deals,
+        cost_repeats=args.cost_repeats,
+        threads=args.threads,
+        out=args.out,
+        progress=show_progress(args),
+    )
+    what = "until decided, at most" if args.until_decided else "of"
+    print(
+        f"{args.format} at {','.join(str(p) for p in args.players)} players, duels {what} {args.deals:,} deals, "
+        f"seed {frame.attrs['seed']}; {time.perf_counter() - started:.0f} s\n"
+    )
+    print("A's edge over B, game points per deal with its 95% interval, and the verdict:\n")
+    print(format_table(frame[["players", "a", "b", "deals", "edge", "edge_low", "edge_high", "verdict"]]))
+    print("\nCost per deal in heuristic deals (CPU time, median of the rounds, 95% interval):\n")
+    print(format_table(player_costs(frame).drop(columns="spec")))
+    if args.out is not None:
+        print(f"\ntables: {Path(args.out) / 'tournament.md'} and tournament.json beside it")
+    return 0
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """The main job: a contract sweep on the embedded defaults, then its report."""
     from tarotsim.report import write_report
@@ -464,6 +538,71 @@ def add_sequential_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"with --until-decided: deals between two looks of the test, and per chunk of --out (default {LOOK_EVERY:,})",
     )
+
+
+def tournament_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim tournament``."""
+    from tarotsim.tournament import COST_DEALS, COST_REPEATS, FORMATS, REFERENCE
+
+    parser.add_argument(
+        "--player",
+        action="append",
+        required=True,
+        type=player_entry,
+        metavar="NAME=SPEC",
+        help="a strategy and its name, e.g. greedy=play=greedy; repeat it, weakest first for a ladder",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="ladder",
+        help="ladder: each strategy against the one before it and against --reference; "
+        "round-robin: every pair (default ladder)",
+    )
+    parser.add_argument(
+        "--reference",
+        type=spec_text,
+        default=None,
+        metavar="SPEC",
+        help=f"a ladder's reference strategy (default {REFERENCE})",
+    )
+    parser.add_argument(
+        "--players", type=table_sizes, default=(4,), help="table sizes, comma-separated: 3,4,5 (default 4)"
+    )
+    parser.add_argument(
+        "--deals",
+        type=positive_int,
+        default=10_000,
+        help="deals of each duel; with --until-decided, the most (default 10,000)",
+    )
+    parser.add_argument(
+        "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
+    add_sequential_options(parser)
+    parser.add_argument(
+        "--cost-deals",
+        type=whole(2, MAX_CHUNK_DEALS),
+        default=COST_DEALS,
+        help=f"deals timed per strategy and round for its cost (default {COST_DEALS:,})",
+    )
+    parser.add_argument(
+        "--cost-repeats",
+        type=whole(1, 1000),
+        default=COST_REPEATS,
+        help=f"rounds of the cost's timing; 6 or more give it an interval (default {COST_REPEATS})",
+    )
+    parser.add_argument(
+        "--threads", type=threads_number, default=None, help="threads of the duels (default: all cores)"
+    )
+    parser.add_argument(
+        "--out",
+        type=out_path,
+        default=None,
+        help="folder for tournament.json, tournament.md and each duel's run directory; "
+        "re-run the same command to resume",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no compile notice")
+    parser.set_defaults(func=cmd_tournament)
 
 
 def match_options(match: argparse.ArgumentParser) -> None:

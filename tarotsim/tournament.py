@@ -257,6 +257,7 @@ def tournament(
     test = None if until_decided is None else check_sprt(until_decided)
     if format == "round-robin" and reference is not None:
         raise ValueError("a round robin plays every pair: it has no reference (a ladder's)")
+    rungs = list(named)
     reference_name = None
     if format == "ladder":
         unit = to_strategy(REFERENCE if reference is None else reference)
@@ -268,7 +269,7 @@ def tournament(
                 )
             reference_name = "reference"
             named[reference_name] = unit
-    pairs = pairings(list(named), format, reference_name)
+    pairs = pairings(rungs, format, reference_name)
     for p in sizes:
         for name, strategy in named.items():
             try:

@@ -27,3 +27,13 @@ SPRT_EDGE = (0.0, 2.0)
 or better by 2 points a deal (``tarotsim duel --until-decided``, ``tarotsim tournament``)."""
 SPRT_ERROR_RATE = 0.05
 """A sequential test's error rates, alpha and beta, by default."""
+
+TOURNAMENT_FORMATS = ("ladder", "round-robin")
+"""How a tournament pairs its strategies (``tarotsim.tournament``)."""
+REFERENCE = "play=heuristic"
+"""The strategy a ladder's rungs are dueled against by default, and the unit of cost: the heuristic."""
+COST_DEALS = 2000
+"""Deals timed per strategy and round to measure its cost, by default (the heuristic's take
+about 20 ms of CPU at 4 players)."""
+COST_REPEATS = 6
+"""Rounds of the cost's timing by default: the fewest that give its median a 95 % interval."""

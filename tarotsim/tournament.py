@@ -28,22 +28,14 @@ import pandas as pd
 
 from tarotsim.analysis.sequential import Sprt
 from tarotsim.config import RunConfig, check_count, check_players
-from tarotsim.defaults import LOOK_EVERY
+from tarotsim.defaults import COST_DEALS, COST_REPEATS, LOOK_EVERY, REFERENCE
+from tarotsim.defaults import TOURNAMENT_FORMATS as FORMATS
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.strategy import Strategy, to_strategy
 
 if TYPE_CHECKING:
     from tarotsim.report.document import Document
 
-FORMATS = ("ladder", "round-robin")
-"""How a tournament pairs its strategies."""
-REFERENCE = "play=heuristic"
-"""The strategy a ladder's rungs are dueled against by default, and the unit of cost: the heuristic."""
-COST_DEALS = 2000
-"""Deals timed per strategy and round to measure its cost, by default (the heuristic's take
-about 20 ms of CPU at 4 players)."""
-COST_REPEATS = 6
-"""Rounds of the cost's timing by default: the fewest that give its median a 95 % interval."""
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 """A strategy's name in a tournament (also a folder name under ``out``)."""
 PAIR_COLUMNS = [

@@ -542,7 +542,7 @@ def add_sequential_options(parser: argparse.ArgumentParser) -> None:
 
 def tournament_options(parser: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim tournament``."""
-    from tarotsim.tournament import COST_DEALS, COST_REPEATS, FORMATS, REFERENCE
+    from tarotsim.defaults import COST_DEALS, COST_REPEATS, REFERENCE, TOURNAMENT_FORMATS
 
     parser.add_argument(
         "--player",
@@ -554,7 +554,7 @@ def tournament_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=TOURNAMENT_FORMATS,
         default="ladder",
         help="ladder: each strategy against the one before it and against --reference; "
         "round-robin: every pair (default ladder)",

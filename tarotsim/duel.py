@@ -54,8 +54,9 @@ class Decision:
     test : Sprt
         The test: its edges of H0 and H1 and its error rates.
     verdict : str
-        ``"A"`` (A's edge is ``test.edge1`` or more), ``"B"`` (A's edge is ``test.edge0``
-        or less) or ``"not decided"`` (the cap was reached first).
+        ``"A"`` (H1 accepted: A's edge is ``test.edge1`` or more), ``"B"`` (H0 accepted:
+        A's edge is ``test.edge0`` or less; an edge between the two may end either way) or
+        ``"not decided"`` (the cap was reached first).
     llr : float
         The log-likelihood ratio at the last look.
     looks : int
@@ -75,13 +76,14 @@ class Decision:
         """The verdict in a sentence, after ``deals`` deals."""
         test = self.test
         said = {
-            FOR_A: f"decided for A: its edge is {test.edge1:g} points per deal or more",
-            FOR_B: f"decided for B: A's edge is {test.edge0:g} points per deal or less",
+            FOR_A: f"decided for A: H1, A's edge >= {test.edge1:g}, accepted over H0, <= {test.edge0:g}",
+            FOR_B: f"decided for B: H0, A's edge <= {test.edge0:g}, accepted over H1, >= {test.edge1:g}",
             NOT_DECIDED: f"not decided after {self.cap:,} deals, the cap",
         }[self.verdict]
         return (
             f"{said} (sequential test after {deals:,} deals, {self.looks} look{'s' if self.looks != 1 else ''} of {self.look_every:,}; "
-            f"LLR {self.llr:+.2f}, bounds {test.lower:+.2f} and {test.upper:+.2f}; {test.describe()})"
+            f"LLR {self.llr:+.2f}, bounds {test.lower:+.2f} and {test.upper:+.2f}; error rates alpha {test.alpha:g}, "
+            f"beta {test.beta:g}; edges in points per deal)"
         )
 
 

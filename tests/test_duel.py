@@ -318,7 +318,7 @@ def test_a_duel_until_decided_stops_early_with_the_records_of_a_fixed_duel(tmp_p
     result = duel("play=random", HEURISTIC, 3000, seed=11, until_decided=Sprt(0.0, 2.0), look_every=100)
     assert result.decision is not None and result.decision.verdict == "B"
     assert result.n == 100 < 3000 and result.decision.looks == 1 and result.decision.cap == 3000
-    assert "decided for B: A's edge is 0 points per deal or less" in result.summary()
+    assert "decided for B: H0, A's edge <= 0, accepted over H1, >= 2 (sequential test" in result.summary()
     fixed = duel("play=random", HEURISTIC, 100, seed=11)
     pd.testing.assert_frame_equal(result.records, fixed.records)
     assert (result.edge, result.low, result.high) == (fixed.edge, fixed.low, fixed.high)

@@ -380,7 +380,8 @@ def duel(
     Returns
     -------
     DuelResult
-        A's edge with its interval, its breakdowns and the records.
+        A's edge with its interval, its breakdowns and the records; with ``until_decided``,
+        those of the deals played and the test's ``decision``.
 
     Raises
     ------

@@ -12,8 +12,8 @@ or, with ``until_decided``, until a sequential test of the edge is decided
 (`tarotsim.analysis.sequential`), ``deals`` being the cap. Each strategy's **cost** is its
 CPU time per deal, with that strategy in every seat, over the heuristic's in the same
 tournament and on the same deals (``cost_deals`` deals, timed in ``cost_repeats``
-interleaved rounds, `tarotsim.bench.timing.interleave`): the median of the rounds' ratios,
-with the 95 % distribution-free interval of that median (from 6 rounds up).
+interleaved rounds, `measure_costs`): the median of the rounds' ratios, with the 95 %
+distribution-free interval of that median (from 6 rounds up).
 """
 
 from __future__ import annotations
@@ -125,9 +125,8 @@ def measure_costs(
     """Each strategy's CPU time per deal, every seat playing it, over the heuristic's.
 
     Each round times, on one thread, every strategy (and the heuristic) in turn, in
-    alternating order, after one untimed run of each: the
-    CPU time of ``deals`` deals less that of one deal (what a call costs whatever its size),
-    over ``deals − 1``. Returns, per name, the median over ``repeats`` rounds of the ratio to
+    alternating order, after one untimed run of each: the CPU time of ``deals`` deals less
+    that of one deal (what a call costs whatever its size), over ``deals − 1``. Returns, per name, the median over ``repeats`` rounds of the ratio to
     the heuristic's time in the same round, and the 95 % interval of that median (None, None
     with under 6 rounds: `tarotsim.bench.timing.median_interval`).
     """
@@ -218,7 +217,8 @@ def tournament(
         Threads of the duels (the cost is timed on one).
     out
         A folder for ``tournament.json`` and ``tournament.md`` (`write_tournament`) and each
-        duel's run directory, ``duels/<players>p-<A>-vs-<B>``: the same call resumes.
+        duel's run directory, ``duels/<players>p-<A>-vs-<B>``: the same call resumes the
+        duels (the costs are timed again).
     progress
         Show a progress bar of duels (default: on a terminal).
 

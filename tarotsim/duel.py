@@ -250,11 +250,12 @@ def check_sprt(until_decided: object) -> Sprt:
 
 
 def _play_until_decided(
-    spec: RunSpec, test: Sprt, run: Run | None, *, progress: bool
+    spec: RunSpec, test: Sprt, run: Run | None, *, worker: str, progress: bool
 ) -> tuple[int, Decision, list[pd.DataFrame]]:
     """Play ``spec``'s chunks in order, looking after each, until the test is decided or the
-    chunks run out; with ``run``, chunks it holds are read, the others made and saved.
-    Returns the deals played, the decision and the chunks' records."""
+    chunks run out; with ``run``, chunks it holds are read, the others made and saved (by
+    ``worker``, as its manifest says). Returns the deals played, the decision and the
+    chunks' records."""
     from tarotsim.run.manifest import chunk_path
 
     looks = Looks(test)
@@ -273,7 +274,7 @@ def _play_until_decided(
                 started = time.perf_counter()
                 frame = spec.compute_chunk(index)
                 if run is not None:
-                    run.save_chunk(index, frame, worker="local", seconds=time.perf_counter() - started)
+                    run.save_chunk(index, frame, worker=worker, seconds=time.perf_counter() - started)
             frames.append(frame)
             if bar is not None:
                 bar.update(spec.chunk_range(index)[1])
@@ -302,11 +303,13 @@ def _until_decided(
     a, b = spec.duel
     shown = show_progress(progress, spec.deals, spec.progress_step)
     with (
-        using_threads(threads),
+        using_threads(threads) as count,
         compile_notices(progress is not False),
         Run(out, spec) if out is not None else nullcontext() as run,
     ):
-        played, decision, frames = _play_until_decided(spec, test, run, progress=shown)
+        played, decision, frames = _play_until_decided(
+            spec, test, run, worker=f"local:{count}-threads", progress=shown
+        )
         if run is not None:
             end = played
             while end < spec.deals and str(end // spec.chunk_deals) in run.manifest["chunks"]:

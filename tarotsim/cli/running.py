@@ -214,21 +214,29 @@ def cmd_duel(args: argparse.Namespace) -> int:
     from tarotsim.strategy import merge_specs
 
     a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
-    if args.until_decided:
-        result = duel_until_decided(args, a, b)
-    else:
-        for given, option in ((args.edge, "--edge"), (args.alpha, "--alpha"), (args.beta, "--beta")):
-            if given is not None:
-                raise CliError(f"{option} goes with --until-decided, the sequential test it sets")
-        if args.look_every is not None:
-            raise CliError("--look-every goes with --until-decided, the sequential test it sets")
-        result = duel_fixed(args, a, b)
+    check_sequential_options(args)
+    result = duel_until_decided(args, a, b) if args.until_decided else duel_fixed(args, a, b)
     print(f"{result.summary()}\n")
     emit(duel_tables(result), None)
     if args.out is not None:
         folder = write_duel_report(result, Path(args.out) / "report", run=args.out)
         print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
     return 0
+
+
+def check_sequential_options(args: argparse.Namespace) -> None:
+    """Refuse the options of ``--until-decided``'s test without it."""
+    if args.until_decided:
+        return
+    given = (
+        (args.edge, "--edge"),
+        (args.alpha, "--alpha"),
+        (args.beta, "--beta"),
+        (args.look_every, "--look-every"),
+    )
+    for value, option in given:
+        if value is not None:
+            raise CliError(f"{option} goes with --until-decided, the sequential test it sets")
 
 
 def sequential_test(args: argparse.Namespace) -> Sprt:
@@ -254,6 +262,10 @@ def duel_until_decided(args: argparse.Namespace, a: str, b: str) -> DuelResult:
     if args.chunk_deals != DEFAULT_CHUNK_DEALS:
         raise CliError(
             "--until-decided makes chunks of --look-every deals: give --look-every, not --chunk-deals"
+        )
+    if args.allow_version_change:
+        raise CliError(
+            "--allow-version-change finishes a fixed duel; a duel until decided is made by one version"
         )
     started = time.perf_counter()
     result = duel(
@@ -332,16 +344,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise CliError(f"--player {repeated[0]} is given twice: give each strategy its own name")
     if args.format == "round-robin" and args.reference is not None:
         raise CliError("--reference is a ladder's: a round robin plays every pair")
-    if not args.until_decided:
-        given = [
-            o
-            for o, v in (("--edge", args.edge), ("--alpha", args.alpha), ("--beta", args.beta))
-            if v is not None
-        ]
-        if given or args.look_every is not None:
-            raise CliError(
-                f"{(given or ['--look-every'])[0]} goes with --until-decided, the sequential test it sets"
-            )
+    check_sequential_options(args)
     if args.out is not None:
         writable_folder(Path(args.out))
     started = time.perf_counter()

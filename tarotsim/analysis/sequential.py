@@ -8,7 +8,8 @@ heavy-tailed). The test weighs
 
 with the error rates ``alpha`` (accepting H1 when H0 holds) and ``beta`` (accepting H0 when
 H1 holds). An edge between ``edge0`` and ``edge1`` is the zone where either verdict is
-acceptable: the nearer it is to one of them, the likelier that one's verdict. To ask which of
+acceptable: the nearer it is to one of them, the likelier that one's verdict, and near the
+middle the verdict is nearly a coin flip (soon reached when the per-deal edges vary little). To ask which of
 two strategies is better, take edges either side of 0 (``-1, 1``); to ask whether A gains at
 least ``edge1``, take ``0, edge1``. After ``n`` deals of mean edge ``m`` and variance ``v`` (divided by ``n``), the
 log-likelihood ratio of a normal model whose variance is the one measured so far is

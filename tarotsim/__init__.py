@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tarotsim.labels import Contract, Side
     from tarotsim.simulate import simulate, sweep
     from tarotsim.strategy import Strategy
+    from tarotsim.tournament import tournament
     from tarotsim.vecenv import VecEnv
 
 _HOMES = {
@@ -47,6 +48,7 @@ _HOMES = {
     "parse_cards": "tarotsim.cards",
     "simulate": "tarotsim.simulate",
     "sweep": "tarotsim.simulate",
+    "tournament": "tarotsim.tournament",
 }
 """Each public name → the module that defines it."""
 _MODULES = ("players", "testing", "view", "openspiel", "pettingzoo")
@@ -79,6 +81,7 @@ __all__ = [
     "simulate",
     "sweep",
     "testing",
+    "tournament",
     "view",
 ]
 

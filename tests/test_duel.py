@@ -312,3 +312,105 @@ def test_the_summary_shows_a_name_as_a_label_not_as_a_spec_key():
     plain = DuelResult(Strategy(play="greedy"), named, 4, 1, 10, 0.5, -1.0, 2.0, empty, empty, empty)
     assert plain.summary().splitlines()[0] == "A: play=greedy"
     assert Strategy.parse(str(named)) == named and ",name=bold," in str(named)
+
+
+def test_a_duel_until_decided_stops_early_with_the_records_of_a_fixed_duel(tmp_path) -> None:
+    """Random loses to the heuristic by far more than 2 points a deal: the first look decides."""
+    from tarotsim.analysis.sequential import Sprt
+
+    result = duel("play=random", HEURISTIC, 3000, seed=11, until_decided=Sprt(0.0, 2.0), look_every=100)
+    assert result.decision is not None and result.decision.verdict == "B"
+    assert result.n == 100 < 3000 and result.decision.looks == 1 and result.decision.cap == 3000
+    assert "decided for B: H0, A's edge <= 0, accepted over H1, >= 2 (sequential test" in result.summary()
+    fixed = duel("play=random", HEURISTIC, 100, seed=11)
+    pd.testing.assert_frame_equal(result.records, fixed.records)
+    assert (result.edge, result.low, result.high) == (fixed.edge, fixed.low, fixed.high)
+    again = duel("play=random", HEURISTIC, 3000, seed=11, until_decided=(0.0, 2.0), look_every=100, threads=1)
+    pd.testing.assert_frame_equal(again.records, result.records)
+    assert again.decision == result.decision
+
+
+def test_a_duel_at_its_cap_is_not_decided_and_its_run_directory_is_that_of_its_deals(tmp_path) -> None:
+    from tarotsim.analysis.sequential import Sprt
+    from tarotsim.run.store import read_manifest
+
+    # bounds of ±13.8: an edge of about 10 points in 200 deals is far from them
+    strict = Sprt(0.0, 2.0, alpha=1e-6, beta=1e-6)
+    out = tmp_path / "duel"
+    result = duel(HEURISTIC, "play=greedy", 200, seed=2, until_decided=strict, look_every=100, out=out)
+    assert result.decision is not None and result.decision.verdict == "not decided"
+    assert result.n == 200 and result.decision.looks == 2
+    assert strict.lower < result.decision.llr < strict.upper
+    assert "not decided after 200 deals, the cap" in result.summary()
+    # a stopped duel's directory is the finished run of the deals it played
+    stopped = tmp_path / "stopped"
+    early = duel(
+        "play=random", HEURISTIC, 3000, seed=11, until_decided=(0.0, 2.0), look_every=100, out=stopped
+    )
+    manifest = read_manifest(stopped)
+    assert manifest["complete"] and manifest["run"]["deals"] == early.n == 100
+    assert manifest["run"]["chunk_deals"] == 100
+    pd.testing.assert_frame_equal(DuelResult.from_run(stopped).records, early.records)
+    pd.testing.assert_frame_equal(load_records(stopped), duel("play=random", HEURISTIC, 100, seed=11).records)
+    # the same call again reads it and stops at the same deal; a fixed duel of its size is the same run
+    again = duel(
+        "play=random", HEURISTIC, 3000, seed=11, until_decided=(0.0, 2.0), look_every=100, out=stopped
+    )
+    assert again.n == 100 and again.decision == early.decision
+    assert read_manifest(stopped)["run"]["deals"] == 100 and read_manifest(stopped)["complete"]
+    duel("play=random", HEURISTIC, 300, seed=11, out=stopped, chunk_deals=100)  # extends it
+    assert read_manifest(stopped)["run"]["deals"] == 300
+    longer = duel(
+        "play=random", HEURISTIC, 3000, seed=11, until_decided=(0.0, 2.0), look_every=100, out=stopped
+    )
+    assert longer.n == 100 and read_manifest(stopped)["run"]["deals"] == 300  # its deals are kept
+
+
+def test_bad_duels_until_decided_are_explained(tmp_path) -> None:
+    with pytest.raises(TypeError, match="until_decided is a Sprt or a pair"):
+        duel(HEURISTIC, "play=random", 10, seed=1, until_decided=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="below that of H1"):
+        duel(HEURISTIC, "play=random", 10, seed=1, until_decided=(2.0, 0.0))
+    with pytest.raises(ValueError, match="not on Dask"):
+        duel(HEURISTIC, "play=random", 10, seed=1, until_decided=(0.0, 2.0), out=tmp_path / "d", workers=2)
+    with pytest.raises(ValueError, match="give look_every, not chunk_deals"):
+        duel(HEURISTIC, "play=random", 10, seed=1, until_decided=(0.0, 2.0), chunk_deals=5)
+    with pytest.raises(ValueError, match="look_every goes with until_decided"):
+        duel(HEURISTIC, "play=random", 10, seed=1, look_every=5)
+
+
+def test_cli_duel_until_decided_prints_the_verdict_and_writes_its_run(tmp_path, capsys) -> None:
+    out = tmp_path / "run"
+    argv = ["duel", "--a", "play=random", "--b", HEURISTIC, "--deals", "3000", "--seed", "11", "--quiet"]
+    sequential = ["--until-decided", "--edge", "0,2", "--look-every", "100", "--out", str(out)]
+    assert main([*argv, *sequential]) == 0
+    printed = capsys.readouterr().out
+    assert "100 deals" in printed and "decided for B" in printed and "1 look of 100" in printed
+    report = (out / "report" / "duel.md").read_text(encoding="utf-8")
+    assert "Until decided: decided for B" in report
+    # the provenance's command makes the same run again
+    assert "--until-decided --edge=0,2 --alpha 0.05 --beta 0.05 --look-every 100" in report
+    assert main([*argv, *sequential]) == 0
+    assert "decided for B" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--edge", "0,2"], "--edge goes with --until-decided"),
+        (["--look-every", "10"], "--look-every goes with --until-decided"),
+        (["--until-decided", "--workers", "2", "--out", "x"], "not on Dask"),
+        (["--until-decided", "--chunk-deals", "10"], "give --look-every, not --chunk-deals"),
+        (["--until-decided", "--edge", "2,0"], "E0 must be below E1"),
+        (["--until-decided", "--edge", "two"], "expected two numbers E0,E1"),
+        (["--until-decided", "--alpha", "0.7"], "an error rate lies below 0.5"),
+    ],
+)
+def test_cli_duel_until_decided_errors_are_one_line(argv, message, capsys) -> None:
+    try:  # argparse's errors exit, the command's return
+        status = main(["duel", "--a", "play=random", "--b", HEURISTIC, "--deals", "10", *argv])
+    except SystemExit as exit_info:
+        status = exit_info.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err

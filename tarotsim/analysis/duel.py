@@ -150,6 +150,18 @@ def _compare(sides: dict[str, tuple[np.ndarray, np.ndarray]], players: int, z: f
     return out
 
 
+def deal_edges(records: pd.DataFrame, players: int) -> np.ndarray:
+    """A's edge on each deal of a duel's records (float[D], game points, deals in order): A's
+    mean score over the deal's rows.
+
+    Raises
+    ------
+    ValueError
+        As `duel_stats`.
+    """
+    return _rows(records, players).a_score.reshape(-1, players).mean(axis=1)
+
+
 def duel_stats(records: pd.DataFrame, players: int, *, z: float = Z95) -> DuelStats:
     """A's edge over B and its breakdowns, from a duel's records.
 

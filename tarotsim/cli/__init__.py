@@ -29,6 +29,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("study", "running", "the main job: a one-million-deal contract sweep and its report"),
     ("sweep", "running", "play every deal once per contract by one seat (for thresholds)"),
     ("duel", "running", "duplicate duel: strategy A in each seat in turn, B in the others, same deals"),
+    (
+        "tournament",
+        "running",
+        "duels of named strategies in a ladder or a round robin: edges, verdicts and costs",
+    ),
     ("table", "analysis", "success table of a run directory (a duel's: by strategy and role)"),
     ("thresholds", "analysis", "bidding thresholds and best contracts of a run directory"),
     ("compare", "analysis", "paired comparison of two runs of the same deals"),

@@ -11,6 +11,7 @@ imports it.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -43,8 +44,8 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-_NUMBER_LIST = re.compile(r"-?\d[\d_]*([,/]\s*-?\d[\d_]*)*")
-_NUMBER_LIST_OPTIONS = ("--bid-thresholds",)
+_NUMBER_LIST = re.compile(r"-?\d[\d_]*(\.\d+)?([,/]\s*-?\d[\d_]*(\.\d+)?)*")
+_NUMBER_LIST_OPTIONS = ("--bid-thresholds", "--edge")
 """Options whose value is a list of numbers, which argparse takes for an option when it
 starts with a minus sign unless written ``--option=value``."""
 
@@ -109,6 +110,28 @@ def proportion(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
+    return value
+
+
+def edge_pair(text: str) -> tuple[float, float]:
+    """``--edge E0,E1``: the edges (points per deal) of a sequential test's H0 and H1."""
+    parts = text.split(",")
+    try:
+        edge0, edge1 = (float(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected two numbers E0,E1 (points per deal), such as 0,2, got {text!r}"
+        ) from None
+    if not (math.isfinite(edge0) and math.isfinite(edge1)) or not edge0 < edge1:
+        raise argparse.ArgumentTypeError(f"E0 must be below E1, both finite, got {text!r}")
+    return edge0, edge1
+
+
+def error_rate(text: str) -> float:
+    """``--alpha``, ``--beta``: an error rate strictly between 0 and 0.5."""
+    value = proportion(text)
+    if value >= 0.5:
+        raise argparse.ArgumentTypeError(f"an error rate lies below 0.5, got {text}")
     return value
 
 

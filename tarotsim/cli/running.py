@@ -1,5 +1,5 @@
-"""The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``match``,
-``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
+"""The commands that play deals: ``simulate``, ``study``, ``sweep``, ``duel``, ``tournament``,
+``match``, ``bench`` and ``trace``; ``NAME_options`` adds the options of the command NAME."""
 
 from __future__ import annotations
 
@@ -13,13 +13,16 @@ from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
     DEFAULT_DEALS,
     DEFAULT_SEED,
+    MAX_CHUNK_DEALS,
     STUDY_REPORT,
     CliError,
     add_config_options,
     add_run_options,
     add_strategy_options,
     describe_play,
+    edge_pair,
     emit,
+    error_rate,
     name_list,
     out_path,
     positive_int,
@@ -30,13 +33,17 @@ from tarotsim.cli.common import (
     threads_number,
     whole,
     writable,
+    writable_folder,
 )
 from tarotsim.config import RunConfig
+from tarotsim.defaults import LOOK_EVERY, SPRT_EDGE, SPRT_ERROR_RATE
 from tarotsim.labels import CONTRACTS, ThrownIn
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from tarotsim.analysis.sequential import Sprt
+    from tarotsim.duel import DuelResult
     from tarotsim.run.spec import RunSpec
 
 
@@ -198,11 +205,88 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_duel(args: argparse.Namespace) -> int:
     """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
-    from tarotsim.duel import DuelResult, duel, duel_spec
     from tarotsim.report.duel import duel_tables, write_duel_report
     from tarotsim.strategy import merge_specs
 
     a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
+    check_sequential_options(args)
+    result = duel_until_decided(args, a, b) if args.until_decided else duel_fixed(args, a, b)
+    print(f"{result.summary()}\n")
+    emit(duel_tables(result), None)
+    if args.out is not None:
+        folder = write_duel_report(result, Path(args.out) / "report", run=args.out)
+        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
+    return 0
+
+
+def check_sequential_options(args: argparse.Namespace) -> None:
+    """Refuse the options of ``--until-decided``'s test without it."""
+    if args.until_decided:
+        return
+    given = (
+        (args.edge, "--edge"),
+        (args.alpha, "--alpha"),
+        (args.beta, "--beta"),
+        (args.look_every, "--look-every"),
+    )
+    for value, option in given:
+        if value is not None:
+            raise CliError(f"{option} goes with --until-decided, the sequential test it sets")
+
+
+def sequential_test(args: argparse.Namespace) -> Sprt:
+    """The sequential test of ``--until-decided``, from ``--edge``, ``--alpha`` and ``--beta``."""
+    from tarotsim.analysis.sequential import Sprt
+
+    edge0, edge1 = SPRT_EDGE if args.edge is None else args.edge
+    return Sprt(
+        edge0,
+        edge1,
+        alpha=SPRT_ERROR_RATE if args.alpha is None else args.alpha,
+        beta=SPRT_ERROR_RATE if args.beta is None else args.beta,
+    )
+
+
+def duel_until_decided(args: argparse.Namespace, a: str, b: str) -> DuelResult:
+    """``tarotsim duel --until-decided``: the duel, stopped once its sequential test is decided."""
+    from tarotsim.defaults import DEFAULT_CHUNK_DEALS
+    from tarotsim.duel import duel
+
+    if args.scheduler is not None or args.workers is not None or args.write_on is not None:
+        raise CliError("--until-decided runs on this machine's threads, not on Dask (--scheduler, --workers)")
+    if args.chunk_deals != DEFAULT_CHUNK_DEALS:
+        raise CliError(
+            "--until-decided makes chunks of --look-every deals: give --look-every, not --chunk-deals"
+        )
+    if args.allow_version_change:
+        raise CliError(
+            "--allow-version-change finishes a fixed duel; a duel until decided is made by one version"
+        )
+    started = time.perf_counter()
+    result = duel(
+        a,
+        b,
+        args.deals,
+        seed=args.seed,
+        players=args.players,
+        threads=args.threads,
+        out=args.out,
+        until_decided=sequential_test(args),
+        look_every=LOOK_EVERY if args.look_every is None else args.look_every,
+        progress=show_progress(args),
+    )
+    if args.out is not None:
+        print(
+            f"duel run in {args.out}: {result.n:,} deals ({result.n * result.players:,} records), seed {result.seed}; "
+            f"{time.perf_counter() - started:.1f} s"
+        )
+    return result
+
+
+def duel_fixed(args: argparse.Namespace, a: str, b: str) -> DuelResult:
+    """``tarotsim duel``: a duel of ``--deals`` deals, in memory or in ``--out``."""
+    from tarotsim.duel import DuelResult, duel, duel_spec
+
     spec = duel_spec(a, b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
         if args.scheduler is not None or args.workers is not None:
@@ -221,11 +305,70 @@ def cmd_duel(args: argparse.Namespace) -> int:
     else:
         make_run(args, spec)
         result = DuelResult.from_run(args.out)
-    print(f"{result.summary()}\n")
-    emit(duel_tables(result), None)
+    return result
+
+
+def player_entry(text: str) -> tuple[str, str]:
+    """A ``--player NAME=SPEC``: a strategy's name in a tournament, and its spec."""
+    from tarotsim.tournament import NAME
+
+    name, _, spec = text.partition("=")
+    if not NAME.fullmatch(name) or not spec.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=SPEC, such as heuristic=play=heuristic (NAME: letters, digits and _.+-), got {text!r}"
+        )
+    return name, spec
+
+
+def table_sizes(text: str) -> tuple[int, ...]:
+    """``--players 3,4,5``: table sizes, each once."""
+    items = name_list(text)
+    if not all(item in ("3", "4", "5") for item in items):
+        raise argparse.ArgumentTypeError(f"table sizes are 3, 4 and 5, comma-separated, got {text!r}")
+    return tuple(int(item) for item in items)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """A ladder or a round robin of duels: the table of edges and verdicts, and each strategy's cost."""
+    from tarotsim.analysis.tables import format_table
+    from tarotsim.tournament import player_costs, tournament
+
+    names = [name for name, _ in args.player]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise CliError(f"--player {repeated[0]} is given twice: give each strategy its own name")
+    if args.format == "round-robin" and args.reference is not None:
+        raise CliError("--reference is a ladder's: a round robin plays every pair")
+    check_sequential_options(args)
     if args.out is not None:
-        folder = write_duel_report(result, Path(args.out) / "report", run=args.out)
-        print(f"report: {folder / 'duel.md'} (and duel.html beside it)")
+        writable_folder(Path(args.out))
+    started = time.perf_counter()
+    frame = tournament(
+        dict(args.player),
+        args.deals,
+        seed=args.seed,
+        format=args.format,
+        table_sizes=args.players,
+        reference=args.reference,
+        until_decided=sequential_test(args) if args.until_decided else None,
+        look_every=LOOK_EVERY if args.look_every is None else args.look_every,
+        cost_deals=args.cost_deals,
+        cost_repeats=args.cost_repeats,
+        threads=args.threads,
+        out=args.out,
+        progress=show_progress(args),
+    )
+    what = "until decided, at most" if args.until_decided else "of"
+    print(
+        f"{args.format} at {','.join(str(p) for p in args.players)} players, duels {what} {args.deals:,} deals, "
+        f"seed {frame.attrs['seed']}; {time.perf_counter() - started:.0f} s\n"
+    )
+    print("A's edge over B, game points per deal with its 95% interval, and the verdict:\n")
+    print(format_table(frame[["players", "a", "b", "deals", "edge", "edge_low", "edge_high", "verdict"]]))
+    print("\nCost per deal in heuristic deals (CPU time, median of the rounds, 95% interval):\n")
+    print(format_table(player_costs(frame).drop(columns="spec")))
+    if args.out is not None:
+        print(f"\ntables: {Path(args.out) / 'tournament.md'} and tournament.json beside it")
     return 0
 
 
@@ -359,7 +502,105 @@ def duel_options(duel_: argparse.ArgumentParser) -> None:
     add_strategy_options(duel_, seats=False)
     duel_.add_argument("--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)")
     add_run_options(duel_, out_required=False)
+    add_sequential_options(duel_)
     duel_.set_defaults(func=cmd_duel)
+
+
+def add_sequential_options(parser: argparse.ArgumentParser) -> None:
+    """``--until-decided`` and the options of its sequential test."""
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="stop as soon as a sequential test of A's edge is decided (--deals is then the cap): "
+        "H0 edge <= E0 against H1 edge >= E1",
+    )
+    parser.add_argument(
+        "--edge",
+        type=edge_pair,
+        default=None,
+        metavar="E0,E1",
+        help=f"with --until-decided: A's edges (points per deal) of H0 and H1 "
+        f"(default {SPRT_EDGE[0]:g},{SPRT_EDGE[1]:g})",
+    )
+    for name, what in (("alpha", "accepting H1 when A's edge is E0"), ("beta", "accepting H0 when it is E1")):
+        parser.add_argument(
+            f"--{name}",
+            type=error_rate,
+            default=None,
+            help=f"with --until-decided: the error rate of {what} (default {SPRT_ERROR_RATE:g})",
+        )
+    parser.add_argument(
+        "--look-every",
+        type=whole(1, MAX_CHUNK_DEALS),
+        default=None,
+        metavar="N",
+        help=f"with --until-decided: deals between two looks of the test, and per chunk of --out (default {LOOK_EVERY:,})",
+    )
+
+
+def tournament_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``tarotsim tournament``."""
+    from tarotsim.defaults import COST_DEALS, COST_REPEATS, REFERENCE, TOURNAMENT_FORMATS
+
+    parser.add_argument(
+        "--player",
+        action="append",
+        required=True,
+        type=player_entry,
+        metavar="NAME=SPEC",
+        help="a strategy and its name, e.g. greedy=play=greedy; repeat it, weakest first for a ladder",
+    )
+    parser.add_argument(
+        "--format",
+        choices=TOURNAMENT_FORMATS,
+        default="ladder",
+        help="ladder: each strategy against the one before it and against --reference; "
+        "round-robin: every pair (default ladder)",
+    )
+    parser.add_argument(
+        "--reference",
+        type=spec_text,
+        default=None,
+        metavar="SPEC",
+        help=f"a ladder's reference strategy (default {REFERENCE})",
+    )
+    parser.add_argument(
+        "--players", type=table_sizes, default=(4,), help="table sizes, comma-separated: 3,4,5 (default 4)"
+    )
+    parser.add_argument(
+        "--deals",
+        type=positive_int,
+        default=10_000,
+        help="deals of each duel; with --until-decided, the most (default 10,000)",
+    )
+    parser.add_argument(
+        "--seed", type=seed_number, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
+    add_sequential_options(parser)
+    parser.add_argument(
+        "--cost-deals",
+        type=whole(2, MAX_CHUNK_DEALS),
+        default=COST_DEALS,
+        help=f"deals timed per strategy and round for its cost (default {COST_DEALS:,})",
+    )
+    parser.add_argument(
+        "--cost-repeats",
+        type=whole(1, 1000),
+        default=COST_REPEATS,
+        help=f"rounds of the cost's timing; 6 or more give it an interval (default {COST_REPEATS})",
+    )
+    parser.add_argument(
+        "--threads", type=threads_number, default=None, help="threads of the duels (default: all cores)"
+    )
+    parser.add_argument(
+        "--out",
+        type=out_path,
+        default=None,
+        help="folder for tournament.json, tournament.md and each duel's run directory; "
+        "re-run the same command to resume",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no compile notice")
+    parser.set_defaults(func=cmd_tournament)
 
 
 def match_options(match: argparse.ArgumentParser) -> None:

@@ -143,6 +143,14 @@ def duel_document(
         f"({INTERVAL}). It is A's mean score over the rotations of a deal: positive when A scores more "
         "in its seat than B does in the same seats. Thrown-in deals count 0 for both."
     )
+    if result.decision is not None:
+        doc.paragraph(
+            f"Until decided: {result.decision.text(result.n)}. The duel looked at a sequential test "
+            "(a GSPRT on the per-deal edges, ",
+            Code("tarotsim.analysis.sequential"),
+            ") after each batch of deals and stopped at the first batch where it was decided; the interval above is that of the "
+            "deals played, approximate after such a stop.",
+        )
     doc.figure(figure_file, caption, "A's edge, and A's and B's mean scores by role")
     doc.heading(2, "By role")
     doc.paragraph(

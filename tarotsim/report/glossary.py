@@ -118,6 +118,21 @@ GLOSSARY: dict[str, Term] = {
     "a_minus_b": Term("A − B", "A's mean score minus B's in the role, with its 95% interval"),
     "a_made": Term("A made", "share of A's takes of the contract that were made"),
     "b_made": Term("B made", "share of B's takes of the contract that were made"),
+    "players": Term("players", "the table size"),
+    "a": Term("A", "strategy A, whose edge over B the row gives"),
+    "b": Term("B", "strategy B, in the seats A does not hold"),
+    "edge": Term(
+        "A's edge", "A's mean score per deal over the rotations, in game points, with its 95% interval"
+    ),
+    "verdict": Term(
+        "verdict",
+        "the sequential test's: A (A's edge is E1 or more), B (it is E0 or less), not decided (the cap came first)",
+    ),
+    "name": Term("strategy", "the strategy's name in the tournament"),
+    "cost": Term(
+        "cost (heuristic deals)",
+        "CPU time per deal with the strategy in every seat over the heuristic's, with the 95% interval of its median",
+    ),
 }
 """Every column name a report shows, with the words it is shown in and its meaning."""
 

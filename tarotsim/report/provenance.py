@@ -180,6 +180,20 @@ def duel_provenance(result: DuelResult, out: str | None = None) -> pd.DataFrame:
         "--seed",
         str(result.seed),
     ]
+    decision = result.decision
+    if decision is not None:  # the same duel until decided: the cap, the test, the looks
+        test = decision.test
+        command[command.index("--deals") + 1] = str(decision.cap)
+        command += [
+            "--until-decided",
+            f"--edge={test.edge0:g},{test.edge1:g}",
+            "--alpha",
+            f"{test.alpha:g}",
+            "--beta",
+            f"{test.beta:g}",
+            "--look-every",
+            str(decision.look_every),
+        ]
     if out is not None:
         command += ["--out", out]
     rows: list[tuple[str, object]] = [
@@ -190,6 +204,11 @@ def duel_provenance(result: DuelResult, out: str | None = None) -> pd.DataFrame:
         ("seed", result.seed),
         ("deals", f"{result.n:,}"),
         ("plays", f"{result.n * result.players:,} (each deal once with A in each seat)"),
+        *(
+            []
+            if decision is None
+            else [("until decided", f"{decision.test.describe()}; at most {decision.cap:,} deals")]
+        ),
         ("command", shlex.join(command)),
     ]
     return _table(rows)

@@ -469,6 +469,32 @@ class Run:
         self._enter_chunk(index, frame, written, worker=worker, seconds=seconds)
         write_json_atomic(self.directory / MANIFEST, self.manifest)
 
+    def end_at(self, deals: int) -> None:
+        """Make this the run of its first ``deals`` deals, whose chunks must all be finished
+        (a duel stopped once decided, `tarotsim.duel`): the finished chunks beyond are
+        removed, and the manifest describes the run of ``deals`` deals, which the same call
+        with more deals extends again.
+
+        Raises
+        ------
+        ValueError
+            If a chunk of the first ``deals`` deals is not finished.
+        """
+        from dataclasses import replace
+
+        spec = replace(self.spec, deals=deals)
+        chunks = self.manifest["chunks"]
+        if any(str(index) not in chunks for index in range(spec.n_chunks)):
+            raise ValueError(f"the first {deals:,} deals of {self.directory} are not all made")
+        for key, entry in list(chunks.items()):
+            if int(key) >= spec.n_chunks or entry["deals"] != spec.chunk_range(int(key))[1]:
+                del chunks[key]
+                chunk_path(self.directory, int(key)).unlink(missing_ok=True)
+        self.spec = spec
+        self.manifest["run"] = {**spec.identity(), "tarotsim": self.manifest["run"]["tarotsim"]}
+        self.manifest["identity_sha256"] = identity_sha256(self.manifest["run"])
+        write_json_atomic(self.directory / MANIFEST, self.manifest)
+
     def finish(self) -> None:
         """Write the run's totals and whether every chunk is finished into the manifest."""
         chunks = self.manifest["chunks"].values()

@@ -344,6 +344,7 @@ class VecEnv:
         self._mask = np.zeros((self.n_games, self.n_actions), dtype=bool)
         self._ended = np.full(self.n_games, -1, dtype=np.int64)
         self._records = np.zeros((self.n_games, S.N_REC), dtype=np.int64)
+        self._final = np.zeros((self.n_games, V.N_OBS), dtype=np.int64)  # rows read where a deal ends
         self._info = self._empty_info()
         self._started = False
 
@@ -473,8 +474,7 @@ class VecEnv:
             actions = actions.astype(np.int64)
             actions[bad] = np.argmax(self._mask[bad], axis=1)
         self._ended[:] = -1
-        final = np.zeros((self.n_games, V.N_OBS), dtype=np.int64)
-        obs, mask = self._run(self._codes[actions], final)
+        obs, mask = self._run(self._codes[actions], self._final)
         done = self._ended >= 0
         rewards = np.zeros((self.n_games, self.players), dtype=np.float32)
         rewards[done] = self._records[done, S.R_SCORE : S.R_SCORE + self.players]
@@ -484,8 +484,9 @@ class VecEnv:
             assert self.penalty is not None
             rewards[bad, bad_seats] -= self.penalty
             illegal[bad] = True
+        final = self._final[finished]
         self._info = {
-            "final_obs": final[finished] if self.observations == "rows" else decode(final[finished]),
+            "final_obs": final if self.observations == "rows" else decode(final),
             "final_games": finished,
             "illegal": illegal,
         }

@@ -466,11 +466,12 @@ class VecEnv:
             )
         inside = (actions >= 0) & (actions < self.n_actions)
         legal = inside & self._mask[np.arange(self.n_games), np.where(inside, actions, 0)]
-        bad = np.flatnonzero(~legal)
-        if len(bad) and self.illegal == "raise":
-            self._illegal(actions, int(bad[0]))
-        bad_seats = self._games.pos[bad, V.Q_SEAT]
-        if len(bad):
+        illegal = ~legal
+        bad = np.flatnonzero(illegal) if not legal.all() else None
+        if bad is not None:
+            if self.illegal == "raise":
+                self._illegal(actions, int(bad[0]))
+            bad_seats = self._games.pos[bad, V.Q_SEAT]
             actions = actions.astype(np.int64)
             actions[bad] = np.argmax(self._mask[bad], axis=1)
         self._ended[:] = -1
@@ -479,11 +480,9 @@ class VecEnv:
         rewards = np.zeros((self.n_games, self.players), dtype=np.float32)
         rewards[done] = self._records[done, S.R_SCORE : S.R_SCORE + self.players]
         finished = np.flatnonzero(done)
-        illegal = np.zeros(self.n_games, dtype=bool)
-        if len(bad):
+        if bad is not None:
             assert self.penalty is not None
             rewards[bad, bad_seats] -= self.penalty
-            illegal[bad] = True
         final = self._final[finished]
         self._info = {
             "final_obs": final if self.observations == "rows" else decode(final),

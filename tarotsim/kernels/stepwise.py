@@ -204,7 +204,7 @@ def _after_call(tb: DealState, cfg: np.ndarray, pos: np.ndarray, legal: np.ndarr
         legal[1] = ZERO
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _auction_over(
     tb: DealState, cfg: np.ndarray, pos: np.ndarray, rec: np.ndarray, log: np.ndarray, legal: np.ndarray
 ) -> None:

@@ -205,9 +205,8 @@ class VecEnv:
         The built-in strategy of the other seats, and of the agent seats' decisions that
         ``agent_decisions`` leaves out (a strategy that searches is refused).
     taker, contract : int and str, optional
-        A forced taker seat and contract (``"prise"``, ``"garde"``, ``"garde_sans"``,
-        ``"garde_contre"``), both or neither: the auction is skipped as in a sweep, the
-        other seats passing.
+        A forced taker seat and contract (a name of ``tarotsim.labels.CONTRACTS``), both
+        or neither: the auction is skipped as in a sweep, the other seats passing.
     illegal : {"raise", "penalty"}
         For an action not legal by the last mask: raise ``ValueError`` (the default), or play
         the game's first legal action (its lowest legal index) instead and take ``penalty``

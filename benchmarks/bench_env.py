@@ -4,7 +4,8 @@
 ones with numpy in the benchmark loop (per game: the count of legal actions, one integer
 draw below it, and the matching entry of the mask's nonzero positions), observations and
 masks included: decisions per CPU second (``time.process_time``) with every seat an agent,
-and with one agent seat against the heuristic. Beside them, in the same interleaved rounds,
+and with one agent seat against the heuristic: compact rows, float32 tensor observations,
+and tensors for the card play only of a forced garde. Beside them, in the same interleaved rounds,
 ``simulate``'s engine with random card play (cards per CPU second: the deals played out ×
 cards per deal).
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,10 +42,12 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, rows: np.ndarray) -
     return flat[pick] - rows
 
 
-def env_work(games: int, steps: int, agent_seats: tuple[int, ...], stats: dict[str, int]) -> Work:
-    """``steps`` steps of a VecEnv of ``games`` games, random legal actions; ``stats`` counts
-    the deals that end."""
-    env = VecEnv(games, 4, agent_seats=agent_seats, opponents=HEURISTIC, seed=SEED, threads=1)
+def env_work(
+    games: int, steps: int, agent_seats: tuple[int, ...], stats: dict[str, int], **options: Any
+) -> Work:
+    """``steps`` steps of a VecEnv of ``games`` games (``options``: VecEnv's), random legal
+    actions; ``stats`` counts the deals that end."""
+    env = VecEnv(games, 4, agent_seats=agent_seats, opponents=HEURISTIC, seed=SEED, threads=1, **options)
     rng = np.random.default_rng(SEED)
     rows = np.arange(games) * env.n_actions
     state = {"mask": env.reset()[1]}
@@ -81,16 +85,23 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200, help="steps per timed round")
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    every, one = dict[str, int](), dict[str, int]()
+    every, one, tensor, play = dict[str, int](), dict[str, int](), dict[str, int](), dict[str, int]()
+    garde = {"agent_decisions": ("play",), "taker": 0, "contract": "garde", "observations": "tensor"}
     works = {
         "every seat an agent": env_work(args.games, args.steps, (0, 1, 2, 3), every),
         "seat 0 against the heuristic": env_work(args.games, args.steps // 4, (0,), one),
+        "seat 0, tensors": env_work(args.games, args.steps // 4, (0,), tensor, observations="tensor"),
+        "seat 0, card play of a forced garde, tensors": env_work(
+            args.games, args.steps // 4, (0,), play, **garde
+        ),
         "simulate, random play (cards)": engine_cards_work(ENGINE_DEALS),
     }
     rounds = interleave(works, repeats=args.rounds).on_cpu()
     info = machine()
     all_agents = rounds.spread("every seat an agent")
     heuristic = rounds.spread("seat 0 against the heuristic")
+    tensors = rounds.spread("seat 0, tensors")
+    cards = rounds.spread("seat 0, card play of a forced garde, tensors")
     engine = rounds.spread("simulate, random play (cards)")
     ratio = rounds.ratio("every seat an agent", "simulate, random play (cards)")
     deals_per_decision = one["deals"] / one["decisions"]
@@ -101,10 +112,10 @@ def main() -> None:
         f"`tarotsim.VecEnv` with {args.games} games, 4 players, one thread; each step draws one action",
         "per game uniformly among the legal ones with numpy in the benchmark loop (the legal count,",
         "one draw below it, the matching nonzero entry of the mask) and returns the compact",
-        "observations, the masks, the rewards and the done flags. Figures per second of the",
-        "process's CPU time (`time.process_time`), medians and min–max of interleaved rounds",
-        "(`tarotsim.bench.timing.interleave`); the engine is `simulate`'s with random card play",
-        "(the simple écart), its deals counted in cards played.",
+        "observations (int64 rows, or float32 tensors where said), the masks, the rewards and the",
+        "done flags. Figures per second of the process's CPU time (`time.process_time`), medians",
+        "and min–max of interleaved rounds (`tarotsim.bench.timing.interleave`); the engine is",
+        "`simulate`'s with random card play (the simple écart), its deals counted in cards played.",
         "",
         f"Machine: {info['cpu']}, {info['cores']} cores shared with other work; load average (1 min)",
         f"{info['load_average']:.2f} at the end. Versions: "
@@ -118,13 +129,18 @@ def main() -> None:
         f"| seat 0 against the heuristic, agent decisions/CPU s | {heuristic.median:,.0f} | "
         f"{heuristic.min:,.0f}–{heuristic.max:,.0f} |",
         f"| seat 0 against the heuristic, deals/CPU s | {heuristic.median * deals_per_decision:,.0f} | |",
+        f"| seat 0 against the heuristic, tensor observations, agent decisions/CPU s | {tensors.median:,.0f} | "
+        f"{tensors.min:,.0f}–{tensors.max:,.0f} |",
+        f"| seat 0 playing the cards of a forced garde, tensor observations, agent decisions/CPU s | "
+        f"{cards.median:,.0f} | {cards.min:,.0f}–{cards.max:,.0f} |",
         f"| simulate, random play, cards/CPU s | {engine.median:,.0f} | "
         f"{engine.min:,.0f}–{engine.max:,.0f} |",
         f"| every seat an agent / simulate's cards | {ratio.median:.3f} | {ratio.min:.3f}–{ratio.max:.3f} |",
         "",
         "The target is at least 1,000,000 decisions per second with every seat an agent. A step",
         "costs the kernel (`kernels.vector.step`: the action, the other seats' policies, the",
-        "observation row and the mask of each game) and the numpy draw of the next actions.",
+        "observation row and the mask of each game) and the numpy draw of the next actions; with",
+        "tensor observations, also `tarotsim.vecenv.decode` of every row (numpy).",
         "",
     ]
     REPORTS.mkdir(exist_ok=True)

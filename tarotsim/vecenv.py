@@ -9,9 +9,14 @@ seat. A game whose deal ends restarts on its next deal: game slot ``g`` plays de
 deals for those numbers), so the trajectories do not depend on the number of threads.
 A deal thrown in before any agent decision (a petit sec) is passed over.
 
-Actions are indices into ``tarotsim.actions(players)``. Observations are compact int64
-rows (slots ``kernels.vector.O_*``, ``N_OBS`` of them); `decode` turns them into
-``Observation.tensor``'s float32 encoding, field for field.
+The agent seats make every decision, or only their card play (``agent_decisions``); a
+taker and contract may be forced (the auction skipped, as in a sweep); an illegal action
+raises or is replaced by the first legal one at a stated penalty. Actions are indices into
+``tarotsim.actions(players)``. Observations are compact int64 rows (slots
+``kernels.vector.O_*``, ``N_OBS`` of them), or (``observations="tensor"``) their float32
+encoding by `decode`, ``Observation.tensor``'s, field for field. A game whose deal ends
+moves on to its next deal in the same step; `VecEnv.info` keeps the deal's final
+observation (Gymnasium's same-step autoreset). ``tarotsim.gym`` wraps it for Gymnasium.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy as np
 
 from tarotsim.game import (
     PHASES,
+    TENSOR_LENGTH,
     Observation,
     action_table,
     actions,
@@ -43,6 +49,9 @@ def _pool(threads: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(threads, thread_name_prefix="tarotsim-step")
 
 
+_NO_FINAL = np.zeros((0, V.N_OBS), dtype=np.int64)
+
+
 def step_games(
     games: V.Games,
     cfgs: np.ndarray,
@@ -54,21 +63,46 @@ def step_games(
     ended: np.ndarray,
     records: np.ndarray,
     threads: int,
+    final: np.ndarray = _NO_FINAL,
 ) -> None:
     """``kernels.vector.step`` for every game of ``games``, in up to ``threads`` blocks run on
-    threads at once (the kernel releases the GIL; each game depends on its own arrays only)."""
+    threads at once (the kernel releases the GIL; each game depends on its own arrays only).
+    ``final`` (int64[n, N_OBS], or no rows) gets the final observation of the deals that end."""
     n = len(codes)
     parts = max(1, min(threads, n // MIN_BLOCK))
     if parts == 1:
-        V.step(games, 0, n, cfgs, key, codes, index, obs, mask, ended, records)
+        V.step(games, 0, n, cfgs, key, codes, index, obs, mask, ended, records, final)
         return
     bounds = [n * i // parts for i in range(parts + 1)]
     runs = [
-        _pool(parts).submit(V.step, games, lo, hi, cfgs, key, codes, index, obs, mask, ended, records)
+        _pool(parts).submit(V.step, games, lo, hi, cfgs, key, codes, index, obs, mask, ended, records, final)
         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
     ]
     for run in runs:
         run.result()
+
+
+AGENT_DECISIONS: tuple[str, ...] = PHASES[: V.PH_OVER]
+"""Every decision of a seat (`PHASES` less ``over``): the default of ``agent_decisions``."""
+ILLEGAL = ("raise", "penalty")
+"""What `VecEnv.step` does with an illegal action (its ``illegal`` option)."""
+OBSERVATIONS = ("rows", "tensor")
+"""What `VecEnv.reset` and `VecEnv.step` return as observations (their ``observations`` option)."""
+
+
+def _agent_decisions(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``AGENT_DECISIONS`` or ``("play",)``, from ``VecEnv``'s ``agent_decisions`` option."""
+    if value is None:
+        return AGENT_DECISIONS
+    names = {value} if isinstance(value, str) else set(value)
+    if names == {"play"}:
+        return ("play",)
+    if names == set(AGENT_DECISIONS):
+        return AGENT_DECISIONS
+    raise ValueError(
+        f"agent_decisions must be ('play',) (the card play only) or every decision "
+        f"{AGENT_DECISIONS} (None), got {value!r}"
+    )
 
 
 class VecEnv:
@@ -81,9 +115,27 @@ class VecEnv:
     players : int
         3, 4 or 5.
     agent_seats : sequence of int
-        The seats whose decisions `step` takes (every decision: bids, écart… and cards).
+        The seats whose decisions `step` takes.
+    agent_decisions : sequence of str, optional
+        The decisions of those seats that `step` takes: every decision (None, the default:
+        ``AGENT_DECISIONS``, bids, call, écart, poignée, chelem and cards), or ``("play",)``,
+        the card play only, the rest made by the seat's built-in ``opponents`` strategy.
     opponents : Strategy or str
-        The built-in strategy of the other seats (a strategy that searches is refused).
+        The built-in strategy of the other seats, and of the agent seats' decisions that
+        ``agent_decisions`` leaves out (a strategy that searches is refused).
+    taker, contract : int and str, optional
+        A forced taker seat and contract (a name of ``tarotsim.labels.CONTRACTS``), both
+        or neither: the auction is skipped as in a sweep, the other seats passing.
+    illegal : {"raise", "penalty"}
+        For an action not legal by the last mask: raise ``ValueError`` (the default), or play
+        the game's first legal action (its lowest legal index) instead and take ``penalty``
+        points from the acting seat's reward of the step (flagged in ``info["illegal"]``).
+    penalty : float, optional
+        Points (zero or more) of the ``"penalty"`` mode; required by it, refused otherwise.
+    observations : {"rows", "tensor"}
+        What `reset` and `step` return: the compact int64 rows (``obs_length`` slots, the
+        default), or their float32 encoding (`decode`, ``tarotsim.game.TENSOR_LENGTH``
+        values, as ``Observation.tensor``).
     seed : int
         The run's seed: game ``g`` plays the deals ``g, g + n_games, …`` of that run.
     threads : int, optional
@@ -94,11 +146,13 @@ class VecEnv:
     ----------
     n_games, players : int
     agent_seats : tuple of int
+    agent_decisions : tuple of str
     actions : list of str
-        ``tarotsim.actions(players)``: what an action index means.
+        ``tarotsim.actions(players)``: what an action index means (the mask's columns).
     n_actions : int
     obs_length : int
-        Slots of a compact observation row (``kernels.vector.N_OBS``).
+        Length of an observation: ``kernels.vector.N_OBS`` slots (rows), or
+        ``TENSOR_LENGTH`` (tensor).
 
     Examples
     --------
@@ -114,6 +168,14 @@ class VecEnv:
     ...     obs, mask, rewards, done = env.step(actions)
     >>> env.decode(obs).shape
     (1024, 1724)
+
+    Seat 0 plays the cards of a garde it is forced to take, float32 observations:
+
+    >>> env = VecEnv(8, 4, agent_seats=(0,), agent_decisions=("play",), taker=0,
+    ...              contract="garde", observations="tensor", seed=0)
+    >>> obs, mask = env.reset()
+    >>> obs.dtype, obs.shape, mask.shape
+    (dtype('float32'), (8, 1724), (8, 160))
     """
 
     def __init__(
@@ -122,11 +184,17 @@ class VecEnv:
         players: int = 4,
         *,
         agent_seats: Sequence[int] = (0,),
+        agent_decisions: Sequence[str] | None = None,
         opponents: Strategy | str = "play=heuristic,ecart=expert",
+        taker: int | None = None,
+        contract: str | None = None,
+        illegal: str = "raise",
+        penalty: float | None = None,
+        observations: str = "rows",
         seed: int = 0,
         threads: int | None = None,
     ) -> None:
-        from tarotsim.config import check_players
+        from tarotsim.config import RunConfig, check_players
         from tarotsim.run.engine import check_threads
         from tarotsim.run.seeding import resolve_seed, run_key
 
@@ -143,26 +211,70 @@ class VecEnv:
             raise ValueError("opponents must be a built-in strategy, not one with a Python player")
         if strategy.searches:
             raise ValueError(f"opponents {strategy}: a searching strategy cannot play inside the environment")
+        if (taker is None) != (contract is None):
+            raise ValueError("a forced contract needs both taker= (a seat) and contract= (its contract)")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, got {illegal!r}")
+        if illegal == "penalty":
+            if (
+                isinstance(penalty, bool)
+                or not isinstance(penalty, (int, float))
+                or not 0 <= penalty < np.inf
+            ):
+                raise ValueError(f"illegal='penalty' needs penalty= points, zero or more, got {penalty!r}")
+        elif penalty is not None:
+            raise ValueError("penalty= applies only with illegal='penalty'")
+        if observations not in OBSERVATIONS:
+            raise ValueError(f"observations must be one of {OBSERVATIONS}, got {observations!r}")
         self.n_games = int(n_games)
         self.agent_seats = seats
+        self.agent_decisions = _agent_decisions(agent_decisions)
         self.opponents = strategy
+        self.taker = None if taker is None else int(taker)
+        self.contract = contract
+        self.illegal = illegal
+        self.penalty = None if penalty is None else float(penalty)
+        self.observations = observations
         self.seed = resolve_seed(seed)
         self.threads = check_threads(threads)
         self.actions = actions(self.players)
         self.n_actions = len(self.actions)
-        self.obs_length = V.N_OBS
+        self.obs_length = V.N_OBS if observations == "rows" else TENSOR_LENGTH
         self._key = run_key(self.seed)
-        self._cfgs = np.atleast_2d(strategy_cfg(strategy, self.players))
+        if taker is None:
+            cfg = strategy_cfg(strategy, self.players)
+        else:
+            cfg = RunConfig(
+                players=self.players,
+                strategies=(strategy,) * self.players,
+                forced_taker=taker,
+                forced_contract=contract,
+            ).to_array()
+        self._cfgs = np.atleast_2d(cfg)
         self._index, self._codes = action_table(self.players)
         self._games = V.new_games(self.n_games)
         self._games.stride[:] = self.n_games
-        self._games.act_seats[:] = sum(1 << s for s in seats)
+        bits = sum(1 << s for s in seats)
+        if self.agent_decisions == ("play",):
+            self._games.play_seats[:] = bits
+        else:
+            self._games.act_seats[:] = bits
         self._mask = np.zeros((self.n_games, self.n_actions), dtype=bool)
         self._ended = np.full(self.n_games, -1, dtype=np.int64)
         self._records = np.zeros((self.n_games, S.N_REC), dtype=np.int64)
+        self._final = np.zeros((self.n_games, V.N_OBS), dtype=np.int64)  # rows read where a deal ends
+        self._info = self._empty_info()
         self._started = False
 
-    def _run(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _empty_info(self) -> dict[str, np.ndarray]:
+        dtype = np.int64 if self.observations == "rows" else np.float32
+        return {
+            "final_obs": np.zeros((0, self.obs_length), dtype=dtype),
+            "final_games": np.zeros(0, dtype=np.int64),
+            "illegal": np.zeros(self.n_games, dtype=bool),
+        }
+
+    def _run(self, codes: np.ndarray, final: np.ndarray = _NO_FINAL) -> tuple[np.ndarray, np.ndarray]:
         obs = np.empty((self.n_games, V.N_OBS), dtype=np.int64)
         mask = np.empty((self.n_games, self.n_actions), dtype=bool)
         step_games(
@@ -176,35 +288,75 @@ class VecEnv:
             self._ended,
             self._records,
             self.threads,
+            final,
         )
         self._mask = mask
-        return obs, mask
+        return (obs if self.observations == "rows" else decode(obs)), mask
 
-    def reset(self) -> tuple[np.ndarray, np.ndarray]:
-        """Deal every game its first deal (game ``g``: deal ``g``) and run it to its first
-        agent decision.
+    def reset(
+        self, *, seed: int | None = None, games: np.ndarray | Sequence[int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Deal every game its first deal (game ``g``: deal ``g``), or the games ``games``
+        their next deal, and run them to their first agent decision.
+
+        Parameters
+        ----------
+        seed : int, optional
+            A new seed for the run (every game restarts on that run's deals).
+        games : numpy.ndarray or sequence of int, optional
+            Only these games (indices, or bool[n_games]) give up the deal in play and move
+            on to their next deal (``deal + n_games``); the others stay where they are.
 
         Returns
         -------
         obs : numpy.ndarray
-            int64[n_games, obs_length]: the compact observation of the agent seat to act
-            (`decode` makes it ``Observation.tensor()``).
+            int64[n_games, obs_length] (rows) or float32[n_games, obs_length] (tensor): the
+            observation of the agent seat to act (`decode` turns rows into the tensor).
         mask : numpy.ndarray
             bool[n_games, n_actions]: its legal actions.
+
+        Raises
+        ------
+        ValueError
+            For ``games`` before a first reset, with a seed, or not games of the batch.
         """
-        self._games.deal[:] = np.arange(self.n_games)
+        from tarotsim.run.seeding import resolve_seed, run_key
+
         self._ended[:] = -1
-        self._started = True
-        return self._run(np.full(self.n_games, -2, dtype=np.int64))
+        self._info = self._empty_info()
+        if games is None:
+            if seed is not None:
+                self.seed = resolve_seed(seed)
+                self._key = run_key(self.seed)
+            self._games.deal[:] = np.arange(self.n_games)
+            self._started = True
+            return self._run(np.full(self.n_games, -2, dtype=np.int64))
+        if seed is not None or not self._started:
+            raise ValueError("reset(games=…) moves games on in the run of a first reset(): give no seed")
+        which = np.asarray(games)
+        if which.dtype == bool and which.shape == (self.n_games,):
+            which = np.flatnonzero(which)
+        if which.ndim != 1 or which.dtype.kind not in "iu" or ((which < 0) | (which >= self.n_games)).any():
+            raise ValueError(
+                f"games must be game indices 0 to {self.n_games - 1} or a bool mask of {self.n_games}, got {games!r}"
+            )
+        codes = np.full(self.n_games, -1, dtype=np.int64)
+        codes[which] = -2
+        self._games.deal[which] += self.n_games
+        return self._run(codes)
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Apply one action per game and run every game to its next agent decision.
+
+        A game whose deal ends goes on to its next deal in the same step (Gymnasium's
+        same-step autoreset): it returns that deal's first observation, and `info` keeps the
+        final observation of the deal that ended.
 
         Parameters
         ----------
         actions : numpy.ndarray
             int[n_games]: per game, the index in `actions` of the agent's action (legal
-            by the last mask).
+            by the last mask; see the ``illegal`` option).
 
         Returns
         -------
@@ -212,15 +364,16 @@ class VecEnv:
             As `reset`; for a game whose deal ended, those of its next deal.
         rewards : numpy.ndarray
             float32[n_games, players]: each seat's score (points, zero-sum) for the games
-            whose deal ended in this step, else 0.
+            whose deal ended in this step, else 0; less the penalty of an illegal action
+            for the seat that took it (``illegal="penalty"``).
         done : numpy.ndarray
             bool[n_games]: whether the game's deal ended in this step.
 
         Raises
         ------
         ValueError
-            Before `reset`, for actions of the wrong shape, or for an illegal action
-            (the message names the game, the seat and the phase).
+            Before `reset`, for actions of the wrong shape, or (``illegal="raise"``) for
+            an illegal action (the message names the game, the seat and the phase).
         """
         if not self._started:
             raise ValueError("call reset() before step()")
@@ -231,14 +384,40 @@ class VecEnv:
             )
         inside = (actions >= 0) & (actions < self.n_actions)
         legal = inside & self._mask[np.arange(self.n_games), np.where(inside, actions, 0)]
-        if not legal.all():
-            self._illegal(actions, int(np.argmin(legal)))
+        illegal = ~legal
+        bad = np.flatnonzero(illegal) if not legal.all() else None
+        if bad is not None:
+            if self.illegal == "raise":
+                self._illegal(actions, int(bad[0]))
+            bad_seats = self._games.pos[bad, V.Q_SEAT]
+            actions = actions.astype(np.int64)
+            actions[bad] = np.argmax(self._mask[bad], axis=1)
         self._ended[:] = -1
-        obs, mask = self._run(self._codes[actions])
+        obs, mask = self._run(self._codes[actions], self._final)
         done = self._ended >= 0
         rewards = np.zeros((self.n_games, self.players), dtype=np.float32)
         rewards[done] = self._records[done, S.R_SCORE : S.R_SCORE + self.players]
+        finished = np.flatnonzero(done)
+        if bad is not None:
+            assert self.penalty is not None
+            rewards[bad, bad_seats] -= self.penalty
+        final = self._final[finished]
+        self._info = {
+            "final_obs": final if self.observations == "rows" else decode(final),
+            "final_games": finished,
+            "illegal": illegal,
+        }
         return obs, mask, rewards, done
+
+    @property
+    def info(self) -> dict[str, np.ndarray]:
+        """What the last `step` adds to its return: ``final_obs`` (int64 or float32[k,
+        obs_length], as the observations) the final observation, once the deal is over, of
+        the seat that acted in each of the k games whose deal ended (a deal thrown in: its
+        auction's end), ``final_games`` (int64[k]) those games, in order (where ``done``
+        is true), and ``illegal`` (bool[n_games]) the games whose action was illegal and
+        replaced (``illegal="penalty"``). Empty and all false after `reset`."""
+        return {name: value.copy() for name, value in self._info.items()}
 
     def _illegal(self, actions: np.ndarray, g: int) -> None:
         pos = self._games.pos[g]

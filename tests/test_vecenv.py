@@ -166,3 +166,115 @@ def test_a_deal_thrown_in_before_any_decision_is_passed_over() -> None:
     env.reset()
     assert env.deals[first] == 2 * first + 1 and env.deals[first - 1] == first - 1
     assert env.observation(first).seat == 2
+
+
+@pytest.mark.parametrize(("players", "decisions"), [(4, None), (5, ("play",))])
+def test_a_forced_contract_played_as_a_builtin_reproduces_the_sweep(
+    players: int, decisions: tuple | None
+) -> None:
+    spec = "play=heuristic,ecart=expert,poignee=smart"
+    n = 4
+    env = VecEnv(
+        n,
+        players,
+        agent_seats=(1,),
+        agent_decisions=decisions,
+        opponents=spec,
+        taker=1,
+        contract="garde",
+        seed=3,
+        threads=1,
+    )
+    cfg = RunConfig(
+        players=players, strategies=[spec] * players, forced_taker=1, forced_contract="garde"
+    ).to_array()
+    expected = play_deals(0, 3 * n, run_key(3), cfg)
+    player = players_module.builtin(spec)
+    index = {name: i for i, name in enumerate(env.actions)}
+    obs, _ = env.reset()
+    compared = set()
+    while len(compared) < 2 * n:
+        observations = [env.observation(g) for g in range(n)]
+        assert all(o.seat == 1 and o.taker == 1 and o.contract == "garde" for o in observations)
+        if decisions == ("play",):
+            assert all(o.phase == "play" for o in observations)
+        obs, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
+        for g in np.flatnonzero(done):
+            deal = int(env.ended[g])
+            if deal < 3 * n:
+                np.testing.assert_array_equal(env.records[g], expected[deal])
+                compared.add(deal)
+
+
+def test_tensor_observations_and_the_final_observation_are_the_games() -> None:
+    names = actions(4)
+    rows = VecEnv(6, 4, agent_seats=range(4), seed=5, threads=1)
+    env = VecEnv(6, 4, agent_seats=range(4), observations="tensor", seed=5, threads=1)
+    obs, mask = env.reset()
+    np.testing.assert_array_equal(obs, env.decode(rows.reset()[0]))
+    games = [Game(4, seed=5, deal=int(d)) for d in env.deals]
+    rng = np.random.default_rng(2)
+    finished = 0
+    while finished < 8:
+        assert obs.dtype == np.float32 and obs.shape == (6, env.obs_length)
+        np.testing.assert_array_equal(obs, np.stack([g.observation().tensor() for g in games]))
+        chosen = _random_actions(mask, rng)
+        seats = [g.observation().seat for g in games]
+        for g, game in enumerate(games):
+            game.apply(names[chosen[g]])
+        obs, mask, _, done = env.step(chosen)
+        info = env.info
+        np.testing.assert_array_equal(info["final_games"], np.flatnonzero(done))
+        for g, final in zip(info["final_games"], info["final_obs"], strict=True):
+            assert games[g].over
+            np.testing.assert_array_equal(final, games[g].observation(seats[g]).tensor())
+            games[g] = Game(4, seed=5, deal=int(env.deals[g]))
+            finished += 1
+
+
+def test_an_illegal_action_at_a_penalty_plays_the_first_legal_one() -> None:
+    env = VecEnv(3, 4, agent_seats=(0,), illegal="penalty", penalty=7.5, seed=0, threads=1)
+    twin = VecEnv(3, 4, agent_seats=(0,), seed=0, threads=1)
+    _, first = env.reset()
+    twin.reset()
+    chosen = np.argmax(first, axis=1)
+    chosen[1] = int(np.argmin(first[1]))  # illegal
+    obs, mask, rewards, _ = env.step(chosen)
+    chosen[1] = int(np.argmax(first[1]))
+    twin_obs, twin_mask, twin_rewards, _ = twin.step(chosen)
+    np.testing.assert_array_equal(obs, twin_obs)
+    np.testing.assert_array_equal(mask, twin_mask)
+    assert env.info["illegal"].tolist() == [False, True, False]
+    assert (rewards - twin_rewards).tolist() == [[0, 0, 0, 0], [-7.5, 0, 0, 0], [0, 0, 0, 0]]
+    with pytest.raises(ValueError, match="penalty= points"):
+        VecEnv(2, 4, illegal="penalty")
+    with pytest.raises(ValueError, match="only with illegal='penalty'"):
+        VecEnv(2, 4, penalty=1.0)
+    with pytest.raises(ValueError, match="illegal must be"):
+        VecEnv(2, 4, illegal="ignore")
+
+
+def test_reset_of_some_games_moves_only_them_on() -> None:
+    env = VecEnv(4, 4, agent_seats=(0,), seed=1, threads=1)
+    obs, _ = env.reset()
+    after, _ = env.reset(games=np.array([False, True, False, True]))
+    assert env.deals.tolist() == [0, 5, 2, 7]
+    np.testing.assert_array_equal(after[[0, 2]], obs[[0, 2]])
+    assert env.observation(1).seat == 0
+    with pytest.raises(ValueError, match="game indices"):
+        env.reset(games=[4])
+    with pytest.raises(ValueError, match="give no seed"):
+        env.reset(seed=2, games=[0])
+
+
+def test_agent_decisions_and_forced_contract_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="agent_decisions must be"):
+        VecEnv(2, 4, agent_decisions=("bid",))
+    with pytest.raises(ValueError, match="both taker="):
+        VecEnv(2, 4, taker=0)
+    with pytest.raises(ValueError, match="contract"):
+        VecEnv(2, 4, taker=0, contract="grande")
+    with pytest.raises(ValueError, match="taking seat"):
+        VecEnv(2, 4, taker=4, contract="garde")
+    with pytest.raises(ValueError, match="observations must be"):
+        VecEnv(2, 4, observations="dict")

@@ -51,6 +51,8 @@ from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PASS, poignee_size
 from tarotsim.kernels.state import (
     C_CHIEN,
+    C_FORCED_CONTRACT,
+    C_FORCED_TAKER,
     C_HAND,
     C_PLAYERS,
     FIVE_PLAYERS,
@@ -202,6 +204,58 @@ def _after_call(tb: DealState, cfg: np.ndarray, pos: np.ndarray, legal: np.ndarr
         legal[1] = ZERO
 
 
+@njit(inline="always")
+def _auction_over(
+    tb: DealState, cfg: np.ndarray, pos: np.ndarray, rec: np.ndarray, log: np.ndarray, legal: np.ndarray
+) -> None:
+    """Every seat has spoken (``tb.bids``, the taker and contract in ``pos``): log the words,
+    then the deal is thrown in (all passed) or the taker calls (five players) or takes."""
+    players = cfg[C_PLAYERS]
+    for k in range(players):
+        log[L_BIDS + k] = tb.bids[k]
+    taker = pos[Q_TAKER]
+    if taker < 0:
+        rec[R_THROWN_IN] = THROWN_ALL_PASS
+        pos[Q_PHASE] = PH_OVER
+        pos[Q_SEAT] = -1
+        return
+    rec[R_TAKER] = taker
+    rec[R_CONTRACT] = pos[Q_CONTRACT]
+    _record_hand(tb, cfg, rec, taker, pos[Q_WISH_0 : Q_WISH_0 + MAX_SEATS])
+    name_taker(tb, taker, pos[Q_CONTRACT])
+    if players == FIVE_PLAYERS:
+        pos[Q_PHASE] = PH_CALL
+        pos[Q_SEAT] = taker
+        legal[0] = _callable(tb.dealt[taker, 0])
+        return
+    _after_call(tb, cfg, pos, legal)
+
+
+@njit(_nrt=False)
+def _forced_auction(
+    tb: DealState, cfg: np.ndarray, pos: np.ndarray, rec: np.ndarray, log: np.ndarray, legal: np.ndarray
+) -> None:
+    """The forced taker and contract of ``cfg`` (``C_FORCED_*``), as ``game.play_deal`` makes
+    them for a sweep: the wishes the seats' bidding policies would say go to the record
+    (``pos``' wishes), the forced seat takes, every other seat passes."""
+    players = cfg[C_PLAYERS]
+    first = tb.info[I_DEALER] + 1
+    highest = PASS
+    for j in range(players):
+        seat = (first + j) % players
+        wish = decide(seat_view(tb, seat), cfg, PH_BID, ZERO, ZERO, ZERO, ZERO)
+        pos[Q_WISH_0 + seat] = wish
+        tb.bids[j] = wish if wish > highest else PASS
+        highest = max(highest, wish)
+    taker = cfg[C_FORCED_TAKER]
+    for j in range(players):
+        tb.bids[j] = cfg[C_FORCED_CONTRACT] if (first + j) % players == taker else PASS
+    pos[Q_SPOKEN] = players
+    pos[Q_TAKER] = taker
+    pos[Q_CONTRACT] = cfg[C_FORCED_CONTRACT]
+    _auction_over(tb, cfg, pos, rec, log, legal)
+
+
 @njit(_nrt=False)
 def _to_bid(tb: DealState, cfg: np.ndarray, pos: np.ndarray, legal: np.ndarray) -> None:
     """The next seat to speak, and the words it may say: pass, or a bid above the highest."""
@@ -227,7 +281,8 @@ def start(
 ) -> None:
     """Deal and run to the first decision: with ``deal >= 0`` the deal ``deal`` of the run
     whose key is ``key`` (dealt shuffled, as ``game.play_deal`` deals it), else the hands and
-    chien already in ``tb.dealt`` and ``tb.chien``, dealt by ``dealer``."""
+    chien already in ``tb.dealt`` and ``tb.chien``, dealt by ``dealer``. With a forced taker
+    and contract in ``cfg`` (``C_FORCED_*``) the auction is skipped (``_forced_auction``)."""
     players = cfg[C_PLAYERS]
     if deal >= 0:
         dealer = dealer_of(deal, cfg)
@@ -251,6 +306,9 @@ def start(
             legal[0] = ZERO
             legal[1] = ZERO
             return
+    if cfg[C_FORCED_CONTRACT] > PASS:
+        _forced_auction(tb, cfg, pos, rec, log, legal)
+        return
     _to_bid(tb, cfg, pos, legal)
 
 
@@ -286,24 +344,7 @@ def advance(
         if j + 1 < players:
             _to_bid(tb, cfg, pos, legal)
             return
-        for k in range(players):
-            log[L_BIDS + k] = tb.bids[k]
-        taker = pos[Q_TAKER]
-        if taker < 0:
-            rec[R_THROWN_IN] = THROWN_ALL_PASS
-            pos[Q_PHASE] = PH_OVER
-            pos[Q_SEAT] = -1
-            return
-        rec[R_TAKER] = taker
-        rec[R_CONTRACT] = pos[Q_CONTRACT]
-        _record_hand(tb, cfg, rec, taker, pos[Q_WISH_0 : Q_WISH_0 + MAX_SEATS])
-        name_taker(tb, taker, pos[Q_CONTRACT])
-        if players == FIVE_PLAYERS:
-            pos[Q_PHASE] = PH_CALL
-            pos[Q_SEAT] = taker
-            legal[0] = _callable(tb.dealt[taker, 0])
-            return
-        _after_call(tb, cfg, pos, legal)
+        _auction_over(tb, cfg, pos, rec, log, legal)
     elif phase == PH_CALL:
         call_partner(tb, players, seat, action)
         _after_call(tb, cfg, pos, legal)

@@ -361,6 +361,7 @@ def _step_game(
     mask: np.ndarray,
     ended: np.ndarray,
     records: np.ndarray,
+    final: np.ndarray,
 ) -> None:
     """Game ``g``'s part of ``step``."""
     tb = _deal_state(gs, g)
@@ -370,6 +371,7 @@ def _step_game(
     rec = gs.rec[g]
     log = gs.log[g]
     legal = gs.legal[g]
+    actor = pos[Q_SEAT] if code >= 0 else -1
     if code >= 0:
         advance(tb, cfg, pos, laid, rec, log, legal, code)
         gs.decided[g] = 1
@@ -389,6 +391,10 @@ def _step_game(
             ended[g] = gs.deal[g]
             for i in range(N_REC):
                 records[g, i] = rec[i]
+            if final.shape[0] > 0 and actor >= 0:
+                gs.folded[g] = _write_row(
+                    tb, cfg[C_PLAYERS], pos, laid, legal, actor, gs.seen[g], gs.folded[g], final[g]
+                )
         if gs.stride[g] == 0:
             return
         gs.deal[g] += gs.stride[g]
@@ -415,6 +421,7 @@ def step(
     mask: np.ndarray,
     ended: np.ndarray,
     records: np.ndarray,
+    final: np.ndarray,
 ) -> None:
     """One step of the games ``first … stop - 1`` of ``gs``.
 
@@ -431,13 +438,15 @@ def step(
     actions, ``act_index[phase, code]`` (``tarotsim.game.action_table``) being the action
     of a code (a card id or a decision's code) at a phase; for a deal that ended with one of
     the caller's decisions in it, ``ended`` (int64[G]) its deal number and ``records``
-    (int64[G, N_REC]) its record row (left as they were otherwise).
+    (int64[G, N_REC]) its record row and ``final`` (int64[G, N_OBS], or no rows) the
+    observation row at the deal's end of the seat whose action the step applied (left as
+    they were otherwise).
 
     Compiled without reference counting, so that the views of a game's rows cost nothing;
     it releases the GIL, so callers run blocks of games on threads of their own.
     """
     for g in range(first, stop):
-        _step_game(gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records)
+        _step_game(gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final)
 
 
 @njit

@@ -121,7 +121,15 @@ from tarotsim.kernels.state import (
     DealState,
     seat_slot,
 )
-from tarotsim.kernels.steps import legal_now, poignee_points, put_card, reset_table, settle_deal, shown_size
+from tarotsim.kernels.steps import (
+    forced_bids,
+    legal_now,
+    poignee_points,
+    put_card,
+    reset_table,
+    settle_deal,
+    shown_size,
+)
 from tarotsim.kernels.user import BID_USER, Users, user_bid
 from tarotsim.kernels.view import seat_view
 
@@ -242,9 +250,7 @@ def _bid(
     if forced <= PASS:
         taker, contract = _auction(tb, cfg, players, dealer, key, deal, auction, search, users)
     else:
-        first = (dealer + 1) % players
-        for j in range(players):
-            tb.bids[j] = forced if (first + j) % players == cfg[C_FORCED_TAKER] else PASS
+        forced_bids(tb, cfg, players, dealer)
         taker, contract = cfg[C_FORCED_TAKER], forced
     for j in range(players):
         log[L_BIDS + j] = tb.bids[j]

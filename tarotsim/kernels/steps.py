@@ -47,6 +47,7 @@ from tarotsim.kernels.score import (
     ATTACK,
     DEFENCE,
     GARDE_SANS,
+    PASS,
     POIGNEE_BONUS,
     POIGNEE_THRESHOLDS,
     SIDE_NONE,
@@ -56,6 +57,8 @@ from tarotsim.kernels.score import (
     settle,
 )
 from tarotsim.kernels.state import (
+    C_FORCED_CONTRACT,
+    C_FORCED_TAKER,
     C_HAND,
     C_PLAYERS,
     H_LEADER,
@@ -89,6 +92,16 @@ from tarotsim.kernels.state import (
     WON_BY_DEFENCE,
     DealState,
 )
+
+
+@njit(inline="always")
+def forced_bids(tb: DealState, cfg: np.ndarray, players: int, dealer: int) -> None:
+    """The words of a sweep's forced taker and contract (``C_FORCED_*``) into ``tb.bids``
+    (speaking order, from the dealer's right): the forced seat says the contract, every other
+    seat passes."""
+    first = (dealer + 1) % players
+    for j in range(players):
+        tb.bids[j] = cfg[C_FORCED_CONTRACT] if (first + j) % players == cfg[C_FORCED_TAKER] else PASS
 
 
 @njit(_nrt=False)

@@ -81,6 +81,7 @@ from tarotsim.kernels.state import (
 from tarotsim.kernels.steps import (
     call_partner,
     end_trick,
+    forced_bids,
     lay_ecart,
     legal_now,
     name_taker,
@@ -248,8 +249,7 @@ def _forced_auction(
         tb.bids[j] = wish if wish > highest else PASS
         highest = max(highest, wish)
     taker = cfg[C_FORCED_TAKER]
-    for j in range(players):
-        tb.bids[j] = cfg[C_FORCED_CONTRACT] if (first + j) % players == taker else PASS
+    forced_bids(tb, cfg, players, tb.info[I_DEALER])
     pos[Q_SPOKEN] = players
     pos[Q_TAKER] = taker
     pos[Q_CONTRACT] = cfg[C_FORCED_CONTRACT]

@@ -486,14 +486,11 @@ def stage_table(stages: dict[str, list[StageCost]], rows: list[Row], level: str)
         "",
         "## cost of each stage of a deal, 4 players, 1 thread",
         "",
-        "Kernels that stop after each stage (`tarotsim/bench/stages.py`, built from the game's own steps; "
+        "Kernels that stop after each stage (`tarotsim/bench/stages.py`, the deal machine stopped between its phases; "
         "run to the end they give the engine's records, `tests/test_stages.py`) and the engine were timed in "
         "the same rounds, one set of rounds per card-play policy. A stage's cost is its kernel's time per deal "
         "less the previous stage's, round by round; its share, that cost over the whole deal (the kernel run "
         "to the end). Per deal of a run, thrown-in deals included (they stop after the deal or the auction). "
-        "Before the play stage every seat plays its lowest legal card, so that the moves, the knowledge and "
-        "the count are timed without a policy; the play stage then swaps in the policies' choices (the "
-        "heuristic keeps a little knowledge of its own, counted there), and its deals follow other paths. "
         f"Cells: median ({level} CI).",
         "",
         "| stage | what it adds | " + " | ".join(f"{p}: CPU ns/deal | {p}: share" for p in policies) + " |",

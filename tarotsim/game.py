@@ -1,7 +1,7 @@
 """A deal step by step: `Game`, the seat's `Observation`, and the actions.
 
 A `Game` holds the kernels' deal state (``kernels.state.DealState``) and drives the
-same rule steps as every run (``kernels.stepwise`` on ``kernels.steps``): legality, tricks,
+same rule steps as every run (the deal machine, ``kernels.machine``): legality, tricks,
 count and score all come from the kernels. The caller applies one action at a time for
 the seat to act; `Game.ask` says what a built-in strategy would do there, from the
 seat's observation only.
@@ -42,8 +42,8 @@ from tarotsim.cards import (
     parse_cards,
 )
 from tarotsim.config import check_players
+from tarotsim.kernels import machine as M
 from tarotsim.kernels import state as S
-from tarotsim.kernels import stepwise as K
 from tarotsim.kernels import vector as V
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.state import new_state
@@ -52,7 +52,7 @@ from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee
 from tarotsim.strategy import Strategy, to_strategy
 
 PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")
-"""The phases of a deal, indexed by the kernels' code (``kernels.stepwise.PH_*``)."""
+"""The phases of a deal, indexed by the kernels' code (``kernels.state.PH_*``)."""
 
 _POIGNEES = tuple(f"poignee:{p.label}" for p in Poignee)
 _CHELEM = ("chelem:no", "chelem:yes")
@@ -89,18 +89,18 @@ def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' codes of the actions of `actions` (``players``).
 
     Returns ``(index, codes)``: ``index`` (int64[PH_OVER, 78]) gives, at each phase (a
-    ``kernels.stepwise.PH_*`` code) and for each kernels' code there (a card id, a contract,
+    ``kernels.state.PH_*`` code) and for each kernels' code there (a card id, a contract,
     poignée or chelem code), the action's position in ``actions(players)``, -1 for none;
     ``codes`` (int64[len(actions(players))]) each action's code, the inverse.
     """
     names = actions(players)
     at = {name: i for i, name in enumerate(names)}
-    index = np.full((K.PH_OVER, N_CARDS), -1, dtype=np.int64)
+    index = np.full((S.PH_OVER, N_CARDS), -1, dtype=np.int64)
     codes = np.zeros(len(names), dtype=np.int64)
-    for phase in range(K.PH_OVER):
+    for phase in range(S.PH_OVER):
         for code in range(N_CARDS):
-            if phase in (K.PH_BID, K.PH_POIGNEE, K.PH_CHELEM):
-                table = {K.PH_BID: CONTRACT_NAMES, K.PH_POIGNEE: _POIGNEES, K.PH_CHELEM: _CHELEM}[phase]
+            if phase in (S.PH_BID, S.PH_POIGNEE, S.PH_CHELEM):
+                table = {S.PH_BID: CONTRACT_NAMES, S.PH_POIGNEE: _POIGNEES, S.PH_CHELEM: _CHELEM}[phase]
                 name = table[code] if code < len(table) else None
             else:
                 name = _action_name(code, phase, 0)
@@ -206,7 +206,7 @@ def decode(obs: np.ndarray) -> np.ndarray:
     out[:, _AT["chelem_announced"]] = rows[:, V.O_CHELEM]
     legal = _unpack(rows[:, V.O_LEGAL : V.O_LEGAL + 2]).astype(bool)
     phase = rows[:, V.O_PHASE]
-    for code in range(V.PH_OVER):
+    for code in range(S.PH_OVER):
         these = np.flatnonzero((phase == code) & (rows[:, V.O_TO_ACT] == 1))
         if len(these) == 0:
             continue
@@ -497,41 +497,41 @@ class Observation:
 
 def _phase_code(action: str, phase: int) -> int:
     """The kernels' code of ``action`` (a legal action) at ``phase``."""
-    if phase == K.PH_BID:
+    if phase == S.PH_BID:
         return CONTRACT_NAMES.index(action)
-    if phase == K.PH_POIGNEE:
+    if phase == S.PH_POIGNEE:
         return _POIGNEES.index(action)
-    if phase == K.PH_CHELEM:
+    if phase == S.PH_CHELEM:
         return _CHELEM.index(action)
-    name = action.split(":", 1)[1] if phase in (K.PH_CALL, K.PH_ECART) else action
+    name = action.split(":", 1)[1] if phase in (S.PH_CALL, S.PH_ECART) else action
     return parse_cards([name])[0]
 
 
 def _action_name(code: int, phase: int, contract: int) -> str:
     """The action string of the kernels' ``code`` at ``phase`` (a bid code is a wish: a pass
     unless it beats ``contract``, the highest bid so far)."""
-    if phase == K.PH_BID:
+    if phase == S.PH_BID:
         return CONTRACT_NAMES[code] if code > contract else "pass"
-    if phase == K.PH_POIGNEE:
+    if phase == S.PH_POIGNEE:
         return _POIGNEES[code]
-    if phase == K.PH_CHELEM:
+    if phase == S.PH_CHELEM:
         return _CHELEM[code]
-    if phase == K.PH_CALL:
+    if phase == S.PH_CALL:
         return f"call:{format_card(code)}"
-    if phase == K.PH_ECART:
+    if phase == S.PH_ECART:
         return f"ecart:{format_card(code)}"
     return format_card(code)
 
 
 def _legal_names(phase: int, legal: np.ndarray) -> tuple[str, ...]:
-    if phase == K.PH_OVER:
+    if phase == S.PH_OVER:
         return ()
-    if phase in (K.PH_BID, K.PH_POIGNEE, K.PH_CHELEM):
-        names = {K.PH_BID: CONTRACT_NAMES, K.PH_POIGNEE: _POIGNEES, K.PH_CHELEM: _CHELEM}[phase]
+    if phase in (S.PH_BID, S.PH_POIGNEE, S.PH_CHELEM):
+        names = {S.PH_BID: CONTRACT_NAMES, S.PH_POIGNEE: _POIGNEES, S.PH_CHELEM: _CHELEM}[phase]
         word = int(legal[0])
         return tuple(name for code, name in enumerate(names) if word >> code & 1)
     cards = _cards(legal[0], legal[1])
-    prefix = {K.PH_CALL: "call:", K.PH_ECART: "ecart:"}.get(phase, "")
+    prefix = {S.PH_CALL: "call:", S.PH_ECART: "ecart:"}.get(phase, "")
     return tuple(prefix + c for c in cards) if prefix else cards
 
 
@@ -551,7 +551,7 @@ def strategy_cfg(strategy: Strategy | str, players: int) -> np.ndarray:
 
 def decide(observation: Observation, strategy: Strategy | str) -> str:
     """The action ``strategy``'s built-in policies take at ``observation`` (the seat must be
-    to act), decided from the observation only (``kernels.stepwise.decide`` on its view).
+    to act), decided from the observation only (``kernels.machine.choose`` on its view).
 
     Raises
     ------
@@ -563,7 +563,7 @@ def decide(observation: Observation, strategy: Strategy | str) -> str:
         raise ValueError(f"seat {observation.seat} has no decision to make in the {observation.phase} phase")
     cfg = strategy_cfg(strategy, observation.players)
     phase, contract, legal0, legal1, laid = observation._decision
-    code = K.decide(observation._view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
+    code = M.choose(observation._view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
     return _action_name(int(code), phase, contract)
 
 
@@ -623,18 +623,7 @@ class Game:
             self.seed: int | None = resolve_seed(0 if seed is None else seed)
             self.deal: int | None = 0 if deal is None else check_count(deal, "deal")
             key = run_key(self.seed)
-            K.start(
-                self._tb,
-                self._cfg,
-                self._pos,
-                self._laid,
-                self._rec,
-                self._log,
-                self._legal,
-                key,
-                self.deal,
-                0,
-            )
+            M.start(self._tb, self._cfg, self._rec, self._log, key, self.deal, 0)
             return
         if seed is not None or deal is not None:
             raise TypeError("give either hands= (and chien=, dealer=) or seed= and deal=, not both")
@@ -658,29 +647,15 @@ class Game:
         self.seed = None
         self.deal = None
         key = np.zeros(4, dtype=np.uint64)
-        K.start(
-            self._tb,
-            self._cfg,
-            self._pos,
-            self._laid,
-            self._rec,
-            self._log,
-            self._legal,
-            key,
-            -1,
-            dealer,
-        )
+        M.start(self._tb, self._cfg, self._rec, self._log, key, -1, dealer)
 
     def _setup(self, cfg: np.ndarray) -> None:
-        """The arrays of a deal at the table of ``cfg`` (whose policies decide for ``stepwise.run_until``)."""
+        """The arrays of a deal at the table of ``cfg`` (whose policies decide for ``game.run_until``)."""
         self.players = int(cfg[S.C_PLAYERS])
         self._cfg = cfg
         self._tb = new_state()
-        self._pos = np.zeros(K.N_POS, dtype=np.int64)
-        self._laid = np.zeros(2, dtype=np.uint64)
         self._rec = np.zeros(S.N_REC, dtype=np.int64)
         self._log = np.zeros(S.N_LOG, dtype=np.int64)
-        self._legal = np.zeros(2, dtype=np.uint64)
         self._seen = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)  # scratch of vector.observe
 
     @classmethod
@@ -690,7 +665,7 @@ class Game:
         game._setup(cfg)
         game.seed = None
         game.deal = deal
-        K.start(game._tb, cfg, game._pos, game._laid, game._rec, game._log, game._legal, key, deal, 0)
+        M.start(game._tb, cfg, game._rec, game._log, key, deal, 0)
         return game
 
     @staticmethod
@@ -708,18 +683,18 @@ class Game:
     @property
     def phase(self) -> str:
         """The phase of the deal: one of `PHASES`."""
-        return PHASES[int(self._pos[K.Q_PHASE])]
+        return PHASES[int(self._tb.pos[S.Q_PHASE])]
 
     @property
     def to_act(self) -> int | None:
         """The seat to decide, None once the deal is over."""
-        seat = int(self._pos[K.Q_SEAT])
-        return None if self._pos[K.Q_PHASE] == K.PH_OVER else seat
+        seat = int(self._tb.pos[S.Q_SEAT])
+        return None if self._tb.pos[S.Q_PHASE] == S.PH_OVER else seat
 
     @property
     def over(self) -> bool:
         """Whether the deal is over (played out, or thrown in)."""
-        return bool(self._pos[K.Q_PHASE] == K.PH_OVER)
+        return bool(self._tb.pos[S.Q_PHASE] == S.PH_OVER)
 
     @property
     def dealer(self) -> int:
@@ -727,7 +702,7 @@ class Game:
 
     def legal_actions(self) -> list[str]:
         """The legal actions of the seat to act (empty once over)."""
-        return list(_legal_names(int(self._pos[K.Q_PHASE]), self._legal))
+        return list(_legal_names(int(self._tb.pos[S.Q_PHASE]), self._tb.legal))
 
     def apply(self, action: str) -> None:
         """Apply ``action`` for the seat to act.
@@ -738,10 +713,10 @@ class Game:
             For an illegal action (the message names the seat, the phase and the legal
             actions) or a deal that is over; the game is then unchanged.
         """
-        phase = int(self._pos[K.Q_PHASE])
-        if phase == K.PH_OVER:
+        phase = int(self._tb.pos[S.Q_PHASE])
+        if phase == S.PH_OVER:
             raise ValueError("the deal is over: no action applies")
-        legal = _legal_names(phase, self._legal)
+        legal = _legal_names(phase, self._tb.legal)
         if not isinstance(action, str) or action not in legal:
             raise ValueError(
                 f"seat {self.to_act} cannot play {action!r} in the {PHASES[phase]} phase; "
@@ -760,8 +735,8 @@ class Game:
             number (a float, a bool, None), or an illegal action (the message names the seat,
             the phase and the legal actions with their numbers); the game is then unchanged.
         """
-        phase = int(self._pos[K.Q_PHASE])
-        if phase == K.PH_OVER:
+        phase = int(self._tb.pos[S.Q_PHASE])
+        if phase == S.PH_OVER:
             raise ValueError("the deal is over: no action applies")
         name: str | None = None
         if (
@@ -770,7 +745,7 @@ class Game:
             and 0 <= action < len(names)
         ):
             name = names[int(action)]
-        legal = _legal_names(phase, self._legal)
+        legal = _legal_names(phase, self._tb.legal)
         if name is None or name not in legal:
             number = {n: i for i, n in enumerate(names)}
             what = f"action {action!r} ({name})" if name is not None else f"{action!r}, not an action number,"
@@ -784,7 +759,7 @@ class Game:
 
     def _advance(self, code: int) -> None:
         """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish)."""
-        K.advance(self._tb, self._cfg, self._pos, self._laid, self._rec, self._log, self._legal, code)
+        M.advance(self._tb, self._cfg, self._rec, self._log, code)
 
     def returns(self) -> list[int]:
         """Each seat's score for the deal (points, zero-sum; all 0 for a deal thrown in).
@@ -803,7 +778,7 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._tb = S.DealState(*(a.copy() for a in self._tb))
-        for name in ("_pos", "_laid", "_rec", "_log", "_legal", "_seen"):
+        for name in ("_rec", "_log", "_seen"):
             setattr(other, name, getattr(self, name).copy())
         return other
 
@@ -824,7 +799,7 @@ class Game:
         if not 0 <= int(seat) < self.players:
             raise ValueError(f"seat must be 0 to {self.players - 1}, got {seat}")
         row = np.empty(V.N_ROW, dtype=np.int64)
-        V.observe(self._tb, self.players, self._pos, self._laid, self._legal, int(seat), self._seen, row)
+        V.observe(self._tb, self.players, int(seat), self._seen, row)
         return Observation(row)
 
     def ask(self, strategy: Strategy | str) -> str:

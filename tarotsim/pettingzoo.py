@@ -49,7 +49,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tarotsim.config import RunConfig, check_players
 from tarotsim.game import TENSOR_LENGTH, Game, actions
-from tarotsim.kernels import stepwise as K
+from tarotsim.kernels.game import run_until
 from tarotsim.run.seeding import resolve_seed, run_key
 from tarotsim.scoring import max_score
 from tarotsim.strategy import Strategy, to_strategy
@@ -186,7 +186,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         """Let the opponents decide, inside the kernels, up to an agent's turn or the end."""
         g = self.game
         assert g is not None
-        K.run_until(g._tb, self._cfg, g._pos, g._laid, g._rec, g._log, g._legal, 0, self._agent_mask)
+        run_until(g._tb, self._cfg, g._rec, g._log, None, None, 0, self._agent_mask)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: its tensor and its action mask."""

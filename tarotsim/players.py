@@ -32,7 +32,6 @@ import numpy as np
 
 from tarotsim.hooks import PlayerError, player_name
 from tarotsim.kernels import state as S
-from tarotsim.kernels import stepwise as K
 from tarotsim.kernels import vector as V
 
 if TYPE_CHECKING:
@@ -190,14 +189,14 @@ def play_step_by_step(
             obs = np.empty((n, V.N_ROW), dtype=np.int64)
             mask = np.zeros((n, len(names)), dtype=bool)
             step_games(games, cfgs, key, todo, index, obs, mask, ended, records, threads)
-            waiting = np.flatnonzero(games.pos[:, K.Q_PHASE] != K.PH_OVER)
+            waiting = np.flatnonzero(games.pos[:, S.Q_PHASE] != S.PH_OVER)
             if len(waiting) == 0:
                 break
             todo = np.full(n, -1, dtype=np.int64)
             legal = mask[waiting]
             ends = np.cumsum(np.count_nonzero(legal, axis=1)).tolist()
             legal_names = names[np.flatnonzero(legal) % len(names)].tolist()
-            seats = games.pos[waiting, K.Q_SEAT].tolist()
+            seats = games.pos[waiting, S.Q_SEAT].tolist()
             if user_run is not None:
                 which = [
                     g
@@ -237,5 +236,5 @@ def _blame(name: str, seat: int, what: str, games: V.Games, g: int, legal: Seque
 
     return (
         f"player {name} in seat {seat} {what} at deal {int(games.deal[g])}, "
-        f"{PHASES[int(games.pos[g, K.Q_PHASE])]} decision; legal actions: {', '.join(legal)}"
+        f"{PHASES[int(games.pos[g, S.Q_PHASE])]} decision; legal actions: {', '.join(legal)}"
     )

@@ -82,7 +82,7 @@ def step_games(
         run.result()
 
 
-AGENT_DECISIONS: tuple[str, ...] = PHASES[: V.PH_OVER]
+AGENT_DECISIONS: tuple[str, ...] = PHASES[: S.PH_OVER]
 """Every decision of a seat (`PHASES` less ``over``): the default of ``agent_decisions``."""
 ILLEGAL = ("raise", "penalty")
 """What `VecEnv.step` does with an illegal action (its ``illegal`` option)."""
@@ -389,7 +389,7 @@ class VecEnv:
         if bad is not None:
             if self.illegal == "raise":
                 self._illegal(actions, int(bad[0]))
-            bad_seats = self._games.pos[bad, V.Q_SEAT]
+            bad_seats = self._games.pos[bad, S.Q_SEAT]
             actions = actions.astype(np.int64)
             actions[bad] = np.argmax(self._mask[bad], axis=1)
         self._ended[:] = -1
@@ -424,8 +424,8 @@ class VecEnv:
         action = int(actions[g])
         name = f" ({self.actions[action]!r})" if 0 <= action < self.n_actions else ""
         raise ValueError(
-            f"game {g}: seat {pos[V.Q_SEAT]} cannot take action {action}{name} in the "
-            f"{PHASES[pos[V.Q_PHASE]]} phase ({int(self._mask[g].sum())} legal actions)"
+            f"game {g}: seat {pos[S.Q_SEAT]} cannot take action {action}{name} in the "
+            f"{PHASES[pos[S.Q_PHASE]]} phase ({int(self._mask[g].sum())} legal actions)"
         )
 
     def observation(self, game: int) -> Observation:
@@ -445,10 +445,7 @@ class VecEnv:
         g = int(game)
         tb = S.DealState(*(getattr(gs, name)[g] for name in S.DealState._fields))
         row = np.empty(V.N_ROW, dtype=np.int64)
-        pos = gs.pos[g]
-        V.observe(
-            tb, self.players, pos, gs.laid[g], gs.legal[g], int(pos[V.Q_SEAT]), np.zeros_like(gs.seen[g]), row
-        )
+        V.observe(tb, self.players, int(tb.pos[S.Q_SEAT]), np.zeros_like(gs.seen[g]), row)
         return Observation(row)
 
     @property

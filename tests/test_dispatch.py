@@ -1,8 +1,8 @@
 """Every registered policy code reaches a branch of its own, and a code no branch handles raises.
 
-Each decision has one dispatch (``kernels.driver`` names them): the card (``play.playout_card``
-for the policies that search nothing; ``pimc`` is handed back to the game by
-``driver.play_to_end``), the bid (``bidding.choose_bid``; the ``montecarlo`` bidder is asked
+Each decision has one dispatch (``kernels.machine`` names them): the card (``play.playout_card``
+for the policies that search nothing; ``pimc`` is handed back to the game's ``decide`` by the
+machine's trick loop, ``machine.play_tricks``), the bid (``bidding.choose_bid``; the ``montecarlo`` bidder is asked
 by the game), the écart, the poignée and the chelem. Each registered code must behave
 differently from every other code of its decision on fixed positions (so no two codes share
 a branch by accident), and an unregistered code must raise rather than fall through to a
@@ -20,7 +20,7 @@ import pytest
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.driver import play_to_end
+from tarotsim.kernels.machine import play_tricks
 from tarotsim.kernels.policies.announce import announces_chelem
 from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
@@ -34,6 +34,9 @@ from tarotsim.kernels.state import (
     P_CHELEM_THRESHOLD,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
+    PH_PLAY,
+    Q_PHASE,
+    Q_SEAT,
     DealState,
     new_state,
     seat_slot,
@@ -92,7 +95,7 @@ def test_every_card_play_code_has_its_own_branch() -> None:
     choices: dict[str, list[object]] = {}
     for name, code in PLAY_POLICIES.items():
         if code == PLAY_PIMC:
-            continue  # searches: handed back by play_to_end (below)
+            continue  # searches: handed back by play_tricks (below)
         choices[name] = [
             int(card_of(code, copy_table(tb), seat, legal0, legal1, CFG))
             for tb, seat, legal0, legal1 in positions
@@ -104,16 +107,17 @@ def test_every_card_play_code_has_its_own_branch() -> None:
             card_of(code, tb, seat, legal0, legal1, CFG)
 
 
-def test_play_to_end_hands_a_searching_card_back() -> None:
+def test_the_trick_loop_hands_a_searching_card_back() -> None:
     cfg = RunConfig(policy="heuristic").to_array()
     tb, seat, _legal0, _legal1 = next(mid_deal_positions(1, seed=4))
     cfg[seat_slot(seat, P_PLAY_ATTACK)] = PLAY_PIMC
     cfg[seat_slot(seat, P_PLAY_DEFENCE)] = PLAY_PIMC
-    assert play_to_end(tb, cfg) == seat
+    assert not play_tricks(tb, cfg, None, 0, 0)
+    assert (tb.pos[Q_PHASE], tb.pos[Q_SEAT]) == (PH_PLAY, seat)
     cfg[seat_slot(seat, P_PLAY_ATTACK)] = unknown(PLAY_POLICIES)
     cfg[seat_slot(seat, P_PLAY_DEFENCE)] = unknown(PLAY_POLICIES)
     with pytest.raises(ValueError, match="card-play policy"):
-        play_to_end(tb, cfg)
+        play_tricks(tb, cfg, None, 0, 0)
 
 
 def test_every_bid_code_has_its_own_branch() -> None:

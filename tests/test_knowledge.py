@@ -22,7 +22,7 @@ from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.constants import KNOWLEDGE_RULES, KNOWLEDGE_TABLE
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.driver import take_contract
+from tarotsim.kernels.machine import take_contract
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
 from tarotsim.kernels.score import GARDE, PRISE
 from tarotsim.kernels.search.worlds import MAX_HOLDERS, draw_world, prepare_worlds

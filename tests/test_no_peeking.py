@@ -1,6 +1,6 @@
 """The heuristic decides from what the player may know, never from the cards it cannot see.
 
-Deals are played part way by the game's own steps (``kernels.steps``: ``take_contract``,
+Deals are played part way by the game's own steps (``kernels.steps``, ``kernels.machine``: ``take_contract``,
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
@@ -14,7 +14,7 @@ can fail.
 
 Every policy reads only its seat's ``SeatView`` (``kernels.view.seat_view``, the one reader
 of the deal state for a policy), so what the harness checks is that view and the policy
-together: each decision is asked as the driver asks it, the view made from the table.
+together: each decision is asked as the machine asks it, the view made from the table.
 
 The driver also plays 5-player deals (the king call, the secret partner, the first-lead
 rule); ``tests/test_no_peeking_five.py`` holds those tests. The écart policies need no such
@@ -40,7 +40,7 @@ from tarotsim.cards import (
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.driver import show_poignee, take_contract
+from tarotsim.kernels.machine import show_poignee, take_contract
 from tarotsim.kernels.policies.announce import poignee_choice
 from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
 from tarotsim.kernels.policies.play import playout_card
@@ -107,7 +107,7 @@ def card_of(
     policy: int, tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray
 ) -> int:
     """The card ``seat``'s card-play ``policy`` (one that searches nothing) chooses from its
-    legal cards, asked as the driver asks it: with the seat's view of ``tb``."""
+    legal cards, asked as the machine asks it: with the seat's view of ``tb``."""
     return playout_card(policy, seat_view(tb, seat), legal0, legal1, cfg)
 
 
@@ -115,7 +115,7 @@ def card_of(
 def pimc_of(
     tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch
 ) -> int:
-    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``game.play_cards``)."""
+    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``game.decide``)."""
     return pimc_card(seat_view(tb, seat), legal0, legal1, cfg, sc)
 
 
@@ -164,8 +164,8 @@ def play_to(
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
     and the defence playing ``policies``; return (seat to play, its legal cards).
 
-    Each card is ``driver.play_card``'s: the legal cards, the choice of the seat's side's
-    policy (``card_of``), ``put_card``; asked step by step, since ``play_card`` is inlined and
+    Each card is played as the machine's trick loop (``machine.play_tricks``) plays it: the legal cards, the choice of the seat's side's
+    policy (``card_of``), ``put_card``; asked step by step, since the trick loop's card is inlined and
     calling it from Python would compile the card players once more."""
     cfg = cfg.copy()
     players = int(tb.info[I_PLAYERS])
@@ -300,8 +300,8 @@ def test_every_card_play_policy_does_not_peek(name: str) -> None:
     ``labels.PLAY_POLICIES``.
 
     Each policy is asked as the game asks it: ``pimc`` through ``pimc_card`` with the
-    search scratch (``game.play_cards``), the others through ``playout_card``
-    (``driver.play_to_end``), each with the seat's view of the table."""
+    search scratch (``game.decide``), the others through ``playout_card``
+    (``machine.play_tricks``), each with the seat's view of the table."""
     policy = PLAY_POLICIES[name]
 
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:

@@ -10,7 +10,7 @@ import tarotsim
 from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
 from tarotsim.config import RunConfig
-from tarotsim.kernels.driver import take_contract
+from tarotsim.kernels.machine import take_contract
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE
 from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, world_count

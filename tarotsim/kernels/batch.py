@@ -32,8 +32,8 @@ import numba
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.kernels.driver import check_policies
-from tarotsim.kernels.game import gather_pack, new_auction, play_deal
+from tarotsim.kernels.game import gather_pack, play_deal
+from tarotsim.kernels.machine import check_policies
 from tarotsim.kernels.search.searching import block_search
 from tarotsim.kernels.state import (
     C_DEALING,
@@ -103,7 +103,6 @@ def play_block(
     stop = min(first_deal + n_deals, (block + 1) * size)
     tracing = logs.shape[0] > 0
     tb = new_state()
-    auction = new_auction()
     search = block_search(cfgs, searching)
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
@@ -118,7 +117,7 @@ def play_block(
             if users is not None:
                 if users.fault[F_SEAT] >= 0:  # a user function failed: the run stops
                     return
-            play_deal(deal, key, cfg, tb, rec, log, auction, search, users)
+            play_deal(deal, key, cfg, tb, rec, log, search, users)
             if users is not None:
                 if users.fault[F_SEAT] >= 0 and users.fault[F_DEAL] < 0:
                     users.fault[F_DEAL] = deal

@@ -11,6 +11,11 @@ The flat int arrays and their slots, all defined here and nowhere else:
   ``tarotsim.run.records``;
 - ``log`` (int64[N_LOG], slots ``L_*``): the decisions of a deal, from which traces are written;
 - ``masks`` (uint64[N_MASKS], columns ``M_*``): the card sets a trace shows.
+- ``DealState.pos`` (int64[N_POS], slots ``Q_*``): where the deal stands in the deal machine
+  (``kernels.machine``), its phase ``PH_*`` and the seat to decide.
+
+A deal in play is one ``DealState`` and its ``cfg`` (and, for a run, its ``rec`` and ``log``):
+the cards, the table, the machine's position and the legal choices of the decision waiting.
 
 A block of deals allocates one ``DealState`` (``new_state``) and reuses it for every
 deal, so playing a deal allocates nothing; the search players' scratch is apart
@@ -237,6 +242,29 @@ L_WINNERS = L_LEADERS + MAX_TRICKS  # per trick
 L_PLAYS = L_WINNERS + MAX_TRICKS  # per trick, MAX_SEATS cards in play order
 N_LOG = L_PLAYS + MAX_TRICKS * MAX_SEATS
 
+# the deal machine (kernels.machine): the phase of the deal in play, ``DealState.pos[Q_PHASE]``;
+# a decision's phase while it waits (PH_BID … PH_PLAY), PH_OVER once the deal is over; PH_WISH and
+# PH_TRICK are the machine's own (a sweep's forced wishes, the trick loop going on) and never wait
+PH_BID = 0
+PH_CALL = 1
+PH_ECART = 2
+PH_POIGNEE = 3
+PH_CHELEM = 4
+PH_PLAY = 5
+PH_OVER = 6
+PH_WISH = 7  # a sweep's forced contract: each seat's wish, for the record, asked of its policy
+PH_TRICK = 8  # the tricks go on: no decision waits
+
+# ``DealState.pos`` slots (int64[N_POS]): where the deal stands in the machine
+Q_PHASE = 0
+Q_SEAT = 1  # the seat to decide, -1 when over
+Q_SPOKEN = 2  # seats that have spoken in the auction
+Q_TAKER = 3  # the highest bidder so far, -1 none
+Q_CONTRACT = 4  # the highest bid so far (PASS: none)
+Q_ECART_LEFT = 5  # cards of the écart still to lay
+Q_WISH_0 = 6  # what each seat bid or would have bid (its wish), by seat, for the record
+N_POS = Q_WISH_0 + MAX_SEATS
+
 # columns of the card-set log of a trace (uint64 words; ``batch.run_deals`` with ``masks``)
 M_DEALT = 0  # 2 words per seat
 M_CHIEN = 2 * MAX_SEATS
@@ -264,6 +292,9 @@ class DealState(NamedTuple):
     pile: np.ndarray  # uint64[2], cards the attack has won so far (count; not for policies)
     history: np.ndarray  # int64[MAX_TRICKS, N_HISTORY], the tricks completed, columns H_* (public)
     bids: np.ndarray  # int64[MAX_SEATS], the words said in the auction, in speaking order (public)
+    pos: np.ndarray  # int64[N_POS], where the deal stands in the machine, slots Q_* (public)
+    laid: np.ndarray  # uint64[2], the écart laid so far (the taker's own)
+    legal: np.ndarray  # uint64[2], the legal choices of the decision waiting (kernels.machine)
 
 
 @njit
@@ -286,4 +317,7 @@ def new_state() -> DealState:
         np.zeros(2, dtype=np.uint64),
         np.zeros((MAX_TRICKS, N_HISTORY), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(N_POS, dtype=np.int64),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
     )

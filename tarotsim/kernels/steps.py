@@ -1,7 +1,7 @@
 """The rule steps of a deal after the auction, on the table state ``DealState``: the steps
-that ``kernels.driver`` (the game, the search players' playouts) and the tests drive, so
+that the deal machine (``kernels.machine``: every run, game and playout) and the tests drive, so
 every one plays the same rules. A step never makes a decision and imports no policy: it
-applies the choice a seat's policy made (``kernels.driver`` asks it), and says what the
+applies the choice a seat's policy made (the machine asks it), and says what the
 rules allow (``legal_now``).
 
 - ``reset_table``: the hands as dealt (``tb.dealt``), nothing played;

@@ -19,9 +19,9 @@ A user's bidder is the same for the auction: ``bid(view, options) -> int``
 every bid policy does. Its seat has the bid code ``BID_USER + j``.
 
 A seat played by a user function has the card-play code ``PLAY_USER + j``, ``j`` its slot
-of ``Users`` (at most `USER_SLOTS` functions in a run). ``driver.play_to_end``, given
-``users``, asks ``user_card`` for its cards; without (the search players' playouts), it
-hands such a seat back to its caller as it does a ``pimc`` seat.
+of ``Users`` (at most `USER_SLOTS` functions in a run). The deal machine (``kernels.machine``: ``choose``,
+``play_tricks``), given ``users``, asks ``user_card`` for its cards and ``user_bid`` for its
+wish; without, it raises.
 
 A card that is not legal is never played silently: ``user_card`` notes the first one in
 ``Users.fault`` (slots ``F_*``) and plays the lowest legal card instead so that the deal

@@ -1,10 +1,10 @@
 """Many step-by-step deals at once, for ``tarotsim.VecEnv`` and the Python players: a batch of
-games, each a ``DealState`` (the rows of ``Games``' arrays) driven by ``kernels.stepwise``.
+games, each a ``DealState`` (the rows of ``Games``' arrays) on the deal machine (``kernels.machine``).
 
 Three entry points:
 
 - ``step``: for every game of a block of the batch, apply the caller's action (if any), then let the
-  built-in policies of the game's ``cfg`` row decide (``stepwise.run_until``) up to the next
+  built-in policies of the game's ``cfg`` row decide (``game.run_until``) up to the next
   decision of a seat the caller plays, or to the end of the deal; a finished deal leaves its
   record and, when the game goes on, the game is dealt its next deal (deal numbers
   ``deal, deal + stride, …``; a deal thrown in before any of the caller's decisions is passed
@@ -13,7 +13,7 @@ Three entry points:
   whatever the number of threads.
 - ``observe``: the observation row of one seat of one deal (``tarotsim.game.Game``).
 - ``decide_user_seats``: the decisions of seats played by a user's Numba function
-  (``kernels.user``), made as ``stepwise.run_until`` makes a built-in seat's: a Python
+  (``kernels.user``), made by the one ``game.decide``: a Python
   player's run hands such seats to the caller, which asks here.
 
 An observation row (int64, slots ``O_*``) holds what the seat knows. Its first ``N_OBS``
@@ -33,6 +33,8 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit
+from tarotsim.kernels.game import decide, run_until
+from tarotsim.kernels.machine import apply, start, waits
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.state import (
@@ -52,16 +54,8 @@ from tarotsim.kernels.state import (
     N_HISTORY,
     N_INFO,
     N_LOG,
-    N_REC,
-    P_BID_POLICY,
-    P_PLAY_ATTACK,
-    P_PLAY_DEFENCE,
-    DealState,
-    seat_slot,
-)
-from tarotsim.kernels.stepwise import (
     N_POS,
-    PH_BID,
+    N_REC,
     PH_OVER,
     PH_PLAY,
     PH_POIGNEE,
@@ -70,17 +64,12 @@ from tarotsim.kernels.stepwise import (
     Q_SEAT,
     Q_SPOKEN,
     Q_TAKER,
-    advance,
-    decide,
-    run_until,
-    start,
-    waits,
+    DealState,
 )
-from tarotsim.kernels.user import BID_USER, F_SEAT, PLAY_USER, Users, user_bid, user_card
-from tarotsim.kernels.view import seat_view
+from tarotsim.kernels.user import F_SEAT, Users
 
 # observation row slots: what Observation.tensor encodes (the first N_OBS)
-O_PHASE = 0  # stepwise.PH_*
+O_PHASE = 0  # state.PH_*
 O_PLAYERS = 1
 O_SEAT = 2  # the observing seat
 O_TO_ACT = 3  # 1 when the seat is to act (the legal words are its choices)
@@ -101,7 +90,7 @@ O_TRICK = O_BIDS + MAX_SEATS  # MAX_SEATS: the cards of the trick in play, in pl
 O_HAND = O_TRICK + MAX_SEATS  # 2 words: the hand (at the écart: less the cards laid)
 O_CHIEN = O_HAND + 2  # 2 words: the chien once shown
 O_ECART = O_CHIEN + 2  # 2 words: the écart as the seat knows it (laid so far, for the taker)
-O_LEGAL = O_ECART + 2  # 2 words: the legal choices (stepwise's ``legal``) when to act, else 0
+O_LEGAL = O_ECART + 2  # 2 words: the legal choices (``DealState.legal``) when to act, else 0
 O_PLAYED = O_LEGAL + 2  # 2 words per seat: every card it has played, the trick in play included
 O_POIGNEES = O_PLAYED + 2 * MAX_SEATS  # 2 words per seat: the poignée it showed
 N_OBS = O_POIGNEES + 2 * MAX_SEATS
@@ -139,7 +128,7 @@ class Games(NamedTuple):
     pile: np.ndarray
     history: np.ndarray
     bids: np.ndarray
-    pos: np.ndarray  # int64[G, N_POS]: stepwise's position
+    pos: np.ndarray  # int64[G, N_POS]: the machine's position (``DealState.pos``)
     laid: np.ndarray  # uint64[G, 2]
     rec: np.ndarray  # int64[G, N_REC]: the deal's record once over
     log: np.ndarray  # int64[G, N_LOG]
@@ -211,6 +200,9 @@ def _deal_state(gs: Games, g: int) -> DealState:
         gs.pile[g],
         gs.history[g],
         gs.bids[g],
+        gs.pos[g],
+        gs.laid[g],
+        gs.legal[g],
     )
 
 
@@ -231,9 +223,6 @@ def _add_card(seen: np.ndarray, card: int) -> None:
 def _write_row(
     tb: DealState,
     players: int,
-    pos: np.ndarray,
-    laid: np.ndarray,
-    legal: np.ndarray,
     seat: int,
     seen: np.ndarray,
     folded: int,
@@ -243,6 +232,9 @@ def _write_row(
     ``N_ROW``); fold the tricks completed since ``folded`` into ``seen`` (per seat, the cards
     played to them) and return how many are folded now."""
     info = tb.info
+    pos = tb.pos
+    laid = tb.laid
+    legal = tb.legal
     phase = pos[Q_PHASE]
     taker = info[I_TAKER]
     contract = pos[Q_CONTRACT]
@@ -367,16 +359,15 @@ def _step_game(
     tb = _deal_state(gs, g)
     cfg = cfgs[gs.row[g]]
     pos = gs.pos[g]
-    laid = gs.laid[g]
     rec = gs.rec[g]
     log = gs.log[g]
     legal = gs.legal[g]
     actor = pos[Q_SEAT] if code >= 0 else -1
     if code >= 0:
-        advance(tb, cfg, pos, laid, rec, log, legal, code)
+        apply(tb, cfg, rec, log, code)
         gs.decided[g] = 1
     elif code == -2:  # deal the game's deal afresh
-        start(tb, cfg, pos, laid, rec, log, legal, key, gs.deal[g], 0)
+        start(tb, cfg, rec, log, key, gs.deal[g], 0)
         gs.decided[g] = 0
         gs.folded[g] = 0
     elif pos[Q_PHASE] == PH_OVER:
@@ -384,7 +375,7 @@ def _step_game(
     while True:
         if pos[Q_PHASE] != PH_OVER and waits(pos, gs.play_seats[g], gs.act_seats[g]):
             break
-        run_until(tb, cfg, pos, laid, rec, log, legal, gs.play_seats[g], gs.act_seats[g])
+        run_until(tb, cfg, rec, log, None, None, gs.play_seats[g], gs.act_seats[g])
         if pos[Q_PHASE] != PH_OVER:
             break
         if gs.decided[g]:
@@ -392,18 +383,14 @@ def _step_game(
             for i in range(N_REC):
                 records[g, i] = rec[i]
             if final.shape[0] > 0 and actor >= 0:
-                gs.folded[g] = _write_row(
-                    tb, cfg[C_PLAYERS], pos, laid, legal, actor, gs.seen[g], gs.folded[g], final[g]
-                )
+                gs.folded[g] = _write_row(tb, cfg[C_PLAYERS], actor, gs.seen[g], gs.folded[g], final[g])
         if gs.stride[g] == 0:
             return
         gs.deal[g] += gs.stride[g]
-        start(tb, cfg, pos, laid, rec, log, legal, key, gs.deal[g], 0)
+        start(tb, cfg, rec, log, key, gs.deal[g], 0)
         gs.decided[g] = 0
         gs.folded[g] = 0
-    gs.folded[g] = _write_row(
-        tb, cfg[C_PLAYERS], pos, laid, legal, pos[Q_SEAT], gs.seen[g], gs.folded[g], obs[g]
-    )
+    gs.folded[g] = _write_row(tb, cfg[C_PLAYERS], pos[Q_SEAT], gs.seen[g], gs.folded[g], obs[g])
     if mask.shape[0] > 0:
         _write_mask(pos[Q_PHASE], legal[0], legal[1], act_index, mask[g])
 
@@ -425,7 +412,7 @@ def step(
 ) -> None:
     """One step of the games ``first … stop - 1`` of ``gs``.
 
-    ``codes`` (int64[G]): per game, the code (``stepwise.advance``'s) of the action of the
+    ``codes`` (int64[G]): per game, the code (``machine.apply``'s) of the action of the
     seat to act, -1 for no action (the game waits on the caller no more: a stopped game stays
     stopped), -2 to deal the game's deal ``gs.deal`` afresh. Each game then runs to its next
     decision of a seat the caller plays (``gs.play_seats``, ``gs.act_seats``), going on to
@@ -450,53 +437,22 @@ def step(
 
 
 @njit
-def observe(
-    tb: DealState,
-    players: int,
-    pos: np.ndarray,
-    laid: np.ndarray,
-    legal: np.ndarray,
-    seat: int,
-    seen: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """``seat``'s observation row of the deal ``tb`` at ``pos`` into ``out`` (int64[N_ROW]);
-    ``seen`` (uint64[MAX_SEATS, 2]) is scratch."""
-    _write_row(tb, players, pos, laid, legal, seat, seen, 0, out)
-
-
-@njit(inline="always")
-def _decide_user_seat(gs: Games, g: int, cfgs: np.ndarray, users: Users) -> int:
-    """The code the seat to act in game ``g`` chooses: see ``decide_user_seats``."""
-    tb = _deal_state(gs, g)
-    cfg = cfgs[gs.row[g]]
-    pos = gs.pos[g]
-    legal = gs.legal[g]
-    laid = gs.laid[g]
-    seat = pos[Q_SEAT]
-    phase = pos[Q_PHASE]
-    v = seat_view(tb, seat)
-    if phase == PH_PLAY:
-        code = cfg[seat_slot(seat, P_PLAY_ATTACK if v.attack else P_PLAY_DEFENCE)]
-        if code >= PLAY_USER:
-            return user_card(users, code, v, legal[0], legal[1])
-    elif phase == PH_BID:
-        code = cfg[seat_slot(seat, P_BID_POLICY)]
-        if code >= BID_USER:
-            return user_bid(users, code, v)
-    return decide(v, cfg, phase, legal[0], legal[1], laid[0], laid[1])
+def observe(tb: DealState, players: int, seat: int, seen: np.ndarray, out: np.ndarray) -> None:
+    """``seat``'s observation row of the deal ``tb`` into ``out`` (int64[N_ROW]); ``seen``
+    (uint64[MAX_SEATS, 2]) is scratch."""
+    _write_row(tb, players, seat, seen, 0, out)
 
 
 @njit
 def decide_user_seats(gs: Games, which: np.ndarray, cfgs: np.ndarray, users: Users, codes: np.ndarray) -> int:
     """For each game ``g`` of ``which`` (int64[m], in order), ``codes[g]`` the code
     (``stepwise.advance``'s) the seat to act chooses by its policies in ``cfgs`` (``gs.row``
-    picks the row), as ``stepwise.run_until`` lets a built-in seat choose, but by its user
+    picks the row), as ``game.decide`` answers any seat: by its user
     function in ``users`` where its code is one (``kernels.user``: its card at the play, its
     wish at the bid). Returns -1, or the first game whose function returned an illegal card
     or wish (noted in ``users.fault``), where it stops."""
     for g in which:
-        codes[g] = _decide_user_seat(gs, g, cfgs, users)
+        codes[g] = decide(_deal_state(gs, g), cfgs[gs.row[g]], None, users)
         if users.fault[F_SEAT] >= 0:
             return g
     return -1

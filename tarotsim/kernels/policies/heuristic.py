@@ -467,7 +467,7 @@ def lead_card(v: Reading, legal0: np.uint64, legal1: np.uint64) -> int:
 def heuristic_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray) -> int:
     """The card the heuristic plays for the seat of ``v`` from its legal cards, with its
     options: a compiled entry of its own, for the callers outside the play loop (the
-    ``pimc`` player's fallback; ``driver.play_to_end`` inlines ``heuristic_choice``)."""
+    ``pimc`` player's fallback; ``machine.play_tricks`` inlines ``heuristic_choice``)."""
     return heuristic_choice(v, legal0, legal1, cfg, True)
 
 

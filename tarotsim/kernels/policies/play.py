@@ -7,12 +7,12 @@
   (``heuristic.py``: the ``informed`` flag), its play before, kept so duels show the gain;
 - ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``).
 
-``PLAY_PIMC`` searches: ``kernels.driver.play_to_end`` hands its decisions back to the game,
-which asks ``kernels.search.pimc`` with its scratch. Any other code raises: no code falls
-through to a default. Every policy here may be a search player's rollout (``driver.play_to_end``
+``PLAY_PIMC`` searches: the deal machine's trick loop (``kernels.machine.play_tricks``) hands its
+decisions back to ``kernels.game.decide``, which asks ``kernels.search.pimc`` with its scratch. Any other code raises: no code falls
+through to a default. Every policy here may be a search player's rollout (``machine.play_tricks``
 plays the search players' playouts with it).
 
-``playout_card`` and ``heuristic_choice`` are inlined (Numba IR) into ``driver.play_to_end``,
+``playout_card`` and ``heuristic_choice`` are inlined (Numba IR) into ``machine.play_tricks``,
 which is compiled without reference counting (``_nrt=False``): a call passing the whole
 ``SeatView`` copies tens of words, and in a function with reference counting every array
 read costs an atomic increment and decrement. The heuristic's steps take only scalars (its

@@ -57,7 +57,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.driver import play_to_end, take_contract
+from tarotsim.kernels.machine import play_tricks, take_contract
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
@@ -176,12 +176,12 @@ def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
 def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int) -> int:
     """Play the deal dealt in ``pt.dealt`` and ``pt.chien`` (dealer ``pt.info[I_DEALER]``) to
     the end with ``taker`` taking ``contract``, each seat by its policies in ``cfg``
-    (``driver.take_contract``, ``driver.play_to_end``), from the random stream in ``pt.rng``;
+    (``machine.take_contract``, ``machine.play_tricks``), from the random stream in ``pt.rng``;
     returns the taker's score (game points)."""
     players = cfg[C_PLAYERS]
     reset_table(pt, players, pt.info[I_DEALER])
     take_contract(pt, cfg, taker, contract)
-    if play_to_end(pt, cfg) >= 0:
+    if not play_tricks(pt, cfg, None, 0, 0):
         raise ValueError("a rollout policy must search nothing")
     settle_deal(pt, cfg, poignee_points(pt, players))
     return pt.scores[taker]

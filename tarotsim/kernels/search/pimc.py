@@ -10,7 +10,7 @@ under-trump shows a seat lacks, what the poignée shown and the écart's trumps 
 hand, what a lower rank called says of the taker's), and for
 each world and each legal card plays the deal out to the end with the rollout policy for
 every seat (``rollout``: any card-play policy that searches nothing, by default the
-heuristic; ``driver.play_to_end``), scored by the seat's own final score under docs/rules.md
+heuristic; ``machine.play_tricks``), scored by the seat's own final score under docs/rules.md
 (``steps.settle_deal``: contract, margin, bouts, petit au bout, poignées, chelem, in
 points). Every candidate card of a world is played out on the same world from the same
 playout stream (common random numbers). With ``endgame`` tricks left or fewer (0: never),
@@ -64,7 +64,7 @@ from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, HALF_POINTS, N_CARDS, N_SUIT_CARDS, PETIT, TRUMP_21
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.count import close_trick, start_count
-from tarotsim.kernels.driver import play_to_end
+from tarotsim.kernels.machine import play_tricks
 from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.rules import card_bit, suit_code
@@ -260,7 +260,7 @@ def _rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
 @njit(_nrt=False)
 def _playout_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch, drawn: int) -> None:
     """Row ``drawn`` of ``sc.world_values``: each live card's score for the seat of ``v`` in
-    the world drawn, each card played out (``driver.play_to_end`` under ``sc.rollout``) from
+    the world drawn, each card played out (``machine.play_tricks`` under ``sc.rollout``) from
     the same table and the same playout stream."""
     seat = v.seat
     rollout = sc.rollout
@@ -269,7 +269,7 @@ def _playout_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch, drawn: int)
         if sc.live[card] == 1:
             _set_table(v, cfg, sc)
             put_card(sc.table, seat, card)
-            if play_to_end(sc.table, rollout) >= 0:
+            if not play_tricks(sc.table, rollout, None, 0, 0):
                 raise ValueError("a rollout policy must search nothing")
             settle_deal(sc.table, rollout, poignee_points(sc.table, players))
             sc.world_values[drawn, card] = sc.table.scores[seat]

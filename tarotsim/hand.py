@@ -524,7 +524,7 @@ def hand_config(strategy: Strategy, players: int, cards: list[int], position: in
     cfg[C_FIXED : C_FIXED + N_FIXED] = fixed_words({SEAT: [format_cards([c])[0] for c in cards]}, players)
     cfg[C_FIXED_ON] = 1
     if position is not None:
-        cfg[C_DEALER] = 1 + dealer_of(position, players)
+        cfg[C_DEALER] = 1 + dealer_speaking_at(position, players)
     return cfg
 
 
@@ -537,7 +537,7 @@ def announcing(cfg: np.ndarray) -> np.ndarray:
     return out
 
 
-def dealer_of(position: int, players: int) -> int:
+def dealer_speaking_at(position: int, players: int) -> int:
     """The dealer that makes `SEAT` speak at `position` (0: first, after the dealer)."""
     return (SEAT - position - 1) % players
 
@@ -554,7 +554,7 @@ def _bids(
     strategy = Strategy(bid="montecarlo", ecart="expert")
     cfgs = RunConfig(players=players, strategies=(strategy,) * players).to_array()[None, :]
     totals = np.zeros(len(CONTRACT_NAMES), dtype=np.int64)
-    dealer = dealer_of(0 if position is None else position, players)
+    dealer = dealer_speaking_at(0 if position is None else position, players)
     worlds = montecarlo_totals(word0, word1, cfgs, SEAT, dealer, run_key(seed), 0, totals)
     means = {c: totals[1 + i] / worlds for i, c in enumerate(CONTRACTS)} if worlds else {}
     wish = 0

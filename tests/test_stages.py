@@ -89,8 +89,12 @@ def test_earlier_stages_stop_where_the_deal_stands(players, policy, ecart):
             play_until(last, deal, key, cfg, stage, rec, log)
             np.testing.assert_array_equal(stage.dealt, engine.dealt)
             assert stage.info[I_TRICK] == 0
-            if last < STAGE_ECART:
-                assert stage.info[I_TAKER] == -1  # the contract is not taken yet
+            if last == STAGE_DEAL:
+                assert stage.info[I_TAKER] == -1  # nobody has spoken yet
+            elif last == STAGE_BID:  # the auction named the taker, whose écart is not laid yet
+                if played:
+                    assert stage.info[I_TAKER] == engine.info[I_TAKER]
+                assert not stage.ecart.any()
             elif played:
                 np.testing.assert_array_equal(stage.ecart, engine.ecart)
 

@@ -25,7 +25,8 @@ Actions are strings (`actions` lists them for a table size):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -104,6 +105,20 @@ def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
                 index[phase, code] = at[name]
                 codes[at[name]] = code
     return index, codes
+
+
+class _Numbers(NamedTuple):
+    """`actions` of a table, and ``action_table``'s arrays as Python lists."""
+
+    names: tuple[str, ...]
+    number: list[list[int]]  # per phase, per kernels' code: the action's number
+    codes: list[int]  # per action number: its kernels' code
+
+
+@cache
+def _numbers(players: int) -> _Numbers:
+    index, codes = action_table(players)
+    return _Numbers(tuple(actions(players)), index.tolist(), codes.tolist())
 
 
 TENSOR_FIELDS: tuple[tuple[str, int], ...] = FIELDS
@@ -448,6 +463,16 @@ def _legal_names(phase: int, legal: np.ndarray) -> tuple[str, ...]:
 _CFG_CACHE: dict[tuple[str, int], np.ndarray] = {}
 
 
+@cache
+def _table_cfg(players: int) -> np.ndarray:
+    """The kernels' ``cfg`` of a `Game` of ``players`` (the default strategies), made once
+    per table size (building it costs more than a deal's decisions); the games share it and
+    never write to it."""
+    from tarotsim.config import RunConfig
+
+    return RunConfig(players=players).to_array()
+
+
 def strategy_cfg(strategy: Strategy | str, players: int) -> np.ndarray:
     """The kernels' ``cfg`` of a table of ``players`` where every seat plays ``strategy``."""
     from tarotsim.config import RunConfig
@@ -522,10 +547,10 @@ class Game:
         chien: Sequence[str] | str | None = None,
         dealer: int = 0,
     ) -> None:
-        from tarotsim.config import RunConfig, check_count
+        from tarotsim.config import check_count
         from tarotsim.run.seeding import resolve_seed, run_key
 
-        self._setup(RunConfig(players=check_players(players)).to_array())
+        self._setup(_table_cfg(check_players(players)))
         hand_size, chien_size = TABLE_SIZES[self.players]
         if hands is None:
             if chien is not None:
@@ -592,6 +617,8 @@ class Game:
         self._log = np.zeros(S.N_LOG, dtype=np.int64)
         self._legal = np.zeros(2, dtype=np.uint64)
         self._seen = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)  # scratch of vector.observe
+        # legal_numbers of the last (phase, legal word 0, legal word 1) it was asked at
+        self._numbers: tuple[tuple[int, int, int], list[int]] | None = None
 
     @classmethod
     def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
@@ -659,6 +686,17 @@ class Game:
             )
         self._advance(_phase_code(action, phase))
 
+    def legal_numbers(self) -> list[int]:
+        """The legal actions of the seat to act as their numbers in `actions` (ascending;
+        empty once over): `legal_actions` without the strings."""
+        phase, word0, word1 = int(self._pos[K.Q_PHASE]), int(self._legal[0]), int(self._legal[1])
+        key = (phase, word0, word1)
+        if self._numbers is None or self._numbers[0] != key:
+            row = _numbers(self.players).number[phase] if phase != K.PH_OVER else []
+            legal = _bits(word0, 0) + _bits(word1, N_SUIT_CARDS) if row else []
+            self._numbers = (key, sorted(row[c] for c in legal))
+        return list(self._numbers[1])
+
     def apply_number(self, action: object, names: Sequence[str]) -> str:
         """Apply the action numbered ``action`` in ``names`` (`actions` of this table:
         OpenSpiel's and PettingZoo's action ids) for the seat to act; return its string.
@@ -680,6 +718,10 @@ class Game:
             and 0 <= action < len(names)
         ):
             name = names[int(action)]
+            table = _numbers(self.players)
+            if name == table.names[int(action)] and int(action) in self.legal_numbers():
+                self._advance(table.codes[int(action)])
+                return name
         legal = _legal_names(phase, self._legal)
         if name is None or name not in legal:
             number = {n: i for i, n in enumerate(names)}

@@ -338,9 +338,13 @@ class parallel_env(ParallelEnv):  # noqa: N801 - PettingZoo's name for the paral
         observation and info."""
         self._table.reset(seed=seed, options=options)
         self.agents = list(self._table.agents)
-        return {agent: self._table.observe(agent) for agent in self.agents}, {agent: {} for agent in self.agents}
+        return {agent: self._table.observe(agent) for agent in self.agents}, {
+            agent: {} for agent in self.agents
+        }
 
-    def step(self, actions: Mapping[str, Any]) -> tuple[
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> tuple[
         dict[str, dict[str, np.ndarray]],
         dict[str, float],
         dict[str, bool],
@@ -354,7 +358,9 @@ class parallel_env(ParallelEnv):  # noqa: N801 - PettingZoo's name for the paral
             raise ValueError("no deal in play: call reset() first")
         agent = table.agent_selection
         if agent not in actions:
-            raise ValueError(f"actions must hold the action of {agent}, the agent to act, got {sorted(actions)}")
+            raise ValueError(
+                f"actions must hold the action of {agent}, the agent to act, got {sorted(actions)}"
+            )
         action = actions[agent]
         mask = table.observe(agent)["action_mask"]
         legal = (

@@ -351,7 +351,9 @@ def _write_mask(
 
 
 @njit(inline="always")
-def _encode_seat(tb: DealState, players: int, pos: np.ndarray, laid: np.ndarray, seat: int, out: np.ndarray) -> None:
+def _encode_seat(
+    tb: DealState, players: int, pos: np.ndarray, laid: np.ndarray, seat: int, out: np.ndarray
+) -> None:
     """``seat``'s observation, ``kernels.encode``'s table, into ``out`` (the values the row
     holds, from the seat's view)."""
     info = tb.info

@@ -16,6 +16,7 @@ deals played out × cards per deal).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,14 @@ HEURISTIC = "play=heuristic,ecart=expert"
 ENGINE_DEALS = 200_000
 PGX_NOTE = (
     "pgx (JAX), the batched card-game environments' reference, is not measured beside them: it is "
-    "not installed in this environment (no JAX), and no pgx game is French Tarot."
+    "not installed in this environment (it needs JAX, no extra of tarotsim installs it)."
 )
+
+
+def _pgx_versions() -> str:
+    from importlib.metadata import version
+
+    return ", ".join(f"{name} {version(name)}" for name in ("pgx", "jax", "jaxlib"))
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator, rows: np.ndarray) -> np.ndarray:
@@ -79,6 +86,45 @@ def env_work(
     return Work(run, steps * games)
 
 
+PGX_GAMES = ("kuhn_poker", "leduc_holdem")
+"""pgx's card games measured beside VecEnv where pgx is installed (its bridge bidding needs
+a table of double-dummy results that is not shipped)."""
+
+
+def pgx_work(env_id: str, games: int, steps: int) -> Work:
+    """``steps`` steps of ``games`` pgx games of ``env_id`` (``jax.vmap`` of the game's
+    ``step`` under pgx's ``auto_reset``, jitted), one action per game drawn uniformly among
+    the legal ones by ``jax.random.categorical`` on the masked logits, every seat an agent."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make(env_id)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def advance(state: Any, key: Any) -> Any:
+        draw, reset = jax.random.split(key)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(draw, logits, axis=-1)
+        return step(state, action, jax.random.split(reset, games))
+
+    key = jax.random.PRNGKey(SEED)
+    box = {"state": init(jax.random.split(key, games)), "key": key}
+
+    def run() -> None:
+        state, key = box["state"], box["key"]
+        for _ in range(steps):
+            key, sub = jax.random.split(key)
+            state = advance(state, sub)
+        state.observation.block_until_ready()
+        box["state"], box["key"] = state, key
+
+    return Work(run, steps * games)
+
+
 def engine_cards_work(deals: int) -> Work:
     """Deals of ``simulate``'s engine with random card play, counted in cards played."""
     cfg = _engine_cfg("random", 4)
@@ -98,6 +144,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4096)
     parser.add_argument("--steps", type=int, default=200, help="steps per timed round")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--no-pgx", action="store_true", help="leave pgx out even where it is installed")
     args = parser.parse_args()
     garde = {"agent_decisions": ("play",), "taker": 0, "contract": "garde", "observations": "tensor"}
     every = (0, 1, 2, 3)
@@ -116,6 +163,11 @@ def main() -> None:
         for name, (steps, seats, options) in setups.items()
     }
     works["simulate, random play (cards)"] = engine_cards_work(ENGINE_DEALS)
+    pgx_names = []
+    if importlib.util.find_spec("pgx") is not None and not args.no_pgx:
+        for env_id in PGX_GAMES:
+            pgx_names.append(f"pgx {env_id}, every seat an agent")
+            works[pgx_names[-1]] = pgx_work(env_id, args.games, args.steps)
     rounds = interleave(works, repeats=args.rounds).on_cpu()
     info = machine()
 
@@ -185,6 +237,20 @@ def main() -> None:
         f"(loop, rows). `simulate` with random play: {cells(rounds.spread('simulate, random play (cards)'))} "
         "cards/CPU s (median | 95 % interval | min–max).",
         "",
+        *(
+            [
+                "pgx's card games in the same rounds (JAX on the CPU, one thread: "
+                f"{_pgx_versions()}), every seat an agent, {args.games} games, the loop "
+                "(the draw of the actions included, jitted with the step), decisions/CPU s:",
+                "",
+                "| game | median | 95 % interval | min–max |",
+                "|---|---:|---:|---:|",
+                *(f"| {name} | {cells(rounds.spread(name))} |" for name in pgx_names),
+                "",
+            ]
+            if pgx_names
+            else [PGX_NOTE, ""]
+        ),
         "| ratio, same round | median | 95 % interval | min–max |",
         "|---|---:|---:|---:|",
         *(f"| {label} | {cells(rounds.ratio(a, b), 3)} |" for label, a, b in ratios),
@@ -196,8 +262,6 @@ def main() -> None:
         "actions. The encoded observation is 584 values against the row's 54 int64: float32 writes",
         f"{TENSOR_LENGTH * 4:,} bytes per decision into a batch array far larger than the caches",
         f"(4096 games: {TENSOR_LENGTH * 4 * 4096 / 2**20:.1f} MiB a step), uint8 {TENSOR_LENGTH:,} bytes, the row 432.",
-        "",
-        PGX_NOTE,
         "",
     ]
     REPORTS.mkdir(exist_ok=True)

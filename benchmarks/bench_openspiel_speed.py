@@ -24,7 +24,7 @@ import pyspiel
 from open_spiel.python.games import kuhn_poker  # noqa: F401 - registers python_kuhn_poker
 
 import tarotsim.openspiel  # noqa: F401 - registers python_french_tarot
-from tarotsim.bench.timing import Work, interleave, machine
+from tarotsim.bench.timing import Spread, Work, interleave, machine
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 COMMAND = ".venv/bin/python benchmarks/bench_openspiel_speed.py"
@@ -92,7 +92,8 @@ def main() -> None:
         "uniformly random legal action, to the end), timed by the process's CPU time",
         "(`time.process_time`), everything included (chance nodes, `legal_actions`,",
         "`apply_action`), counted in decisions (the players' moves, not the chance outcomes).",
-        f"Medians and min–max of {args.rounds} interleaved rounds (`tarotsim.bench.timing.interleave`);",
+        f"Medians, their 95 % intervals (distribution-free, from the order statistics of the rounds)",
+        f"and min–max of {args.rounds} interleaved rounds (`tarotsim.bench.timing.interleave`);",
         f"a round plays {args.games} tarot deals and {kuhn} Kuhn games.",
         "",
         f"Machine: {info['cpu']}, {info['cores']} cores shared with other work; load average (1 min)",
@@ -100,20 +101,19 @@ def main() -> None:
         + ", ".join(f"{k} {v}" for k, v in info["versions"].items())
         + f", open_spiel {_open_spiel_version()}.",
         "",
-        "| game | decisions per game | decisions/CPU s | min–max | games/CPU s |",
-        "|---|---:|---:|---:|---:|",
+        "| game | decisions per game | decisions/CPU s, median | 95 % interval | min–max | games/CPU s |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name in works:
         spread = rounds.spread(name)
         lines.append(
-            f"| {name} | {per_game[name]:.1f} | {spread.median:,.0f} | {spread.min:,.0f}–{spread.max:,.0f} | "
-            f"{spread.median / per_game[name]:,.0f} |"
+            f"| {name} | {per_game[name]:.1f} | {_cells(spread)} | {spread.median / per_game[name]:,.0f} |"
         )
     lines += [
         "",
         f"**python_french_tarot / python_kuhn_poker, decisions per CPU second: {ratio.median:.2f}** "
-        f"(min–max over the rounds {ratio.min:.2f}–{ratio.max:.2f}; the goal: at least 0.5, within",
-        "twice the Python game's time per decision).",
+        f"(95 % interval of the median over the rounds, each round's own ratio: {_cells(ratio, 2)}",
+        "as interval | min–max; the goal: at least 0.5, within twice the Python game's time per decision).",
         "",
         "A tarot decision costs more than a Kuhn one for reasons the game has and Kuhn has not:",
         "the deal is 78 explicit chance nodes (one per card, each its outcomes' list), and every",
@@ -124,6 +124,12 @@ def main() -> None:
     REPORTS.mkdir(exist_ok=True)
     (REPORTS / "openspiel-speed.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
+
+
+def _cells(spread: Spread, digits: int = 0) -> str:
+    """``median | 95 % interval | min–max`` of a spread (– for an interval with too few rounds)."""
+    interval = "–" if spread.low is None else f"{spread.low:,.{digits}f}–{spread.high:,.{digits}f}"
+    return f"{spread.median:,.{digits}f} | {interval} | {spread.min:,.{digits}f}–{spread.max:,.{digits}f}"
 
 
 def _open_spiel_version() -> str:

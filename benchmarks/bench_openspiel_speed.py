@@ -92,7 +92,7 @@ def main() -> None:
         "uniformly random legal action, to the end), timed by the process's CPU time",
         "(`time.process_time`), everything included (chance nodes, `legal_actions`,",
         "`apply_action`), counted in decisions (the players' moves, not the chance outcomes).",
-        f"Medians, their 95 % intervals (distribution-free, from the order statistics of the rounds)",
+        "Medians, their 95 % intervals (distribution-free, from the order statistics of the rounds)",
         f"and min–max of {args.rounds} interleaved rounds (`tarotsim.bench.timing.interleave`);",
         f"a round plays {args.games} tarot deals and {kuhn} Kuhn games.",
         "",

@@ -111,9 +111,10 @@ def main() -> None:
         )
     lines += [
         "",
-        f"**python_french_tarot / python_kuhn_poker, decisions per CPU second: {ratio.median:.2f}** "
-        f"(95 % interval of the median over the rounds, each round's own ratio: {_cells(ratio, 2)}",
-        "as interval | min–max; the goal: at least 0.5, within twice the Python game's time per decision).",
+        f"**python_french_tarot / python_kuhn_poker, decisions per CPU second: {ratio.median:.2f}**, the",
+        f"median of each round's own ratio (95 % interval of the median {ratio.low or float('nan'):.2f}–"
+        f"{ratio.high or float('nan'):.2f}, min–max {ratio.min:.2f}–{ratio.max:.2f}); the goal: at least 0.5,",
+        "within twice the Python game's time per decision.",
         "",
         "A tarot decision costs more than a Kuhn one for reasons the game has and Kuhn has not:",
         "the deal is 78 explicit chance nodes (one per card, each its outcomes' list), and every",

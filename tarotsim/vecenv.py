@@ -176,7 +176,7 @@ class VecEnv:
     ...     actions = np.argmax(mask.cumsum(axis=1) > pick[:, None], axis=1)
     ...     obs, mask, rewards, done = env.step(actions)
     >>> obs.shape, env.observation(0).tensor().shape
-    ((1024, 58), (581,))
+    ((1024, 54), (584,))
 
     Seat 0 plays the cards of a garde it is forced to take, float32 observations:
 
@@ -184,7 +184,7 @@ class VecEnv:
     ...              contract="garde", observations="tensor", seed=0)
     >>> obs, mask = env.reset()
     >>> obs.dtype, obs.shape, mask.shape
-    (dtype('float32'), (8, 581), (8, 160))
+    (dtype('float32'), (8, 584), (8, 160))
     """
 
     def __init__(

@@ -16,8 +16,8 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from tarotsim.labels import DEALINGS, DEFAULT_CHELEM_THRESHOLD, TABLE_SIZES, parse_contract
-from tarotsim.policies import DEFAULTS, check_thresholds
+from tarotsim.labels import DEALINGS, TABLE_SIZES, parse_contract
+from tarotsim.policies import DEFAULT_CHELEM_THRESHOLD, DEFAULTS, check_thresholds
 from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
 
 MAX_COUNT = int(np.iinfo(np.int64).max)
@@ -63,7 +63,7 @@ class RunConfig:
     players : int
         Players at the table: 3, 4 or 5.
     policy, attack_policy, defence_policy : str
-        Card-play policy of every seat (``labels.PLAY_POLICIES``; default ``heuristic``), and
+        Card-play policy of every seat (``policies.PLAY_POLICIES``; default ``heuristic``), and
         overrides for the attack or the defence (None: ``policy``): a strategy's ``play``,
         ``attack_play`` and ``defence_play``.
     bid_policy, ecart_policy, poignee_policy, chelem_policy : str

@@ -1,8 +1,8 @@
 """Every name of the simulator, derived from the kernels' constants: the only name table.
 
-Contracts, sides, poignées, thrown-in reasons and policies are small ints inside the
-kernels (``kernels.constants``, which holds without Numba the kernels' constants read here;
-the policies' codes come from their registry, ``tarotsim.policies``). This module
+Contracts, sides, poignées and thrown-in reasons are small ints inside the kernels
+(``kernels.constants``, which holds without Numba the kernels' constants read here; the
+policies' names and codes are their registry's, ``tarotsim.policies``). This module
 turns each into a Python ``IntEnum`` and a lower-case label (``Contract.GARDE_SANS.label``
 is ``"garde_sans"``), the only spelling used by the API, the records, the CLI and the
 reports. Rule numbers the Python layer shows (multipliers, targets, poignée bonuses,
@@ -21,7 +21,6 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Self
 
-from tarotsim import policies
 from tarotsim.kernels import constants as K
 
 
@@ -129,20 +128,6 @@ bonus (voids and singletons); the Prise and Garde bands without it."""
 
 BANDS_HAND_CARDS = 18
 """Cards in the hand that Chavey's bands were made for (4 players)."""
-
-DEFAULT_CHELEM_THRESHOLD = policies.DEFAULT_CHELEM_THRESHOLD
-"""Count (with the distribution bonus) from which the ``overwhelming`` policy announces a chelem."""
-
-PLAY_POLICIES: dict[str, int] = policies.policy_codes("play")
-"""Card-play policies, name → kernel code (``tarotsim.policies``, as are the four below)."""
-PLAYOUT_POLICIES: tuple[str, ...] = tuple(
-    name for name in PLAY_POLICIES if policies.policy("play", name).rollout
-)
-"""The card-play policies a search may play its playouts with (those that search nothing)."""
-BID_POLICIES: dict[str, int] = policies.policy_codes("bid")
-ECART_POLICIES: dict[str, int] = policies.policy_codes("ecart")
-POIGNEE_POLICIES: dict[str, int] = policies.policy_codes("poignee")
-CHELEM_POLICIES: dict[str, int] = policies.policy_codes("chelem")
 
 DEALINGS: dict[str, int] = {"shuffled": K.DEALING_SHUFFLED, "unshuffled": K.DEALING_UNSHUFFLED}
 """Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,

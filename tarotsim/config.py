@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from tarotsim.labels import DEALINGS, TABLE_SIZES, parse_contract
+from tarotsim.labels import DEALINGS, TABLE_SIZES, check_players, parse_contract
 from tarotsim.policies import DEFAULT_CHELEM_THRESHOLD, DEFAULTS, check_thresholds
 from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
 
@@ -42,16 +42,6 @@ def _pick(kind: str, name: str, table: dict[str, int]) -> int:
         valid = ", ".join(sorted(table))
         raise ValueError(f"unknown {kind} {name!r}; valid names: {valid}")
     return table[name]
-
-
-def check_players(players: Any) -> int:
-    """The number of players as an int, or a ``ValueError`` a player understands."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise TypeError(f"players must be an integer (3, 4 or 5), got {players!r}")
-    players = int(players)
-    if players not in TABLE_SIZES:
-        raise ValueError(f"players must be 3, 4 or 5, got {players}")
-    return players
 
 
 @dataclass(frozen=True)

@@ -41,14 +41,13 @@ from tarotsim.cards import (
     format_card,
     parse_cards,
 )
-from tarotsim.config import check_players
 from tarotsim.kernels import state as S
 from tarotsim.kernels import stepwise as K
 from tarotsim.kernels import vector as V
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.state import new_state
 from tarotsim.kernels.view import SeatView
-from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee
+from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee, check_players
 from tarotsim.strategy import Strategy, to_strategy
 
 PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")

@@ -19,7 +19,9 @@ table sizes, Chavey's published bands) are read from the kernels here too.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Self
+from typing import Any, Self
+
+import numpy as np
 
 from tarotsim.kernels import constants as K
 
@@ -119,6 +121,17 @@ THROWN_IN_NAMES: tuple[str, ...] = tuple(t.label for t in ThrownIn)
 
 TABLE_SIZES: dict[int, tuple[int, int]] = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
 """Cards per hand and in the chien, by number of players (docs/rules.md §2)."""
+
+
+def check_players(players: Any) -> int:
+    """The number of players as an int, or a ``ValueError`` a player understands."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise TypeError(f"players must be an integer (3, 4 or 5), got {players!r}")
+    players = int(players)
+    if players not in TABLE_SIZES:
+        raise ValueError(f"players must be 3, 4 or 5, got {players}")
+    return players
+
 
 PUBLISHED_BANDS: dict[str, int] = {"prise": 40, "garde": 56, "garde_sans": 71, "garde_contre": 81}
 """Chavey's published bid bands at 4 players (hand points from which each contract is bid).

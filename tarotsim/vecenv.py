@@ -194,7 +194,8 @@ class VecEnv:
         seed: int = 0,
         threads: int | None = None,
     ) -> None:
-        from tarotsim.config import RunConfig, check_players
+        from tarotsim.config import RunConfig
+        from tarotsim.labels import check_players
         from tarotsim.run.engine import check_threads
         from tarotsim.run.seeding import resolve_seed, run_key
 

@@ -35,6 +35,19 @@ def check_count(value: object, name: str, *, minimum: int = 0, maximum: int = MA
     return int(value)
 
 
+def check_threads(threads: int | None) -> int:
+    """Number of threads to use: ``threads`` if valid, else every thread Numba may start."""
+    import numba  # Numba itself only when threads are chosen: the command line starts without it
+
+    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    if threads is None:
+        return most
+    threads = check_count(threads, "threads", minimum=1)
+    if threads > most:
+        raise ValueError(f"threads must be between 1 and {most} on this machine, got {threads}")
+    return threads
+
+
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
     if not isinstance(name, str):
         raise TypeError(f"{kind} must be a policy name (a string), got {name!r}")

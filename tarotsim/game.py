@@ -845,7 +845,7 @@ class Game:
         ValueError
             Before the deal is over.
         """
-        from tarotsim.trace import _deal_dict
+        from tarotsim.run.records import deal_trace
 
         if not self.over:
             raise ValueError(f"the deal is not over (phase {self.phase})")
@@ -857,7 +857,7 @@ class Game:
         masks[S.M_CHIEN : S.M_CHIEN + 2] = tb.chien
         masks[S.M_ECART : S.M_ECART + 2] = tb.ecart
         deal = 0 if self.deal is None else self.deal
-        return _deal_dict(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
+        return deal_trace(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
 
     @property
     def record(self) -> np.ndarray:

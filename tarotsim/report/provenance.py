@@ -168,7 +168,7 @@ def made_here(now: datetime | None = None) -> pd.DataFrame:
         f"{platform.node() or 'unknown host'}: {platform.system()} {platform.machine()}, "
         f"{os.cpu_count() or '?'} cores, Python {platform.python_version()}"
     )
-    from tarotsim import __version__
+    from tarotsim._version import __version__
 
     versions = [f"tarotsim {__version__}"]
     for name in _VERSIONED[1:]:

@@ -673,7 +673,10 @@ CHELEM_POLICIES: dict[str, int] = policy_codes("chelem")
 
 
 CODES_PATH = Path(__file__).resolve().parent / "kernels" / "policies" / "codes.py"
-DOCS_PATH = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
+_PACKAGE = next(p for p in Path(__file__).resolve().parents if not (p.parent / "__init__.py").exists())
+"""The folder of the package ``tarotsim`` (the outermost folder with an ``__init__.py`` above
+this module), however deep in it this module sits."""
+DOCS_PATH = _PACKAGE.parent / "docs" / "policies.md"
 
 
 def codes_source() -> str:

@@ -754,7 +754,7 @@ def policies_markdown() -> str:
         "## Adding a policy",
         "",
         "A new policy is one entry in the registry (`tarotsim/policies.py`: its name, decision, next",
-        "free code, options, `searches` and `rollout`), its kernel under `tarotsim/kernels/` and the",
+        "free code, options, `searches` and `rollout`), its kernel under `tarotsim/kernels/policies/` and the",
         "branch of its decision's dispatch that calls it on its code. `python -m tarotsim.policies`",
         "then writes its code into `tarotsim/kernels/policies/codes.py` and its rows into this page;",
         "its name is at once valid in `Strategy`, `RunConfig`, the command line and the records.",

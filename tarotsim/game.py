@@ -41,7 +41,6 @@ from tarotsim.cards import (
     format_card,
     parse_cards,
 )
-from tarotsim.config import check_players
 from tarotsim.kernels import state as S
 from tarotsim.kernels import stepwise as K
 from tarotsim.kernels import vector as V
@@ -49,7 +48,7 @@ from tarotsim.kernels.encode import FIELDS, N_FEATURES, encode_view
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.state import new_state
 from tarotsim.kernels.view import SeatView
-from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee
+from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee, check_players
 from tarotsim.strategy import Strategy, to_strategy
 
 PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")
@@ -798,7 +797,7 @@ class Game:
         ValueError
             Before the deal is over.
         """
-        from tarotsim.trace import _deal_dict
+        from tarotsim.run.records import deal_trace
 
         if not self.over:
             raise ValueError(f"the deal is not over (phase {self.phase})")
@@ -810,7 +809,7 @@ class Game:
         masks[S.M_CHIEN : S.M_CHIEN + 2] = tb.chien
         masks[S.M_ECART : S.M_ECART + 2] = tb.ecart
         deal = 0 if self.deal is None else self.deal
-        return _deal_dict(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
+        return deal_trace(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
 
     @property
     def record(self) -> np.ndarray:

@@ -58,9 +58,10 @@ except ImportError as err:  # pragma: no cover - depends on the environment
         "tarotsim.pettingzoo needs PettingZoo (tarotsim's extra 'pettingzoo'): pip install pettingzoo gymnasium"
     ) from err
 
-from tarotsim.config import RunConfig, check_players
+from tarotsim.config import RunConfig
 from tarotsim.game import TENSOR_LENGTH, Game, actions
 from tarotsim.kernels import stepwise as K
+from tarotsim.labels import check_players
 from tarotsim.run.seeding import resolve_seed, run_key
 from tarotsim.scoring import max_score
 from tarotsim.strategy import Strategy, to_strategy

@@ -37,7 +37,6 @@ from tarotsim.kernels import vector as V
 
 if TYPE_CHECKING:
     from tarotsim.game import Observation
-    from tarotsim.run.spec import RunSpec
     from tarotsim.strategy import Strategy
 
 
@@ -96,15 +95,6 @@ def has_python_players(strategies: Sequence[Strategy]) -> bool:
 def _numba_seat(strategy: Strategy) -> bool:
     """Whether a Numba function (``tarotsim.run.users``) plays a decision of the seat."""
     return strategy.card_function is not None or strategy.bid_function is not None
-
-
-def spec_rows(spec: RunSpec) -> list[tuple[Strategy, ...]]:
-    """Each seat's strategy, per row of the run's configuration table (a duel: per rotation)."""
-    if spec.kind == "duel":
-        return [spec.rotation(k) for k in range(spec.config.players)]
-    if spec.kind == "sweep":
-        return [spec.config.seat_strategies()] * len(spec.contracts)
-    return [spec.config.seat_strategies()]
 
 
 BATCH_GAMES = 256

@@ -11,7 +11,7 @@ Everything else is derived from it:
 
 - the kernel codes, ``tarotsim/kernels/policies/codes.py`` (module constants that Numba
   reads at compile time: `codes_source` writes the file, a test checks it);
-- the names of `tarotsim.labels` (``PLAY_POLICIES`` …), hence the command line's choices;
+- the tables of names and codes below (``PLAY_POLICIES`` …), hence the command line's choices;
 - the checks of [`Strategy`][tarotsim.strategy.Strategy] (names, ranges, an option set without a
   policy that reads it), and the seat's block of the kernels' ``cfg`` (each option's
   ``P_*`` slot of ``kernels.state``, checked by a test);
@@ -572,7 +572,7 @@ def policy_names(decision: str) -> tuple[str, ...]:
 
 
 def policy_codes(decision: str) -> dict[str, int]:
-    """``decision``'s policies: name → kernel code (the tables of `tarotsim.labels`)."""
+    """``decision``'s policies: name → kernel code (the tables ``PLAY_POLICIES`` … below)."""
     return {p.name: p.code for p in _POLICY_LIST if p.decision == decision}
 
 
@@ -662,8 +662,21 @@ def searches(blocks: np.ndarray) -> bool:
 
 # --- derived files ------------------------------------------------------------------------
 
+PLAY_POLICIES: dict[str, int] = policy_codes("play")
+"""Card-play policies, name → kernel code (as are the four tables below)."""
+PLAYOUT_POLICIES: tuple[str, ...] = tuple(name for name in PLAY_POLICIES if policy("play", name).rollout)
+"""The card-play policies a search may play its playouts with (those that search nothing)."""
+BID_POLICIES: dict[str, int] = policy_codes("bid")
+ECART_POLICIES: dict[str, int] = policy_codes("ecart")
+POIGNEE_POLICIES: dict[str, int] = policy_codes("poignee")
+CHELEM_POLICIES: dict[str, int] = policy_codes("chelem")
+
+
 CODES_PATH = Path(__file__).resolve().parent / "kernels" / "policies" / "codes.py"
-DOCS_PATH = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
+_PACKAGE = next(p for p in Path(__file__).resolve().parents if not (p.parent / "__init__.py").exists())
+"""The folder of the package ``tarotsim`` (the outermost folder with an ``__init__.py`` above
+this module), however deep in it this module sits."""
+DOCS_PATH = _PACKAGE.parent / "docs" / "policies.md"
 
 
 def codes_source() -> str:
@@ -741,7 +754,7 @@ def policies_markdown() -> str:
         "## Adding a policy",
         "",
         "A new policy is one entry in the registry (`tarotsim/policies.py`: its name, decision, next",
-        "free code, options, `searches` and `rollout`), its kernel under `tarotsim/kernels/` and the",
+        "free code, options, `searches` and `rollout`), its kernel under `tarotsim/kernels/policies/` and the",
         "branch of its decision's dispatch that calls it on its code. `python -m tarotsim.policies`",
         "then writes its code into `tarotsim/kernels/policies/codes.py` and its rows into this page;",
         "its name is at once valid in `Strategy`, `RunConfig`, the command line and the records.",

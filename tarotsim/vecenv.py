@@ -203,8 +203,8 @@ class VecEnv:
         seed: int = 0,
         threads: int | None = None,
     ) -> None:
-        from tarotsim.config import RunConfig, check_players
-        from tarotsim.run.engine import check_threads
+        from tarotsim.config import RunConfig, check_threads
+        from tarotsim.labels import check_players
         from tarotsim.run.seeding import resolve_seed, run_key
 
         if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:

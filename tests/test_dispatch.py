@@ -39,7 +39,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.view import seat_view
-from tarotsim.labels import BID_POLICIES, CHELEM_POLICIES, ECART_POLICIES, PLAY_POLICIES, POIGNEE_POLICIES
+from tarotsim.policies import BID_POLICIES, CHELEM_POLICIES, ECART_POLICIES, PLAY_POLICIES, POIGNEE_POLICIES
 from tests.test_no_peeking import card_of, copy_table, mid_deal_positions, poignee_of
 
 CFG = RunConfig(policy="heuristic").to_array()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarotsim import labels, policies
+from tarotsim import policies
 from tarotsim.config import RunConfig
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import codes
@@ -24,8 +24,11 @@ def test_every_policy_has_its_kernel_code_and_codes_are_distinct_per_decision() 
     for decision in DECISIONS:
         found = [p.code for p in POLICY_TABLE.values() if p.decision == decision]
         assert sorted(found) == list(range(len(found))), decision
-    assert labels.PLAY_POLICIES == policies.policy_codes("play")
-    assert labels.CHELEM_POLICIES == {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
+    assert policies.PLAY_POLICIES["heuristic"] == codes.PLAY_HEURISTIC
+    assert policies.CHELEM_POLICIES == {
+        "never": codes.CHELEM_NEVER,
+        "overwhelming": codes.CHELEM_OVERWHELMING,
+    }
 
 
 def test_every_slot_of_a_seat_block_belongs_to_the_registry_once() -> None:

@@ -10,9 +10,8 @@ import numpy as np
 import pyspiel
 
 from tarotsim.cards import N_CARDS
-from tarotsim.config import check_players
 from tarotsim.game import Game
-from tarotsim.labels import TABLE_SIZES
+from tarotsim.labels import TABLE_SIZES, check_players
 from tarotsim.openspiel.cardsets import _NAMES
 from tarotsim.openspiel.observer import TarotObserver
 from tarotsim.openspiel.resampling import resample

@@ -33,6 +33,7 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit
+from tarotsim.kernels.encode import encode
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.state import (
@@ -350,6 +351,32 @@ def _write_mask(
 
 
 @njit(inline="always")
+def _encode_seat(
+    tb: DealState, players: int, pos: np.ndarray, laid: np.ndarray, seat: int, out: np.ndarray
+) -> None:
+    """``seat``'s observation, ``kernels.encode``'s table, into ``out`` (the values the row
+    holds, from the seat's view)."""
+    info = tb.info
+    phase = pos[Q_PHASE]
+    taker = info[I_TAKER]
+    contract = pos[Q_CONTRACT]
+    mine = seat == taker
+    encode(
+        seat_view(tb, seat),
+        phase,
+        players,
+        pos[Q_SPOKEN],
+        contract,
+        taker if taker >= 0 else (pos[Q_TAKER] if contract > 0 else -1),
+        phase != PH_OVER and seat == pos[Q_SEAT],
+        (phase == PH_POIGNEE or phase == PH_PLAY) and taker >= 0,
+        laid[0] if mine else ZERO,
+        laid[1] if mine else ZERO,
+        out,
+    )
+
+
+@njit(inline="always")
 def _step_game(
     gs: Games,
     g: int,
@@ -362,6 +389,8 @@ def _step_game(
     ended: np.ndarray,
     records: np.ndarray,
     final: np.ndarray,
+    tensors: np.ndarray,
+    final_tensors: np.ndarray,
 ) -> None:
     """Game ``g``'s part of ``step``."""
     tb = _deal_state(gs, g)
@@ -395,15 +424,20 @@ def _step_game(
                 gs.folded[g] = _write_row(
                     tb, cfg[C_PLAYERS], pos, laid, legal, actor, gs.seen[g], gs.folded[g], final[g]
                 )
+            if final_tensors.shape[0] > 0 and actor >= 0:
+                _encode_seat(tb, cfg[C_PLAYERS], pos, laid, actor, final_tensors[g])
         if gs.stride[g] == 0:
             return
         gs.deal[g] += gs.stride[g]
         start(tb, cfg, pos, laid, rec, log, legal, key, gs.deal[g], 0)
         gs.decided[g] = 0
         gs.folded[g] = 0
-    gs.folded[g] = _write_row(
-        tb, cfg[C_PLAYERS], pos, laid, legal, pos[Q_SEAT], gs.seen[g], gs.folded[g], obs[g]
-    )
+    if obs.shape[0] > 0:
+        gs.folded[g] = _write_row(
+            tb, cfg[C_PLAYERS], pos, laid, legal, pos[Q_SEAT], gs.seen[g], gs.folded[g], obs[g]
+        )
+    if tensors.shape[0] > 0:
+        _encode_seat(tb, cfg[C_PLAYERS], pos, laid, pos[Q_SEAT], tensors[g])
     if mask.shape[0] > 0:
         _write_mask(pos[Q_PHASE], legal[0], legal[1], act_index, mask[g])
 
@@ -422,6 +456,8 @@ def step(
     ended: np.ndarray,
     records: np.ndarray,
     final: np.ndarray,
+    tensors: np.ndarray,
+    final_tensors: np.ndarray,
 ) -> None:
     """One step of the games ``first … stop - 1`` of ``gs``.
 
@@ -440,13 +476,17 @@ def step(
     the caller's decisions in it, ``ended`` (int64[G]) its deal number and ``records``
     (int64[G, N_REC]) its record row and ``final`` (int64[G, N_OBS], or no rows) the
     observation row at the deal's end of the seat whose action the step applied (left as
-    they were otherwise).
+    they were otherwise). ``tensors`` and ``final_tensors`` (float32 or uint8[G,
+    ``encode.N_FEATURES``], or no rows) get the same two observations encoded
+    (``kernels.encode``); ``obs`` may then have no rows (no row is written).
 
     Compiled without reference counting, so that the views of a game's rows cost nothing;
     it releases the GIL, so callers run blocks of games on threads of their own.
     """
     for g in range(first, stop):
-        _step_game(gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final)
+        _step_game(
+            gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final, tensors, final_tensors
+        )
 
 
 @njit

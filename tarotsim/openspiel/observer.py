@@ -17,7 +17,7 @@ from tarotsim.openspiel.spec import MAX_ECART, MAX_TRICKS, _Spec
 if TYPE_CHECKING:
     from tarotsim.openspiel.game import FrenchTarotState
 
-_PRIVATE_FIELDS = frozenset({"hand", "legal_actions"})
+_PRIVATE_FIELDS = frozenset({"hand", "attack"})
 """Fields of ``Observation.tensor`` that only the seat knows (the écart is mixed: its trumps
 are shown, the rest is the taker's)."""
 
@@ -38,7 +38,7 @@ class TarotObserver:
 
     The tensor is made of named parts (``observer.dict``): the fields of
     `tarotsim.Observation.tensor` (``tarotsim.game.TENSOR_FIELDS``) that the type
-    shows — public fields with ``public_info``, the seat's ``hand`` and ``legal_actions``
+    shows — public fields with ``public_info``, the seat's ``hand`` and its side (``attack``)
     with private information, the écart as the seat knows it (its shown trumps alone
     without private information) — then, with ``perfect_recall``, ``trick_of_card``
     (78 × 24: one-hot of the trick in which each card was played) and, with private
@@ -82,7 +82,7 @@ class TarotObserver:
             d["seat"][player] = 1
             if "players" in d:
                 d["players"][self.spec.players - 3] = 1
-                d["dealer"][self.spec.dealer] = 1
+                d["dealer"][(self.spec.dealer - player) % self.spec.players] = 1
             if "hand" in d:
                 for card in range(state._next):
                     if state._holder[card] == player:

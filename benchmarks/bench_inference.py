@@ -16,7 +16,12 @@ position by position). Also reported: the effective sample size of the candidate
 weights, ``(sum w)^2 / sum w^2``, out of ``INFER_POOL * worlds``.
 
     python benchmarks/bench_inference.py [--positions 10000] [--players 4] [--worlds 32]
-        [--epsilon 0.1] [--seed 2026]
+        [--epsilon 0.8] [--seed 2026] [--every N]
+
+With ``--cost-deals N`` it measures instead what the inference costs: the CPU time of
+``tarotsim.simulate`` of N deals with every seat on ``pimc`` and with every seat on
+``pimc,infer=heuristic`` (defaults otherwise, one thread), ``--rounds`` rounds interleaved after
+a warm-up, and the ratio of their sums.
 """
 
 from __future__ import annotations
@@ -28,9 +33,11 @@ import time
 
 import numpy as np
 
+import tarotsim
 from tarotsim._jit import njit
 from tarotsim.bench.timing import machine
 from tarotsim.cards import N_CARDS
+from tarotsim.config import RunConfig
 from tarotsim.game import Game, strategy_cfg
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.rules import card_bit
@@ -138,7 +145,13 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=32)
     parser.add_argument("--epsilon", type=float, default=INFER_EPSILON)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--every", type=int, default=0, help="also print the table every N positions")
+    parser.add_argument("--cost-deals", type=int, default=0, help="measure the cost on N deals instead")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
+    if args.cost_deals:
+        cost(args.players, args.cost_deals, args.rounds, args.seed)
+        return
     if not 0.0 < args.epsilon <= 1.0:
         parser.error("--epsilon must be above 0 and at most 1")
     players = args.players
@@ -173,7 +186,39 @@ def main() -> None:
         )
         if cards:
             rows.append((uniform, inferred, ess))
-    seconds = time.perf_counter() - started
+        if args.every and rows and len(rows) % args.every == 0 and cards:
+            report(args, rows, deal, time.perf_counter() - started)
+    report(args, rows, deal, time.perf_counter() - started)
+
+
+def cost(players: int, deals: int, rounds: int, seed: int) -> None:
+    """Print the CPU time of ``deals`` deals with every seat on each ``pimc``, and their ratio."""
+    specs = ("play=pimc", "play=pimc,infer=heuristic")
+    configs = [RunConfig(players=players, strategies=[spec] * players) for spec in specs]
+    for config in configs:  # compile and warm up
+        tarotsim.simulate(2, seed=seed, config=config, threads=1, progress=False)
+    seconds: list[list[float]] = [[], []]
+    for r in range(rounds):
+        for k, config in enumerate(configs):
+            start = time.process_time()
+            tarotsim.simulate(deals, seed=seed + 1 + r, config=config, threads=1, progress=False)
+            seconds[k].append(time.process_time() - start)
+    about = machine()
+    print(
+        f"command: python benchmarks/bench_inference.py --players {players} --cost-deals {deals} "
+        f"--rounds {rounds} --seed {seed}"
+    )
+    print(f"machine: {about['cpu']}, {about['cores']} cores, load {about['load_average']}")
+    for spec, times in zip(specs, seconds, strict=True):
+        print(f"{spec}: " + ", ".join(f"{t:.2f}" for t in times) + f" s CPU per {deals} deals")
+    print(f"ratio: {sum(seconds[1]) / sum(seconds[0]):.2f}", flush=True)
+
+
+def report(
+    args: argparse.Namespace, rows: list[tuple[float, float, float]], deal: int, seconds: float
+) -> None:
+    """Print the table over the positions so far."""
+    players = args.players
     data = np.array(rows)
     u = t_interval(data[:, 0])
     i = t_interval(data[:, 1])
@@ -186,7 +231,8 @@ def main() -> None:
     about = machine()
     print(
         f"machine: {about['cpu']}, {about['cores']} cores, load {about['load_average']}; "
-        f"{seconds:.0f} s for {len(rows)} positions ({deal} deals dealt)"
+        f"{seconds:.0f} s for {len(rows)} positions ({deal} deals dealt)",
+        flush=True,
     )
     print("| sampler | mean log-probability of the true holder | 95 % interval |")
     print("|---|---|---|")
@@ -195,7 +241,8 @@ def main() -> None:
     print(f"| inferred − uniform (paired) | {d[0]:+.4f} | {d[1]:+.4f} to {d[2]:+.4f} |")
     print(
         f"effective sample size of the {INFER_POOL * args.worlds} candidates' weights: "
-        f"{e[0]:.1f} ({e[1]:.1f} to {e[2]:.1f})"
+        f"{e[0]:.1f} ({e[1]:.1f} to {e[2]:.1f})",
+        flush=True,
     )
 
 

@@ -27,7 +27,8 @@ from that, its écart (the world's hidden part and the trumps shown) less the ch
 The past is replayed on ``InferScratch.past``, a table of its own, with the rule steps of the
 game (``steps.put_card``, ``steps.end_trick``) and each poignée shown before its seat's first
 card, so that each modelled decision sees the view its seat had. Nothing but the seat's
-view and the world drawn for it is read (``tests/test_no_peeking.py``).
+view and the world drawn for it is read (``tests/test_inference.py`` checks it as
+``tests/test_no_peeking.py`` does the other policies).
 
 **Importance resampling** (``infer_worlds``): a decision that uses ``w`` worlds draws
 ``INFER_POOL * w`` candidate worlds (at most ``MAX_POOL``) from the exactly uniform sampler

@@ -266,7 +266,7 @@ class Policy:
 _TUNABLE = ("follow_min_attack", "follow_min_defence", "worth_trump_attack", "worth_trump_defence")
 _TUNABLE_BASIC = (*_TUNABLE, "draw_trumps_min", "hunt_petit_min")
 _TUNABLES = (*_TUNABLE_BASIC, "king_lead_min", "king_lead_min_blind")
-_PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge")
+_PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge", "infer")
 
 _POLICY_LIST = (
     Policy("random", "play", 0, "a card drawn uniformly from the legal cards", rollout=True),
@@ -496,6 +496,17 @@ _OPTION_LIST = (
         "called); `table`, what the table shows directly, as before these inferences were added",
         slot="P_KNOWLEDGE",
         choices=H.KNOWLEDGE_NAMES,
+    ),
+    Option(
+        "infer",
+        "play",
+        "choice",
+        "none",
+        "how it weighs its worlds: `none`, every consistent deal alike; `heuristic`, deals resampled "
+        "by how likely they make the other seats' bids, poignées and cards under a smoothed model "
+        "of the built-in players (four candidate deals drawn per deal kept)",
+        slot="P_INFER",
+        choices=H.INFER_NAMES,
     ),
     Option(
         "bid_thresholds",

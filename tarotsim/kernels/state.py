@@ -98,6 +98,7 @@ P_BID_WORLDS = 20  # montecarlo bidder: worlds sampled per decision
 P_BID_ROLLOUT = 21  # montecarlo bidder: card-play policy of its playouts (a PLAY_* code)
 P_DROP = 22  # pimc: tenths of a standard error behind the best at which a card is dropped (0 never)
 P_KNOWLEDGE = 26  # pimc: what it makes of its view (constants.KNOWLEDGE_*: search.constraints)
+P_INFER = 23  # pimc: how it weighs its worlds (constants.INFER_*: search.likelihood)
 # the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
 # LEARNED_ROW slots per contract (Prise … Garde contre): the intercept, then one coefficient per
 # hand feature (kernels.features.F_*); predicted taker score in points times LEARNED_SCALE

@@ -90,6 +90,9 @@ MAX_BID_WORLDS = 4096
 """The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
+DEFAULT_DECIDE_WORLDS = 32
+"""Worlds a searched écart, chelem, king call or poignée (``search`` policies) samples per
+decision by default: the ``pimc`` default; ``reports/search-decisions.md`` measures them."""
 
 KINDS = ("count", "policy", "choice", "thresholds", "path", "text")
 """Value types of an option: a whole number in a range, a policy name, one of a few names
@@ -332,12 +335,30 @@ _POLICY_LIST = (
         0,
         "calls, of the lowest rank it may call, the card of the suit it holds most of",
     ),
+    Policy(
+        "search",
+        "call",
+        1,
+        "deals the unseen cards many times and calls the card, of the lowest rank it may call, "
+        "whose playouts score best",
+        options=("call_worlds",),
+        searches=True,
+    ),
     Policy("simple", "ecart", 0, "the cheapest cards: small cards, then Jacks, Knights, Queens"),
     Policy(
         "expert",
         "ecart",
         1,
         "voids first, then points from the suits the taker cannot keep, then short suits",
+    ),
+    Policy(
+        "search",
+        "ecart",
+        2,
+        "deals the unseen cards many times and lays the écart, of the expert's, the simple one's "
+        "and those voiding one or two suits, whose playouts score best",
+        options=("ecart_worlds",),
+        searches=True,
     ),
     Policy("always", "poignee", 0, "shows the largest poignée the hand allows"),
     Policy("never", "poignee", 1, "never shows a poignée"),
@@ -348,6 +369,15 @@ _POLICY_LIST = (
         "shows the largest poignée only when its side is likely to win the deal, judged on its "
         "count and the contract",
     ),
+    Policy(
+        "search",
+        "poignee",
+        3,
+        "deals the unseen cards many times and shows the largest poignée, or none, as the "
+        "playouts score best",
+        options=("poignee_worlds",),
+        searches=True,
+    ),
     Policy("never", "chelem", 0, "never announces a chelem"),
     Policy(
         "overwhelming",
@@ -355,6 +385,15 @@ _POLICY_LIST = (
         1,
         "announces a chelem when the taker's count reaches `chelem_threshold`",
         options=("chelem_threshold",),
+    ),
+    Policy(
+        "search",
+        "chelem",
+        2,
+        "deals the unseen cards many times and announces a chelem when the playouts score better "
+        "announced than not",
+        options=("chelem_worlds",),
+        searches=True,
     ),
 )
 
@@ -542,17 +581,34 @@ _OPTION_LIST = (
         high=MAX_COUNT,
         slot="P_CHELEM_THRESHOLD",
     ),
+    *(
+        Option(
+            f"{decision}_worlds",
+            decision,
+            "count",
+            DEFAULT_DECIDE_WORLDS,
+            "deals of the unseen cards drawn per decision",
+            low=1,
+            high=H.MAX_WORLDS,
+            slot=f"P_{decision.upper()}_WORLDS",
+        )
+        for decision in ("call", "ecart", "poignee", "chelem")
+    ),
 )
 
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTION_LIST}
 """Every option of a policy, by name, in the order specs write them."""
 
-POLICY_SLOTS: dict[str, str] = {"play": "P_PLAY_ATTACK", "bid": "P_BID_POLICY", "ecart": "P_ECART_POLICY"} | {
+POLICY_SLOTS: dict[str, str] = {
+    "play": "P_PLAY_ATTACK",
+    "bid": "P_BID_POLICY",
+    "call": "P_CALL_POLICY",
+    "ecart": "P_ECART_POLICY",
     "poignee": "P_POIGNEE_POLICY",
     "chelem": "P_CHELEM_POLICY",
 }
 """The ``P_*`` slot holding each decision's policy code (card play: ``P_PLAY_ATTACK`` and
-``P_PLAY_DEFENCE``); the king call has one policy and no slot."""
+``P_PLAY_DEFENCE``)."""
 
 DEFAULTS: dict[str, str] = {
     "play": "heuristic",
@@ -648,14 +704,13 @@ def searches(blocks: np.ndarray) -> bool:
     from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
 
     rows = np.atleast_2d(blocks)
-    play = {p.code for p in _POLICY_LIST if p.decision == "play" and p.searches}
-    bid = {p.code for p in _POLICY_LIST if p.decision == "bid" and p.searches}
+    slots = [(decision, getattr(S, slot)) for decision, slot in POLICY_SLOTS.items()]
+    slots.append(("play", S.P_PLAY_DEFENCE))
+    codes = {d: {p.code for p in _POLICY_LIST if p.decision == d and p.searches} for d in DECISIONS}
     for row in rows:
         for seat in range(int(row[S.C_PLAYERS])):
             base = S.C_SEATS + seat * S.N_SEAT_CFG
-            if row[base + S.P_PLAY_ATTACK] in play or row[base + S.P_PLAY_DEFENCE] in play:
-                return True
-            if row[base + S.P_BID_POLICY] in bid:
+            if any(row[base + slot] in codes[decision] for decision, slot in slots):
                 return True
     return False
 
@@ -711,6 +766,18 @@ def policies_markdown() -> str:
                 f"{'yes' if p.searches else ''} | {'yes' if p.rollout else ''} |"
             )
     out += [
+        "",
+        "The `search` policies of the king call, the écart, the poignée and the chelem take their",
+        "decision as `pimc` takes a card: they deal the cards the seat cannot see `*_worlds` times,",
+        "consistently with what it knows (with its `knowledge`), play each deal out once per",
+        "choice, every card by the seat's `rollout` (the heuristic unless it plays `pimc` with",
+        "another) and every other decision by its policy (a searching one by its decision's",
+        "default), and take the choice of best mean score for the seat, the default policy's",
+        "choice on a tie. The call weighs the cards of the lowest rank it may call; the écart, the",
+        "expert's, the simple one's and those voiding one or two suits of their cards but the",
+        "Kings; the chelem, announcing and not; the poignée, the largest the hand allows and none.",
+        "Each may be set alone (`play=pimc,ecart=search`), so that its own effect can be measured:",
+        "`reports/search-decisions.md`.",
         "",
         "`attack_play` and `defence_play` set the card play of one side (default: `play`); `name`",
         "is a short label for records and reports (text without `,` or `=`; default: the spec).",

@@ -25,7 +25,11 @@ def test_every_policy_has_its_kernel_code_and_codes_are_distinct_per_decision() 
         found = [p.code for p in POLICY_TABLE.values() if p.decision == decision]
         assert sorted(found) == list(range(len(found))), decision
     assert labels.PLAY_POLICIES == policies.policy_codes("play")
-    assert labels.CHELEM_POLICIES == {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
+    assert labels.CHELEM_POLICIES == {
+        "never": codes.CHELEM_NEVER,
+        "overwhelming": codes.CHELEM_OVERWHELMING,
+        "search": codes.CHELEM_SEARCH,
+    }
 
 
 def test_every_slot_of_a_seat_block_belongs_to_the_registry_once() -> None:
@@ -55,7 +59,11 @@ def test_every_option_is_read_by_a_policy_and_has_a_default_in_range() -> None:
 
 def test_a_policy_that_searches_makes_the_run_search() -> None:
     searching = [p for p in POLICY_TABLE.values() if p.searches]
-    assert {(p.decision, p.name) for p in searching} == {("play", "pimc"), ("bid", "montecarlo")}
+    assert {(p.decision, p.name) for p in searching} == {
+        ("play", "pimc"),
+        ("bid", "montecarlo"),
+        *((d, "search") for d in ("call", "ecart", "poignee", "chelem")),
+    }
     assert not policies.searches(RunConfig().to_array())
     for p in searching:
         strategy = Strategy(**{p.decision: p.name})

@@ -271,7 +271,7 @@ _TUNABLE_BASIC = (*_TUNABLE, "draw_trumps_min", "hunt_petit_min")
 _TUNABLES = (*_TUNABLE_BASIC, "king_lead_min", "king_lead_min_blind")
 _PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge")
 
-_POLICY_LIST = (
+_POLICY_LIST: tuple[Policy, ...] = (
     Policy("random", "play", 0, "a card drawn uniformly from the legal cards", rollout=True),
     Policy(
         "heuristic",
@@ -335,30 +335,12 @@ _POLICY_LIST = (
         0,
         "calls, of the lowest rank it may call, the card of the suit it holds most of",
     ),
-    Policy(
-        "search",
-        "call",
-        1,
-        "deals the unseen cards many times and calls the card, of the lowest rank it may call, "
-        "whose playouts score best",
-        options=("call_worlds",),
-        searches=True,
-    ),
     Policy("simple", "ecart", 0, "the cheapest cards: small cards, then Jacks, Knights, Queens"),
     Policy(
         "expert",
         "ecart",
         1,
         "voids first, then points from the suits the taker cannot keep, then short suits",
-    ),
-    Policy(
-        "search",
-        "ecart",
-        2,
-        "deals the unseen cards many times and lays the écart, of the expert's, the simple one's "
-        "and those voiding one or two suits, whose playouts score best",
-        options=("ecart_worlds",),
-        searches=True,
     ),
     Policy("always", "poignee", 0, "shows the largest poignée the hand allows"),
     Policy("never", "poignee", 1, "never shows a poignée"),
@@ -369,15 +351,6 @@ _POLICY_LIST = (
         "shows the largest poignée only when its side is likely to win the deal, judged on its "
         "count and the contract",
     ),
-    Policy(
-        "search",
-        "poignee",
-        3,
-        "deals the unseen cards many times and shows the largest poignée, or none, as the "
-        "playouts score best",
-        options=("poignee_worlds",),
-        searches=True,
-    ),
     Policy("never", "chelem", 0, "never announces a chelem"),
     Policy(
         "overwhelming",
@@ -386,16 +359,21 @@ _POLICY_LIST = (
         "announces a chelem when the taker's count reaches `chelem_threshold`",
         options=("chelem_threshold",),
     ),
-    Policy(
-        "search",
-        "chelem",
-        2,
-        "deals the unseen cards many times and announces a chelem when the playouts score better "
-        "announced than not",
-        options=("chelem_worlds",),
-        searches=True,
-    ),
 )
+
+SEARCHED: dict[str, tuple[int, str]] = {
+    "call": (1, "calls the card, of the lowest rank it may call and not held, whose"),
+    "ecart": (2, "lays the écart, of the expert's, the simple one's and those voiding suits, whose"),
+    "poignee": (3, "shows the largest poignée or none as its"),
+    "chelem": (2, "announces a chelem or not as its"),
+}
+"""The decisions searched like a card by ``pimc`` (``kernels.search.decisions``): the code of
+their ``search`` policy and what it chooses."""
+_POLICY_LIST += tuple(
+    Policy("search", d, code, f"deals the unseen cards many times and {what} playouts score best",
+           options=(f"{d}_worlds",), searches=True)
+    for d, (code, what) in SEARCHED.items()
+)  # fmt: skip
 
 POLICY_TABLE: dict[tuple[str, str], Policy] = {(p.decision, p.name): p for p in _POLICY_LIST}
 """Every policy, by (decision, name): two decisions may use one name (``never``)."""
@@ -404,7 +382,7 @@ MAX_TRUMP_HAND = 24
 """The most cards in a hand at any table (3 players): the bound of a count of trumps before
 the table size is known."""
 
-_OPTION_LIST = (
+_OPTION_LIST: tuple[Option, ...] = (
     Option(
         "follow_min_attack",
         "play",
@@ -581,32 +559,18 @@ _OPTION_LIST = (
         high=MAX_COUNT,
         slot="P_CHELEM_THRESHOLD",
     ),
-    *(
-        Option(
-            f"{decision}_worlds",
-            decision,
-            "count",
-            DEFAULT_DECIDE_WORLDS,
-            "deals of the unseen cards drawn per decision",
-            low=1,
-            high=H.MAX_WORLDS,
-            slot=f"P_{decision.upper()}_WORLDS",
-        )
-        for decision in ("call", "ecart", "poignee", "chelem")
-    ),
 )
+
+_OPTION_LIST += tuple(
+    Option(f"{d}_worlds", d, "count", DEFAULT_DECIDE_WORLDS, "deals of the unseen cards drawn per decision",
+           low=1, high=H.MAX_WORLDS, slot=f"P_{d.upper()}_WORLDS")
+    for d in SEARCHED
+)  # fmt: skip
 
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTION_LIST}
 """Every option of a policy, by name, in the order specs write them."""
 
-POLICY_SLOTS: dict[str, str] = {
-    "play": "P_PLAY_ATTACK",
-    "bid": "P_BID_POLICY",
-    "call": "P_CALL_POLICY",
-    "ecart": "P_ECART_POLICY",
-    "poignee": "P_POIGNEE_POLICY",
-    "chelem": "P_CHELEM_POLICY",
-}
+POLICY_SLOTS: dict[str, str] = {d: f"P_{d.upper()}_POLICY" for d in DECISIONS} | {"play": "P_PLAY_ATTACK"}
 """The ``P_*`` slot holding each decision's policy code (card play: ``P_PLAY_ATTACK`` and
 ``P_PLAY_DEFENCE``)."""
 
@@ -703,16 +667,14 @@ def searches(blocks: np.ndarray) -> bool:
     """
     from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
 
-    rows = np.atleast_2d(blocks)
-    slots = [(decision, getattr(S, slot)) for decision, slot in POLICY_SLOTS.items()]
-    slots.append(("play", S.P_PLAY_DEFENCE))
+    slots = [(d, getattr(S, slot)) for d, slot in POLICY_SLOTS.items()] + [("play", S.P_PLAY_DEFENCE)]
     codes = {d: {p.code for p in _POLICY_LIST if p.decision == d and p.searches} for d in DECISIONS}
-    for row in rows:
-        for seat in range(int(row[S.C_PLAYERS])):
-            base = S.C_SEATS + seat * S.N_SEAT_CFG
-            if any(row[base + slot] in codes[decision] for decision, slot in slots):
-                return True
-    return False
+    return any(
+        row[S.C_SEATS + seat * S.N_SEAT_CFG + slot] in codes[d]
+        for row in np.atleast_2d(blocks)
+        for seat in range(int(row[S.C_PLAYERS]))
+        for d, slot in slots
+    )
 
 
 # --- derived files ------------------------------------------------------------------------
@@ -767,17 +729,11 @@ def policies_markdown() -> str:
             )
     out += [
         "",
-        "The `search` policies of the king call, the écart, the poignée and the chelem take their",
-        "decision as `pimc` takes a card: they deal the cards the seat cannot see `*_worlds` times,",
-        "consistently with what it knows (with its `knowledge`), play each deal out once per",
-        "choice, every card by the seat's `rollout` (the heuristic unless it plays `pimc` with",
-        "another) and every other decision by its policy (a searching one by its decision's",
-        "default), and take the choice of best mean score for the seat, the default policy's",
-        "choice on a tie. The call weighs the cards of the lowest rank it may call; the écart, the",
-        "expert's, the simple one's and those voiding one or two suits of their cards but the",
-        "Kings; the chelem, announcing and not; the poignée, the largest the hand allows and none.",
-        "Each may be set alone (`play=pimc,ecart=search`), so that its own effect can be measured:",
-        "`reports/search-decisions.md`.",
+        "The `search` call, écart, poignée and chelem deal the unseen cards `*_worlds` times, play each",
+        "deal out once per choice (every card by the seat's `rollout`, the heuristic by default; every",
+        "other decision by its policy, a searching one by its default) and take the choice of best mean",
+        "score, the default policy's on a tie. Each may be set alone (`play=pimc,ecart=search`): its",
+        "own effect is measured in `reports/search-decisions.md`.",
         "",
         "`attack_play` and `defence_play` set the card play of one side (default: `play`); `name`",
         "is a short label for records and reports (text without `,` or `=`; default: the spec).",

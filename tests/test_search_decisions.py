@@ -23,7 +23,15 @@ from tarotsim.cards import (
 )
 from tarotsim.config import RunConfig
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.driver import PLAIN, T_CALL, T_CHELEM, T_ECART, check_policies, take_contract
+from tarotsim.kernels.driver import (
+    PLAIN,
+    T_CALL,
+    T_CHELEM,
+    T_ECART,
+    check_policies,
+    play_to_end,
+    take_contract,
+)
 from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import expert_ecart
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
@@ -239,6 +247,7 @@ def test_a_poignee_is_weighed_shown_and_not() -> None:
     cfg = config(fast("poignee"))
     tb, _, stage = taken(random.Random(4), cfg, 4, GARDE, keep=hand, taker=1, dealer=3)
     assert stage == -1 and tb.info[I_LEADER] == 0
+    assert play_to_end(copy_table(tb), cfg) == 0  # the poignée handed back, not shown
     note_deal(SC, KEY, 4)
     assert values(K_POIGNEE, tb, 0, cfg, SC) == (2, 4)
     assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])

@@ -79,12 +79,12 @@ from tarotsim.kernels.user import BID_USER, PLAY_USER, Users, user_card
 from tarotsim.kernels.view import seat_view
 
 T_CALL = 0
-"""``take_contract``'s stages whose decision it hands back when the taker's policy searches:
-the king call (before ``steps.call_partner``),"""
+"""A stage ``take_contract`` hands back when the taker's policy searches: the king call
+(five players), before ``steps.call_partner``."""
 T_ECART = 1
-"""the écart (the chien in the taker's hand, before ``steps.lay_ecart``),"""
+"""The stage of the écart (Prise, Garde): the chien in the taker's hand, before ``steps.lay_ecart``."""
 T_CHELEM = 2
-"""the chelem announcement (before ``steps.start_play``)."""
+"""The stage of the chelem announcement, before ``steps.start_play``."""
 
 
 @njit(_nrt=False)

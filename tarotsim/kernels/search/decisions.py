@@ -36,7 +36,7 @@ them). When no world can be drawn, the default policy's choice is made.
 Scratch: the ``pimc`` player's (``search.scratch.SearchScratch``, full size in a run where a
 seat searches one of these decisions: ``searching.new_search``); each decision fills
 ``total`` (per choice, the sum of the seat's scores over the worlds) and ``world_values``
-(per world and choice), which the tests and ``benchmarks/bench_search_decisions.py`` read.
+(per world and choice), which the tests read.
 
 Wiring: ``driver.take_contract`` hands the taker's searching call, écart and chelem back to the
 game and ``driver.play_to_end`` a searching poignée; the game answers them with its scratch

@@ -90,6 +90,9 @@ MAX_BID_WORLDS = 4096
 """The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
+DEFAULT_DECIDE_WORLDS = 32
+"""Worlds a searched écart, chelem, king call or poignée (``search`` policies) samples per
+decision by default: the ``pimc`` default; ``reports/search-decisions.md`` measures them."""
 
 KINDS = ("count", "policy", "choice", "thresholds", "path", "text")
 """Value types of an option: a whole number in a range, a policy name, one of a few names
@@ -268,7 +271,7 @@ _TUNABLE_BASIC = (*_TUNABLE, "draw_trumps_min", "hunt_petit_min")
 _TUNABLES = (*_TUNABLE_BASIC, "king_lead_min", "king_lead_min_blind")
 _PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge", "infer")
 
-_POLICY_LIST = (
+_POLICY_LIST: tuple[Policy, ...] = (
     Policy("random", "play", 0, "a card drawn uniformly from the legal cards", rollout=True),
     Policy(
         "heuristic",
@@ -358,6 +361,20 @@ _POLICY_LIST = (
     ),
 )
 
+SEARCHED: dict[str, tuple[int, str]] = {
+    "call": (1, "calls the card, of the lowest rank it may call and not held, whose"),
+    "ecart": (2, "lays the écart, of the expert's, the simple one's and those voiding suits, whose"),
+    "poignee": (3, "shows the largest poignée or none as its"),
+    "chelem": (2, "announces a chelem or not as its"),
+}
+"""The decisions searched like a card by ``pimc`` (``kernels.search.decisions``): the code of
+their ``search`` policy and what it chooses."""
+_POLICY_LIST += tuple(
+    Policy("search", d, code, f"deals the unseen cards many times and {what} playouts score best",
+           options=(f"{d}_worlds",), searches=True)
+    for d, (code, what) in SEARCHED.items()
+)  # fmt: skip
+
 POLICY_TABLE: dict[tuple[str, str], Policy] = {(p.decision, p.name): p for p in _POLICY_LIST}
 """Every policy, by (decision, name): two decisions may use one name (``never``)."""
 
@@ -365,7 +382,7 @@ MAX_TRUMP_HAND = 24
 """The most cards in a hand at any table (3 players): the bound of a count of trumps before
 the table size is known."""
 
-_OPTION_LIST = (
+_OPTION_LIST: tuple[Option, ...] = (
     Option(
         "follow_min_attack",
         "play",
@@ -555,15 +572,18 @@ _OPTION_LIST = (
     ),
 )
 
+_OPTION_LIST += tuple(
+    Option(f"{d}_worlds", d, "count", DEFAULT_DECIDE_WORLDS, "deals of the unseen cards drawn per decision",
+           low=1, high=H.MAX_WORLDS, slot=f"P_{d.upper()}_WORLDS")
+    for d in SEARCHED
+)  # fmt: skip
+
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTION_LIST}
 """Every option of a policy, by name, in the order specs write them."""
 
-POLICY_SLOTS: dict[str, str] = {"play": "P_PLAY_ATTACK", "bid": "P_BID_POLICY", "ecart": "P_ECART_POLICY"} | {
-    "poignee": "P_POIGNEE_POLICY",
-    "chelem": "P_CHELEM_POLICY",
-}
+POLICY_SLOTS: dict[str, str] = {d: f"P_{d.upper()}_POLICY" for d in DECISIONS} | {"play": "P_PLAY_ATTACK"}
 """The ``P_*`` slot holding each decision's policy code (card play: ``P_PLAY_ATTACK`` and
-``P_PLAY_DEFENCE``); the king call has one policy and no slot."""
+``P_PLAY_DEFENCE``)."""
 
 DEFAULTS: dict[str, str] = {
     "play": "heuristic",
@@ -658,17 +678,14 @@ def searches(blocks: np.ndarray) -> bool:
     """
     from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
 
-    rows = np.atleast_2d(blocks)
-    play = {p.code for p in _POLICY_LIST if p.decision == "play" and p.searches}
-    bid = {p.code for p in _POLICY_LIST if p.decision == "bid" and p.searches}
-    for row in rows:
-        for seat in range(int(row[S.C_PLAYERS])):
-            base = S.C_SEATS + seat * S.N_SEAT_CFG
-            if row[base + S.P_PLAY_ATTACK] in play or row[base + S.P_PLAY_DEFENCE] in play:
-                return True
-            if row[base + S.P_BID_POLICY] in bid:
-                return True
-    return False
+    slots = [(d, getattr(S, slot)) for d, slot in POLICY_SLOTS.items()] + [("play", S.P_PLAY_DEFENCE)]
+    codes = {d: {p.code for p in _POLICY_LIST if p.decision == d and p.searches} for d in DECISIONS}
+    return any(
+        row[S.C_SEATS + seat * S.N_SEAT_CFG + slot] in codes[d]
+        for row in np.atleast_2d(blocks)
+        for seat in range(int(row[S.C_PLAYERS]))
+        for d, slot in slots
+    )
 
 
 # --- derived files ------------------------------------------------------------------------
@@ -735,6 +752,12 @@ def policies_markdown() -> str:
                 f"{'yes' if p.searches else ''} | {'yes' if p.rollout else ''} |"
             )
     out += [
+        "",
+        "The `search` call, écart, poignée and chelem deal the unseen cards `*_worlds` times, play each",
+        "deal out once per choice (every card by the seat's `rollout`, the heuristic by default; every",
+        "other decision by its policy, a searching one by its default) and take the choice of best mean",
+        "score, the default policy's on a tie. Each may be set alone (`play=pimc,ecart=search`): its",
+        "own effect is measured in `reports/search-decisions.md`.",
         "",
         "`attack_play` and `defence_play` set the card play of one side (default: `play`); `name`",
         "is a short label for records and reports (text without `,` or `=`; default: the spec).",

@@ -28,6 +28,7 @@ def test_every_policy_has_its_kernel_code_and_codes_are_distinct_per_decision() 
     assert policies.CHELEM_POLICIES == {
         "never": codes.CHELEM_NEVER,
         "overwhelming": codes.CHELEM_OVERWHELMING,
+        "search": codes.CHELEM_SEARCH,
     }
 
 
@@ -58,7 +59,11 @@ def test_every_option_is_read_by_a_policy_and_has_a_default_in_range() -> None:
 
 def test_a_policy_that_searches_makes_the_run_search() -> None:
     searching = [p for p in POLICY_TABLE.values() if p.searches]
-    assert {(p.decision, p.name) for p in searching} == {("play", "pimc"), ("bid", "montecarlo")}
+    assert {(p.decision, p.name) for p in searching} == {
+        ("play", "pimc"),
+        ("bid", "montecarlo"),
+        *((d, "search") for d in ("call", "ecart", "poignee", "chelem")),
+    }
     assert not policies.searches(RunConfig().to_array())
     for p in searching:
         strategy = Strategy(**{p.decision: p.name})

@@ -10,9 +10,13 @@ picks the kernel (one dispatch per decision: ``policies.call.choose_call``,
 
 ``play_to_end`` plays a deal on from wherever it stands: the game's card play, the
 ``pimc`` player's playouts and the ``montecarlo`` bidder's. It plays every card whose
-policy searches nothing and hands a card whose policy searches (``pimc``) back to its
-caller, the game (``game.play_deal``), which asks the search player with its scratch: so
-this module and the search players that play deals out with it need no search player.
+policy searches nothing and hands a card whose policy searches (``pimc``), or a poignée
+whose policy searches (``poignee=search``), back to its caller, the game
+(``game.play_deal``), which asks the search player with its scratch: so this module and the
+search players that play deals out with it need no search player. ``take_contract`` hands
+back the same way the taker's call, écart and chelem announcement when its policy for them
+searches (``kernels.search.decisions``). A search player's playouts play every decision by
+a policy that searches nothing (``plain_decisions``).
 """
 
 from __future__ import annotations
@@ -22,8 +26,19 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.kernels.policies.announce import CHELEM_CODES, POIGNEE_CODES, announces_chelem, poignee_choice
 from tarotsim.kernels.policies.bidding import BID_CODES
-from tarotsim.kernels.policies.call import choose_call
-from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
+from tarotsim.kernels.policies.call import CALL_CODES, choose_call
+from tarotsim.kernels.policies.codes import (
+    BID_MONTECARLO,
+    CALL_LONGEST,
+    CALL_SEARCH,
+    CHELEM_NEVER,
+    CHELEM_SEARCH,
+    ECART_EXPERT,
+    ECART_SEARCH,
+    PLAY_PIMC,
+    POIGNEE_ALWAYS,
+    POIGNEE_SEARCH,
+)
 from tarotsim.kernels.policies.ecart import ECART_CODES, choose_ecart
 from tarotsim.kernels.policies.play import PLAYOUT_CODES, playout_card
 from tarotsim.kernels.score import GARDE
@@ -35,8 +50,10 @@ from tarotsim.kernels.state import (
     I_LEADER,
     I_TRICK,
     I_TRICK_LEN,
+    MAX_SEATS,
     P_BID_POLICY,
     P_BID_ROLLOUT,
+    P_CALL_POLICY,
     P_CHELEM_POLICY,
     P_ECART_POLICY,
     P_PLAY_ATTACK,
@@ -61,26 +78,70 @@ from tarotsim.kernels.steps import (
 from tarotsim.kernels.user import BID_USER, PLAY_USER, Users, user_card
 from tarotsim.kernels.view import seat_view
 
+T_CALL = 0
+"""A stage ``take_contract`` hands back when the taker's policy searches: the king call
+(five players), before ``steps.call_partner``."""
+T_ECART = 1
+"""The stage of the écart (Prise, Garde): the chien in the taker's hand, before ``steps.lay_ecart``."""
+T_CHELEM = 2
+"""The stage of the chelem announcement, before ``steps.start_play``."""
+
 
 @njit(_nrt=False)
-def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
+def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int, after: int = -1) -> int:
     """``taker`` takes ``contract`` on the table ``steps.reset_table`` made ready: its call
     (five players), the chien and its écart (Prise, Garde), the start of the count, its
-    chelem announcement, and the first trick, each choice by its policies."""
+    chelem announcement, and the first trick, each choice by its policies.
+
+    Returns -1 once the first trick has begun, or the stage (``T_CALL``, ``T_ECART``,
+    ``T_CHELEM``) whose decision the taker's policy makes by search (``search``): the caller
+    makes it with the search scratch, applies it (``steps.call_partner``, ``steps.lay_ecart``,
+    ``steps.start_play``) and, but after ``T_CHELEM``, calls again with ``after`` that stage
+    (``kernels.search.decisions.take_searched``). ``after`` (-1: from the start) is the last
+    stage already done."""
     players = cfg[C_PLAYERS]
-    name_taker(tb, taker, contract)
-    if players == FIVE_PLAYERS:
-        call_partner(tb, players, taker, choose_call(seat_view(tb, taker)))
-    if contract <= GARDE:
-        take_chien(tb, taker)
-        ecart0, ecart1 = choose_ecart(
-            cfg[seat_slot(taker, P_ECART_POLICY)], seat_view(tb, taker), cfg[C_CHIEN]
-        )
-        lay_ecart(tb, taker, ecart0, ecart1)
-    else:
-        set_chien_aside(tb, contract)
-    announced = announces_chelem(cfg[seat_slot(taker, P_CHELEM_POLICY)], seat_view(tb, taker), cfg)
-    start_play(tb, players, taker, announced)
+    if after < T_CALL:
+        name_taker(tb, taker, contract)
+        if players == FIVE_PLAYERS:
+            if cfg[seat_slot(taker, P_CALL_POLICY)] == CALL_SEARCH:
+                return T_CALL
+            call_partner(tb, players, taker, choose_call(seat_view(tb, taker)))
+    if after < T_ECART:
+        if contract <= GARDE:
+            take_chien(tb, taker)
+            policy = cfg[seat_slot(taker, P_ECART_POLICY)]
+            if policy == ECART_SEARCH:
+                return T_ECART
+            ecart0, ecart1 = choose_ecart(policy, seat_view(tb, taker), cfg[C_CHIEN])
+            lay_ecart(tb, taker, ecart0, ecart1)
+        else:
+            set_chien_aside(tb, contract)
+    policy = cfg[seat_slot(taker, P_CHELEM_POLICY)]
+    if policy == CHELEM_SEARCH:
+        return T_CHELEM
+    start_play(tb, players, taker, announces_chelem(policy, seat_view(tb, taker), cfg))
+    return -1
+
+
+PLAIN = (
+    (P_CALL_POLICY, CALL_SEARCH, CALL_LONGEST),
+    (P_ECART_POLICY, ECART_SEARCH, ECART_EXPERT),
+    (P_POIGNEE_POLICY, POIGNEE_SEARCH, POIGNEE_ALWAYS),
+    (P_CHELEM_POLICY, CHELEM_SEARCH, CHELEM_NEVER),
+)
+"""Each searching decision's slot, its searching code and the policy a playout plays it by
+instead: the decision's default (``policies.DEFAULTS``)."""
+
+
+@njit(_nrt=False)
+def plain_decisions(out: np.ndarray) -> None:
+    """In the playouts' configuration ``out`` (int64[N_CFG]), every seat's searching call,
+    écart, poignée and chelem policy replaced by its decision's default (``PLAIN``): a
+    playout searches nothing."""
+    for seat in range(MAX_SEATS):
+        for slot, searching, plain in PLAIN:
+            if out[seat_slot(seat, slot)] == searching:
+                out[seat_slot(seat, slot)] = plain
 
 
 @njit(inline="always")
@@ -108,6 +169,13 @@ def play_card(tb: DealState, cfg: np.ndarray, seat: int) -> int:
 
 
 @njit(_nrt=False)
+def play_plain_card(tb: DealState, cfg: np.ndarray, seat: int) -> None:
+    """``play_card`` as a function of its own, called rather than inlined: the game's card of a
+    seat whose poignée a search chose and whose card policy searches nothing."""
+    play_card(tb, cfg, seat)
+
+
+@njit(_nrt=False)
 def play_to_end(tb: DealState, cfg: np.ndarray, users: Users | None = None) -> int:
     """Play the deal on from where it stands to its last trick counted, each seat by its
     policies in ``cfg``, a seat played by a user's function (``kernels.user``) by its
@@ -115,10 +183,11 @@ def play_to_end(tb: DealState, cfg: np.ndarray, users: Users | None = None) -> i
     before their card.
 
     Returns -1 once the last trick is counted (``steps.settle_deal`` scores it), or the seat
-    whose card a searching policy (``pimc``) must choose, its poignée shown: the caller plays
-    that card (``steps.put_card``) and calls again. Without ``users`` (the search players'
-    playouts, a run without user functions) it compiles no user call, and hands a user
-    function's seat back the same way.
+    whose card a searching policy (``pimc``) must choose, its poignée shown, or whose poignée
+    a searching policy must choose (``poignee=search``, at the first trick: not shown yet):
+    the caller shows that poignée (``steps.put_poignee``), plays the card (``steps.put_card``)
+    and calls again. Without ``users`` (the search players' playouts, a run without user
+    functions) it compiles no user call, and hands a user function's seat back the same way.
     """
     info = tb.info
     players = cfg[C_PLAYERS]
@@ -132,6 +201,8 @@ def play_to_end(tb: DealState, cfg: np.ndarray, users: Users | None = None) -> i
         seat = info[I_LEADER] + info[I_TRICK_LEN]
         seat = seat - players if seat >= players else seat
         if info[I_TRICK] == 0:
+            if cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH:
+                return seat
             show_poignee(tb, cfg, seat)
         code = card_policy(tb, cfg, seat)
         if code == PLAY_PIMC:
@@ -158,7 +229,7 @@ def _handled(codes: tuple[int, ...], code: int) -> bool:
 def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
     """Raise ``ValueError`` when a seat of a configuration of ``cfgs`` (int64[k, N_CFG]) has a
     policy code that no dispatch handles, a searching policy (``pimc``, the ``montecarlo``
-    bidder) when ``searching`` is False, or a user function's code (``PLAY_USER + j``,
+    bidder, a ``search`` call, écart, poignée or chelem) when ``searching`` is False, or a user function's code (``PLAY_USER + j``,
     ``BID_USER + j``) of a slot ``j`` at or above ``users``, the run's user slots. Each dispatch raises on such a
     code too; a run checks before its parallel loop, where an exception raised in a deal
     would be lost."""
@@ -188,9 +259,18 @@ def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
                     raise ValueError("unknown or searching rollout policy code")
             elif not _handled(BID_CODES, code):
                 raise ValueError("unknown bid policy code")
-            if not _handled(ECART_CODES, cfg[seat_slot(seat, P_ECART_POLICY)]):
+            for slot, searching_code, _ in PLAIN:
+                if cfg[seat_slot(seat, slot)] == searching_code and not searching:
+                    raise ValueError("a searching call, ecart, poignee or chelem needs the search scratch")
+            code = cfg[seat_slot(seat, P_CALL_POLICY)]
+            if code != CALL_SEARCH and not _handled(CALL_CODES, code):
+                raise ValueError("unknown call policy code")
+            code = cfg[seat_slot(seat, P_ECART_POLICY)]
+            if code != ECART_SEARCH and not _handled(ECART_CODES, code):
                 raise ValueError("unknown ecart policy code")
-            if not _handled(POIGNEE_CODES, cfg[seat_slot(seat, P_POIGNEE_POLICY)]):
+            code = cfg[seat_slot(seat, P_POIGNEE_POLICY)]
+            if code != POIGNEE_SEARCH and not _handled(POIGNEE_CODES, code):
                 raise ValueError("unknown poignee policy code")
-            if not _handled(CHELEM_CODES, cfg[seat_slot(seat, P_CHELEM_POLICY)]):
+            code = cfg[seat_slot(seat, P_CHELEM_POLICY)]
+            if code != CHELEM_SEARCH and not _handled(CHELEM_CODES, code):
                 raise ValueError("unknown chelem policy code")

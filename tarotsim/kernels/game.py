@@ -7,7 +7,8 @@ record columns are described for users in ``tarotsim.run.records``.
 The deal after the auction is driven by ``kernels.driver`` (``take_contract``,
 ``play_to_end``: the same driver the search players' playouts use, on the rule steps of
 ``kernels.steps``); this module adds the deal, the auction, the decisions of the search
-players (the ``montecarlo`` bid, the ``pimc`` card: ``play_to_end`` hands those back),
+players (the ``montecarlo`` bid, the ``pimc`` card, and the searched call, écart, chelem and
+poignée of ``kernels.search.decisions``: ``take_contract`` and ``play_to_end`` hand those back),
 and the records. Each policy receives its seat's ``SeatView`` (``kernels.view``).
 
 ``play_cards``, ``log_play`` and ``record_result`` are inlined into ``play_deal``: a called function is passed
@@ -44,9 +45,9 @@ from tarotsim.kernels.bits import popcount
 from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_packets, is_petit_sec
 from tarotsim.kernels.dealing import deal_condition
-from tarotsim.kernels.driver import card_policy, play_to_end, take_contract
+from tarotsim.kernels.driver import card_policy, play_plain_card, play_to_end, take_contract
 from tarotsim.kernels.policies.bidding import choose_bid
-from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
+from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC, POIGNEE_SEARCH
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import (
     bouts,
@@ -57,6 +58,7 @@ from tarotsim.kernels.score import (
     PASS,
     SIDE_NONE,
 )
+from tarotsim.kernels.search.decisions import show_searched, take_searched
 from tarotsim.kernels.search.montecarlo import montecarlo_wish
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
@@ -79,6 +81,7 @@ from tarotsim.kernels.state import (
     I_DEALER,
     I_LEADER,
     I_PARTNER,
+    I_TRICK,
     L_BIDS,
     L_LEADERS,
     L_PLAYS,
@@ -87,6 +90,7 @@ from tarotsim.kernels.state import (
     MAX_SEATS,
     N_REC,
     P_BID_POLICY,
+    P_POIGNEE_POLICY,
     R_ATTACK_BOUTS,
     R_ATTACK_HALF,
     R_ATTACK_TRICKS,
@@ -130,7 +134,7 @@ from tarotsim.kernels.steps import (
     settle_deal,
     shown_size,
 )
-from tarotsim.kernels.user import BID_USER, Users, user_bid
+from tarotsim.kernels.user import BID_USER, PLAY_USER, Users, user_bid, user_card
 from tarotsim.kernels.view import seat_view
 
 
@@ -261,17 +265,29 @@ def _bid(
 def play_cards(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users | None) -> None:
     """The card play of the deal, from the first trick to the last counted: ``driver.play_to_end``
     (with ``users``, the run's user card players, when it has some), which hands back each
-    card of a searching policy (``pimc``), asked here with ``search``."""
+    card of a searching policy (``pimc``) and each poignée of one (``poignee=search``), asked
+    here with ``search``: the poignée shown (``decisions.show_searched``), then the seat's card."""
     if users is None:
         seat = play_to_end(tb, cfg)
     else:
         seat = play_to_end(tb, cfg, users)
     while seat >= 0:
-        if search is None or card_policy(tb, cfg, seat) != PLAY_PIMC:
-            raise ValueError("a searching card-play policy needs the search scratch, a user's its function")
+        code = card_policy(tb, cfg, seat)
+        if search is None:
+            raise ValueError("a searching card-play or poignee policy needs the search scratch")
         else:
-            legal0, legal1 = legal_now(tb, seat)
-            put_card(tb, seat, pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play))
+            if tb.info[I_TRICK] == 0 and cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH:
+                show_searched(tb, cfg, seat, search.play)
+            if code == PLAY_PIMC:
+                legal0, legal1 = legal_now(tb, seat)
+                put_card(tb, seat, pimc_card(seat_view(tb, seat), legal0, legal1, cfg, search.play))
+            elif code < PLAY_USER:
+                play_plain_card(tb, cfg, seat)
+            elif users is None:
+                raise ValueError("a user card-play code without its function")
+            else:
+                legal0, legal1 = legal_now(tb, seat)
+                put_card(tb, seat, user_card(users, code, seat_view(tb, seat), legal0, legal1))
         if users is None:
             seat = play_to_end(tb, cfg)
         else:
@@ -404,7 +420,12 @@ def play_deal(
     rec[R_TAKER] = taker
     rec[R_CONTRACT] = contract
     _record_hand(tb, cfg, rec, taker, auction.wishes)
-    take_contract(tb, cfg, taker, contract)
+    stage = take_contract(tb, cfg, taker, contract)
+    if stage >= 0:
+        if search is None:
+            raise ValueError("a searching call, ecart or chelem policy needs the search scratch")
+        else:
+            take_searched(tb, cfg, taker, contract, stage, search.play)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 
     play_cards(tb, cfg, search, users)

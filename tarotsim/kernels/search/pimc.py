@@ -70,7 +70,7 @@ from tarotsim.cards import EXCUSE, HALF_POINTS, N_CARDS, N_SUIT_CARDS, PETIT, TR
 from tarotsim.kernels.bits import lowest_bit, popcount
 from tarotsim.kernels.constants import INFER_HEURISTIC
 from tarotsim.kernels.count import close_trick, start_count
-from tarotsim.kernels.driver import play_to_end
+from tarotsim.kernels.driver import plain_decisions, play_to_end
 from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.rules import card_bit, suit_code
@@ -254,15 +254,17 @@ def _set_table(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> None:
 
 
 @njit(_nrt=False)
-def _rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
+def rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The playouts' configuration: ``cfg`` with every seat's card play, on both sides,
-    ``seat``'s rollout policy (``P_ROLLOUT``); each seat keeps its other policies and options."""
+    ``seat``'s rollout policy (``P_ROLLOUT``); each seat keeps its other policies and options,
+    a searching one played by its decision's default (``driver.plain_decisions``)."""
     for i in range(N_CFG):
         out[i] = cfg[i]
     rollout = cfg[seat_slot(seat, P_ROLLOUT)]
     for other in range(MAX_SEATS):
         out[seat_slot(other, P_PLAY_ATTACK)] = rollout
         out[seat_slot(other, P_PLAY_DEFENCE)] = rollout
+    plain_decisions(out)
 
 
 @njit(_nrt=False)
@@ -392,7 +394,7 @@ def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray
             sc.infer,
         )
     if not exact:
-        _rollout_cfg(cfg, seat, sc.rollout)
+        rollout_cfg(cfg, seat, sc.rollout)
     left = 0
     for card in range(N_CARDS):
         sc.total[card] = 0

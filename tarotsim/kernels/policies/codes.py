@@ -1,6 +1,6 @@
 """Integer codes of the policies, written from the registry (``tarotsim.policies``): do not edit.
 
-Regenerate with ``python -m tarotsim.policies``; ``tests/test_policies.py`` checks this file.
+Regenerate with ``python -m tarotsim.policy_files``; ``tests/test_policies.py`` checks this file.
 """
 
 PLAY_RANDOM = 0

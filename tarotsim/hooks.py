@@ -36,7 +36,11 @@ def is_player(value: object) -> bool:
     cards: ``play=``)."""
     if isinstance(value, (str, type)) or is_numba_function(value):
         return False
-    return callable(getattr(value, "act", None)) or callable(getattr(value, "act_batch", None)) or callable(value)
+    return (
+        callable(getattr(value, "act", None))
+        or callable(getattr(value, "act_batch", None))
+        or callable(value)
+    )
 
 
 def player_name(player: object) -> str:

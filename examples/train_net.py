@@ -39,7 +39,7 @@ import numpy as np
 from tarotsim import Strategy
 from tarotsim.game import strategy_cfg
 from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.policies.mlp import LAYERS, MAX_ACTIVE, N_INPUT, best_legal, features, forward
+from tarotsim.kernels.policies.mlp import LAYERS, MAX_ACTIVE, N_INPUT, features, forward
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.search.searching import new_search
@@ -96,8 +96,7 @@ def _record(key, first, count, cfg, cfgs, net, w1, b1, w2, b2, w3, b3, idx, val,
                 legal[rows, 1] = moves[1]
                 rows += 1
                 if net:
-                    forward(ki, kv, n, w1, b1, w2, b2, w3, b3, h1, h2, scores)
-                    play = best_legal(scores, moves[0], moves[1])
+                    play = forward(ki, kv, n, w1, b1, w2, b2, w3, b3, h1, h2, scores, moves[0], moves[1])
             advance(tb, cfg, pos, laid, rec, log, moves, play)
     return rows
 
@@ -250,19 +249,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--deals", type=int, default=6000, help="deals of pimc imitation data")
     p.add_argument("--rounds", type=int, default=2, help="imitation rounds on the network's own play")
-    p.add_argument("--round-deals", type=int, default=2000)
+    p.add_argument("--round-deals", type=int, default=1500)
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--round-epochs", type=int, default=4)
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--hidden", type=int, nargs=2, default=(160, 128))
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=2, help="threads that record positions")
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        help="torch's threads (more spin idle on a busy machine, and change the weights' rounding)",
+    )
     p.add_argument("--data", type=Path, help="keep the positions here (npz) and read them back")
     p.add_argument("--out", type=Path, default=Path("tarotsim/data/net_play.npz"))
     args = p.parse_args(argv)
     import torch
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    torch.set_num_threads(args.torch_threads)
     t0 = time.time()
     if args.data is not None and args.data.exists():
         with np.load(args.data) as z:

@@ -305,6 +305,14 @@ _POLICY_LIST = (
         rollout=True,
     ),
     Policy(
+        "net",
+        "play",
+        5,
+        "a small neural network that learned the cards `pimc` plays (`examples/train_net.py`), "
+        "run inside the kernels at a small fraction of its cost (deterministic)",
+        rollout=True,
+    ),
+    Policy(
         "chavey",
         "bid",
         0,

@@ -12,9 +12,8 @@ suit led, who wins the trick so far and for which side, the voids shown, the tri
 trick's and the sides' card points). Every entry is read from the view and the legal cards:
 the no-peeking check (``tarotsim.testing.check_no_peeking``) holds by construction.
 
-``forward`` scores the 78 cards with the layers it is given (a multilayer perceptron with two
-hidden ReLU layers, its first a sum of the rows of the active inputs) and ``best_legal``
-picks the card. Apart from the shipped weights (``policies.net``), so that the training script
+``forward`` scores the legal cards with the layers it is given (a multilayer perceptron with
+two hidden ReLU layers, its first a sum of the rows of the active inputs) and picks the card. Apart from the shipped weights (``policies.net``), so that the training script
 (``examples/train_net.py``) records positions and plays its network as it learns, with the
 same input and the same arithmetic as ``play=net``.
 """
@@ -237,10 +236,13 @@ def forward(
     h1: np.ndarray,
     h2: np.ndarray,
     scores: np.ndarray,
-) -> None:
-    """The 78 cards' scores (``scores``, float32[78]) of the input whose ``n`` non-zero entries
-    are ``idx[:n]``, ``val[:n]``, with the layers ``w1`` … ``b3`` (`LAYERS`), working in
-    ``h1``, ``h2`` (float32, the hidden layers' sizes)."""
+    legal0: np.uint64,
+    legal1: np.uint64,
+) -> int:
+    """The legal card (of ``(legal0, legal1)``) of highest score, the lowest id among equals,
+    for the input whose ``n`` non-zero entries are ``idx[:n]``, ``val[:n]``, with the layers
+    ``w1`` … ``b3`` (`LAYERS`), working in ``h1``, ``h2`` (float32, the hidden layers' sizes).
+    Each legal card's score goes into ``scores`` (float32[78]); the others are not scored."""
     for j in range(h1.shape[0]):
         h1[j] = b1[j]
     for a in range(n):
@@ -258,24 +260,17 @@ def forward(
     for k in range(h2.shape[0]):
         if h2[k] < 0:
             h2[k] = 0
-    for c in range(N_CARDS):
-        s = b3[c]
-        for k in range(h2.shape[0]):
-            s += w3[c, k] * h2[k]
-        scores[c] = s
-
-
-@njit(inline="always")
-def best_legal(scores: np.ndarray, legal0: np.uint64, legal1: np.uint64) -> int:
-    """The legal card of highest score, the lowest id among equals."""
     best = -1
     best_score = np.float32(0)
-    for card in range(N_CARDS):
-        if card < N_SUIT_CARDS:
-            legal = (legal0 >> np.uint64(card)) & ONE
-        else:
-            legal = (legal1 >> np.uint64(card - N_SUIT_CARDS)) & ONE
-        if legal and (best < 0 or scores[card] > best_score):
-            best = card
-            best_score = scores[card]
+    for word, offset in ((legal0, 0), (legal1, N_SUIT_CARDS)):
+        while word:
+            card = offset + lowest_bit(word)
+            word &= word - ONE
+            score = b3[card]
+            for k in range(h2.shape[0]):
+                score += w3[card, k] * h2[k]
+            scores[card] = score
+            if best < 0 or score > best_score:
+                best = card
+                best_score = score
     return best

@@ -77,7 +77,7 @@ def main() -> None:
     for b, deals in ((HEURISTIC, args.deals), (PIMC, args.deals_pimc)):
         t = time.perf_counter()
         result = tarotsim.duel(NET, b, deals, seed=args.seed, progress=False)
-        low, high = result.interval
+        low, high = result.low, result.high
         rows.append(
             f"| `{NET}` | `{b}` | {deals:,} | {result.edge:+.2f} | [{low:+.2f}, {high:+.2f}] | "
             f"{time.perf_counter() - t:,.0f} |"

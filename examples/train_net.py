@@ -2,8 +2,9 @@
 
 Writes the weights that ``play=net`` plays (``tarotsim/data/net_play.npz``; set the digest it
 prints as ``WEIGHTS_SHA256`` in ``tarotsim/kernels/policies/net.py``). Needs torch, the
-``learn`` extra (README, "A learned card player"); a seed reproduces the weights on the same
-machine and versions. About an hour of CPU on two cores with the defaults.
+``learn`` extra (``docs/research.md``, "The learned card player"); a seed reproduces the weights on the same
+machine and versions. With the defaults, about 8 minutes on a busy 2-core machine, a third
+of them compiling.
 
 1. Positions: deals at 4 players, every seat played by ``pimc`` (its defaults), the other
    decisions by the default policies; at each card decision with a choice, the seat's input
@@ -11,14 +12,17 @@ machine and versions. About an hour of CPU on two cores with the defaults.
    ``pimc`` chose.
 2. Imitation: the network (``kernels.policies.net``: the input's active rows summed, two
    hidden ReLU layers) fitted by cross-entropy over the legal cards (Adam).
-3. Imitation rounds (DAgger): the network as trained so far plays every seat of new deals, and
+3. With ``--rounds N`` (default 0, as the shipped weights were made), imitation rounds
+   (DAgger): the network as trained so far plays every seat of new deals, and
    ``pimc`` says at each decision which card it would have played there; those positions join
    the data and the network is fitted again. The network thus learns ``pimc``'s answer in the
    positions its own play leads to, which plain imitation never shows it. No reward is used:
    these rounds are imitation, not reinforcement learning.
-4. Export: float16 weights in the npz layout of ``kernels.policies.net.LAYERS``.
+4. Export: float16 weights in the npz layout of ``kernels.policies.mlp.LAYERS``.
 
-Run (the venv with the ``learn`` extra)::
+Its input and the weights change together: the script imports the game, which loads the shipped
+weights, so after a change of the input (``mlp.N_INPUT``) it needs weights of the new shape in
+place first (any values). Run (the venv with the ``learn`` extra)::
 
     python examples/train_net.py --seed 2026 --out tarotsim/data/net_play.npz
 """
@@ -85,7 +89,7 @@ def _record(key, first, count, cfg, cfgs, net, w1, b1, w2, b2, w3, b3, idx, val,
             card = pimc_card(v, moves[0], moves[1], cfg, search.play)
             play = card
             if popcount(moves[0]) + popcount(moves[1]) > 1:
-                n = features(v, moves[0], moves[1], ki, kv)
+                n = features(v, moves[0], moves[1], cfg, ki, kv)
                 for a in range(n):
                     idx[top + a] = ki[a]
                     val[top + a] = kv[a]
@@ -247,8 +251,8 @@ def export(model) -> tuple[np.ndarray, ...]:  # type: ignore[no-untyped-def]
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--deals", type=int, default=6000, help="deals of pimc imitation data")
-    p.add_argument("--rounds", type=int, default=2, help="imitation rounds on the network's own play")
+    p.add_argument("--deals", type=int, default=3000, help="deals of pimc imitation data")
+    p.add_argument("--rounds", type=int, default=0, help="imitation rounds on the network's own play")
     p.add_argument("--round-deals", type=int, default=1500)
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--round-epochs", type=int, default=4)

@@ -11,6 +11,7 @@ import pytest
 
 from tarotsim import Game
 from tarotsim.cards import card_id, from_mask
+from tarotsim.game import strategy_cfg
 from tarotsim.kernels.policies import net
 from tarotsim.kernels.policies.mlp import LAYERS, MAX_ACTIVE, N_INPUT, features, forward
 from tarotsim.testing import check_no_peeking
@@ -34,6 +35,7 @@ def test_the_kernel_plays_the_numpy_network_of_the_shipped_weights() -> None:
     h1 = np.zeros(net.HIDDEN1, np.float32)
     h2 = np.zeros(net.HIDDEN2, np.float32)
     scores = np.zeros(78, np.float32)
+    net_cfg = strategy_cfg("play=net", 4)
     decisions = 0
     for deal in range(3):
         game = Game(4, seed=11, deal=deal)
@@ -42,7 +44,7 @@ def test_the_kernel_plays_the_numpy_network_of_the_shipped_weights() -> None:
             action = game.ask("play=net")
             if observation.phase == "play" and len(observation.legal_actions) > 1:
                 _, _, legal0, legal1, _ = observation._decision
-                n = features(observation._view, np.uint64(legal0), np.uint64(legal1), idx, val)
+                n = features(observation._view, np.uint64(legal0), np.uint64(legal1), net_cfg, idx, val)
                 assert 0 < n <= MAX_ACTIVE and (idx[:n] < N_INPUT).all()
                 expected = _numpy_scores(idx[:n], val[:n], shipped)
                 legal = from_mask(legal0, legal1)

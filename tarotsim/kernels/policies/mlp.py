@@ -6,7 +6,8 @@ list of the non-zero entries of a fixed-size vector (``N_INPUT``):
 
 0/1 planes of the 78 cards (``F_*`` below: own hand, legal cards, the cards each seat played by
 its place after this one, the trick, the card winning it, the cards still unseen, those laid
-aside in this seat's sight, the poignée cards each seat showed and still holds), then
+aside in this seat's sight, the poignée cards each seat showed and still holds, the card the
+heuristic would play), then
 scalars (side, table size, contract, taker's and known partner's places, place in the trick,
 suit led, who wins the trick so far and for which side, the voids shown, the trick number, the
 trick's and the sides' card points). Every entry is read from the view and the legal cards:
@@ -25,6 +26,7 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import HALF_POINTS, N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import ONE, lowest_bit, popcount
+from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rules import void_seats
 from tarotsim.kernels.state import (
     H_LEADER,
@@ -64,7 +66,10 @@ F_ASIDE = F_UNSEEN + N_CARDS
 """Plane: the cards it saw laid aside: its écart (the taker), the chien shown, the écart's trumps."""
 F_SHOWN = F_ASIDE + N_CARDS
 """``MAX_SEATS`` planes: each seat's poignée cards not yet played, by its place after this one."""
-F_ATTACK = F_SHOWN + MAX_SEATS * N_CARDS
+F_HINT = F_SHOWN + MAX_SEATS * N_CARDS
+"""Plane: the card the heuristic would play here (``heuristic.heuristic_card``, with the seat's
+options), which the network learns when to follow and when to leave."""
+F_ATTACK = F_HINT + N_CARDS
 """Scalar: 1 for the attack."""
 F_PLAYERS = F_ATTACK + 1
 """3 one-hot scalars: 3, 4 or 5 players."""
@@ -138,8 +143,11 @@ def _mine(w: int, seat: int, attack: bool, taker: int, partner: int) -> bool:
 
 
 @njit
-def features(v: SeatView, legal0: np.uint64, legal1: np.uint64, idx: np.ndarray, val: np.ndarray) -> int:
-    """The input at the seat of ``v`` with legal cards ``(legal0, legal1)``: writes the index
+def features(
+    v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, idx: np.ndarray, val: np.ndarray
+) -> int:
+    """The input at the seat of ``v`` with legal cards ``(legal0, legal1)`` and options ``cfg``
+    (the heuristic's, for its card, ``F_HINT``): writes the index
     of each non-zero entry into ``idx`` (int32[MAX_ACTIVE]) and its value into ``val``
     (float32[MAX_ACTIVE]); returns how many there are."""
     info = v.info
@@ -183,6 +191,7 @@ def features(v: SeatView, legal0: np.uint64, legal1: np.uint64, idx: np.ndarray,
         base = F_SHOWN + _place(seat, other, players) * N_CARDS
         n = _put_set(idx, val, n, base, v.shown[other, 0] & ~v.played[0], v.shown[other, 1] & ~v.played[1])
 
+    n = _put(idx, val, n, F_HINT + heuristic_card(v, legal0, legal1, cfg), 1.0)
     if v.attack:
         n = _put(idx, val, n, F_ATTACK, 1.0)
     n = _put(idx, val, n, F_PLAYERS + players - 3, 1.0)

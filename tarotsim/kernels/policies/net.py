@@ -39,7 +39,7 @@ from tarotsim.kernels.view import SeatView
 
 WEIGHTS_FILE = "data/net_play.npz"
 """The weights, in the package: the arrays of ``mlp.LAYERS``."""
-WEIGHTS_SHA256 = "939f044e9d7311ca39c8e101862bdc7843d889ab959ab92ad93ffec6bb16d379"
+WEIGHTS_SHA256 = "41bb5b4a1d3d408dcf621129a1f6b2c4af74b299d73d13044cd392c8ba68a34f"
 """The SHA-256 of the weights file: changed with it (see the module docstring)."""
 FROZEN_BYTES = 10**6
 """The largest global array Numba freezes into the compiled code (float32 bytes); a larger one
@@ -119,8 +119,9 @@ def _stack(typingctx, size, dtype):  # type: ignore[no-untyped-def]
 
 
 @njit(_nrt=False)
-def net_card(v: SeatView, legal0: np.uint64, legal1: np.uint64) -> int:
-    """The card the ``net`` policy plays for the seat of ``v`` from its legal cards (its only
+def net_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray) -> int:
+    """The card the ``net`` policy plays for the seat of ``v`` from its legal cards, with its
+    options ``cfg`` (the heuristic's, whose card is part of the input; its only
     legal card without asking the network)."""
     if popcount(legal0) + popcount(legal1) == 1:
         return lowest_bit(legal0) if legal0 else N_SUIT_CARDS + lowest_bit(legal1)
@@ -129,5 +130,5 @@ def net_card(v: SeatView, legal0: np.uint64, legal1: np.uint64) -> int:
     h1 = _stack(HIDDEN1, np.float32)
     h2 = _stack(HIDDEN2, np.float32)
     scores = _stack(N_CARDS, np.float32)
-    n = features(v, legal0, legal1, idx, val)
+    n = features(v, legal0, legal1, cfg, idx, val)
     return forward(idx, val, n, W1, B1, W2, B2, W3, B3, h1, h2, scores, legal0, legal1)

@@ -56,5 +56,5 @@ def playout_card(policy: int, v: SeatView, legal0: np.uint64, legal1: np.uint64,
     if policy == PLAY_RANDOM:
         return random_card(v.rng, legal0, legal1)
     if policy == PLAY_NET:
-        return net_card(v, legal0, legal1)
+        return net_card(v, legal0, legal1, cfg)
     raise ValueError("unknown or searching card-play policy code")

@@ -308,8 +308,8 @@ _POLICY_LIST = (
         "net",
         "play",
         5,
-        "a small neural network that learned the cards `pimc` plays (`examples/train_net.py`), "
-        "run inside the kernels at a small fraction of its cost (deterministic)",
+        "the heuristic's card, unless a small neural network that learned the cards `pimc` plays "
+        "(`examples/train_net.py`) is sure of a better one; run inside the kernels (deterministic)",
         rollout=True,
     ),
     Policy(

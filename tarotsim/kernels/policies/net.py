@@ -3,9 +3,11 @@ player's cards (``examples/train_net.py``), evaluated here in Numba.
 
 The seat's ``SeatView`` and its legal cards become a compact input (``policies.mlp``:
 0/1 planes of the 78 cards and a few scalars, given as the list of its non-zero entries). A
-multilayer perceptron with two hidden layers (ReLU) scores the 78 cards; the seat plays
-the legal card of highest score, the lowest id among equal scores (deterministic; it never
-draws from the deal's random stream). The first layer is a sum of the rows of the active
+multilayer perceptron with two hidden layers (ReLU) scores the legal cards. One plane of the
+input is the card the heuristic would play; the seat plays that card unless the network scores
+its best card (the lowest id among equal scores) more than `MARGIN` above it, so the network
+leaves the heuristic only where it is sure (deterministic; it never draws from the deal's
+random stream). The first layer is a sum of the rows of the active
 inputs, so the input's size costs memory, not time.
 
 The weights ship with the package (``tarotsim/data/net_play.npz``, stored as float16, used
@@ -34,6 +36,7 @@ from numba.np.arrayobj import make_array, populate_array
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import lowest_bit, popcount
+from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.policies.mlp import LAYERS, MAX_ACTIVE, N_INPUT, features, forward
 from tarotsim.kernels.view import SeatView
 
@@ -41,6 +44,10 @@ WEIGHTS_FILE = "data/net_play.npz"
 """The weights, in the package: the arrays of ``mlp.LAYERS``."""
 WEIGHTS_SHA256 = "41bb5b4a1d3d408dcf621129a1f6b2c4af74b299d73d13044cd392c8ba68a34f"
 """The SHA-256 of the weights file: changed with it (see the module docstring)."""
+MARGIN = 2.0
+"""How much more the network must score a card than the heuristic's card to play it rather than
+the heuristic's (chosen among 0, 1, 2 and 4 by duels against the heuristic on the deals of
+seed 11, 4,000 each: ``reports/learned-player.md``)."""
 FROZEN_BYTES = 10**6
 """The largest global array Numba freezes into the compiled code (float32 bytes); a larger one
 is read by its address, and no kernel that reads it can be cached."""
@@ -121,8 +128,9 @@ def _stack(typingctx, size, dtype):  # type: ignore[no-untyped-def]
 @njit(_nrt=False)
 def net_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray) -> int:
     """The card the ``net`` policy plays for the seat of ``v`` from its legal cards, with its
-    options ``cfg`` (the heuristic's, whose card is part of the input; its only
-    legal card without asking the network)."""
+    options ``cfg``: the heuristic's card (``heuristic.heuristic_card``, also part of the
+    input), unless the network scores its best card more than `MARGIN` above it; a lone legal
+    card at once."""
     if popcount(legal0) + popcount(legal1) == 1:
         return lowest_bit(legal0) if legal0 else N_SUIT_CARDS + lowest_bit(legal1)
     idx = _stack(MAX_ACTIVE, np.int32)
@@ -131,4 +139,6 @@ def net_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray)
     h2 = _stack(HIDDEN2, np.float32)
     scores = _stack(N_CARDS, np.float32)
     n = features(v, legal0, legal1, cfg, idx, val)
-    return forward(idx, val, n, W1, B1, W2, B2, W3, B3, h1, h2, scores, legal0, legal1)
+    best = forward(idx, val, n, W1, B1, W2, B2, W3, B3, h1, h2, scores, legal0, legal1)
+    hint = heuristic_card(v, legal0, legal1, cfg)
+    return best if scores[best] - scores[hint] > MARGIN else hint

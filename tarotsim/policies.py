@@ -307,6 +307,14 @@ _POLICY_LIST: tuple[Policy, ...] = (
         rollout=True,
     ),
     Policy(
+        "net",
+        "play",
+        5,
+        "the heuristic's card, unless a small neural network that learned the cards `pimc` plays "
+        "(`examples/train_net.py`) is sure of a better one; run inside the kernels (deterministic)",
+        rollout=True,
+    ),
+    Policy(
         "chavey",
         "bid",
         0,

@@ -44,9 +44,9 @@ from tarotsim.analysis import best_contract, success_table, thresholds
 from tarotsim.analysis.same_play import PLAY_COLUMNS
 from tarotsim.analysis.tables import to_markdown
 from tarotsim.bench.timing import machine
-from tarotsim.config import RunConfig
-from tarotsim.labels import CONTRACTS, PLAY_POLICIES
-from tarotsim.run.engine import check_threads
+from tarotsim.config import RunConfig, check_threads
+from tarotsim.labels import CONTRACTS
+from tarotsim.policies import PLAY_POLICIES
 from tarotsim.run.seeding import resolve_seed
 from tarotsim.run.spec import RunSpec
 from tarotsim.strategy import DEFAULT_DROP, DEFAULT_WORLDS

@@ -3,11 +3,12 @@
 ``tarotsim.VecEnv`` with 4096 games, one thread, the actions drawn at random among the legal
 ones with numpy in the benchmark loop (per game: the count of legal actions, one integer
 draw below it, and the matching entry of the mask's nonzero positions), observations and
-masks included: decisions per CPU second (``time.process_time``) with every seat an agent,
-and with one agent seat against the heuristic: compact rows, float32 tensor observations,
-and tensors for the card play only of a forced garde. Beside them, in the same interleaved rounds,
-``simulate``'s engine with random card play (cards per CPU second: the deals played out ×
-cards per deal).
+masks included: decisions per CPU second (``time.process_time``) of the whole loop and of
+``VecEnv.step`` alone, with every seat an agent and with one agent seat against the
+heuristic, each with int64 rows, float32 tensors written by the kernel and their uint8
+compact form, and tensors for the card play only of a forced garde. Beside them, in the same
+interleaved rounds, ``simulate``'s engine with random card play (cards per CPU second: the
+deals played out × cards per deal).
 
     .venv/bin/python benchmarks/bench_env.py [--games 4096] [--steps 200] [--rounds 7]
 """
@@ -15,14 +16,17 @@ cards per deal).
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tarotsim import VecEnv
-from tarotsim.bench.timing import Work, interleave, machine
+from tarotsim.bench.timing import CPU_TICK, Spread, Work, interleave, machine
 from tarotsim.bench.works import SEED, _engine_cfg
+from tarotsim.game import TENSOR_LENGTH
 from tarotsim.kernels.state import C_HAND, C_PLAYERS, R_THROWN_IN
 from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
@@ -31,6 +35,16 @@ REPORTS = Path(__file__).resolve().parent.parent / "reports"
 COMMAND = ".venv/bin/python benchmarks/bench_env.py"
 HEURISTIC = "play=heuristic,ecart=expert"
 ENGINE_DEALS = 200_000
+PGX_NOTE = (
+    "pgx (JAX), the batched card-game environments' reference, is not measured beside them: it is "
+    "not installed in this environment (it needs JAX, no extra of tarotsim installs it)."
+)
+
+
+def _pgx_versions() -> str:
+    from importlib.metadata import version
+
+    return ", ".join(f"{name} {version(name)}" for name in ("pgx", "jax", "jaxlib"))
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator, rows: np.ndarray) -> np.ndarray:
@@ -43,24 +57,70 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, rows: np.ndarray) -
 
 
 def env_work(
-    games: int, steps: int, agent_seats: tuple[int, ...], stats: dict[str, int], **options: Any
+    games: int, steps: int, agent_seats: tuple[int, ...], stats: dict[str, Any], **options: Any
 ) -> Work:
     """``steps`` steps of a VecEnv of ``games`` games (``options``: VecEnv's), random legal
-    actions; ``stats`` counts the deals that end."""
+    actions; ``stats`` counts the deals that end and the decisions, and keeps each run's CPU
+    seconds inside ``VecEnv.step`` alone (``step_cpu``, the benchmark's draw left out)."""
     env = VecEnv(games, 4, agent_seats=agent_seats, opponents=HEURISTIC, seed=SEED, threads=1, **options)
     rng = np.random.default_rng(SEED)
     rows = np.arange(games) * env.n_actions
     state = {"mask": env.reset()[1]}
+    stats.update(deals=0, decisions=0, step_cpu=[])
 
     def run() -> None:
         mask = state["mask"]
         ended = 0
+        inside = 0.0
         for _ in range(steps):
-            obs, mask, rewards, done = env.step(random_legal(mask, rng, rows))
+            actions = random_legal(mask, rng, rows)
+            started = time.process_time()
+            obs, mask, rewards, done = env.step(actions)
+            inside += time.process_time() - started
             ended += int(np.count_nonzero(done))
         state["mask"] = mask
-        stats["deals"] = stats.get("deals", 0) + ended
-        stats["decisions"] = stats.get("decisions", 0) + steps * games
+        stats["deals"] += ended
+        stats["decisions"] += steps * games
+        stats["step_cpu"].append(inside)
+
+    return Work(run, steps * games)
+
+
+PGX_GAMES = ("kuhn_poker", "leduc_holdem")
+"""pgx's card games measured beside VecEnv where pgx is installed (its bridge bidding needs
+a table of double-dummy results that is not shipped)."""
+
+
+def pgx_work(env_id: str, games: int, steps: int) -> Work:
+    """``steps`` steps of ``games`` pgx games of ``env_id`` (``jax.vmap`` of the game's
+    ``step`` under pgx's ``auto_reset``, jitted), one action per game drawn uniformly among
+    the legal ones by ``jax.random.categorical`` on the masked logits, every seat an agent."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make(env_id)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def advance(state: Any, key: Any) -> Any:
+        draw, reset = jax.random.split(key)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(draw, logits, axis=-1)
+        return step(state, action, jax.random.split(reset, games))
+
+    key = jax.random.PRNGKey(SEED)
+    box = {"state": init(jax.random.split(key, games)), "key": key}
+
+    def run() -> None:
+        state, key = box["state"], box["key"]
+        for _ in range(steps):
+            key, sub = jax.random.split(key)
+            state = advance(state, sub)
+        state.observation.block_until_ready()
+        box["state"], box["key"] = state, key
 
     return Work(run, steps * games)
 
@@ -84,63 +144,124 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4096)
     parser.add_argument("--steps", type=int, default=200, help="steps per timed round")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--no-pgx", action="store_true", help="leave pgx out even where it is installed")
     args = parser.parse_args()
-    every, one, tensor, play = dict[str, int](), dict[str, int](), dict[str, int](), dict[str, int]()
     garde = {"agent_decisions": ("play",), "taker": 0, "contract": "garde", "observations": "tensor"}
-    works = {
-        "every seat an agent": env_work(args.games, args.steps, (0, 1, 2, 3), every),
-        "seat 0 against the heuristic": env_work(args.games, args.steps // 4, (0,), one),
-        "seat 0, tensors": env_work(args.games, args.steps // 4, (0,), tensor, observations="tensor"),
-        "seat 0, card play of a forced garde, tensors": env_work(
-            args.games, args.steps // 4, (0,), play, **garde
-        ),
-        "simulate, random play (cards)": engine_cards_work(ENGINE_DEALS),
+    every = (0, 1, 2, 3)
+    setups: dict[str, tuple[int, tuple[int, ...], dict[str, Any]]] = {
+        "every seat an agent, int64 rows": (args.steps, every, {}),
+        "every seat an agent, float32 tensors": (args.steps, every, {"observations": "tensor"}),
+        "every seat an agent, uint8 compact": (args.steps, every, {"observations": "compact"}),
+        "seat 0 against the heuristic, int64 rows": (args.steps // 4, (0,), {}),
+        "seat 0 against the heuristic, float32 tensors": (args.steps // 4, (0,), {"observations": "tensor"}),
+        "seat 0 against the heuristic, uint8 compact": (args.steps // 4, (0,), {"observations": "compact"}),
+        "seat 0 playing the cards of a forced garde, float32 tensors": (args.steps // 4, (0,), garde),
     }
+    stats: dict[str, dict[str, Any]] = {name: {} for name in setups}
+    works = {
+        name: env_work(args.games, steps, seats, stats[name], **options)
+        for name, (steps, seats, options) in setups.items()
+    }
+    works["simulate, random play (cards)"] = engine_cards_work(ENGINE_DEALS)
+    pgx_names = []
+    if importlib.util.find_spec("pgx") is not None and not args.no_pgx:
+        for env_id in PGX_GAMES:
+            pgx_names.append(f"pgx {env_id}, every seat an agent")
+            works[pgx_names[-1]] = pgx_work(env_id, args.games, args.steps)
     rounds = interleave(works, repeats=args.rounds).on_cpu()
     info = machine()
-    all_agents = rounds.spread("every seat an agent")
-    heuristic = rounds.spread("seat 0 against the heuristic")
-    tensors = rounds.spread("seat 0, tensors")
-    cards = rounds.spread("seat 0, card play of a forced garde, tensors")
-    engine = rounds.spread("simulate, random play (cards)")
-    ratio = rounds.ratio("every seat an agent", "simulate, random play (cards)")
+
+    def cells(spread: Spread, digits: int = 0) -> str:
+        interval = "–" if spread.low is None else f"{spread.low:,.{digits}f}–{spread.high:,.{digits}f}"
+        return f"{spread.median:,.{digits}f} | {interval} | {spread.min:,.{digits}f}–{spread.max:,.{digits}f}"
+
+    table = []
+    for name, (steps, _, _) in setups.items():
+        step_alone = Spread.of(
+            [steps * args.games / max(cpu, CPU_TICK) for cpu in stats[name]["step_cpu"][1:]]
+        )
+        table.append(f"| {name} | {cells(rounds.spread(name))} | {cells(step_alone)} |")
+    one = stats["seat 0 against the heuristic, int64 rows"]
     deals_per_decision = one["deals"] / one["decisions"]
+    heuristic = rounds.spread("seat 0 against the heuristic, int64 rows")
+    ratios = [
+        (
+            "every seat an agent: float32 tensors / rows",
+            "every seat an agent, float32 tensors",
+            "every seat an agent, int64 rows",
+        ),
+        (
+            "every seat an agent: uint8 compact / rows",
+            "every seat an agent, uint8 compact",
+            "every seat an agent, int64 rows",
+        ),
+        (
+            "seat 0 against the heuristic: float32 tensors / rows",
+            "seat 0 against the heuristic, float32 tensors",
+            "seat 0 against the heuristic, int64 rows",
+        ),
+        (
+            "every seat an agent, rows / simulate's cards",
+            "every seat an agent, int64 rows",
+            "simulate, random play (cards)",
+        ),
+    ]
     lines = [
         "# The batched environment: speed",
         "",
         f"`{COMMAND} --games {args.games} --steps {args.steps} --rounds {args.rounds}`:",
         f"`tarotsim.VecEnv` with {args.games} games, 4 players, one thread; each step draws one action",
         "per game uniformly among the legal ones with numpy in the benchmark loop (the legal count,",
-        "one draw below it, the matching nonzero entry of the mask) and returns the compact",
-        "observations (int64 rows, or float32 tensors where said), the masks, the rewards and the",
-        "done flags. Figures per second of the process's CPU time (`time.process_time`), medians",
-        "and min–max of interleaved rounds (`tarotsim.bench.timing.interleave`); the engine is",
-        "`simulate`'s with random card play (the simple écart), its deals counted in cards played.",
+        "one draw below it, the matching nonzero entry of the mask) and returns the observations",
+        "(int64 rows; or the encoded observation of `tarotsim.game.TENSOR_FIELDS`, "
+        f"{TENSOR_LENGTH} values per",
+        "decision, which the kernel (`tarotsim.kernels.encode`) writes straight into the batch",
+        "array: float32 `tensor`, or the same values as uint8 `compact`), the masks, the rewards",
+        "and the done flags. Figures are decisions per second of the process's CPU time",
+        "(`time.process_time`) over interleaved rounds (`tarotsim.bench.timing.interleave`): the",
+        "median, its 95 % interval (distribution-free, from the order statistics of the rounds;",
+        "– with too few rounds) and the min–max; **loop**: the whole benchmark loop (the draw of",
+        "the actions included), **step alone**: the CPU time inside `VecEnv.step` only. Beside",
+        "them `simulate`'s engine with random card play (the simple écart), in cards played.",
         "",
         f"Machine: {info['cpu']}, {info['cores']} cores shared with other work; load average (1 min)",
         f"{info['load_average']:.2f} at the end. Versions: "
         + ", ".join(f"{k} {v}" for k, v in info["versions"].items())
         + ".",
         "",
-        "| figure | median | min–max |",
-        "|---|---|---|",
-        f"| every seat an agent, decisions/CPU s | {all_agents.median:,.0f} | "
-        f"{all_agents.min:,.0f}–{all_agents.max:,.0f} |",
-        f"| seat 0 against the heuristic, agent decisions/CPU s | {heuristic.median:,.0f} | "
-        f"{heuristic.min:,.0f}–{heuristic.max:,.0f} |",
-        f"| seat 0 against the heuristic, deals/CPU s | {heuristic.median * deals_per_decision:,.0f} | |",
-        f"| seat 0 against the heuristic, tensor observations, agent decisions/CPU s | {tensors.median:,.0f} | "
-        f"{tensors.min:,.0f}–{tensors.max:,.0f} |",
-        f"| seat 0 playing the cards of a forced garde, tensor observations, agent decisions/CPU s | "
-        f"{cards.median:,.0f} | {cards.min:,.0f}–{cards.max:,.0f} |",
-        f"| simulate, random play, cards/CPU s | {engine.median:,.0f} | "
-        f"{engine.min:,.0f}–{engine.max:,.0f} |",
-        f"| every seat an agent / simulate's cards | {ratio.median:.3f} | {ratio.min:.3f}–{ratio.max:.3f} |",
+        "| decisions/CPU s | loop, median | 95 % interval | min–max | step alone, median | 95 % interval | min–max |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *table,
         "",
-        "The target is at least 1,000,000 decisions per second with every seat an agent. A step",
-        "costs the kernel (`kernels.vector.step`: the action, the other seats' policies, the",
-        "observation row and the mask of each game) and the numpy draw of the next actions; with",
-        "tensor observations, also `tarotsim.vecenv.decode` of every row (numpy).",
+        f"Seat 0 against the heuristic plays {heuristic.median * deals_per_decision:,.0f} deals per CPU second "
+        f"(loop, rows). `simulate` with random play: {cells(rounds.spread('simulate, random play (cards)'))} "
+        "cards/CPU s (median | 95 % interval | min–max).",
+        "",
+        *(
+            [
+                "pgx's card games in the same rounds (JAX on the CPU, one thread: "
+                f"{_pgx_versions()}), every seat an agent, {args.games} games, the loop "
+                "(the draw of the actions included, jitted with the step), decisions/CPU s:",
+                "",
+                "| game | median | 95 % interval | min–max |",
+                "|---|---:|---:|---:|",
+                *(f"| {name} | {cells(rounds.spread(name))} |" for name in pgx_names),
+                "",
+            ]
+            if pgx_names
+            else [PGX_NOTE, ""]
+        ),
+        "| ratio, same round | median | 95 % interval | min–max |",
+        "|---|---:|---:|---:|",
+        *(f"| {label} | {cells(rounds.ratio(a, b), 3)} |" for label, a, b in ratios),
+        "",
+        "The target is at least 1,500,000 decisions per CPU second with every seat an agent,",
+        "observation tensors included. A step costs the kernel (`kernels.vector.step`: the action,",
+        "the other seats' policies, the observation (row or encoded) and the mask of each game),",
+        "the allocation of the returned arrays and, in the loop, the numpy draw of the next",
+        "actions. The encoded observation is 584 values against the row's 54 int64: float32 writes",
+        f"{TENSOR_LENGTH * 4:,} bytes per decision into a batch array far larger than the caches",
+        f"(4096 games: {TENSOR_LENGTH * 4 * 4096 / 2**20:.1f} MiB a step), uint8 {TENSOR_LENGTH:,} bytes, the row 432.",
         "",
     ]
     REPORTS.mkdir(exist_ok=True)

@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 from tarotsim.bench.timing import machine  # noqa: E402
 from tarotsim.config import RunConfig  # noqa: E402
-from tarotsim.labels import PLAY_POLICIES  # noqa: E402
+from tarotsim.policies import PLAY_POLICIES  # noqa: E402
 from tarotsim.run.engine import play_deals, using_threads  # noqa: E402
 from tarotsim.run.seeding import run_key  # noqa: E402
 

@@ -207,9 +207,9 @@ def main() -> None:
         f"| Numba / greedy, duel | {statistics.median(duel_ratio):.2f} | "
         f"{min(duel_ratio):.2f}–{max(duel_ratio):.2f} |",
         "",
-        "The goal is at least 0.8 of greedy. The driver (`driver.play_to_end`) calls a Numba",
+        "The goal is at least 0.8 of greedy. The trick loop (`machine.play_tricks`) calls a Numba",
         "player's function through a pointer at each of its cards (`kernels.user.user_card`,",
-        "which checks the card is legal); greedy is inlined in the driver. The lowest legal card",
+        "which checks the card is legal); greedy is inlined in the trick loop. The lowest legal card",
         "is less work than greedy's choice, hence a ratio that can pass 1.",
         "",
     ]

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from tarotsim.bench.timing import Spread, machine
-from tarotsim.labels import PLAY_POLICIES
+from tarotsim.policies import PLAY_POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "reports" / "versions.md"

@@ -9,7 +9,7 @@ added the way the guide's page "Your own player" (docs/tasks/own-player.md) desc
    trick in play);
 2. its code, ``PLAY_GREEDY = 2`` in ``tarotsim/kernels/policies/codes.py``, and one branch
    in ``playout_card`` (``tarotsim/kernels/policies/play.py``);
-3. its name, ``"greedy"`` in ``PLAY_POLICIES`` (``tarotsim/labels.py``); from then on it is
+3. its name, ``"greedy"`` in ``PLAY_POLICIES`` (``tarotsim/policies.py``); from then on it is
    a strategy's ``play=greedy`` and the no-peeking test (``tests/test_no_peeking.py``,
    parametrized over ``PLAY_POLICIES``) replays its decisions with the unseen cards dealt
    again.

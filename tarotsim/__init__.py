@@ -51,8 +51,14 @@ _HOMES = {
     "tournament": "tarotsim.tournament",
 }
 """Each public name → the module that defines it."""
-_MODULES = ("players", "testing", "view", "openspiel", "pettingzoo")
-"""Public modules of the package, imported on first use (``tarotsim.players.builtin``,
+_MODULES = {
+    "players": "tarotsim.players",
+    "testing": "tarotsim.testing",
+    "view": "tarotsim.view",
+    "openspiel": "tarotsim.openspiel",
+    "pettingzoo": "tarotsim.pettingzoo",
+}
+"""Public modules of the package, each name → its module, imported on first use (``tarotsim.players.builtin``,
 ``tarotsim.testing.check_no_peeking``, ``tarotsim.view`` for Numba players; the research
 interfaces ``tarotsim.openspiel`` and ``tarotsim.pettingzoo``, which need their extras, are
 left out of ``__all__``)."""
@@ -89,7 +95,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use and kept."""
     if name in _MODULES:
-        return import_module(f"tarotsim.{name}")
+        return import_module(_MODULES[name])
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'tarotsim' has no attribute {name!r}")

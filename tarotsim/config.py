@@ -16,8 +16,8 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from tarotsim.labels import DEALINGS, DEFAULT_CHELEM_THRESHOLD, TABLE_SIZES, parse_contract
-from tarotsim.policies import DEFAULTS, check_thresholds
+from tarotsim.labels import DEALINGS, TABLE_SIZES, check_players, parse_contract
+from tarotsim.policies import DEFAULT_CHELEM_THRESHOLD, DEFAULTS, check_thresholds
 from tarotsim.strategy import Strategy, default_bid_thresholds, to_strategy
 
 MAX_COUNT = int(np.iinfo(np.int64).max)
@@ -35,6 +35,19 @@ def check_count(value: object, name: str, *, minimum: int = 0, maximum: int = MA
     return int(value)
 
 
+def check_threads(threads: int | None) -> int:
+    """Number of threads to use: ``threads`` if valid, else every thread Numba may start."""
+    import numba  # Numba itself only when threads are chosen: the command line starts without it
+
+    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    if threads is None:
+        return most
+    threads = check_count(threads, "threads", minimum=1)
+    if threads > most:
+        raise ValueError(f"threads must be between 1 and {most} on this machine, got {threads}")
+    return threads
+
+
 def _pick(kind: str, name: str, table: dict[str, int]) -> int:
     if not isinstance(name, str):
         raise TypeError(f"{kind} must be a policy name (a string), got {name!r}")
@@ -42,16 +55,6 @@ def _pick(kind: str, name: str, table: dict[str, int]) -> int:
         valid = ", ".join(sorted(table))
         raise ValueError(f"unknown {kind} {name!r}; valid names: {valid}")
     return table[name]
-
-
-def check_players(players: Any) -> int:
-    """The number of players as an int, or a ``ValueError`` a player understands."""
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise TypeError(f"players must be an integer (3, 4 or 5), got {players!r}")
-    players = int(players)
-    if players not in TABLE_SIZES:
-        raise ValueError(f"players must be 3, 4 or 5, got {players}")
-    return players
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class RunConfig:
     players : int
         Players at the table: 3, 4 or 5.
     policy, attack_policy, defence_policy : str
-        Card-play policy of every seat (``labels.PLAY_POLICIES``; default ``heuristic``), and
+        Card-play policy of every seat (``policies.PLAY_POLICIES``; default ``heuristic``), and
         overrides for the attack or the defence (None: ``policy``): a strategy's ``play``,
         ``attack_play`` and ``defence_play``.
     bid_policy, ecart_policy, poignee_policy, chelem_policy : str

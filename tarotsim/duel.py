@@ -30,8 +30,9 @@ import pandas as pd
 from tarotsim.analysis.duel import deal_edges, duel_stats
 from tarotsim.analysis.sequential import FOR_A, FOR_B, NOT_DECIDED, Looks, Sprt
 from tarotsim.analysis.tables import interval_text, number_text
-from tarotsim.config import RunConfig, check_count, check_players
+from tarotsim.config import RunConfig, check_count
 from tarotsim.defaults import LOOK_EVERY
+from tarotsim.labels import check_players
 from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
 from tarotsim.run.seeding import SeedLike, resolve_seed

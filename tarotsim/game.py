@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,14 +41,14 @@ from tarotsim.cards import (
     format_card,
     parse_cards,
 )
-from tarotsim.config import check_players
 from tarotsim.kernels import machine as M
 from tarotsim.kernels import state as S
 from tarotsim.kernels import vector as V
+from tarotsim.kernels.encode import FIELDS, N_FEATURES, encode_view
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.state import new_state
 from tarotsim.kernels.view import SeatView
-from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee
+from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee, check_players
 from tarotsim.strategy import Strategy, to_strategy
 
 PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")
@@ -81,10 +81,6 @@ def actions(players: int = 4) -> list[str]:
     ]
 
 
-N_ACTIONS = len(actions(5))
-"""Length of the legal-action mask in `Observation.tensor` (the five-player list)."""
-
-
 def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' codes of the actions of `actions` (``players``).
 
@@ -110,112 +106,25 @@ def action_table(players: int) -> tuple[np.ndarray, np.ndarray]:
     return index, codes
 
 
-TENSOR_FIELDS: tuple[tuple[str, int], ...] = (
-    ("phase", len(PHASES)),  # one-hot, PHASES order
-    ("players", 3),  # one-hot: 3, 4, 5
-    ("seat", S.MAX_SEATS),  # one-hot: the observing seat
-    ("dealer", S.MAX_SEATS),  # one-hot
-    ("hand", N_CARDS),  # 1 per card held (card id order)
-    ("trick", S.MAX_SEATS * N_CARDS),  # per seat: the card it put on the trick in play
-    ("played", S.MAX_SEATS * N_CARDS),  # per seat: every card it has played
-    ("chien", N_CARDS),  # the chien once shown
-    ("ecart", N_CARDS),  # the écart as the seat knows it (the taker: all; others: its trumps)
-    ("poignees", S.MAX_SEATS * N_CARDS),  # per seat: the cards of the poignée it showed
-    ("bids", S.MAX_SEATS * 6),  # per speaking turn: one-hot of not yet spoken, then CONTRACT_NAMES
-    ("contract", 5),  # one-hot by contract code, 0: none (the highest bid so far)
-    ("taker", S.MAX_SEATS),  # one-hot (all zero: no taker yet)
-    ("called_card", N_CARDS),  # five players: the card called
-    ("partner", S.MAX_SEATS),  # one-hot once public (all zero otherwise)
-    ("chelem_announced", 1),
-    ("legal_actions", N_ACTIONS),  # 1 per legal action, in the order of actions(5)
-)
-"""The fields of `Observation.tensor`, in order, with their lengths."""
-TENSOR_LENGTH = sum(size for _, size in TENSOR_FIELDS)
+class _Numbers(NamedTuple):
+    """`actions` of a table, and ``action_table``'s arrays as Python lists."""
 
-_AT = {}
-_start = 0
-for _name, _size in TENSOR_FIELDS:
-    _AT[_name] = _start
-    _start += _size
-_SUIT_SHIFTS = np.arange(N_SUIT_CARDS, dtype=np.int64)
-_TRUMP_SHIFTS = np.arange(N_CARDS - N_SUIT_CARDS, dtype=np.int64)
+    names: tuple[str, ...]
+    number: list[list[int]]  # per phase, per kernels' code: the action's number
+    codes: list[int]  # per action number: its kernels' code
 
 
 @cache
-def _five_player_index() -> np.ndarray:
-    """``action_table(5)[0]``, made once: the legal-action mask's column of each kernels' code."""
-    return action_table(5)[0]
+def _numbers(players: int) -> _Numbers:
+    index, codes = action_table(players)
+    return _Numbers(tuple(actions(players)), index.tolist(), codes.tolist())
 
 
-def _unpack(words: np.ndarray) -> np.ndarray:
-    """The card sets of ``words`` (int64[n, 2]) as 0/1 per card id: int64[n, 78]."""
-    low = (words[:, :1] >> _SUIT_SHIFTS) & 1
-    high = (words[:, 1:2] >> _TRUMP_SHIFTS) & 1
-    return np.concatenate([low, high], axis=1)
-
-
-def decode(obs: np.ndarray) -> np.ndarray:
-    """The one float encoder of what a seat knows: ``Observation.tensor()`` of compact
-    observation rows, for `Observation`, ``VecEnv`` and the OpenSpiel tensors alike.
-
-    Parameters
-    ----------
-    obs : numpy.ndarray
-        int64[N_OBS] or int64[n, N_OBS] (or longer rows: the slots past ``N_OBS`` are not
-        read), as `VecEnv.reset` and `VecEnv.step` return them.
-
-    Returns
-    -------
-    numpy.ndarray
-        float32[TENSOR_LENGTH] or float32[n, TENSOR_LENGTH]: the fields of
-        `TENSOR_FIELDS` in order.
-    """
-    obs = np.asarray(obs)
-    if obs.dtype != np.int64 or obs.shape[-1] < V.N_OBS or obs.ndim not in (1, 2):
-        raise ValueError(f"obs must be int64 rows of at least {V.N_OBS} slots, got {obs.dtype} {obs.shape}")
-    single = obs.ndim == 1
-    rows = np.atleast_2d(obs)
-    n = len(rows)
-    out = np.zeros((n, TENSOR_LENGTH), dtype=np.float32)
-    r = np.arange(n)
-    players = rows[:, V.O_PLAYERS]
-    out[r, _AT["phase"] + rows[:, V.O_PHASE]] = 1
-    out[r, _AT["players"] + players - 3] = 1
-    out[r, _AT["seat"] + rows[:, V.O_SEAT]] = 1
-    out[r, _AT["dealer"] + rows[:, V.O_DEALER]] = 1
-    for name, slot in (("hand", V.O_HAND), ("chien", V.O_CHIEN), ("ecart", V.O_ECART)):
-        out[:, _AT[name] : _AT[name] + N_CARDS] = _unpack(rows[:, slot : slot + 2])
-    for seat in range(S.MAX_SEATS):
-        for name, slot in (("played", V.O_PLAYED), ("poignees", V.O_POIGNEES)):
-            at = _AT[name] + seat * N_CARDS
-            out[:, at : at + N_CARDS] = _unpack(rows[:, slot + 2 * seat : slot + 2 * seat + 2])
-    leader = rows[:, V.O_LEADER]
-    for j in range(S.MAX_SEATS):
-        card = rows[:, V.O_TRICK + j]
-        on = (card >= 0) & (leader >= 0)
-        seat = (leader[on] + j) % players[on]
-        out[r[on], _AT["trick"] + seat * N_CARDS + card[on]] = 1
-    for turn in range(S.MAX_SEATS):
-        on = turn < players
-        out[r[on], _AT["bids"] + turn * 6 + rows[on, V.O_BIDS + turn] + 1] = 1
-    out[r, _AT["contract"] + rows[:, V.O_CONTRACT]] = 1
-    for name, slot in (("taker", V.O_TAKER), ("partner", V.O_PARTNER), ("called_card", V.O_CALLED)):
-        value = rows[:, slot]
-        on = value >= 0
-        out[r[on], _AT[name] + value[on]] = 1
-    out[:, _AT["chelem_announced"]] = rows[:, V.O_CHELEM]
-    legal = _unpack(rows[:, V.O_LEGAL : V.O_LEGAL + 2]).astype(bool)
-    phase = rows[:, V.O_PHASE]
-    for code in range(S.PH_OVER):
-        these = np.flatnonzero((phase == code) & (rows[:, V.O_TO_ACT] == 1))
-        if len(these) == 0:
-            continue
-        columns = _five_player_index()[code]
-        valid = columns >= 0
-        block = out[these, _AT["legal_actions"] :]
-        block[:, columns[valid]] = legal[these][:, valid]
-        out[these, _AT["legal_actions"] :] = block
-    return out[0] if single else out
+TENSOR_FIELDS: tuple[tuple[str, int], ...] = FIELDS
+"""The fields of `Observation.tensor` (and of ``VecEnv``'s tensors), in order, with their
+lengths: ``kernels.encode.FIELDS``, whose comments say what each holds."""
+TENSOR_LENGTH = N_FEATURES
+"""Length of `Observation.tensor`: the same at every table size."""
 
 
 _NAMES = tuple(format_card(c) for c in range(N_CARDS))
@@ -488,11 +397,26 @@ class Observation:
         return lines
 
     def tensor(self) -> np.ndarray:
-        """The observation as float32[`TENSOR_LENGTH`], fields `TENSOR_FIELDS` in
-        order; the same length at every table size. The one float encoder of an observation:
-        `decode` of the observation's row, the same for ``VecEnv`` and the OpenSpiel
-        tensors."""
-        return decode(self._row)
+        """The observation as float32[`TENSOR_LENGTH`], fields `TENSOR_FIELDS` in order, the
+        same length at every table size: written by the one encoder of what a seat knows
+        (``kernels.encode``), as ``VecEnv``'s tensor observations and the OpenSpiel tensors."""
+        row = self._row
+        out = np.empty(TENSOR_LENGTH, dtype=np.float32)
+        phase = int(row[V.O_PHASE])
+        encode_view(
+            self._view,
+            phase,
+            int(row[V.O_PLAYERS]),
+            int(row[V.O_SPOKEN]),
+            int(row[V.O_CONTRACT]),
+            int(row[V.O_TAKER]),
+            bool(row[V.O_TO_ACT]),
+            phase in (S.PH_POIGNEE, S.PH_PLAY) and int(row[V.O_INFO + S.I_TAKER]) >= 0,
+            row[V.O_LAID : V.O_LAID + 2].view(np.uint64)[0],
+            row[V.O_LAID : V.O_LAID + 2].view(np.uint64)[1],
+            out,
+        )
+        return out
 
 
 def _phase_code(action: str, phase: int) -> int:
@@ -536,6 +460,16 @@ def _legal_names(phase: int, legal: np.ndarray) -> tuple[str, ...]:
 
 
 _CFG_CACHE: dict[tuple[str, int], np.ndarray] = {}
+
+
+@cache
+def _table_cfg(players: int) -> np.ndarray:
+    """The kernels' ``cfg`` of a `Game` of ``players`` (the default strategies), made once
+    per table size (building it costs more than a deal's decisions); the games share it and
+    never write to it."""
+    from tarotsim.config import RunConfig
+
+    return RunConfig(players=players).to_array()
 
 
 def strategy_cfg(strategy: Strategy | str, players: int) -> np.ndarray:
@@ -612,10 +546,10 @@ class Game:
         chien: Sequence[str] | str | None = None,
         dealer: int = 0,
     ) -> None:
-        from tarotsim.config import RunConfig, check_count
+        from tarotsim.config import check_count
         from tarotsim.run.seeding import resolve_seed, run_key
 
-        self._setup(RunConfig(players=check_players(players)).to_array())
+        self._setup(_table_cfg(check_players(players)))
         hand_size, chien_size = TABLE_SIZES[self.players]
         if hands is None:
             if chien is not None:
@@ -657,6 +591,8 @@ class Game:
         self._rec = np.zeros(S.N_REC, dtype=np.int64)
         self._log = np.zeros(S.N_LOG, dtype=np.int64)
         self._seen = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)  # scratch of vector.observe
+        # legal_numbers of the last (phase, legal word 0, legal word 1) it was asked at
+        self._numbers: tuple[tuple[int, int, int], list[int]] | None = None
 
     @classmethod
     def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
@@ -724,6 +660,17 @@ class Game:
             )
         self._advance(_phase_code(action, phase))
 
+    def legal_numbers(self) -> list[int]:
+        """The legal actions of the seat to act as their numbers in `actions` (ascending;
+        empty once over): `legal_actions` without the strings."""
+        phase, word0, word1 = int(self._tb.pos[S.Q_PHASE]), int(self._tb.legal[0]), int(self._tb.legal[1])
+        key = (phase, word0, word1)
+        if self._numbers is None or self._numbers[0] != key:
+            row = _numbers(self.players).number[phase] if phase != S.PH_OVER else []
+            legal = _bits(word0, 0) + _bits(word1, N_SUIT_CARDS) if row else []
+            self._numbers = (key, sorted(row[c] for c in legal))
+        return list(self._numbers[1])
+
     def apply_number(self, action: object, names: Sequence[str]) -> str:
         """Apply the action numbered ``action`` in ``names`` (`actions` of this table:
         OpenSpiel's and PettingZoo's action ids) for the seat to act; return its string.
@@ -745,6 +692,10 @@ class Game:
             and 0 <= action < len(names)
         ):
             name = names[int(action)]
+            table = _numbers(self.players)
+            if name == table.names[int(action)] and int(action) in self.legal_numbers():
+                self._advance(table.codes[int(action)])
+                return name
         legal = _legal_names(phase, self._tb.legal)
         if name is None or name not in legal:
             number = {n: i for i, n in enumerate(names)}
@@ -821,7 +772,7 @@ class Game:
         ValueError
             Before the deal is over.
         """
-        from tarotsim.trace import _deal_dict
+        from tarotsim.run.records import deal_trace
 
         if not self.over:
             raise ValueError(f"the deal is not over (phase {self.phase})")
@@ -833,7 +784,7 @@ class Game:
         masks[S.M_CHIEN : S.M_CHIEN + 2] = tb.chien
         masks[S.M_ECART : S.M_ECART + 2] = tb.ecart
         deal = 0 if self.deal is None else self.deal
-        return _deal_dict(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
+        return deal_trace(deal, self._rec, self._log, masks, self.players, int(self._cfg[S.C_HAND]))
 
     @property
     def record(self) -> np.ndarray:

@@ -5,7 +5,7 @@ built-in seats, over `tarotsim.VecEnv`.
 >>> env = TarotEnv(players=4, seat=0, agent_decisions=("play",), taker=0, contract="garde")
 >>> observation, info = env.reset(seed=0)
 >>> observation.shape, env.action_masks().shape
-((1724,), (160,))
+((584,), (160,))
 
 - [`TarotEnv`][tarotsim.gym.TarotEnv] is a ``gymnasium.Env``; one episode is one deal, from
   the agent seat's first decision to the deal's end.

@@ -63,12 +63,14 @@ from tarotsim.kernels.state import (
     C_DEALER,
     C_FIXED,
     C_FIXED_ON,
+    C_PLAYERS,
     P_CHELEM_POLICY,
     P_CHELEM_THRESHOLD,
     seat_slot,
 )
 from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, MULTIPLIERS, Side, ThrownIn, parse_contract
-from tarotsim.run.engine import play_deals, using_threads
+from tarotsim.players import play_step_by_step
+from tarotsim.run.engine import config_rows, play_deals, using_threads
 from tarotsim.run.files import folder_written, write_atomic, write_text_atomic
 from tarotsim.run.records import to_frame
 from tarotsim.run.seeding import SeedLike, resolve_seed, run_key
@@ -568,12 +570,24 @@ def _bids(
 
 
 def _played(
-    first: int, deals: int, key: np.ndarray, cfg: np.ndarray, contracts: list[str], players: int, suffix: str
+    first: int,
+    deals: int,
+    key: np.ndarray,
+    cfg: np.ndarray,
+    contracts: list[str],
+    strategy: Strategy,
+    suffix: str,
 ) -> pd.DataFrame:
     """The records of deals ``first … first + deals − 1`` played under each of `contracts`, thrown-in
-    deals left out, with the ``choice`` column: the contract's name and `suffix`."""
+    deals left out, with the ``choice`` column: the contract's name and `suffix`. A strategy
+    with a Python player has its deals played step by step (``players.play_step_by_step``)."""
     codes = np.array([parse_contract(c) for c in contracts], dtype=np.int64)
-    rec = play_deals(first, deals, key, cfg, contracts=codes)
+    players = int(cfg[C_PLAYERS])
+    if strategy.player is None:
+        rec = play_deals(first, deals, key, cfg, contracts=codes)
+    else:
+        rows = [(strategy,) * players] * len(codes)
+        rec = play_step_by_step(first, deals, key, config_rows(cfg, codes), rows)
     frame = to_frame(rec, first, players, per_deal=len(codes), hand_known=True)
     frame = frame[frame["thrown_in"] == ThrownIn.NONE.label]
     contract = frame["contract"].cat
@@ -661,17 +675,17 @@ def analyse_hand(
     cfg = hand_config(chosen, players, cards, position)
     trial = min(deals, TRIAL_DEALS)
     with using_threads(threads):
-        played = _played(0, deals, key, cfg, list(CONTRACTS), players, "")
+        played = _played(0, deals, key, cfg, list(CONTRACTS), chosen, "")
         if played.empty:
             raise ValueError("every deal was thrown in for a petit sec: deal more")
-        tried = _played(0, trial, key, announcing(cfg), list(CONTRACTS), players, CHELEM_SUFFIX)
+        tried = _played(0, trial, key, announcing(cfg), list(CONTRACTS), chosen, CHELEM_SUFFIX)
         slams = tried[tried["chelem"] == Side.ATTACK.label]
         made = {c: int((slams["contract"] == c).sum()) for c in CONTRACTS}
         offered = [c for c in CONTRACTS if made[c] > 0]
         announced = [tried[tried["contract"].isin(offered)]]
         if offered and deals > trial:
             announced.append(
-                _played(trial, deals - trial, key, announcing(cfg), offered, players, CHELEM_SUFFIX)
+                _played(trial, deals - trial, key, announcing(cfg), offered, chosen, CHELEM_SUFFIX)
             )
     frame = pd.concat([played, *announced], ignore_index=True)
     choices = [*CONTRACTS, *(c + CHELEM_SUFFIX for c in offered)]

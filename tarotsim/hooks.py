@@ -31,10 +31,16 @@ def is_numba_function(value: object) -> bool:
 
 def is_player(value: object) -> bool:
     """Whether ``value`` is a Python player: a callable (not a class, not text) or an object
-    with an ``act`` method; a Numba function is not one (it plays the cards: ``play=``)."""
+    with an ``act`` method, or a batched player (an ``act_batch`` method,
+    ``tarotsim.players.play_step_by_step``); a Numba function is not one (it plays the
+    cards: ``play=``)."""
     if isinstance(value, (str, type)) or is_numba_function(value):
         return False
-    return callable(getattr(value, "act", None)) or callable(value)
+    return (
+        callable(getattr(value, "act", None))
+        or callable(getattr(value, "act_batch", None))
+        or callable(value)
+    )
 
 
 def player_name(player: object) -> str:

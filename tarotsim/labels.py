@@ -1,8 +1,8 @@
 """Every name of the simulator, derived from the kernels' constants: the only name table.
 
-Contracts, sides, poignées, thrown-in reasons and policies are small ints inside the
-kernels (``kernels.constants``, which holds without Numba the kernels' constants read here;
-the policies' codes come from their registry, ``tarotsim.policies``). This module
+Contracts, sides, poignées and thrown-in reasons are small ints inside the kernels
+(``kernels.constants``, which holds without Numba the kernels' constants read here; the
+policies' names and codes are their registry's, ``tarotsim.policies``). This module
 turns each into a Python ``IntEnum`` and a lower-case label (``Contract.GARDE_SANS.label``
 is ``"garde_sans"``), the only spelling used by the API, the records, the CLI and the
 reports. Rule numbers the Python layer shows (multipliers, targets, poignée bonuses,
@@ -19,9 +19,10 @@ table sizes, Chavey's published bands) are read from the kernels here too.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Self
+from typing import Any, Self
 
-from tarotsim import policies
+import numpy as np
+
 from tarotsim.kernels import constants as K
 
 
@@ -121,6 +122,17 @@ THROWN_IN_NAMES: tuple[str, ...] = tuple(t.label for t in ThrownIn)
 TABLE_SIZES: dict[int, tuple[int, int]] = {3: (24, 6), 4: (18, 6), 5: (15, 3)}
 """Cards per hand and in the chien, by number of players (docs/rules.md §2)."""
 
+
+def check_players(players: Any) -> int:
+    """The number of players as an int, or a ``ValueError`` a player understands."""
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise TypeError(f"players must be an integer (3, 4 or 5), got {players!r}")
+    players = int(players)
+    if players not in TABLE_SIZES:
+        raise ValueError(f"players must be 3, 4 or 5, got {players}")
+    return players
+
+
 PUBLISHED_BANDS: dict[str, int] = {"prise": 40, "garde": 56, "garde_sans": 71, "garde_contre": 81}
 """Chavey's published bid bands at 4 players (hand points from which each contract is bid).
 
@@ -129,20 +141,6 @@ bonus (voids and singletons); the Prise and Garde bands without it."""
 
 BANDS_HAND_CARDS = 18
 """Cards in the hand that Chavey's bands were made for (4 players)."""
-
-DEFAULT_CHELEM_THRESHOLD = policies.DEFAULT_CHELEM_THRESHOLD
-"""Count (with the distribution bonus) from which the ``overwhelming`` policy announces a chelem."""
-
-PLAY_POLICIES: dict[str, int] = policies.policy_codes("play")
-"""Card-play policies, name → kernel code (``tarotsim.policies``, as are the four below)."""
-PLAYOUT_POLICIES: tuple[str, ...] = tuple(
-    name for name in PLAY_POLICIES if policies.policy("play", name).rollout
-)
-"""The card-play policies a search may play its playouts with (those that search nothing)."""
-BID_POLICIES: dict[str, int] = policies.policy_codes("bid")
-ECART_POLICIES: dict[str, int] = policies.policy_codes("ecart")
-POIGNEE_POLICIES: dict[str, int] = policies.policy_codes("poignee")
-CHELEM_POLICIES: dict[str, int] = policies.policy_codes("chelem")
 
 DEALINGS: dict[str, int] = {"shuffled": K.DEALING_SHUFFLED, "unshuffled": K.DEALING_UNSHUFFLED}
 """Dealing modes: a uniformly shuffled pack every deal, or the casual table's gathered,

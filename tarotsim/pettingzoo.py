@@ -1,4 +1,5 @@
-"""French Tarot as a PettingZoo AEC environment (the optional extra ``tarotsim[pettingzoo]``).
+"""French Tarot for PettingZoo (the optional extra ``tarotsim[pettingzoo]``): an AEC environment
+and a parallel one.
 
 >>> from tarotsim.pettingzoo import env
 >>> table = env(players=4, opponents="play=heuristic,ecart=expert")
@@ -29,6 +30,16 @@ The classic convention of PettingZoo's card and board games:
 [`env`][tarotsim.pettingzoo.env] wraps [`raw_env`][tarotsim.pettingzoo.raw_env] in PettingZoo's usual wrappers: an illegal action ends
 the deal with ``-tarotsim.scoring.max_score(players)`` for the seat that made it (worse than any score) and 0
 for the others; actions out of range raise; the AEC call order is enforced.
+
+[`parallel_env`][tarotsim.pettingzoo.parallel_env] is the same game as a PettingZoo
+``ParallelEnv`` (what SuperSuit's vector wrappers take): every live agent gets its
+observation at each step (the action mask all zero but for the agent to act), and
+``step(actions)`` applies the action of the agent to act alone (the others' entries, which
+the API asks for, are ignored), then runs the opponents up to the next agent's turn. An
+illegal action ends the deal as in ``env``. Tarot's turns follow the tricks, not a fixed
+cycle, so PettingZoo's ``aec_to_parallel`` cannot convert the AEC environment (its
+``is_parallelizable`` is False); ``pettingzoo.utils.parallel_to_aec(parallel_env())`` is an
+AEC environment again.
 """
 
 from __future__ import annotations
@@ -40,16 +51,17 @@ import numpy as np
 
 try:
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
     from pettingzoo.utils import wrappers
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError(
         "tarotsim.pettingzoo needs PettingZoo (tarotsim's extra 'pettingzoo'): pip install pettingzoo gymnasium"
     ) from err
 
-from tarotsim.config import RunConfig, check_players
+from tarotsim.config import RunConfig
 from tarotsim.game import TENSOR_LENGTH, Game, actions
 from tarotsim.kernels.game import run_until
+from tarotsim.labels import check_players
 from tarotsim.run.seeding import resolve_seed, run_key
 from tarotsim.scoring import max_score
 from tarotsim.strategy import Strategy, to_strategy
@@ -262,4 +274,124 @@ def env(
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-__all__ = ["env", "raw_env"]
+class parallel_env(ParallelEnv):  # noqa: N801 - PettingZoo's name for the parallel environment
+    """One deal of French Tarot as a PettingZoo ``ParallelEnv``: the parameters, seats,
+    actions, observations, rewards and deals of [`raw_env`][tarotsim.pettingzoo.raw_env].
+
+    Each step returns every live agent's observation, reward, termination, truncation and
+    info; only the agent to act has legal actions in its mask, and only its entry of
+    ``actions`` is applied. All agents end together when the deal ends.
+
+    Raises
+    ------
+    ValueError
+        For the arguments ``raw_env`` refuses; from `step`, for ``actions`` without the
+        action of the agent to act, or a step before `reset`.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"],
+        "name": "french_tarot_v0",
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        agent_seats: Sequence[int] | None = None,
+        opponents: Strategy | str | Mapping[int, Strategy | str] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self._table = raw_env(players, agent_seats=agent_seats, opponents=opponents, render_mode=render_mode)
+        self.players = self._table.players
+        self.render_mode = render_mode
+        self.possible_agents = list(self._table.possible_agents)
+        self.observation_spaces = self._table.observation_spaces
+        self.action_spaces = self._table.action_spaces
+        self.agents: list[str] = []
+
+    @property
+    def action_list(self) -> tuple[str, ...]:
+        """``tarotsim.actions(players)``: what each action number means."""
+        return self._table.action_list
+
+    @property
+    def deal(self) -> int:
+        """The deal number in play in the run of the last seed."""
+        return self._table.deal
+
+    @property
+    def agent_to_act(self) -> str | None:
+        """The agent whose action the next `step` applies (None once the deal is over)."""
+        return self._table.agent_selection if self.agents else None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Deal the next deal (``seed``: deal 0 of the run with that seed); every agent's
+        observation and info."""
+        self._table.reset(seed=seed, options=options)
+        self.agents = list(self._table.agents)
+        return {agent: self._table.observe(agent) for agent in self.agents}, {
+            agent: {} for agent in self.agents
+        }
+
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Apply the action of the agent to act (``actions[agent_to_act]``, a number of
+        ``action_list``) and run the opponents to the next agent's turn or the deal's end."""
+        table = self._table
+        if not self.agents:
+            raise ValueError("no deal in play: call reset() first")
+        agent = table.agent_selection
+        if agent not in actions:
+            raise ValueError(
+                f"actions must hold the action of {agent}, the agent to act, got {sorted(actions)}"
+            )
+        action = actions[agent]
+        mask = table.observe(agent)["action_mask"]
+        legal = (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)
+            and 0 <= action < len(mask)
+            and mask[int(action)] == 1
+        )
+        if legal:
+            table.step(int(action))
+            rewards = {other: float(table.rewards[other]) for other in self.agents}
+            over = table.game is not None and table.game.over
+        else:
+            rewards = {other: 0.0 for other in self.agents}
+            rewards[agent] = -float(max_score(self.players))
+            over = True
+        observations = {other: table.observe(other) for other in self.agents}
+        terminations = {other: over for other in self.agents}
+        truncations = {other: False for other in self.agents}
+        infos: dict[str, dict[str, Any]] = {other: {} for other in self.agents}
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The seat to act's observation as text (human: printed)."""
+        return self._table.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+__all__ = ["env", "parallel_env", "raw_env"]

@@ -36,7 +36,6 @@ from tarotsim.kernels import vector as V
 
 if TYPE_CHECKING:
     from tarotsim.game import Observation
-    from tarotsim.run.spec import RunSpec
     from tarotsim.strategy import Strategy
 
 
@@ -45,6 +44,13 @@ def _as_callable(player: object) -> Callable[[Observation], Any]:
     if callable(act):
         return act
     return player  # type: ignore[return-value]
+
+
+def batch_method(player: object) -> Callable[[np.ndarray, np.ndarray], Any] | None:
+    """The ``act_batch`` method of a batched player, None for a player asked one observation at
+    a time (see `play_step_by_step`)."""
+    act_batch = getattr(player, "act_batch", None)
+    return act_batch if callable(act_batch) else None
 
 
 class BuiltinPlayer:
@@ -97,18 +103,12 @@ def _numba_seat(strategy: Strategy) -> bool:
     return strategy.card_function is not None or strategy.bid_function is not None
 
 
-def spec_rows(spec: RunSpec) -> list[tuple[Strategy, ...]]:
-    """Each seat's strategy, per row of the run's configuration table (a duel: per rotation)."""
-    if spec.kind == "duel":
-        return [spec.rotation(k) for k in range(spec.config.players)]
-    if spec.kind == "sweep":
-        return [spec.config.seat_strategies()] * len(spec.contracts)
-    return [spec.config.seat_strategies()]
-
-
 BATCH_GAMES = 256
 """Games (deals times rows of the configuration) stepped at once by ``play_step_by_step``: enough
 that a step's Python work is shared by many, few enough that their states stay in the cache."""
+BATCHED_GAMES = 2048
+"""Games stepped at once when a batched player sits: its network is asked about more
+observations at once, which is where its time goes."""
 
 
 def play_step_by_step(
@@ -125,6 +125,13 @@ def play_step_by_step(
     spot (``kernels.vector.decide_user_seats``: the same view and random stream as in a
     run of built-ins, so the same decisions).
 
+    A *batched* player (an object with ``act_batch(observations, masks) -> actions``) is
+    asked once per step about every game waiting on it: ``observations`` float32[m,
+    TENSOR_LENGTH], each row the seat's ``Observation.tensor()`` written by the kernels,
+    ``masks`` bool[m, len(actions(players))] the legal actions, and it returns m action
+    indices (integers into ``tarotsim.actions(players)``). With one seated, ``BATCHED_GAMES``
+    games are stepped at a time.
+
     Raises
     ------
     PlayerError
@@ -132,19 +139,16 @@ def play_step_by_step(
         card or wish: the message names the seat, the deal, the decision and the legal
         actions.
     ValueError
-        For a forced contract (a sweep), unshuffled dealing, or a built-in seat whose
-        strategy searches.
+        For unshuffled dealing, or a built-in seat whose strategy searches.
     """
     import numba
 
-    from tarotsim.game import Observation, action_table, actions
+    from tarotsim.game import TENSOR_LENGTH, Observation, action_table, actions
     from tarotsim.kernels.user import F_DEAL, F_ROW
     from tarotsim.run.users import UserRun, has_user_codes
     from tarotsim.vecenv import step_games
 
     cfgs = np.ascontiguousarray(np.atleast_2d(cfg), dtype=np.int64)
-    if (cfgs[:, S.C_FORCED_CONTRACT] > 0).any():
-        raise ValueError("a sweep cannot seat a Python player: its contracts are forced")
     if (cfgs[:, S.C_DEALING] == S.DEALING_UNSHUFFLED).any():
         raise ValueError("a Python player's deals are dealt shuffled: leave dealing at its default")
     k = len(cfgs)
@@ -172,7 +176,17 @@ def play_step_by_step(
     index, codes = action_table(players)
     names = np.array(actions(players), dtype=object)
     action_of = {name: a for a, name in enumerate(names.tolist())}
-    per_batch = max(1, BATCH_GAMES // k)
+    batchers: list[tuple[Callable[[np.ndarray, np.ndarray], Any], str]] = []
+    batcher_of = np.full((k, players), -1, dtype=np.int64)  # per row and seat: its batched player, -1 none
+    for r, row in enumerate(rows):
+        for seat, s in enumerate(row):
+            method = batch_method(s.player) if s.player is not None else None
+            if method is not None:
+                known = [b for b, (m, _) in enumerate(batchers) if m == method]
+                batcher_of[r, seat] = known[0] if known else len(batchers)
+                if not known:
+                    batchers.append((method, player_name(s.player)))
+    per_batch = max(1, (BATCHED_GAMES if batchers else BATCH_GAMES) // k)
     threads = numba.get_num_threads()
     for start in range(0, deals, per_batch):
         count = min(per_batch, deals - start)
@@ -185,14 +199,24 @@ def play_step_by_step(
         ended = np.full(n, -1, dtype=np.int64)
         records = np.zeros((n, S.N_REC), dtype=np.int64)
         todo = np.full(n, -2, dtype=np.int64)
+        tensors = np.zeros((n if batchers else 0, TENSOR_LENGTH), dtype=np.float32)
         while True:
             obs = np.empty((n, V.N_ROW), dtype=np.int64)
             mask = np.zeros((n, len(names)), dtype=bool)
-            step_games(games, cfgs, key, todo, index, obs, mask, ended, records, threads)
+            step_games(games, cfgs, key, todo, index, obs, mask, ended, records, threads, tensors=tensors)
             waiting = np.flatnonzero(games.pos[:, S.Q_PHASE] != S.PH_OVER)
             if len(waiting) == 0:
                 break
             todo = np.full(n, -1, dtype=np.int64)
+            if batchers:
+                batched = batcher_of[waiting % k, games.pos[waiting, S.Q_SEAT]]
+                for b, (method, name) in enumerate(batchers):
+                    asked = waiting[batched == b]
+                    if len(asked):
+                        todo[asked] = codes[
+                            _ask_batch(method, name, tensors[asked], mask[asked], games, asked, names)
+                        ]
+                waiting = waiting[batched < 0]
             legal = mask[waiting]
             ends = np.cumsum(np.count_nonzero(legal, axis=1)).tolist()
             legal_names = names[np.flatnonzero(legal) % len(names)].tolist()
@@ -217,7 +241,7 @@ def play_step_by_step(
                 begin = end
                 call, _, name = deciders[g % k][seat]
                 if call is None:
-                    continue  # a Numba seat, decided above
+                    continue  # a Numba seat, decided above (a batched player's games are left out)
                 observation = Observation(obs[g], choices)
                 try:
                     action = call(observation)
@@ -228,6 +252,43 @@ def play_step_by_step(
                 todo[g] = codes[action_of[action]]
         out[start * k : start * k + n] = games.rec
     return out
+
+
+def _ask_batch(
+    method: Callable[[np.ndarray, np.ndarray], Any],
+    name: str,
+    tensors: np.ndarray,
+    masks: np.ndarray,
+    games: V.Games,
+    asked: np.ndarray,
+    names: np.ndarray,
+) -> np.ndarray:
+    """A batched player's actions (int64[m], action indices) for the games ``asked``.
+
+    Raises
+    ------
+    PlayerError
+        When it raises, returns other than m integers, or an illegal action (the message
+        names the first such game); ``names`` are the table's actions, by index."""
+
+    def blame(i: int, what: str) -> PlayerError:
+        g = int(asked[i])
+        legal = names[np.flatnonzero(masks[i])].tolist()
+        return PlayerError(_blame(name, int(games.pos[g, S.Q_SEAT]), what, games, g, legal))
+
+    try:
+        chosen = method(tensors, masks)
+    except Exception as err:
+        raise blame(0, f"raised {err!r}") from err
+    chosen = np.asarray(chosen)
+    if chosen.shape != (len(asked),) or not np.issubdtype(chosen.dtype, np.integer):
+        raise blame(0, f"returned {chosen.dtype} of shape {chosen.shape}, not {len(asked)} action indices")
+    inside = (chosen >= 0) & (chosen < masks.shape[1])
+    legal = inside & masks[np.arange(len(asked)), np.where(inside, chosen, 0)]
+    if not legal.all():
+        i = int(np.flatnonzero(~legal)[0])
+        raise blame(i, f"returned action {int(chosen[i])}")
+    return chosen
 
 
 def _blame(name: str, seat: int, what: str, games: V.Games, g: int, legal: Sequence[str]) -> str:

@@ -10,30 +10,29 @@ each `Option` gives its value type, range, default, documentation and kernel slo
 Everything else is derived from it:
 
 - the kernel codes, ``tarotsim/kernels/policies/codes.py`` (module constants that Numba
-  reads at compile time: `codes_source` writes the file, a test checks it);
-- the names of `tarotsim.labels` (``PLAY_POLICIES`` …), hence the command line's choices;
+  reads at compile time: ``policy_files.codes_source`` writes the file, a test checks it);
+- the tables of names and codes below (``PLAY_POLICIES`` …), hence the command line's choices;
 - the checks of [`Strategy`][tarotsim.strategy.Strategy] (names, ranges, an option set without a
   policy that reads it), and the seat's block of the kernels' ``cfg`` (each option's
   ``P_*`` slot of ``kernels.state``, checked by a test);
 - whether a run searches (`searches`), which sets its block size and progress step;
-- the policy and option tables of ``docs/policies.md`` (`policies_markdown`).
+- the policy and option tables of ``docs/policies.md`` (``policy_files.policies_markdown``).
 
 >>> policy("play", "pimc").searches, policy("play", "heuristic").rollout
 (True, True)
 >>> policy_names("ecart")
-('simple', 'expert')
+('simple', 'expert', 'search')
 >>> OPTIONS["worlds"].check(0)
 Traceback (most recent call last):
 ...
 ValueError: worlds must be 1 to 4096, got 0
 
-Regenerate the derived files with ``python -m tarotsim.policies``.
+``tarotsim.policy_files`` writes the derived files from it: ``python -m tarotsim.policy_files``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -90,6 +89,9 @@ MAX_BID_WORLDS = 4096
 """The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
+DEFAULT_DECIDE_WORLDS = 32
+"""Worlds a searched écart, chelem, king call or poignée (``search`` policies) samples per
+decision by default: the ``pimc`` default; ``reports/search-decisions.md`` measures them."""
 
 KINDS = ("count", "policy", "choice", "thresholds", "path", "text")
 """Value types of an option: a whole number in a range, a policy name, one of a few names
@@ -266,9 +268,9 @@ class Policy:
 _TUNABLE = ("follow_min_attack", "follow_min_defence", "worth_trump_attack", "worth_trump_defence")
 _TUNABLE_BASIC = (*_TUNABLE, "draw_trumps_min", "hunt_petit_min")
 _TUNABLES = (*_TUNABLE_BASIC, "king_lead_min", "king_lead_min_blind")
-_PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge")
+_PIMC = ("worlds", "endgame", "rollout", "drop", "knowledge", "infer")
 
-_POLICY_LIST = (
+_POLICY_LIST: tuple[Policy, ...] = (
     Policy("random", "play", 0, "a card drawn uniformly from the legal cards", rollout=True),
     Policy(
         "heuristic",
@@ -302,6 +304,14 @@ _POLICY_LIST = (
         "the heuristic as it was before it read voids and poignées, kept for duels",
         options=_TUNABLE_BASIC,
         defaults={"draw_trumps_min": H.BASIC_DRAW_TRUMPS_MIN},
+        rollout=True,
+    ),
+    Policy(
+        "net",
+        "play",
+        5,
+        "the heuristic's card, unless a small neural network that learned the cards `pimc` plays "
+        "(`examples/train_net.py`) is sure of a better one; run inside the kernels (deterministic)",
         rollout=True,
     ),
     Policy(
@@ -358,6 +368,20 @@ _POLICY_LIST = (
     ),
 )
 
+SEARCHED: dict[str, tuple[int, str]] = {
+    "call": (1, "calls the card, of the lowest rank it may call and not held, whose"),
+    "ecart": (2, "lays the écart, of the expert's, the simple one's and those voiding suits, whose"),
+    "poignee": (3, "shows the largest poignée or none as its"),
+    "chelem": (2, "announces a chelem or not as its"),
+}
+"""The decisions searched like a card by ``pimc`` (``kernels.search.decisions``): the code of
+their ``search`` policy and what it chooses."""
+_POLICY_LIST += tuple(
+    Policy("search", d, code, f"deals the unseen cards many times and {what} playouts score best",
+           options=(f"{d}_worlds",), searches=True)
+    for d, (code, what) in SEARCHED.items()
+)  # fmt: skip
+
 POLICY_TABLE: dict[tuple[str, str], Policy] = {(p.decision, p.name): p for p in _POLICY_LIST}
 """Every policy, by (decision, name): two decisions may use one name (``never``)."""
 
@@ -365,7 +389,7 @@ MAX_TRUMP_HAND = 24
 """The most cards in a hand at any table (3 players): the bound of a count of trumps before
 the table size is known."""
 
-_OPTION_LIST = (
+_OPTION_LIST: tuple[Option, ...] = (
     Option(
         "follow_min_attack",
         "play",
@@ -498,6 +522,17 @@ _OPTION_LIST = (
         choices=H.KNOWLEDGE_NAMES,
     ),
     Option(
+        "infer",
+        "play",
+        "choice",
+        "none",
+        "how it weighs its worlds: `none`, every consistent deal alike; `heuristic`, deals resampled "
+        "by how likely they make the other seats' bids, poignées and cards under a smoothed model "
+        "of the built-in players (four candidate deals drawn per deal kept)",
+        slot="P_INFER",
+        choices=H.INFER_NAMES,
+    ),
+    Option(
         "bid_thresholds",
         "bid",
         "thresholds",
@@ -544,15 +579,18 @@ _OPTION_LIST = (
     ),
 )
 
+_OPTION_LIST += tuple(
+    Option(f"{d}_worlds", d, "count", DEFAULT_DECIDE_WORLDS, "deals of the unseen cards drawn per decision",
+           low=1, high=H.MAX_WORLDS, slot=f"P_{d.upper()}_WORLDS")
+    for d in SEARCHED
+)  # fmt: skip
+
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTION_LIST}
 """Every option of a policy, by name, in the order specs write them."""
 
-POLICY_SLOTS: dict[str, str] = {"play": "P_PLAY_ATTACK", "bid": "P_BID_POLICY", "ecart": "P_ECART_POLICY"} | {
-    "poignee": "P_POIGNEE_POLICY",
-    "chelem": "P_CHELEM_POLICY",
-}
+POLICY_SLOTS: dict[str, str] = {d: f"P_{d.upper()}_POLICY" for d in DECISIONS} | {"play": "P_PLAY_ATTACK"}
 """The ``P_*`` slot holding each decision's policy code (card play: ``P_PLAY_ATTACK`` and
-``P_PLAY_DEFENCE``); the king call has one policy and no slot."""
+``P_PLAY_DEFENCE``)."""
 
 DEFAULTS: dict[str, str] = {
     "play": "heuristic",
@@ -572,7 +610,7 @@ def policy_names(decision: str) -> tuple[str, ...]:
 
 
 def policy_codes(decision: str) -> dict[str, int]:
-    """``decision``'s policies: name → kernel code (the tables of `tarotsim.labels`)."""
+    """``decision``'s policies: name → kernel code (the tables ``PLAY_POLICIES`` … below)."""
     return {p.name: p.code for p in _POLICY_LIST if p.decision == decision}
 
 
@@ -647,122 +685,23 @@ def searches(blocks: np.ndarray) -> bool:
     """
     from tarotsim.kernels import state as S  # the kernels' layout, with Numba: imported when first needed
 
-    rows = np.atleast_2d(blocks)
-    play = {p.code for p in _POLICY_LIST if p.decision == "play" and p.searches}
-    bid = {p.code for p in _POLICY_LIST if p.decision == "bid" and p.searches}
-    for row in rows:
-        for seat in range(int(row[S.C_PLAYERS])):
-            base = S.C_SEATS + seat * S.N_SEAT_CFG
-            if row[base + S.P_PLAY_ATTACK] in play or row[base + S.P_PLAY_DEFENCE] in play:
-                return True
-            if row[base + S.P_BID_POLICY] in bid:
-                return True
-    return False
+    slots = [(d, getattr(S, slot)) for d, slot in POLICY_SLOTS.items()] + [("play", S.P_PLAY_DEFENCE)]
+    codes = {d: {p.code for p in _POLICY_LIST if p.decision == d and p.searches} for d in DECISIONS}
+    return any(
+        row[S.C_SEATS + seat * S.N_SEAT_CFG + slot] in codes[d]
+        for row in np.atleast_2d(blocks)
+        for seat in range(int(row[S.C_PLAYERS]))
+        for d, slot in slots
+    )
 
 
 # --- derived files ------------------------------------------------------------------------
 
-CODES_PATH = Path(__file__).resolve().parent / "kernels" / "policies" / "codes.py"
-DOCS_PATH = Path(__file__).resolve().parents[1] / "docs" / "policies.md"
-
-
-def codes_source() -> str:
-    """The text of ``kernels/policies/codes.py``: one module constant per policy."""
-    lines = [
-        '"""Integer codes of the policies, written from the registry (``tarotsim.policies``): do not edit.',
-        "",
-        "Regenerate with ``python -m tarotsim.policies``; ``tests/test_policies.py`` checks this file.",
-        '"""',
-    ]
-    for decision in DECISIONS:
-        lines.append("")
-        for name in policy_names(decision):
-            p = POLICY_TABLE[decision, name]
-            lines.append(f"{p.constant} = {p.code}")
-    return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def policies_markdown() -> str:
-    """The policy and option tables of ``docs/policies.md``."""
-    out = [
-        "# Policies and their options",
-        "",
-        "A strategy (`Strategy`, a spec such as `play=heuristic,bid=montecarlo`, or `--strategy` on the",
-        "command line) chooses one policy per decision and sets the options those policies read.",
-        "Defaults: " + ", ".join(f"`{d}={n}`" for d, n in DEFAULTS.items()) + ".",
-        "This page is written from the registry, `tarotsim/policies.py` (`python -m tarotsim.policies`).",
-        "",
-        "## Policies",
-        "",
-        "| decision | policy | what it does | options | searches | rollout |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for decision, meaning in DECISIONS.items():
-        for name in policy_names(decision):
-            p = POLICY_TABLE[decision, name]
-            default = " (default)" if DEFAULTS[decision] == name else ""
-            options = ", ".join(f"`{o}`" for o in p.options) or "—"
-            out.append(
-                f"| {meaning} | `{decision}={name}`{default} | {_cell(p.doc)} | {options} | "
-                f"{'yes' if p.searches else ''} | {'yes' if p.rollout else ''} |"
-            )
-    out += [
-        "",
-        "`attack_play` and `defence_play` set the card play of one side (default: `play`); `name`",
-        "is a short label for records and reports (text without `,` or `=`; default: the spec).",
-        "`play=`, `bid=` and `act=` (every decision) may name a player of your own by import path,",
-        "`play=mypkg.players:cautious`, and `params=0.5/3` give a Numba player's numbers",
-        "([your own player](player.md#a-player-by-name-run-directories-the-command-line-dask)).",
-        "",
-        "## Options",
-        "",
-        "Numbers are whole numbers; an option set without a policy that reads it is refused.",
-        "",
-        "| option | read by | values | default | meaning |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for option in OPTIONS.values():
-        readers = ", ".join(f"`{p.name}`" for p in option.readers())
-        if option.side is not None:
-            readers += f" ({option.side})"
-        default = "—" if option.default is None else f"`{option.default}`"
-        if option.name == "bid_thresholds":
-            default = "the published bands, scaled"
-        for p in option.readers():
-            if option.name in p.defaults:
-                default += f" (`{p.name}`: `{p.defaults[option.name]}`)"
-        out.append(f"| `{option.name}` | {readers} | {option.values} | {default} | {_cell(option.doc)} |")
-    out += [
-        "",
-        "## Adding a policy",
-        "",
-        "A new policy is one entry in the registry (`tarotsim/policies.py`: its name, decision, next",
-        "free code, options, `searches` and `rollout`), its kernel under `tarotsim/kernels/` and the",
-        "branch of its decision's dispatch that calls it on its code. `python -m tarotsim.policies`",
-        "then writes its code into `tarotsim/kernels/policies/codes.py` and its rows into this page;",
-        "its name is at once valid in `Strategy`, `RunConfig`, the command line and the records.",
-        "A new option also needs its `P_*` slot in `tarotsim/kernels/state.py`. `tests/test_policies.py`",
-        "checks the written files, the codes and the slots against the registry.",
-    ]
-    return "\n".join(out) + "\n"
-
-
-def derived_files() -> dict[Path, str]:
-    """Every file written from the registry, with its text."""
-    return {CODES_PATH: codes_source(), DOCS_PATH: policies_markdown()}
-
-
-def main() -> None:
-    """Write the derived files (``python -m tarotsim.policies``)."""
-    for path, text in derived_files().items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path}")
-
-
-if __name__ == "__main__":
-    main()
+PLAY_POLICIES: dict[str, int] = policy_codes("play")
+"""Card-play policies, name → kernel code (as are the four tables below)."""
+PLAYOUT_POLICIES: tuple[str, ...] = tuple(name for name in PLAY_POLICIES if policy("play", name).rollout)
+"""The card-play policies a search may play its playouts with (those that search nothing)."""
+BID_POLICIES: dict[str, int] = policy_codes("bid")
+ECART_POLICIES: dict[str, int] = policy_codes("ecart")
+POIGNEE_POLICIES: dict[str, int] = policy_codes("poignee")
+CHELEM_POLICIES: dict[str, int] = policy_codes("chelem")

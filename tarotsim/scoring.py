@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarotsim.cards import HALF_POINTS
-from tarotsim.config import check_players
 from tarotsim.kernels import score as K
 from tarotsim.labels import (
     POIGNEE_BONUS,
@@ -22,6 +21,7 @@ from tarotsim.labels import (
     TABLE_SIZES,
     Contract,
     Side,
+    check_players,
     parse_contract,
 )
 

@@ -164,7 +164,7 @@ class Strategy:
         numbers, its ``options`` argument: float64[n]), and the options of the registry
         (``tarotsim.policies.OPTIONS``, listed in ``docs/policies.md``): the heuristic's
         tunable constants (`TUNABLES`), the ``pimc`` options (``worlds``, ``endgame``,
-        ``rollout``, ``drop``, ``knowledge``), the bidders' (``bid_thresholds``, ``bid_worlds``,
+        ``rollout``, ``drop``, ``knowledge``, ``infer``), the bidders' (``bid_thresholds``, ``bid_worlds``,
         ``bid_rollout``, ``bidder``) and ``chelem_threshold``. An option departing from its
         default needs a policy that reads it (on its side, for a one-side option).
 
@@ -207,6 +207,7 @@ class Strategy:
     rollout: str
     drop: int
     knowledge: str
+    infer: str
     player: Any  # a Python player (tarotsim.players), None for the built-in policies alone
     acts_all: bool  # whether the Python player takes every decision (act=) or the card play (play=)
     card_function: Any  # a Numba card player (tarotsim.run.users), None for the built-in card play

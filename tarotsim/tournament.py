@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from tarotsim.analysis.sequential import Sprt
-from tarotsim.config import RunConfig, check_count, check_players
+from tarotsim.config import RunConfig, check_count
 from tarotsim.defaults import COST_DEALS, COST_REPEATS, LOOK_EVERY, REFERENCE
 from tarotsim.defaults import TOURNAMENT_FORMATS as FORMATS
+from tarotsim.labels import check_players
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.strategy import Strategy, to_strategy
 

@@ -12,9 +12,10 @@ A deal thrown in before any agent decision (a petit sec) is passed over.
 The agent seats make every decision, or only their card play (``agent_decisions``); a
 taker and contract may be forced (the auction skipped, as in a sweep); an illegal action
 raises or is replaced by the first legal one at a stated penalty. Actions are indices into
-``tarotsim.actions(players)``. Observations are compact int64 rows (slots
-``kernels.vector.O_*``, ``N_OBS`` of them), or (``observations="tensor"``) their float32
-encoding by `decode`, ``Observation.tensor``'s, field for field. A game whose deal ends
+``tarotsim.actions(players)``. Observations are int64 rows (slots ``kernels.vector.O_*``,
+``N_OBS`` of them), or the kernel's encoding of what the seat knows (``kernels.encode``,
+``Observation.tensor``'s table) written straight into the batch array: float32
+(``observations="tensor"``) or uint8 (``"compact"``). A game whose deal ends
 moves on to its next deal in the same step; `VecEnv.info` keeps the deal's final
 observation (Gymnasium's same-step autoreset). ``tarotsim.gym`` wraps it for Gymnasium.
 """
@@ -33,7 +34,6 @@ from tarotsim.game import (
     Observation,
     action_table,
     actions,
-    decode,
     strategy_cfg,
 )
 from tarotsim.kernels import state as S
@@ -50,6 +50,7 @@ def _pool(threads: int) -> ThreadPoolExecutor:
 
 
 _NO_FINAL = np.zeros((0, V.N_OBS), dtype=np.int64)
+_NO_TENSORS = np.zeros((0, TENSOR_LENGTH), dtype=np.float32)
 
 
 def step_games(
@@ -64,18 +65,23 @@ def step_games(
     records: np.ndarray,
     threads: int,
     final: np.ndarray = _NO_FINAL,
+    tensors: np.ndarray = _NO_TENSORS,
+    final_tensors: np.ndarray = _NO_TENSORS,
 ) -> None:
     """``kernels.vector.step`` for every game of ``games``, in up to ``threads`` blocks run on
     threads at once (the kernel releases the GIL; each game depends on its own arrays only).
-    ``final`` (int64[n, N_OBS], or no rows) gets the final observation of the deals that end."""
+    ``final`` (int64[n, N_OBS], or no rows) gets the final observation of the deals that end;
+    ``tensors`` and ``final_tensors`` (float32 or uint8[n, TENSOR_LENGTH], or no rows) the
+    same two encoded (``obs`` may then have no rows)."""
     n = len(codes)
     parts = max(1, min(threads, n // MIN_BLOCK))
+    arrays = (obs, mask, ended, records, final, tensors, final_tensors)
     if parts == 1:
-        V.step(games, 0, n, cfgs, key, codes, index, obs, mask, ended, records, final)
+        V.step(games, 0, n, cfgs, key, codes, index, *arrays)
         return
     bounds = [n * i // parts for i in range(parts + 1)]
     runs = [
-        _pool(parts).submit(V.step, games, lo, hi, cfgs, key, codes, index, obs, mask, ended, records, final)
+        _pool(parts).submit(V.step, games, lo, hi, cfgs, key, codes, index, *arrays)
         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
     ]
     for run in runs:
@@ -86,8 +92,9 @@ AGENT_DECISIONS: tuple[str, ...] = PHASES[: S.PH_OVER]
 """Every decision of a seat (`PHASES` less ``over``): the default of ``agent_decisions``."""
 ILLEGAL = ("raise", "penalty")
 """What `VecEnv.step` does with an illegal action (its ``illegal`` option)."""
-OBSERVATIONS = ("rows", "tensor")
+OBSERVATIONS = ("rows", "tensor", "compact")
 """What `VecEnv.reset` and `VecEnv.step` return as observations (their ``observations`` option)."""
+_TENSOR_DTYPES = {"tensor": np.float32, "compact": np.uint8}
 
 
 def _agent_decisions(value: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -132,10 +139,12 @@ class VecEnv:
         points from the acting seat's reward of the step (flagged in ``info["illegal"]``).
     penalty : float, optional
         Points (zero or more) of the ``"penalty"`` mode; required by it, refused otherwise.
-    observations : {"rows", "tensor"}
-        What `reset` and `step` return: the compact int64 rows (``obs_length`` slots, the
-        default), or their float32 encoding (`decode`, ``tarotsim.game.TENSOR_LENGTH``
-        values, as ``Observation.tensor``).
+    observations : {"rows", "tensor", "compact"}
+        What `reset` and `step` return: the int64 rows (``obs_length`` slots, the default;
+        `observation` reads one), or the encoded observation written by the kernel
+        (``tarotsim.game.TENSOR_LENGTH`` values, fields ``tarotsim.game.TENSOR_FIELDS``, all
+        0 or 1): float32 (``"tensor"``, ``Observation.tensor``'s values) or the same values
+        as uint8 (``"compact"``, a quarter of the memory).
     seed : int
         The run's seed: game ``g`` plays the deals ``g, g + n_games, …`` of that run.
     threads : int, optional
@@ -152,7 +161,7 @@ class VecEnv:
     n_actions : int
     obs_length : int
         Length of an observation: ``kernels.vector.N_OBS`` slots (rows), or
-        ``TENSOR_LENGTH`` (tensor).
+        ``TENSOR_LENGTH`` (tensor, compact).
 
     Examples
     --------
@@ -166,8 +175,8 @@ class VecEnv:
     ...     pick = (rng.random(len(mask)) * counts).astype(np.int64)
     ...     actions = np.argmax(mask.cumsum(axis=1) > pick[:, None], axis=1)
     ...     obs, mask, rewards, done = env.step(actions)
-    >>> env.decode(obs).shape
-    (1024, 1724)
+    >>> obs.shape, env.observation(0).tensor().shape
+    ((1024, 54), (584,))
 
     Seat 0 plays the cards of a garde it is forced to take, float32 observations:
 
@@ -175,7 +184,7 @@ class VecEnv:
     ...              contract="garde", observations="tensor", seed=0)
     >>> obs, mask = env.reset()
     >>> obs.dtype, obs.shape, mask.shape
-    (dtype('float32'), (8, 1724), (8, 160))
+    (dtype('float32'), (8, 584), (8, 160))
     """
 
     def __init__(
@@ -194,8 +203,8 @@ class VecEnv:
         seed: int = 0,
         threads: int | None = None,
     ) -> None:
-        from tarotsim.config import RunConfig, check_players
-        from tarotsim.run.engine import check_threads
+        from tarotsim.config import RunConfig, check_threads
+        from tarotsim.labels import check_players
         from tarotsim.run.seeding import resolve_seed, run_key
 
         if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
@@ -240,6 +249,7 @@ class VecEnv:
         self.actions = actions(self.players)
         self.n_actions = len(self.actions)
         self.obs_length = V.N_OBS if observations == "rows" else TENSOR_LENGTH
+        self._dtype = np.dtype(np.int64 if observations == "rows" else _TENSOR_DTYPES[observations])
         self._key = run_key(self.seed)
         if taker is None:
             cfg = strategy_cfg(strategy, self.players)
@@ -262,36 +272,41 @@ class VecEnv:
         self._mask = np.zeros((self.n_games, self.n_actions), dtype=bool)
         self._ended = np.full(self.n_games, -1, dtype=np.int64)
         self._records = np.zeros((self.n_games, S.N_REC), dtype=np.int64)
-        self._final = np.zeros((self.n_games, V.N_OBS), dtype=np.int64)  # rows read where a deal ends
+        self._final = np.zeros((self.n_games, self.obs_length), dtype=self._dtype)  # read where a deal ends
         self._info = self._empty_info()
         self._started = False
 
     def _empty_info(self) -> dict[str, np.ndarray]:
-        dtype = np.int64 if self.observations == "rows" else np.float32
         return {
-            "final_obs": np.zeros((0, self.obs_length), dtype=dtype),
+            "final_obs": np.zeros((0, self.obs_length), dtype=self._dtype),
             "final_games": np.zeros(0, dtype=np.int64),
             "illegal": np.zeros(self.n_games, dtype=bool),
         }
 
-    def _run(self, codes: np.ndarray, final: np.ndarray = _NO_FINAL) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.empty((self.n_games, V.N_OBS), dtype=np.int64)
+    def _run(self, codes: np.ndarray, final: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Step the games by ``codes``; ``final``: write the final observations of the deals
+        that end into ``self._final``."""
+        obs = np.empty((self.n_games, self.obs_length), dtype=self._dtype)
         mask = np.empty((self.n_games, self.n_actions), dtype=bool)
+        rows = self.observations == "rows"
+        tensors = _NO_TENSORS if rows else obs
         step_games(
             self._games,
             self._cfgs,
             self._key,
             codes,
             self._index,
-            obs,
+            obs if rows else _NO_FINAL,
             mask,
             self._ended,
             self._records,
             self.threads,
-            final,
+            self._final if final and rows else _NO_FINAL,
+            tensors,
+            self._final if final and not rows else tensors[:0],
         )
         self._mask = mask
-        return (obs if self.observations == "rows" else decode(obs)), mask
+        return obs, mask
 
     def reset(
         self, *, seed: int | None = None, games: np.ndarray | Sequence[int] | None = None
@@ -310,8 +325,8 @@ class VecEnv:
         Returns
         -------
         obs : numpy.ndarray
-            int64[n_games, obs_length] (rows) or float32[n_games, obs_length] (tensor): the
-            observation of the agent seat to act (`decode` turns rows into the tensor).
+            int64[n_games, obs_length] (rows), float32 (tensor) or uint8 (compact): the
+            observation of the agent seat to act.
         mask : numpy.ndarray
             bool[n_games, n_actions]: its legal actions.
 
@@ -393,7 +408,7 @@ class VecEnv:
             actions = actions.astype(np.int64)
             actions[bad] = np.argmax(self._mask[bad], axis=1)
         self._ended[:] = -1
-        obs, mask = self._run(self._codes[actions], self._final)
+        obs, mask = self._run(self._codes[actions], final=True)
         done = self._ended >= 0
         rewards = np.zeros((self.n_games, self.players), dtype=np.float32)
         rewards[done] = self._records[done, S.R_SCORE : S.R_SCORE + self.players]
@@ -401,9 +416,8 @@ class VecEnv:
         if bad is not None:
             assert self.penalty is not None
             rewards[bad, bad_seats] -= self.penalty
-        final = self._final[finished]
         self._info = {
-            "final_obs": final if self.observations == "rows" else decode(final),
+            "final_obs": self._final[finished],
             "final_games": finished,
             "illegal": illegal,
         }
@@ -411,7 +425,7 @@ class VecEnv:
 
     @property
     def info(self) -> dict[str, np.ndarray]:
-        """What the last `step` adds to its return: ``final_obs`` (int64 or float32[k,
+        """What the last `step` adds to its return: ``final_obs`` (int64, float32 or uint8[k,
         obs_length], as the observations) the final observation, once the deal is over, of
         the seat that acted in each of the k games whose deal ended (a deal thrown in: its
         auction's end), ``final_games`` (int64[k]) those games, in order (where ``done``
@@ -464,5 +478,3 @@ class VecEnv:
     def ended(self) -> np.ndarray:
         """int64[n_games]: the deal number of each game's deal that ended in the last step, -1 none."""
         return self._ended.copy()
-
-    decode = staticmethod(decode)

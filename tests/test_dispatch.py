@@ -3,7 +3,9 @@
 Each decision has one dispatch (``kernels.machine`` names them): the card (``play.playout_card``
 for the policies that search nothing; ``pimc`` is handed back to the game's ``decide`` by the
 machine's trick loop, ``machine.play_tricks``), the bid (``bidding.choose_bid``; the ``montecarlo`` bidder is asked
-by the game), the écart, the poignée and the chelem. Each registered code must behave
+by the game), the écart, the poignée and the chelem (their ``search`` policies are handed back
+to the game's ``decide`` by the machine, ``machine.searches``:
+``tests/test_search_decisions.py``). Each registered code must behave
 differently from every other code of its decision on fixed positions (so no two codes share
 a branch by accident), and an unregistered code must raise rather than fall through to a
 default.
@@ -23,7 +25,13 @@ from tarotsim.config import RunConfig
 from tarotsim.kernels.machine import play_tricks
 from tarotsim.kernels.policies.announce import announces_chelem
 from tarotsim.kernels.policies.bidding import choose_bid
-from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
+from tarotsim.kernels.policies.codes import (
+    BID_MONTECARLO,
+    CHELEM_SEARCH,
+    ECART_SEARCH,
+    PLAY_PIMC,
+    POIGNEE_SEARCH,
+)
 from tarotsim.kernels.policies.ecart import choose_ecart
 from tarotsim.kernels.score import GARDE, PRISE
 from tarotsim.kernels.state import (
@@ -42,7 +50,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.view import seat_view
-from tarotsim.labels import BID_POLICIES, CHELEM_POLICIES, ECART_POLICIES, PLAY_POLICIES, POIGNEE_POLICIES
+from tarotsim.policies import BID_POLICIES, CHELEM_POLICIES, ECART_POLICIES, PLAY_POLICIES, POIGNEE_POLICIES
 from tests.test_no_peeking import card_of, copy_table, mid_deal_positions, poignee_of
 
 CFG = RunConfig(policy="heuristic").to_array()
@@ -139,10 +147,12 @@ def test_every_ecart_code_has_its_own_branch() -> None:
     choices = {
         name: [tuple(int(w) for w in ecart_of(code, tb, 0, 6)) for tb in tables]
         for name, code in ECART_POLICIES.items()
+        if code != ECART_SEARCH  # searches: asked by the game with its scratch
     }
     assert_distinct(choices)
-    with pytest.raises(ValueError, match="ecart policy"):
-        ecart_of(unknown(ECART_POLICIES), tables[0], 0, 6)
+    for code in (unknown(ECART_POLICIES), ECART_SEARCH):
+        with pytest.raises(ValueError, match="ecart policy"):
+            ecart_of(code, tables[0], 0, 6)
 
 
 def test_every_poignee_code_has_its_own_branch() -> None:
@@ -162,10 +172,12 @@ def test_every_poignee_code_has_its_own_branch() -> None:
     choices = {
         name: [int(poignee_of(code, tb, seat, CFG)) for tb, seat in tables]
         for name, code in POIGNEE_POLICIES.items()
+        if code != POIGNEE_SEARCH  # searches: asked by the game with its scratch
     }
     assert_distinct(choices)
-    with pytest.raises(ValueError, match="poignee policy"):
-        poignee_of(unknown(POIGNEE_POLICIES), tables[0][0], 0, CFG)
+    for code in (unknown(POIGNEE_POLICIES), POIGNEE_SEARCH):
+        with pytest.raises(ValueError, match="poignee policy"):
+            poignee_of(code, tables[0][0], 0, CFG)
 
 
 def test_every_chelem_code_has_its_own_branch() -> None:
@@ -173,8 +185,11 @@ def test_every_chelem_code_has_its_own_branch() -> None:
     cfg[seat_slot(0, P_CHELEM_THRESHOLD)] = 40
     tables = hands(8, 40, int(cfg[C_HAND]))
     choices = {
-        name: [bool(chelem_of(code, tb, 0, cfg)) for tb in tables] for name, code in CHELEM_POLICIES.items()
+        name: [bool(chelem_of(code, tb, 0, cfg)) for tb in tables]
+        for name, code in CHELEM_POLICIES.items()
+        if code != CHELEM_SEARCH  # searches: asked by the game with its scratch
     }
     assert_distinct(choices)
-    with pytest.raises(ValueError, match="chelem policy"):
-        chelem_of(unknown(CHELEM_POLICIES), tables[0], 0, cfg)
+    for code in (unknown(CHELEM_POLICIES), CHELEM_SEARCH):
+        with pytest.raises(ValueError, match="chelem policy"):
+            chelem_of(code, tables[0], 0, cfg)

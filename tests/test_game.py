@@ -27,13 +27,19 @@ def _random_to_end(game: Game, rng: random.Random) -> Game:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_actions_play_a_whole_deal(players: int) -> None:
     rng = random.Random(players)
+    names = actions(players)
     phases = set()
     for deal in range(12):
         game = Game(players=players, seed=7, deal=deal)
         while not game.over:
             phases.add(game.phase)
             legal = game.legal_actions()
-            game.apply(rng.choice(legal[:2] if game.phase == "bid" else legal))  # pass or the lowest bid
+            assert game.legal_numbers() == sorted(names.index(name) for name in legal)
+            action = rng.choice(legal[:2] if game.phase == "bid" else legal)  # pass or the lowest bid
+            if rng.random() < 0.5:
+                game.apply(action)
+            else:
+                assert game.apply_number(names.index(action), names) == action
         scores = game.returns()
         assert sum(scores) == 0
         trace = game.to_trace()

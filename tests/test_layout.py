@@ -1,5 +1,5 @@
-"""The layout's promises: one home for each name and file format, no oversized module, no import
-circle, and every file and module the documentation names exists."""
+"""The layout's promises: one home for each name and file format, no oversized module, and every
+file and module the documentation names exists (the layers and the import graph: ``test_layers.py``)."""
 
 from __future__ import annotations
 
@@ -70,36 +70,20 @@ def test_no_module_over_600_lines_of_code(path: Path) -> None:
 
 def test_contract_names_are_spelt_in_labels_only() -> None:
     spelt = {
-        str(path.relative_to(PACKAGE))
+        module_name(path)
         for path in MODULES
         for text in [path.read_text(encoding="utf-8")]
         if any(name in string_constants(text) for name in CONTRACTS)
         or any(name in text for name in CONTRACTS if "_" in name)
     }
-    assert spelt == {"labels.py"}
+    assert spelt == {"tarotsim.labels"}
 
 
 def test_manifest_file_is_named_by_the_run_store_only() -> None:
     naming = {
-        str(p.relative_to(PACKAGE))
-        for p in MODULES
-        if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))
+        module_name(p) for p in MODULES if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))
     }
-    assert naming == {"run/manifest.py"}
-
-
-def test_readme_package_map_matches_the_tree() -> None:
-    readme = (PACKAGE.parent / "docs" / "tasks" / "own-player.md").read_text(encoding="utf-8")
-    section = readme.split("## How it works", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.splitlines() if line.startswith("| `tarotsim/")]
-    named = {part.strip("`/ ") for row in rows for part in row.split("|")[1].split(",")}
-    for name in named:
-        path = name if name.startswith("tarotsim") else f"tarotsim/{name}"
-        assert (PACKAGE.parent / path).exists(), f"README's package map names {path}, which does not exist"
-    packages = {str(p.parent.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("__init__.py")} - {
-        "tarotsim"
-    }
-    assert packages <= {n.rstrip("/") for n in named}, "a package of tarotsim is missing from README's map"
+    assert naming == {"tarotsim.run.manifest"}
 
 
 def module_name(path: Path) -> str:
@@ -111,122 +95,6 @@ def module_name(path: Path) -> str:
 
 
 MODULE_FILES: dict[str, Path] = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _imports(node: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    """Every import statement under ``node``, at any depth (inside functions too), except those
-    in the body of an ``if TYPE_CHECKING:``, which never run."""
-    found: list[ast.Import | ast.ImportFrom] = []
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _is_type_checking(child.test):
-            for other in child.orelse:
-                found += _imports(other) if not isinstance(other, ast.Import | ast.ImportFrom) else [other]
-            continue
-        if isinstance(child, ast.Import | ast.ImportFrom):
-            found.append(child)
-        else:
-            found += _imports(child)
-    return found
-
-
-def imported_modules(name: str) -> set[str]:
-    """The modules of the package that module ``name`` imports, at its top or inside a function."""
-    path = MODULE_FILES[name]
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    edges: set[str] = set()
-    for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            edges.update(alias.name for alias in node.names if alias.name in MODULE_FILES)
-            continue
-        if node.level:
-            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-            base = f"{base}.{node.module}" if node.module else base
-        else:
-            base = node.module or ""
-        for alias in node.names:
-            if f"{base}.{alias.name}" in MODULE_FILES:
-                edges.add(f"{base}.{alias.name}")
-            elif base in MODULE_FILES:
-                edges.add(base)
-    edges.discard(name)
-    return edges
-
-
-def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The import circles of ``graph``: each strongly connected set of two modules or more
-    (Tarjan), sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    cycles: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in sorted(graph[node]):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                cycles.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return sorted(cycles)
-
-
-def test_no_module_of_the_package_imports_itself_back():
-    """No import circle anywhere in ``tarotsim``.
-
-    An edge is every ``import`` of a module of the package, at the top of a module or inside a
-    function: an import made lazily inside a function still ties the two modules together (one
-    cannot be read, moved or tested without the other), so it counts. Imports under
-    ``if TYPE_CHECKING:`` never run and do not count. ``from package import name`` is an edge to
-    the submodule ``package.name`` when there is one, else to the package. Importing a module
-    runs its parent packages' ``__init__`` too; those implicit edges are left out, since every
-    module would otherwise reach ``tarotsim/__init__.py``, which imports the public API.
-    """
-    graph = {name: imported_modules(name) for name in MODULE_FILES}
-    assert import_cycles(graph) == []
-
-
-def test_the_cycle_finder_finds_a_circle_and_only_circles():
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
-    assert import_cycles(graph) == [["a", "b", "c"]]
-    assert import_cycles({"a": {"b"}, "b": set()}) == []
-
-
-def test_lazy_and_relative_imports_are_edges_and_type_checking_ones_are_not():
-    assert "tarotsim.simulate" in imported_modules("tarotsim.cli.running")  # inside cmd_simulate
-    assert "tarotsim.strategy" in imported_modules("tarotsim.cli.common")  # inside its functions
-    tree = ast.parse(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\nelse:\n    import b\n"
-        "def f():\n    import c\n"
-    )
-    assert sorted(alias.name for node in _imports(tree) for alias in node.names) == [
-        "TYPE_CHECKING",
-        "b",
-        "c",
-    ]
 
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

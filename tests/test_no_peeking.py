@@ -67,7 +67,7 @@ from tarotsim.kernels.state import (
 )
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
 from tarotsim.kernels.view import seat_view
-from tarotsim.labels import PLAY_POLICIES
+from tarotsim.policies import PLAY_POLICIES
 from tarotsim.testing import (
     cards_of,
     copy_table,
@@ -297,7 +297,7 @@ def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
 @pytest.mark.parametrize("name", sorted(PLAY_POLICIES))
 def test_every_card_play_policy_does_not_peek(name: str) -> None:
     """Every registered card-play policy: a new one runs through the harness once it is in
-    ``labels.PLAY_POLICIES``.
+    ``policies.PLAY_POLICIES``.
 
     Each policy is asked as the game asks it: ``pimc`` through ``pimc_card`` with the
     search scratch (``game.decide``), the others through ``playout_card``

@@ -119,7 +119,7 @@ def test_an_interrupted_trace_leaves_no_file(tmp_path, monkeypatch):
 
 def test_a_duel_result_prints_shortly():
     from tarotsim.duel import DuelResult
-    from tarotsim.report.provenance import duel_provenance
+    from tarotsim.report.duel import duel_provenance
     from tarotsim.strategy import to_strategy
 
     big = pd.DataFrame({"deal": range(10_000), "score_0": 1})

@@ -87,6 +87,7 @@ def test_the_sdist_and_its_wheel_hold_what_they_should(tmp_path):
         metadata = email.message_from_bytes(archive.read(f"{info}/METADATA"))
     assert "tarotsim/py.typed" in in_wheel and "tarotsim/__init__.py" in in_wheel
     assert "tarotsim/kernels/__init__.py" in in_wheel
+    assert "tarotsim/data/net_play.npz" in in_wheel  # play=net's weights
     assert f"{info}/licenses/LICENSE" in in_wheel
     # the wheel is the package alone: no tests, no guide
     assert {name.split("/")[0] for name in in_wheel} == {"tarotsim", info}
@@ -96,7 +97,11 @@ def test_the_sdist_and_its_wheel_hold_what_they_should(tmp_path):
     assert "Typing :: Typed" in classifiers
     assert not any(c.startswith("License ::") for c in classifiers), "the licence is the SPDX expression"
     extras = set(metadata.get_all("Provides-Extra"))
-    assert {"openspiel", "pettingzoo", "docs", "test"} <= extras
+    assert {"openspiel", "pettingzoo", "docs", "test", "learn"} <= extras
+    # torch comes with the learn extra only, never with the test suite's install
+    requires = metadata.get_all("Requires-Dist")
+    assert any(r.startswith("torch") and 'extra == "learn"' in r for r in requires), requires
+    assert not any(r.startswith("torch") and 'extra == "learn"' not in r for r in requires), requires
     # the guide installs the wheel this build makes, by its name
     guide = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
     assert f"pip install 'dist/{wheel.name}[openspiel,pettingzoo]'" in guide

@@ -11,10 +11,12 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the pettingzoo extra")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.utils import aec_to_parallel, parallel_to_aec  # noqa: E402
 
 import tarotsim.pettingzoo as tarot_zoo  # noqa: E402
 from tarotsim import Game, actions  # noqa: E402
+from tarotsim.scoring import max_score  # noqa: E402
 
 
 def _api_test(table: object, cycles: int) -> None:
@@ -143,6 +145,68 @@ def test_import_tarotsim_needs_neither_framework() -> None:
     code = (
         "import sys, tarotsim; "
         "assert not {'pyspiel', 'pettingzoo', 'gymnasium'} & set(sys.modules); "
-        "assert tarotsim.pettingzoo.env and 'pettingzoo' in sys.modules"
+        "assert getattr(tarotsim, 'pettingzoo').env and 'pettingzoo' in sys.modules"  # the public name
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_parallel_api_test_every_seat_an_agent(players: int) -> None:
+    parallel_api_test(tarot_zoo.parallel_env(players=players), num_cycles=400)
+
+
+def test_parallel_api_test_against_built_in_opponents_and_back_to_aec() -> None:
+    def table() -> tarot_zoo.parallel_env:
+        return tarot_zoo.parallel_env(players=4, agent_seats=(1, 3), opponents="play=heuristic,ecart=expert")
+
+    parallel_api_test(table(), num_cycles=400)
+    _api_test(parallel_to_aec(table()), cycles=100)
+
+
+def test_is_parallelizable_says_which_conversion_works() -> None:
+    """The AEC environment's turns follow the tricks, so PettingZoo's cycle conversion
+    refuses it; the parallel environment says it is one."""
+    assert tarot_zoo.raw_env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(tarot_zoo.raw_env(players=4))
+    assert tarot_zoo.parallel_env.metadata["is_parallelizable"] is True
+
+
+def test_the_parallel_environment_plays_the_aec_deal() -> None:
+    """Every seat an agent playing as the heuristic: the deal of the run, every live agent
+    observed at each step (a mask only for the agent to act), the scores at the end."""
+    table = tarot_zoo.parallel_env(players=4)
+    observations, infos = table.reset(seed=5)
+    same = Game(4, seed=5, deal=table.deal)
+    names = table.action_list
+    while table.agents:
+        assert set(observations) == set(table.agents) == set(infos)
+        assert table.agent_to_act == f"player_{same.to_act}"
+        for agent, observation in observations.items():
+            seat = int(agent.split("_")[1])
+            assert observation["observation"].tolist() == same.observation(seat).tensor().tolist()
+            legal = [names[i] for i in np.flatnonzero(observation["action_mask"])]
+            assert legal == (same.legal_actions() if seat == same.to_act else [])
+        action = same.ask("play=heuristic,ecart=expert")
+        same.apply(action)
+        actions = {agent: 0 for agent in table.agents}
+        actions[table.agent_to_act] = names.index(action)
+        observations, rewards, terminations, truncations, infos = table.step(actions)
+        assert all(terminations[a] == same.over and not truncations[a] for a in terminations)
+    assert rewards == {f"player_{s}": float(score) for s, score in enumerate(same.returns())}
+    assert table.agent_to_act is None
+
+
+def test_the_parallel_environment_refuses_a_missing_action_and_ends_on_an_illegal_one() -> None:
+    table = tarot_zoo.parallel_env(players=4)
+    with pytest.raises(ValueError, match="call reset"):
+        table.step({})
+    observations, _ = table.reset(seed=1)
+    agent = table.agent_to_act
+    assert agent is not None
+    with pytest.raises(ValueError, match=f"the action of {agent}, the agent to act"):
+        table.step({other: 0 for other in table.agents if other != agent})
+    illegal = int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0])
+    _, rewards, terminations, _, _ = table.step({agent: illegal})
+    assert rewards[agent] == -max_score(4) and all(terminations.values()) and not table.agents
+    assert sum(rewards.values()) == rewards[agent]

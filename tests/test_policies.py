@@ -5,17 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarotsim import labels, policies
+from tarotsim import policies
 from tarotsim.config import RunConfig
 from tarotsim.kernels import state as S
 from tarotsim.kernels.policies import codes
-from tarotsim.policies import DECISIONS, OPTIONS, POLICY_SLOTS, POLICY_TABLE, derived_files
+from tarotsim.policies import DECISIONS, OPTIONS, POLICY_SLOTS, POLICY_TABLE
+from tarotsim.policy_files import derived_files
 from tarotsim.strategy import KEYS, Strategy
 
 
 @pytest.mark.parametrize("path", sorted(derived_files(), key=str), ids=lambda p: p.name)
 def test_the_files_written_from_the_registry_are_up_to_date(path) -> None:
-    assert path.read_text(encoding="utf-8") == derived_files()[path], "run python -m tarotsim.policies"
+    assert path.read_text(encoding="utf-8") == derived_files()[path], "run python -m tarotsim.policy_files"
 
 
 def test_every_policy_has_its_kernel_code_and_codes_are_distinct_per_decision() -> None:
@@ -24,8 +25,12 @@ def test_every_policy_has_its_kernel_code_and_codes_are_distinct_per_decision() 
     for decision in DECISIONS:
         found = [p.code for p in POLICY_TABLE.values() if p.decision == decision]
         assert sorted(found) == list(range(len(found))), decision
-    assert labels.PLAY_POLICIES == policies.policy_codes("play")
-    assert labels.CHELEM_POLICIES == {"never": codes.CHELEM_NEVER, "overwhelming": codes.CHELEM_OVERWHELMING}
+    assert policies.PLAY_POLICIES["heuristic"] == codes.PLAY_HEURISTIC
+    assert policies.CHELEM_POLICIES == {
+        "never": codes.CHELEM_NEVER,
+        "overwhelming": codes.CHELEM_OVERWHELMING,
+        "search": codes.CHELEM_SEARCH,
+    }
 
 
 def test_every_slot_of_a_seat_block_belongs_to_the_registry_once() -> None:
@@ -55,7 +60,11 @@ def test_every_option_is_read_by_a_policy_and_has_a_default_in_range() -> None:
 
 def test_a_policy_that_searches_makes_the_run_search() -> None:
     searching = [p for p in POLICY_TABLE.values() if p.searches]
-    assert {(p.decision, p.name) for p in searching} == {("play", "pimc"), ("bid", "montecarlo")}
+    assert {(p.decision, p.name) for p in searching} == {
+        ("play", "pimc"),
+        ("bid", "montecarlo"),
+        *((d, "search") for d in ("call", "ecart", "poignee", "chelem")),
+    }
     assert not policies.searches(RunConfig().to_array())
     for p in searching:
         strategy = Strategy(**{p.decision: p.name})

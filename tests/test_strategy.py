@@ -69,7 +69,7 @@ def test_label_is_the_name_or_the_spec() -> None:
             ValueError,
             "unknown play policy 'clever'; valid names: basic, greedy, heuristic, pimc, random",
         ),
-        (lambda: Strategy.parse("ecart=lazy"), ValueError, "valid names: expert, simple"),
+        (lambda: Strategy.parse("ecart=lazy"), ValueError, "valid names: expert, search, simple"),
         (
             lambda: Strategy.parse("play=random,defence_play=smart"),
             ValueError,

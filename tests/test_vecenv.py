@@ -8,7 +8,7 @@ import pytest
 
 from tarotsim import VecEnv
 from tarotsim import players as players_module
-from tarotsim.cards import N_CARDS, parse_cards
+from tarotsim.cards import parse_cards
 from tarotsim.config import RunConfig
 from tarotsim.game import PHASES, TENSOR_FIELDS, TENSOR_LENGTH, Game, Observation, actions
 from tarotsim.kernels import state as S
@@ -16,48 +16,65 @@ from tarotsim.labels import CONTRACT_NAMES
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 from tarotsim.vecenv import MIN_BLOCK
+from tests import reference
 
 HEURISTIC = "play=heuristic,ecart=expert"
 AT = {name: int(sum(size for _, size in TENSOR_FIELDS[:k])) for k, (name, _) in enumerate(TENSOR_FIELDS)}
-ACTION_INDEX = {name: i for i, name in enumerate(actions(5))}
 
 
 def tensor_from_text(obs: Observation) -> np.ndarray:
-    """``Observation.tensor`` stated again from the observation's strings, field by field
-    (``TENSOR_FIELDS``): what the one encoder (``game.decode`` of the row) must give."""
+    """``Observation.tensor`` stated again from the observation's strings and the rules of
+    ``tests/reference.py``, field by field (``TENSOR_FIELDS``): what the one encoder
+    (``kernels.encode``) must give."""
     out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
+    n = obs.players
 
     def ids(names) -> np.ndarray:
         return np.array(parse_cards(list(names)), dtype=np.int64)
 
+    def seat(field: str, who: int | None) -> None:
+        if who is not None:
+            out[AT[field] + (who - obs.seat) % n] = 1
+
     out[AT["phase"] + PHASES.index(obs.phase)] = 1
-    out[AT["players"] + obs.players - 3] = 1
+    out[AT["players"] + n - 3] = 1
     out[AT["seat"] + obs.seat] = 1
-    out[AT["dealer"] + obs.dealer] = 1
+    seat("dealer", obs.dealer)
     out[AT["hand"] + ids(obs.hand)] = 1
+    tricks = [(leader, list(cards)) for leader, cards, _ in obs.tricks]
     if obs.leader is not None:
-        for j, card in enumerate(obs.trick):
-            out[AT["trick"] + (obs.leader + j) % obs.players * N_CARDS + ids((card,))] = 1
-    for seat, cards in enumerate(obs.played):
-        out[AT["played"] + seat * N_CARDS + ids(cards)] = 1
+        tricks.append((obs.leader, list(obs.trick)))
+    if obs.trick:
+        out[AT["trick"] + ids(obs.trick)] = 1
+        seat("leader", obs.leader)
+        if reference.led_suit(obs.trick) is not None:
+            seat("winning", (obs.leader + reference.trick_winner(obs.trick)) % n)
+    for leader, cards in tricks:
+        out[AT["played"] + ids(cards)] = 1
+        for j, card in enumerate(cards):
+            for suit in reference.revealed_voids(cards[:j], card):
+                suit_code = 4 if suit == "T" else reference.SUITS.index(suit)
+                out[AT["voids"] + (leader + j - obs.seat) % n * 5 + suit_code] = 1
     if obs.chien is not None:
         out[AT["chien"] + ids(obs.chien)] = 1
     out[AT["ecart"] + ids(obs.ecart)] = 1
-    for seat, cards in enumerate(obs.poignees):
-        out[AT["poignees"] + seat * N_CARDS + ids(cards)] = 1
-    for turn in range(obs.players):
+    for who, cards in enumerate(obs.poignees):
+        if cards:
+            out[AT["poignees"] + ids(cards)] = 1
+            seat("poignee_seats", who)
+    for turn in range(n):
         word = CONTRACT_NAMES.index(obs.bids[turn]) + 1 if turn < len(obs.bids) else 0
         out[AT["bids"] + turn * 6 + word] = 1
     out[AT["contract"] + (0 if obs.contract is None else CONTRACT_NAMES.index(obs.contract))] = 1
-    if obs.taker is not None:
-        out[AT["taker"] + obs.taker] = 1
+    seat("taker", obs.taker)
+    seat("partner", obs.partner)
     if obs.called_card is not None:
-        out[AT["called_card"] + ids((obs.called_card,))] = 1
-    if obs.partner is not None:
-        out[AT["partner"] + obs.partner] = 1
-    out[AT["chelem_announced"]] = float(obs.chelem_announced)
-    for action in obs.legal_actions:
-        out[AT["legal_actions"] + ACTION_INDEX[action]] = 1
+        called = obs.called_card
+        out[AT["called_suit"] + reference.SUITS.index(reference.suit_of(called))] = 1
+        out[AT["called_rank"] + ("K", "Q", "C", "J").index(called[:-1])] = 1
+    out[AT["attack"]] = float(obs.attack)
+    out[AT["chelem"]] = float(obs.chelem_announced)
+    out[AT["to_act"]] = float(bool(obs.legal_actions))
     return out
 
 
@@ -71,7 +88,7 @@ def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_positions_masks_and_rewards_are_the_games(players: int) -> None:
     names = actions(players)
-    env = VecEnv(5, players, agent_seats=range(players), seed=4, threads=1)
+    env = VecEnv(5, players, agent_seats=range(players), observations="tensor", seed=4, threads=1)
     obs, mask = env.reset()
     games = [Game(players, seed=4, deal=int(d)) for d in env.deals]
     rng = np.random.default_rng(players)
@@ -79,11 +96,8 @@ def test_positions_masks_and_rewards_are_the_games(players: int) -> None:
     for _ in range(150):
         for g, game in enumerate(games):
             assert [names[a] for a in np.flatnonzero(mask[g])] == game.legal_actions()
-            np.testing.assert_array_equal(env.decode(obs[g]), tensor_from_text(game.observation()))
-            np.testing.assert_array_equal(game.observation().tensor(), env.decode(obs[g]))
-        np.testing.assert_array_equal(
-            env.decode(obs), np.stack([tensor_from_text(g.observation()) for g in games])
-        )
+            np.testing.assert_array_equal(obs[g], tensor_from_text(game.observation()))
+            np.testing.assert_array_equal(game.observation().tensor(), obs[g])
         chosen = _random_actions(mask, rng)
         for g, game in enumerate(games):
             game.apply(names[chosen[g]])
@@ -118,7 +132,9 @@ def test_same_trajectories_with_one_and_two_threads() -> None:
 def test_agents_playing_as_a_builtin_reproduce_its_records(players: int) -> None:
     spec = "play=heuristic,ecart=expert,poignee=smart"
     n = 4
-    env = VecEnv(n, players, agent_seats=(0, players - 1), opponents=spec, seed=2, threads=1)
+    env = VecEnv(
+        n, players, agent_seats=(0, players - 1), opponents=spec, observations="compact", seed=2, threads=1
+    )
     cfg = RunConfig(players=players, strategies=[spec] * players).to_array()
     expected = play_deals(0, 3 * n, run_key(2), cfg)
     player = players_module.builtin(spec)
@@ -129,7 +145,8 @@ def test_agents_playing_as_a_builtin_reproduce_its_records(players: int) -> None
     while len(compared) < 2 * n:
         observations = [env.observation(g) for g in range(n)]
         assert all(o.seat in env.agent_seats and o.legal_actions for o in observations)
-        np.testing.assert_array_equal(env.decode(obs), np.stack([tensor_from_text(o) for o in observations]))
+        assert obs.dtype == np.uint8
+        np.testing.assert_array_equal(obs, np.stack([tensor_from_text(o) for o in observations]))
         obs, _, _, done = env.step(np.array([index[player(o)] for o in observations]))
         for g in np.flatnonzero(done):
             deal = int(env.ended[g])
@@ -208,10 +225,8 @@ def test_a_forced_contract_played_as_a_builtin_reproduces_the_sweep(
 
 def test_tensor_observations_and_the_final_observation_are_the_games() -> None:
     names = actions(4)
-    rows = VecEnv(6, 4, agent_seats=range(4), seed=5, threads=1)
     env = VecEnv(6, 4, agent_seats=range(4), observations="tensor", seed=5, threads=1)
     obs, mask = env.reset()
-    np.testing.assert_array_equal(obs, env.decode(rows.reset()[0]))
     games = [Game(4, seed=5, deal=int(d)) for d in env.deals]
     rng = np.random.default_rng(2)
     finished = 0

@@ -294,15 +294,15 @@ def add_config_options(parser: argparse.ArgumentParser, *, seats: bool = True) -
     shorthand for one strategy at every seat, each ``--name`` for the ``RunConfig`` field
     ``name``): the defaults are the one default strategy's."""
     from tarotsim.config import RunConfig
-    from tarotsim.labels import (
+    from tarotsim.labels import DEALINGS
+    from tarotsim.policies import (
         BID_POLICIES,
         CHELEM_POLICIES,
-        DEALINGS,
+        DECISIONS,
         ECART_POLICIES,
         PLAY_POLICIES,
         POIGNEE_POLICIES,
     )
-    from tarotsim.policies import DECISIONS
 
     default = {f.name: f.default for f in fields(RunConfig)}
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.game import gather_pack, play_deal
-from tarotsim.kernels.machine import check_policies
+from tarotsim.kernels.policies.dispatch import check_policies
 from tarotsim.kernels.search.searching import block_search
 from tarotsim.kernels.state import (
     C_DEALING,

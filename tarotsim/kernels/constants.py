@@ -8,7 +8,7 @@ second, Numba only with the first kernel. Each kernel module imports its own fro
 - the dealing and thrown-in codes (``kernels.state``);
 - the heuristic's tunable defaults (``kernels.policies.heuristic``);
 - the most worlds of a ``pimc`` decision (``kernels.search.scratch``) and the codes of its
-  ``knowledge`` (``kernels.search.constraints``).
+  ``knowledge`` (``kernels.search.constraints``) and its ``infer`` (``kernels.search.likelihood``).
 """
 
 from __future__ import annotations
@@ -130,3 +130,10 @@ KNOWLEDGE_NAMES = ("table", "rules")
 """``pimc``'s ``knowledge`` (``kernels.search.constraints``), by code: ``table``, what the table
 shows directly, as ``pimc`` knew it before the rules' inferences were added; ``rules``, every
 inference the rules allow besides."""
+
+INFER_NONE = 0
+INFER_HEURISTIC = 1
+INFER_NAMES = ("none", "heuristic")
+"""``pimc``'s ``infer`` (``kernels.search.likelihood``), by code: ``none``, every consistent world
+alike; ``heuristic``, worlds resampled by the likelihood of the other seats' bids, poignées and
+cards under a smoothed model of the built-in heuristic."""

@@ -7,8 +7,9 @@ int64[N_LOG], slots L_*) from which traces are written. The record columns are d
 users in ``tarotsim.run.records``.
 
 ``decide`` answers the decision the machine waits on for every kind of player: a searching
-built-in (the ``montecarlo`` bid, the ``pimc`` card, with the search scratch), a built-in, or a
-user's Numba function (``machine.choose``). ``run_until`` lets the machine run, answering its
+built-in (the ``montecarlo`` bid, the ``pimc`` card, the ``search`` call, écart, chelem and
+poignée of ``kernels.search.decisions``, with the search scratch), a built-in, or a user's
+Numba function (``machine.choose``). ``run_until`` lets the machine run, answering its
 searching decisions here, up to a decision of a seat the caller plays (``VecEnv``, the Python
 players, PettingZoo, OpenSpiel) or the end of the deal. Another searching decision is one
 more branch of ``decide`` and of ``machine.searches``.
@@ -25,11 +26,21 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS
-from tarotsim.kernels.machine import apply, card_policy, choose, deal_table, dealer_of, run, waits
-from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
+from tarotsim.kernels.machine import (
+    apply,
+    choose,
+    deal_table,
+    dealer_of,
+    ecart_card,
+    lay_whole_ecart,
+    run,
+    searches,
+    waits,
+)
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.score import GARDE
+from tarotsim.kernels.search.decisions import search_call, search_chelem, search_ecart, search_poignee
 from tarotsim.kernels.search.montecarlo import montecarlo_wish
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import Q_DEAL, note_deal
@@ -39,11 +50,12 @@ from tarotsim.kernels.state import (
     C_PLAYERS,
     L_PLAYS,
     MAX_SEATS,
-    P_BID_POLICY,
-    PH_BID,
+    PH_CALL,
+    PH_CHELEM,
+    PH_ECART,
     PH_OVER,
     PH_PLAY,
-    PH_WISH,
+    PH_POIGNEE,
     Q_PHASE,
     Q_SEAT,
     R_CONTRACT,
@@ -51,7 +63,6 @@ from tarotsim.kernels.state import (
     R_THROWN_IN,
     THROWN_NONE,
     DealState,
-    seat_slot,
 )
 from tarotsim.kernels.user import Users
 from tarotsim.kernels.view import seat_view
@@ -60,24 +71,31 @@ from tarotsim.kernels.view import seat_view
 @njit(_nrt=False)
 def decide(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users | None) -> int:
     """The code the seat to decide in ``tb`` chooses (``pos`` and ``legal`` say the decision),
-    by its policies in ``cfg``: the ``montecarlo`` bid and the ``pimc`` card with ``search``
-    (raises without it), any other decision by ``machine.choose`` (a user's function in
-    ``users``)."""
+    by its policies in ``cfg``: a searching policy's (``machine.searches``: the ``montecarlo``
+    bid, the ``pimc`` card, a ``search`` call, écart, chelem or poignée) with ``search``
+    (raises without it; at the écart, the next card of the écart searched), any other
+    decision by ``machine.choose`` (a user's function in ``users``)."""
     pos = tb.pos
     seat = pos[Q_SEAT]
     phase = pos[Q_PHASE]
     v = seat_view(tb, seat)
-    if phase == PH_PLAY and card_policy(tb, cfg, seat) == PLAY_PIMC:
-        if search is None:
-            raise ValueError("pimc card play needs the search scratch")
-        else:
+    if not searches(tb, cfg):
+        return choose(v, cfg, phase, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)
+    if search is None:
+        raise ValueError("a searching policy needs the search scratch")
+    else:
+        if phase == PH_PLAY:
             return pimc_card(v, tb.legal[0], tb.legal[1], cfg, search.play)
-    if (phase == PH_BID or phase == PH_WISH) and cfg[seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO:
-        if search is None:
-            raise ValueError("the montecarlo bidder needs the search scratch")
-        else:
-            return montecarlo_wish(v, cfg, search.play.key, search.play.scalars[Q_DEAL], search.bid)
-    return choose(v, cfg, phase, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)
+        if phase == PH_CALL:
+            return search_call(v, cfg, search.play)
+        if phase == PH_ECART:
+            ecart0, ecart1 = search_ecart(v, cfg, search.play)
+            return ecart_card(ecart0, ecart1, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1])
+        if phase == PH_CHELEM:
+            return 1 if search_chelem(v, cfg, search.play) else 0
+        if phase == PH_POIGNEE:
+            return search_poignee(v, cfg, search.play)
+        return montecarlo_wish(v, cfg, search.play.key, search.play.scalars[Q_DEAL], search.bid)
 
 
 @njit(_nrt=False)
@@ -91,15 +109,20 @@ def run_until(
     play_seats: int,
     act_seats: int,
 ) -> None:
-    """Run the machine (``machine.run``), answering its searching decisions (``decide``),
-    until the deal is over or a decision belongs to the caller: any decision of a seat of
-    ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat`` of each)."""
+    """Run the machine (``machine.run``), answering its searching decisions (``decide``; a
+    searched écart laid whole), until the deal is over or a decision belongs to the caller:
+    any decision of a seat of ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat``
+    of each)."""
     pos = tb.pos
     while True:
         run(tb, cfg, rec, log, users, play_seats, act_seats)
         if pos[Q_PHASE] == PH_OVER or waits(pos, play_seats, act_seats):
             return
-        apply(tb, cfg, rec, log, decide(tb, cfg, search, users))
+        if pos[Q_PHASE] == PH_ECART and search is not None:
+            ecart0, ecart1 = search_ecart(seat_view(tb, pos[Q_SEAT]), cfg, search.play)
+            lay_whole_ecart(tb, ecart0, ecart1)
+        else:
+            apply(tb, cfg, rec, log, decide(tb, cfg, search, users))
 
 
 @njit(_nrt=False)

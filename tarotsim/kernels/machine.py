@@ -27,6 +27,9 @@ compiled), and its deal is scored (``steps.settle_deal``) but not recorded.
 - ``play_tricks``: the trick loop, the one place the tricks are played;
 - ``start`` and ``advance``: deal, or apply an action, then stand at the next decision
   (the step-by-step game's entry points).
+
+The record row and the log are written by ``kernels.record``; which policy codes a run may
+use, and what a playout plays a searching decision by, are in ``kernels.policies.dispatch``.
 """
 
 from __future__ import annotations
@@ -41,28 +44,30 @@ from tarotsim.cards import (
     KINGS_MASK,
     N_SUIT_CARDS,
     N_SUITS,
-    PETIT_BIT,
     SUIT_LEN,
-    TRUMP_21_BIT,
     TRUMPS_MASK,
 )
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit, popcount
-from tarotsim.kernels.chavey import distribution_points, hand_points
 from tarotsim.kernels.deal import cut_pack, deal_packets, is_petit_sec
 from tarotsim.kernels.dealing import deal_condition
-from tarotsim.kernels.policies.announce import CHELEM_CODES, POIGNEE_CODES, announces_chelem, poignee_choice
-from tarotsim.kernels.policies.bidding import BID_CODES, choose_bid
+from tarotsim.kernels.policies.announce import announces_chelem, poignee_choice
+from tarotsim.kernels.policies.bidding import choose_bid
 from tarotsim.kernels.policies.call import choose_call
-from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
-from tarotsim.kernels.policies.ecart import ECART_CODES, choose_ecart
-from tarotsim.kernels.policies.play import PLAYOUT_CODES, playout_card
+from tarotsim.kernels.policies.codes import (
+    BID_MONTECARLO,
+    CALL_SEARCH,
+    CHELEM_SEARCH,
+    ECART_SEARCH,
+    PLAY_PIMC,
+    POIGNEE_SEARCH,
+)
+from tarotsim.kernels.policies.ecart import choose_ecart
+from tarotsim.kernels.policies.play import playout_card
+from tarotsim.kernels.record import log_play, put_result, record_hand, reset_record
 from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.rules import bouts, card_bit
-from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PASS, SIDE_NONE, poignee_size
+from tarotsim.kernels.rules import card_bit
+from tarotsim.kernels.score import GARDE, GARDE_CONTRE, PASS, poignee_size
 from tarotsim.kernels.state import (
-    BOUT_HELD_21,
-    BOUT_HELD_EXCUSE,
-    BOUT_HELD_PETIT,
     C_CHIEN,
     C_DEALER,
     C_DEALING,
@@ -72,29 +77,20 @@ from tarotsim.kernels.state import (
     C_PLAYERS,
     DEALING_UNSHUFFLED,
     FIVE_PLAYERS,
-    H_LEADER,
-    I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_DEALER,
     I_LEADER,
-    I_PARTNER,
     I_TRICK,
     I_TRICK_LEN,
     L_BIDS,
-    L_LEADERS,
-    L_PLAYS,
-    L_POIGNEE,
-    L_WINNERS,
     MAX_SEATS,
-    N_REC,
     P_BID_POLICY,
-    P_BID_ROLLOUT,
+    P_CALL_POLICY,
     P_CHELEM_POLICY,
     P_ECART_POLICY,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
-    P_ROLLOUT,
     PH_BID,
     PH_CALL,
     PH_CHELEM,
@@ -111,32 +107,10 @@ from tarotsim.kernels.state import (
     Q_SPOKEN,
     Q_TAKER,
     Q_WISH_0,
-    R_ATTACK_BOUTS,
-    R_ATTACK_HALF,
-    R_ATTACK_TRICKS,
-    R_BOUTS_HELD,
-    R_CALLED_CARD,
-    R_CHELEM,
     R_CHELEM_ANNOUNCED,
     R_CONTRACT,
-    R_DEALER,
-    R_HAND_POINTS,
-    R_HAND_POINTS_DIST,
-    R_MADE,
-    R_MARGIN,
     R_N_POIGNEES,
-    R_OTHERS_BID,
-    R_PARTNER,
-    R_PER_DEFENDER,
-    R_PETIT_AU_BOUT,
-    R_POIGNEE_POINTS,
-    R_SCORE,
-    R_SPEAKER_POSITION,
     R_TAKER,
-    R_TAKER_BOUTS,
-    R_TAKER_KINGS,
-    R_TAKER_TRUMPS,
-    R_TAKER_TRUMPS_EX,
     R_THROWN_IN,
     SEQUENCE_DEALS,
     THROWN_ALL_PASS,
@@ -222,91 +196,6 @@ def _petit_sec(tb: DealState, players: int) -> bool:
     return False
 
 
-# the record ------------------------------------------------------------------------------
-
-
-@njit(inline="always")
-def _reset_record(rec: np.ndarray, dealer: int) -> None:
-    for i in range(N_REC):
-        rec[i] = 0
-    rec[R_DEALER] = dealer
-    rec[R_TAKER] = -1
-    rec[R_PETIT_AU_BOUT] = SIDE_NONE
-    rec[R_CHELEM] = SIDE_NONE
-    rec[R_PARTNER] = -1
-    rec[R_CALLED_CARD] = -1
-
-
-@njit(_nrt=False)
-def _record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int) -> None:
-    """Record the features of ``seat``'s hand as dealt (trumps, bouts, Kings, Chavey count)
-    and of its auction: its turn to speak, the highest contract the other seats wish to bid
-    (their wishes, ``pos[Q_WISH_0 + seat]``)."""
-    word0 = tb.dealt[seat, 0]
-    word1 = tb.dealt[seat, 1]
-    rec[R_TAKER_TRUMPS] = popcount(word1 & TRUMPS_MASK)
-    rec[R_TAKER_BOUTS] = bouts(word1)
-    rec[R_TAKER_KINGS] = popcount(word0 & KINGS_MASK)
-    rec[R_HAND_POINTS] = hand_points(word0, word1)
-    rec[R_HAND_POINTS_DIST] = rec[R_HAND_POINTS] + distribution_points(word0)
-    has_excuse = 1 if word1 & EXCUSE_BIT else 0
-    held = BOUT_HELD_EXCUSE * has_excuse
-    if word1 & PETIT_BIT:
-        held |= BOUT_HELD_PETIT
-    if word1 & TRUMP_21_BIT:
-        held |= BOUT_HELD_21
-    rec[R_BOUTS_HELD] = held
-    rec[R_TAKER_TRUMPS_EX] = rec[R_TAKER_TRUMPS] + has_excuse
-    players = cfg[C_PLAYERS]
-    others = PASS
-    for other in range(players):
-        if other != seat:
-            others = max(others, tb.pos[Q_WISH_0 + other])
-    rec[R_OTHERS_BID] = others
-    rec[R_SPEAKER_POSITION] = (seat - tb.info[I_DEALER] - 1) % players
-
-
-@njit(inline="always")
-def log_play(tb: DealState, cfg: np.ndarray, log: np.ndarray) -> None:
-    """The play of the deal just played into the log, from the public table: each trick's
-    leader, cards in play order and the seat that took it (``tb.history``), each seat's poignée."""
-    players = cfg[C_PLAYERS]
-    hand_size = cfg[C_HAND]
-    for t in range(hand_size):
-        log[L_LEADERS + t] = tb.history[t, H_LEADER]
-        for j in range(players):
-            log[L_PLAYS + t * MAX_SEATS + j] = tb.history[t, j]
-        log[L_WINNERS + t] = tb.history[t + 1, H_LEADER] if t + 1 < hand_size else tb.info[I_LEADER]
-    for seat in range(players):
-        log[L_POIGNEE + seat] = shown_size(tb, seat, players)
-
-
-@njit(inline="always")
-def _put_result(
-    tb: DealState,
-    players: int,
-    rec: np.ndarray,
-    bonuses: int,
-    settled: tuple[int, int, int, int, bool, int, int, int],
-) -> None:
-    """The result columns of ``rec`` of a deal scored by ``steps.settle_deal`` (``settled``,
-    its result; ``bonuses``, the poignées' points it counted), and each seat's score."""
-    attack_half, attack_bouts, attack_tricks, petit_side, made, margin, chelem, d = settled
-    rec[R_ATTACK_HALF] = attack_half
-    rec[R_ATTACK_BOUTS] = attack_bouts
-    rec[R_MADE] = 1 if made else 0
-    rec[R_MARGIN] = margin
-    rec[R_PETIT_AU_BOUT] = petit_side
-    rec[R_CHELEM] = chelem
-    rec[R_POIGNEE_POINTS] = bonuses
-    rec[R_ATTACK_TRICKS] = attack_tricks
-    rec[R_PARTNER] = tb.info[I_PARTNER]
-    rec[R_CALLED_CARD] = tb.info[I_CALLED]
-    rec[R_PER_DEFENDER] = d
-    for seat in range(players):
-        rec[R_SCORE + seat] = tb.scores[seat]
-
-
 @njit(inline="always")
 def _over(tb: DealState) -> None:
     tb.pos[Q_PHASE] = PH_OVER
@@ -338,7 +227,7 @@ def finish(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarr
         for seat in range(players):
             if shown_size(tb, seat, players) > 0:
                 rec[R_N_POIGNEES] += 1
-        _put_result(tb, players, rec, bonuses, settle_deal(tb, cfg, bonuses))
+        put_result(tb, players, rec, bonuses, settle_deal(tb, cfg, bonuses))
     _over(tb)
 
 
@@ -386,7 +275,7 @@ def deal_table(tb: DealState, cfg: np.ndarray, rec: np.ndarray, deal: int, deale
             )
         else:
             deal_condition(tb.rng, tb.pack, tb.dealt, tb.chien, cfg, 0)
-    _reset_record(rec, dealer)
+    reset_record(rec, dealer)
     reset_table(tb, players, dealer)
     pos = tb.pos
     pos[Q_SPOKEN] = 0
@@ -451,7 +340,7 @@ def _auction_over(
     players = cfg[C_PLAYERS]
     if forced:
         if rec is not None:
-            _record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER])
+            record_hand(tb, cfg, rec, cfg[C_FORCED_TAKER])
         if _petit_sec(tb, players):
             _throw_in(tb, rec, THROWN_PETIT_SEC)
             return
@@ -468,7 +357,7 @@ def _auction_over(
     if rec is not None:
         rec[R_TAKER] = taker
         rec[R_CONTRACT] = pos[Q_CONTRACT]
-        _record_hand(tb, cfg, rec, taker)
+        record_hand(tb, cfg, rec, taker)
     _take(tb, cfg, taker, pos[Q_CONTRACT])
 
 
@@ -536,8 +425,9 @@ def apply(
 
 
 @njit(inline="always")
-def _lay_whole_ecart(tb: DealState, ecart0: np.uint64, ecart1: np.uint64) -> None:
-    """A built-in écart policy's whole écart laid at once; the chelem decision next."""
+def lay_whole_ecart(tb: DealState, ecart0: np.uint64, ecart1: np.uint64) -> None:
+    """A whole écart laid at once (a built-in écart policy's, a searched one); the chelem
+    decision next."""
     tb.laid[0] = ecart0
     tb.laid[1] = ecart1
     tb.pos[Q_ECART_LEFT] = 0
@@ -546,6 +436,24 @@ def _lay_whole_ecart(tb: DealState, ecart0: np.uint64, ecart1: np.uint64) -> Non
 
 
 # the decisions -------------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def ecart_card(
+    ecart0: np.uint64,
+    ecart1: np.uint64,
+    legal0: np.uint64,
+    legal1: np.uint64,
+    laid0: np.uint64,
+    laid1: np.uint64,
+) -> int:
+    """The card to lay next of the écart ``(ecart0, ecart1)`` a policy makes, one card at a
+    time: its lowest card not yet laid (``laid0``, ``laid1``) and legal, else the lowest legal card."""
+    pick0 = ecart0 & ~laid0 & legal0
+    pick1 = ecart1 & ~laid1 & legal1
+    if not (pick0 | pick1):
+        pick0, pick1 = legal0, legal1
+    return lowest_bit(pick0) if pick0 else N_SUIT_CARDS + lowest_bit(pick1)
 
 
 @njit(inline="always")
@@ -610,11 +518,7 @@ def choose(
         return choose_call(v)
     if phase == PH_ECART:
         ecart0, ecart1 = choose_ecart(cfg[seat_slot(seat, P_ECART_POLICY)], v, cfg[C_CHIEN])
-        pick0 = ecart0 & ~laid0 & legal0
-        pick1 = ecart1 & ~laid1 & legal1
-        if not (pick0 | pick1):
-            pick0, pick1 = legal0, legal1
-        return lowest_bit(pick0) if pick0 else N_SUIT_CARDS + lowest_bit(pick1)
+        return ecart_card(ecart0, ecart1, legal0, legal1, laid0, laid1)
     if phase == PH_POIGNEE:
         return poignee_choice(cfg[seat_slot(seat, P_POIGNEE_POLICY)], v, cfg)
     if phase == PH_CHELEM:
@@ -625,13 +529,22 @@ def choose(
 @njit(inline="always")
 def searches(tb: DealState, cfg: np.ndarray) -> bool:
     """Whether the decision waiting is a searching policy's (the ``pimc`` card, the
-    ``montecarlo`` bid), which the caller answers with the search scratch (``game.decide``)."""
+    ``montecarlo`` bid, a ``search`` call, écart, chelem or poignée), which the caller answers
+    with the search scratch (``game.decide``)."""
     seat = tb.pos[Q_SEAT]
     phase = tb.pos[Q_PHASE]
     if phase == PH_PLAY:
         return card_policy(tb, cfg, seat) == PLAY_PIMC
     if phase == PH_BID or phase == PH_WISH:
         return cfg[seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO
+    if phase == PH_CALL:
+        return cfg[seat_slot(seat, P_CALL_POLICY)] == CALL_SEARCH
+    if phase == PH_ECART:
+        return cfg[seat_slot(seat, P_ECART_POLICY)] == ECART_SEARCH
+    if phase == PH_CHELEM:
+        return cfg[seat_slot(seat, P_CHELEM_POLICY)] == CHELEM_SEARCH
+    if phase == PH_POIGNEE:
+        return cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH
     return False
 
 
@@ -665,7 +578,7 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
     trick showing their poignées before their card, to the last trick counted (returns True) or
     to a decision that waits (returns False; ``pos`` and ``legal`` say which): a seat of
     ``act_seats``' poignée (when it holds one) or card, a seat of ``play_seats``' card, or a
-    searching policy's card (``searches``)."""
+    searching policy's card or poignée (``searches``; a poignée only when the hand holds one)."""
     info = tb.info
     pos = tb.pos
     players = cfg[C_PLAYERS]
@@ -680,7 +593,7 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
         seat = seat - players if seat >= players else seat
         caller = (act_seats >> seat) & 1 == 1
         if info[I_TRICK] == 0:
-            if caller:
+            if caller or cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH:
                 word1 = tb.hands[seat, 1]
                 largest = poignee_size(popcount(word1 & TRUMPS_MASK), (word1 & EXCUSE_BIT) != 0, players)
                 if largest > 0:
@@ -717,7 +630,7 @@ def step(
     v = seat_view(tb, seat)
     if phase == PH_ECART:
         ecart0, ecart1 = choose_ecart(cfg[seat_slot(seat, P_ECART_POLICY)], v, cfg[C_CHIEN])
-        _lay_whole_ecart(tb, ecart0, ecart1)
+        lay_whole_ecart(tb, ecart0, ecart1)
     else:
         apply(
             tb, cfg, rec, log, choose(v, cfg, phase, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)
@@ -753,13 +666,18 @@ def run(
 
 
 @njit(_nrt=False)
-def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
+def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> bool:
     """``taker`` takes ``contract`` on the table ``steps.reset_table`` made ready, and its
     decisions up to the first card (the call, the écart, the chelem) are made by its policies
-    (``run``'s): a search player's playout, and the tests, start a deal there."""
+    (``run``'s): a search player's playout, and the tests, start a deal there. Returns True
+    once the play begins, False at a decision whose policy searches (``searches``; ``pos`` and
+    ``legal`` say which), which the caller answers (``game.decide``)."""
     _take(tb, cfg, taker, contract)
     while tb.pos[Q_PHASE] != PH_TRICK:
+        if searches(tb, cfg):
+            return False
         step(tb, cfg, None, None, None)
+    return True
 
 
 @njit(_nrt=False)
@@ -782,53 +700,3 @@ def advance(tb: DealState, cfg: np.ndarray, rec: np.ndarray, log: np.ndarray, ac
     """Apply ``action`` (``apply``) and stand at the next decision, or the end of the deal."""
     apply(tb, cfg, rec, log, action)
     run(tb, cfg, rec, log, None, EVERY_SEAT, EVERY_SEAT)
-
-
-@njit(inline="always")
-def _handled(codes: tuple[int, ...], code: int) -> bool:
-    for known in codes:
-        if code == known:
-            return True
-    return False
-
-
-@njit
-def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
-    """Raise ``ValueError`` when a seat of a configuration of ``cfgs`` (int64[k, N_CFG]) has a
-    policy code that no dispatch handles, a searching policy (``pimc``, the ``montecarlo``
-    bidder) when ``searching`` is False, or a user function's code (``PLAY_USER + j``,
-    ``BID_USER + j``) of a slot ``j`` at or above ``users``, the run's user slots. Each dispatch raises on such a
-    code too; a run checks before its parallel loop, where an exception raised in a deal
-    would be lost."""
-    for r in range(cfgs.shape[0]):
-        cfg = cfgs[r]
-        for seat in range(cfg[C_PLAYERS]):
-            for slot in (P_PLAY_ATTACK, P_PLAY_DEFENCE):
-                code = cfg[seat_slot(seat, slot)]
-                if code == PLAY_PIMC:
-                    if not searching:
-                        raise ValueError("pimc card play needs the search scratch")
-                    if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_ROLLOUT)]):
-                        raise ValueError("unknown or searching rollout policy code")
-                elif code >= PLAY_USER:
-                    if code - PLAY_USER >= users:
-                        raise ValueError("a user card-play code without its function")
-                elif not _handled(PLAYOUT_CODES, code):
-                    raise ValueError("unknown card-play policy code")
-            code = cfg[seat_slot(seat, P_BID_POLICY)]
-            if code >= BID_USER:
-                if code - BID_USER >= users:
-                    raise ValueError("a user bid code without its function")
-            elif code == BID_MONTECARLO:
-                if not searching:
-                    raise ValueError("the montecarlo bidder needs the search scratch")
-                if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_BID_ROLLOUT)]):
-                    raise ValueError("unknown or searching rollout policy code")
-            elif not _handled(BID_CODES, code):
-                raise ValueError("unknown bid policy code")
-            if not _handled(ECART_CODES, cfg[seat_slot(seat, P_ECART_POLICY)]):
-                raise ValueError("unknown ecart policy code")
-            if not _handled(POIGNEE_CODES, cfg[seat_slot(seat, P_POIGNEE_POLICY)]):
-                raise ValueError("unknown poignee policy code")
-            if not _handled(CHELEM_CODES, cfg[seat_slot(seat, P_CHELEM_POLICY)]):
-                raise ValueError("unknown chelem policy code")

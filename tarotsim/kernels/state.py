@@ -103,10 +103,16 @@ P_BID_WORLDS = 20  # montecarlo bidder: worlds sampled per decision
 P_BID_ROLLOUT = 21  # montecarlo bidder: card-play policy of its playouts (a PLAY_* code)
 P_DROP = 22  # pimc: tenths of a standard error behind the best at which a card is dropped (0 never)
 P_KNOWLEDGE = 26  # pimc: what it makes of its view (constants.KNOWLEDGE_*: search.constraints)
+P_INFER = 23  # pimc: how it weighs its worlds (constants.INFER_*: search.likelihood)
+P_CALL_POLICY = 27  # the king call's policy (five players)
+P_CALL_WORLDS = 28  # searched call (call=search): worlds sampled per decision
+P_ECART_WORLDS = 29  # searched écart (ecart=search): worlds sampled per decision
+P_POIGNEE_WORLDS = 30  # searched poignée (poignee=search): worlds sampled per decision
+P_CHELEM_WORLDS = 31  # searched chelem (chelem=search): worlds sampled per decision
 # the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
 # LEARNED_ROW slots per contract (Prise … Garde contre): the intercept, then one coefficient per
 # hand feature (kernels.features.F_*); predicted taker score in points times LEARNED_SCALE
-P_LEARNED_0 = 28
+P_LEARNED_0 = 32
 LEARNED_ROW = N_FEATURES + 1
 N_LEARNED_CONTRACTS = 4
 LEARNED_SCALE = 1000  # fixed point: a coefficient of 1.5 points is stored as 1500

@@ -33,6 +33,7 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit
+from tarotsim.kernels.encode import encode
 from tarotsim.kernels.game import decide, run_until
 from tarotsim.kernels.machine import apply, start, waits
 from tarotsim.kernels.rng import STREAM_WORDS
@@ -67,6 +68,7 @@ from tarotsim.kernels.state import (
     DealState,
 )
 from tarotsim.kernels.user import F_SEAT, Users
+from tarotsim.kernels.view import seat_view
 
 # observation row slots: what Observation.tensor encodes (the first N_OBS)
 O_PHASE = 0  # state.PH_*
@@ -342,6 +344,32 @@ def _write_mask(
 
 
 @njit(inline="always")
+def _encode_seat(tb: DealState, players: int, seat: int, out: np.ndarray) -> None:
+    """``seat``'s observation, ``kernels.encode``'s table, into ``out`` (the values the row
+    holds, from the seat's view)."""
+    info = tb.info
+    pos = tb.pos
+    laid = tb.laid
+    phase = pos[Q_PHASE]
+    taker = info[I_TAKER]
+    contract = pos[Q_CONTRACT]
+    mine = seat == taker
+    encode(
+        seat_view(tb, seat),
+        phase,
+        players,
+        pos[Q_SPOKEN],
+        contract,
+        taker if taker >= 0 else (pos[Q_TAKER] if contract > 0 else -1),
+        phase != PH_OVER and seat == pos[Q_SEAT],
+        (phase == PH_POIGNEE or phase == PH_PLAY) and taker >= 0,
+        laid[0] if mine else ZERO,
+        laid[1] if mine else ZERO,
+        out,
+    )
+
+
+@njit(inline="always")
 def _step_game(
     gs: Games,
     g: int,
@@ -354,6 +382,8 @@ def _step_game(
     ended: np.ndarray,
     records: np.ndarray,
     final: np.ndarray,
+    tensors: np.ndarray,
+    final_tensors: np.ndarray,
 ) -> None:
     """Game ``g``'s part of ``step``."""
     tb = _deal_state(gs, g)
@@ -384,13 +414,18 @@ def _step_game(
                 records[g, i] = rec[i]
             if final.shape[0] > 0 and actor >= 0:
                 gs.folded[g] = _write_row(tb, cfg[C_PLAYERS], actor, gs.seen[g], gs.folded[g], final[g])
+            if final_tensors.shape[0] > 0 and actor >= 0:
+                _encode_seat(tb, cfg[C_PLAYERS], actor, final_tensors[g])
         if gs.stride[g] == 0:
             return
         gs.deal[g] += gs.stride[g]
         start(tb, cfg, rec, log, key, gs.deal[g], 0)
         gs.decided[g] = 0
         gs.folded[g] = 0
-    gs.folded[g] = _write_row(tb, cfg[C_PLAYERS], pos[Q_SEAT], gs.seen[g], gs.folded[g], obs[g])
+    if obs.shape[0] > 0:
+        gs.folded[g] = _write_row(tb, cfg[C_PLAYERS], pos[Q_SEAT], gs.seen[g], gs.folded[g], obs[g])
+    if tensors.shape[0] > 0:
+        _encode_seat(tb, cfg[C_PLAYERS], pos[Q_SEAT], tensors[g])
     if mask.shape[0] > 0:
         _write_mask(pos[Q_PHASE], legal[0], legal[1], act_index, mask[g])
 
@@ -409,6 +444,8 @@ def step(
     ended: np.ndarray,
     records: np.ndarray,
     final: np.ndarray,
+    tensors: np.ndarray,
+    final_tensors: np.ndarray,
 ) -> None:
     """One step of the games ``first … stop - 1`` of ``gs``.
 
@@ -427,13 +464,17 @@ def step(
     the caller's decisions in it, ``ended`` (int64[G]) its deal number and ``records``
     (int64[G, N_REC]) its record row and ``final`` (int64[G, N_OBS], or no rows) the
     observation row at the deal's end of the seat whose action the step applied (left as
-    they were otherwise).
+    they were otherwise). ``tensors`` and ``final_tensors`` (float32 or uint8[G,
+    ``encode.N_FEATURES``], or no rows) get the same two observations encoded
+    (``kernels.encode``); ``obs`` may then have no rows (no row is written).
 
     Compiled without reference counting, so that the views of a game's rows cost nothing;
     it releases the GIL, so callers run blocks of games on threads of their own.
     """
     for g in range(first, stop):
-        _step_game(gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final)
+        _step_game(
+            gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final, tensors, final_tensors
+        )
 
 
 @njit
@@ -446,7 +487,7 @@ def observe(tb: DealState, players: int, seat: int, seen: np.ndarray, out: np.nd
 @njit
 def decide_user_seats(gs: Games, which: np.ndarray, cfgs: np.ndarray, users: Users, codes: np.ndarray) -> int:
     """For each game ``g`` of ``which`` (int64[m], in order), ``codes[g]`` the code
-    (``stepwise.advance``'s) the seat to act chooses by its policies in ``cfgs`` (``gs.row``
+    (``machine.apply``'s) the seat to act chooses by its policies in ``cfgs`` (``gs.row``
     picks the row), as ``game.decide`` answers any seat: by its user
     function in ``users`` where its code is one (``kernels.user``: its card at the play, its
     wish at the bid). Returns -1, or the first game whose function returned an illegal card

@@ -10,9 +10,8 @@ import numpy as np
 import pyspiel
 
 from tarotsim.cards import N_CARDS
-from tarotsim.config import check_players
 from tarotsim.game import Game
-from tarotsim.labels import TABLE_SIZES
+from tarotsim.labels import TABLE_SIZES, check_players
 from tarotsim.openspiel.cardsets import _NAMES
 from tarotsim.openspiel.observer import TarotObserver
 from tarotsim.openspiel.resampling import resample
@@ -35,6 +34,9 @@ _TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"players": 4, "dealer": 0},
 )
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 class FrenchTarotGame(pyspiel.Game):
@@ -124,17 +126,16 @@ class FrenchTarotState(pyspiel.State):
 
     def current_player(self) -> int:
         if self._table is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         seat = self._table.game.to_act
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+        return _TERMINAL if seat is None else seat
 
     def is_terminal(self) -> bool:
         return self._table is not None and self._table.game.over
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._legal is None:
-            ids = self.spec.action_ids
-            self._legal = sorted(ids[name] for name in self._table.game.legal_actions())  # type: ignore[union-attr]
+            self._legal = self._table.game.legal_numbers()  # type: ignore[union-attr]
         return list(self._legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -3,7 +3,7 @@ type, its tensor made of the named fields of `tarotsim.Observation.tensor` and i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -14,10 +14,7 @@ from tarotsim.kernels.state import MAX_SEATS
 from tarotsim.openspiel.cardsets import _IDS, _NAMES, _TRUMPS, _ids, _mask, _names
 from tarotsim.openspiel.spec import MAX_ECART, MAX_TRICKS, _Spec
 
-if TYPE_CHECKING:
-    from tarotsim.openspiel.game import FrenchTarotState
-
-_PRIVATE_FIELDS = frozenset({"hand", "legal_actions"})
+_PRIVATE_FIELDS = frozenset({"hand", "attack"})
 """Fields of ``Observation.tensor`` that only the seat knows (the écart is mixed: its trumps
 are shown, the rest is the taker's)."""
 
@@ -38,7 +35,7 @@ class TarotObserver:
 
     The tensor is made of named parts (``observer.dict``): the fields of
     `tarotsim.Observation.tensor` (``tarotsim.game.TENSOR_FIELDS``) that the type
-    shows — public fields with ``public_info``, the seat's ``hand`` and ``legal_actions``
+    shows — public fields with ``public_info``, the seat's ``hand`` and its side (``attack``)
     with private information, the écart as the seat knows it (its shown trumps alone
     without private information) — then, with ``perfect_recall``, ``trick_of_card``
     (78 × 24: one-hot of the trick in which each card was played) and, with private
@@ -74,7 +71,7 @@ class TarotObserver:
             self.dict[name] = self.tensor[at : at + size].reshape(shape)
             at += size
 
-    def set_from(self, state: FrenchTarotState, player: int) -> None:
+    def set_from(self, state: pyspiel.State, player: int) -> None:
         """Fill ``tensor`` (and ``dict``) with ``state`` as ``player`` observes it."""
         self.tensor.fill(0)
         d = self.dict
@@ -82,7 +79,7 @@ class TarotObserver:
             d["seat"][player] = 1
             if "players" in d:
                 d["players"][self.spec.players - 3] = 1
-                d["dealer"][self.spec.dealer] = 1
+                d["dealer"][(self.spec.dealer - player) % self.spec.players] = 1
             if "hand" in d:
                 for card in range(state._next):
                     if state._holder[card] == player:
@@ -115,7 +112,7 @@ class TarotObserver:
                 for card in _ids(bits):
                     d["deal"][h, card] = 1
 
-    def string_from(self, state: FrenchTarotState, player: int) -> str:
+    def string_from(self, state: pyspiel.State, player: int) -> str:
         """``state`` as ``player`` observes it, as text."""
         has_private = self.private != pyspiel.PrivateInfoType.NONE
         spec = self.spec
@@ -155,7 +152,7 @@ def _public_lines(obs: Observation) -> list[str]:
     ]
 
 
-def _deal_now(state: FrenchTarotState) -> list[int]:
+def _deal_now(state: pyspiel.State) -> list[int]:
     """Every hand as it stands, then the chien as dealt, then the écart (laid so far)."""
     game = state.tarot
     assert game is not None

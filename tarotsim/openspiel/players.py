@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pyspiel
 
 from tarotsim.game import Observation
 from tarotsim.openspiel.resampling import resample, state_from_observation
 from tarotsim.openspiel.spec import load
-
-if TYPE_CHECKING:
-    from tarotsim.openspiel.game import FrenchTarotGame
 
 
 class OpenSpielPlayer:
@@ -38,7 +36,7 @@ class OpenSpielPlayer:
     """
 
     def __init__(
-        self, make_bot: Callable[[FrenchTarotGame, int], Any], *, seed: int = 0, name: str = "openspiel"
+        self, make_bot: Callable[[pyspiel.Game, int], Any], *, seed: int = 0, name: str = "openspiel"
     ) -> None:
         self.make_bot = make_bot
         self.seed = seed
@@ -73,7 +71,7 @@ def ismcts_player(
     searches and the draws are seeded by ``seed``: a duel with it is reproducible."""
     from open_spiel.python.algorithms import ismcts, mcts
 
-    def make_bot(game: FrenchTarotGame, seed: int) -> Any:
+    def make_bot(game: pyspiel.Game, seed: int) -> Any:
         random_state = np.random.RandomState(seed)
         draws = np.random.default_rng(seed + 1)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=random_state)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pyspiel
 
 from tarotsim.cards import (
     N_CARDS,
@@ -40,15 +41,12 @@ from tarotsim.openspiel.cardsets import (
 )
 from tarotsim.openspiel.spec import _Spec, load
 
-if TYPE_CHECKING:
-    from tarotsim.openspiel.game import FrenchTarotGame, FrenchTarotState
-
 
 def deal_state(
-    game: FrenchTarotGame,
+    game: pyspiel.Game,
     hands: Sequence[Sequence[str] | str],
     chien: Sequence[str] | str,
-) -> FrenchTarotState:
+) -> pyspiel.State:
     """The state of ``game`` once ``hands`` (one per seat) and ``chien`` are dealt: the
     chance outcomes that deal them, applied.
 
@@ -175,7 +173,7 @@ class _Plan:
         return dealt, chien, ecart
 
 
-def resample(state: FrenchTarotState, player: int, rng: np.random.Generator) -> FrenchTarotState:
+def resample(state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
     """A state drawn uniformly among the deals consistent with everything ``player`` knows
     at ``state``, with the same moves as far as ``player`` can tell.
 
@@ -216,14 +214,14 @@ def resample(state: FrenchTarotState, player: int, rng: np.random.Generator) -> 
 
 
 def _resample(
-    game: FrenchTarotGame,
+    game: pyspiel.Game,
     obs: Observation,
     moves: Sequence[tuple[int, str]],
     to_act: int | None,
     phase: str,
     laid: int,
     rng: np.random.Generator,
-) -> FrenchTarotState:
+) -> pyspiel.State:
     """A state of ``game`` drawn for the seat of ``obs`` ([`resample`][tarotsim.openspiel.resampling.resample]), whose moves
     ``moves`` led to ``to_act`` deciding at ``phase``, ``laid`` cards of the écart down."""
     plan = _Plan(obs, game.spec)
@@ -244,7 +242,7 @@ def _resample(
 
 
 def _replay(
-    new: FrenchTarotState,
+    new: pyspiel.State,
     moves: Sequence[tuple[int, str]],
     player: int,
     to_act: int | None,
@@ -287,7 +285,7 @@ def _replay(
     drive(to_act, "poignee:" if phase == "poignee" else None)
 
 
-def _resample_dealing(state: FrenchTarotState, player: int, rng: np.random.Generator) -> FrenchTarotState:
+def _resample_dealing(state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
     """While dealing, ``player`` knows its cards dealt so far: a uniform deal holding them
     (and no other card dealt so far) for it, dealt as far as ``state``."""
     spec = state.spec
@@ -339,7 +337,7 @@ def observed_moves(obs: Observation) -> list[tuple[int, str]]:
     return moves
 
 
-def state_from_observation(obs: Observation, rng: np.random.Generator) -> FrenchTarotState:
+def state_from_observation(obs: Observation, rng: np.random.Generator) -> pyspiel.State:
     """A state of the OpenSpiel game at which the seat of ``obs`` (to act) knows exactly what
     ``obs`` says: drawn as [`resample`][tarotsim.openspiel.resampling.resample] draws, its moves [`observed_moves`][tarotsim.openspiel.resampling.observed_moves].
 

@@ -1,17 +1,18 @@
 """What every game of ``tarotsim.openspiel`` shares: its registered name, the widths of its
-observation fields, the table's spec, and [`load`][tarotsim.openspiel.spec.load]."""
+observation fields, the table's spec, and [`load`][tarotsim.openspiel.spec.load].
+
+The modules the game is built from (this one, the observer, the resampling, the bots) annotate
+its games and states with pyspiel's base types, ``pyspiel.Game`` and ``pyspiel.State``: the
+game's module imports them, so they do not import it back."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyspiel
 
 from tarotsim.game import actions
 from tarotsim.labels import TABLE_SIZES
-
-if TYPE_CHECKING:
-    from tarotsim.openspiel.game import FrenchTarotGame
 
 SHORT_NAME = "python_french_tarot"
 """The name the game is registered under: ``pyspiel.load_game(SHORT_NAME)``."""
@@ -40,10 +41,10 @@ class _Spec:
         return self
 
 
-_GAMES: dict[tuple[int, int], FrenchTarotGame] = {}
+_GAMES: dict[tuple[int, int], pyspiel.Game] = {}
 
 
-def load(players: int = 4, dealer: int = 0) -> FrenchTarotGame:
+def load(players: int = 4, dealer: int = 0) -> pyspiel.Game:
     """``pyspiel.load_game("python_french_tarot", {"players": players, "dealer": dealer})``,
     made once per table size and dealer."""
     key = (players, dealer)

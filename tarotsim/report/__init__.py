@@ -26,7 +26,7 @@ from tarotsim.report.figures import (
     success_heatmap,
     success_lines,
 )
-from tarotsim.report.provenance import duel_provenance, made_here, provenance_table
+from tarotsim.report.provenance import made_here, provenance_table
 from tarotsim.report.style import CONTRACT_COLOURS, CONTRACT_LABELS, DPI, SHORT_LABELS
 from tarotsim.report.summary import RunSummary, summarise_run
 
@@ -44,7 +44,6 @@ __all__ = [
     "best_contract_map",
     "events_chart",
     "hand_points_plot",
-    "duel_provenance",
     "made_here",
     "provenance_table",
     "success_heatmap",

@@ -9,6 +9,7 @@ document model of `tarotsim.report.document` and the figure helpers of
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ import pandas as pd
 from tarotsim.report.document import Code, Document
 from tarotsim.report.figures import Drawn
 from tarotsim.report.glossary import interval, number
-from tarotsim.report.provenance import duel_provenance, made_here
+from tarotsim.report.provenance import field_table, made_here
 from tarotsim.report.style import DPI, deals_text, drop_caption, new_figure, write_caption
 
 if TYPE_CHECKING:
@@ -56,6 +57,58 @@ TERMINAL_HEADERS = {
     "a_minus_b_high": "A\u2212B_high",
 }
 """Short headers of the duel's tables on a terminal (the interval columns merge into ``A−B (95%)``)."""
+
+
+def duel_provenance(result: DuelResult, out: str | None = None) -> pd.DataFrame:
+    """Where a duel's numbers come from (``field``, ``value``): its strategies, table, seed,
+    deals and the command that plays it again (into `out`, when it was written to a run
+    directory)."""
+    command = [
+        "tarotsim",
+        "duel",
+        "--a",
+        str(result.a),
+        "--b",
+        str(result.b),
+        "--players",
+        str(result.players),
+        "--deals",
+        str(result.n),
+        "--seed",
+        str(result.seed),
+    ]
+    decision = result.decision
+    if decision is not None:  # the same duel until decided: the cap, the test, the looks
+        test = decision.test
+        command[command.index("--deals") + 1] = str(decision.cap)
+        command += [
+            "--until-decided",
+            f"--edge={test.edge0:g},{test.edge1:g}",
+            "--alpha",
+            f"{test.alpha:g}",
+            "--beta",
+            f"{test.beta:g}",
+            "--look-every",
+            str(decision.look_every),
+        ]
+    if out is not None:
+        command += ["--out", out]
+    rows: list[tuple[str, object]] = [
+        ("kind", "duel"),
+        ("strategy A", str(result.a)),
+        ("strategy B", str(result.b)),
+        ("players", result.players),
+        ("seed", result.seed),
+        ("deals", f"{result.n:,}"),
+        ("plays", f"{result.n * result.players:,} (each deal once with A in each seat)"),
+        *(
+            []
+            if decision is None
+            else [("until decided", f"{decision.test.describe()}; at most {decision.cap:,} deals")]
+        ),
+        ("command", shlex.join(command)),
+    ]
+    return field_table(rows)
 
 
 def duel_tables(result: DuelResult, *, terminal: bool = True) -> list[tuple[pd.DataFrame, str]]:

@@ -2,8 +2,8 @@
 again, and when and where the report was made.
 
 Every report ends with a provenance table of two text columns, ``field`` and ``value``:
-[`provenance_table`][tarotsim.report.provenance.provenance_table] for a run directory (from its manifest), [`duel_provenance`][tarotsim.report.provenance.duel_provenance]
-for a duel, each followed by [`made_here`][tarotsim.report.provenance.made_here] (the date, this machine and the versions
+[`provenance_table`][tarotsim.report.provenance.provenance_table] for a run directory (from its manifest) and
+``tarotsim.report.duel.duel_provenance`` for a duel, each followed by [`made_here`][tarotsim.report.provenance.made_here] (the date, this machine and the versions
 the report was written with).
 """
 
@@ -14,16 +14,13 @@ import platform
 import shlex
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
 from tarotsim.analysis.loading import Data
 from tarotsim.analysis.moments import Counts
 from tarotsim.analysis.reduction import plan, reduce_records
-
-if TYPE_CHECKING:
-    from tarotsim.duel import DuelResult
 
 _OPTIONS = {
     "players": "--players",
@@ -159,59 +156,7 @@ def provenance_table(
     wall = manifest.get("wall_time_s")
     rows.append(("wall time (s)", "" if wall is None else f"{float(wall):.1f}"))
     rows.append(("complete", "yes" if manifest.get("complete") else "no"))
-    return _table(rows)
-
-
-def duel_provenance(result: DuelResult, out: str | None = None) -> pd.DataFrame:
-    """Where a duel's numbers come from (``field``, ``value``): its strategies, table, seed,
-    deals and the command that plays it again (into `out`, when it was written to a run
-    directory)."""
-    command = [
-        "tarotsim",
-        "duel",
-        "--a",
-        str(result.a),
-        "--b",
-        str(result.b),
-        "--players",
-        str(result.players),
-        "--deals",
-        str(result.n),
-        "--seed",
-        str(result.seed),
-    ]
-    decision = result.decision
-    if decision is not None:  # the same duel until decided: the cap, the test, the looks
-        test = decision.test
-        command[command.index("--deals") + 1] = str(decision.cap)
-        command += [
-            "--until-decided",
-            f"--edge={test.edge0:g},{test.edge1:g}",
-            "--alpha",
-            f"{test.alpha:g}",
-            "--beta",
-            f"{test.beta:g}",
-            "--look-every",
-            str(decision.look_every),
-        ]
-    if out is not None:
-        command += ["--out", out]
-    rows: list[tuple[str, object]] = [
-        ("kind", "duel"),
-        ("strategy A", str(result.a)),
-        ("strategy B", str(result.b)),
-        ("players", result.players),
-        ("seed", result.seed),
-        ("deals", f"{result.n:,}"),
-        ("plays", f"{result.n * result.players:,} (each deal once with A in each seat)"),
-        *(
-            []
-            if decision is None
-            else [("until decided", f"{decision.test.describe()}; at most {decision.cap:,} deals")]
-        ),
-        ("command", shlex.join(command)),
-    ]
-    return _table(rows)
+    return field_table(rows)
 
 
 def made_here(now: datetime | None = None) -> pd.DataFrame:
@@ -223,7 +168,7 @@ def made_here(now: datetime | None = None) -> pd.DataFrame:
         f"{platform.node() or 'unknown host'}: {platform.system()} {platform.machine()}, "
         f"{os.cpu_count() or '?'} cores, Python {platform.python_version()}"
     )
-    from tarotsim import __version__
+    from tarotsim._version import __version__
 
     versions = [f"tarotsim {__version__}"]
     for name in _VERSIONED[1:]:
@@ -236,10 +181,11 @@ def made_here(now: datetime | None = None) -> pd.DataFrame:
         ("report made on", machine),
         ("report made with", ", ".join(versions)),
     ]
-    return _table(rows)
+    return field_table(rows)
 
 
-def _table(rows: list[tuple[str, object]]) -> pd.DataFrame:
+def field_table(rows: list[tuple[str, object]]) -> pd.DataFrame:
+    """``(field, value)`` rows as a provenance table: two text columns, an empty value for None."""
     return pd.DataFrame(
         {"field": [r[0] for r in rows], "value": ["" if r[1] is None else str(r[1]) for r in rows]}
     )

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from tarotsim.config import check_count
+from tarotsim.config import check_threads
 from tarotsim.hooks import PlayerError
 from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS, no_trace, run_deals
 from tarotsim.kernels.state import C_DEALING, C_FORCED_CONTRACT, DEALING_UNSHUFFLED, N_REC
@@ -39,17 +39,6 @@ def searching_argument(searches: bool) -> bool | None:
     """The ``searching`` argument of ``batch.run_deals``: ``True`` when a seat searches, else
     ``None`` (the kernels then compile no search player and play large blocks)."""
     return True if searches else None
-
-
-def check_threads(threads: int | None) -> int:
-    """Number of threads to use: ``threads`` if valid, else every thread Numba may start."""
-    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-    if threads is None:
-        return most
-    threads = check_count(threads, "threads", minimum=1)
-    if threads > most:
-        raise ValueError(f"threads must be between 1 and {most} on this machine, got {threads}")
-    return threads
 
 
 @contextmanager

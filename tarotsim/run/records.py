@@ -3,19 +3,32 @@
 ``COLUMNS`` is the registry of every column a record frame can hold: its name, pandas
 dtype, unit and meaning, and the record-array slot it is read from. `to_frame`
 builds frames from it, `add_matches` adds the match columns, and
-`columns_markdown` writes the table of the README.
+`columns_markdown` writes the table of the README; `deal_trace` writes one deal as an object of
+``tarotsim trace``'s JSON format.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from tarotsim.cards import format_cards, from_mask
 from tarotsim.kernels import state as S
-from tarotsim.labels import CONTRACT_NAMES, CONTRACTS, SIDE_NAMES, THROWN_IN_NAMES, Contract, Side, ThrownIn
+from tarotsim.kernels.state import MAX_SEATS
+from tarotsim.labels import (
+    CONTRACT_NAMES,
+    CONTRACTS,
+    SIDE_NAMES,
+    THROWN_IN_NAMES,
+    Contract,
+    Poignee,
+    Side,
+    ThrownIn,
+)
 
 PER_SEAT = "<seat>"
 """Stands for the seat number in the name of a column that every seat has."""
@@ -472,3 +485,86 @@ def columns_markdown() -> str:
             f"| {MISSING_TEXT[column.missing]} | {present[column.only]} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _side(code: int) -> str | None:
+    """The label of side ``code``, None for no side."""
+    side = Side(code)
+    return None if side == Side.NONE else side.label
+
+
+def _cards(masks: np.ndarray, at: int) -> list[str]:
+    return format_cards(from_mask(masks[at], masks[at + 1]))
+
+
+def deal_trace(
+    deal: int, rec: np.ndarray, log: np.ndarray, masks: np.ndarray, players: int, hand_size: int
+) -> dict[str, Any]:
+    """One deal as an object of ``tarotsim trace``'s JSON format (docs/records.md), from its
+    record (int[N_REC]), its log (int[N_LOG]) and its card masks (uint64[N_MASKS]), at a table
+    of ``players`` with ``hand_size`` cards per hand: the one writer of that format, for a
+    traced run and for ``Game.to_trace``."""
+    thrown = int(rec[S.R_THROWN_IN])
+    trace: dict[str, Any] = {
+        "deal": deal,
+        "players": players,
+        "dealer": int(rec[S.R_DEALER]),
+        "hands": [_cards(masks, S.M_DEALT + 2 * seat) for seat in range(players)],
+        "chien": _cards(masks, S.M_CHIEN),
+        "thrown_in": None if thrown == S.THROWN_NONE else THROWN_IN_NAMES[thrown],
+        "bids": []
+        if thrown == S.THROWN_PETIT_SEC
+        else [CONTRACT_NAMES[int(b)] for b in log[S.L_BIDS : S.L_BIDS + players]],
+        "taker": None,
+        "contract": None,
+        "called_card": None,
+        "partner": None,
+        "ecart": [],
+        "chelem_announced": False,
+        "poignees": [],
+        "tricks": [],
+        "attack_points": None,
+        "attack_bouts": None,
+        "made": None,
+        "margin": None,
+        "petit_au_bout": None,
+        "chelem": None,
+        "scores": [0] * players,
+    }
+    if thrown != S.THROWN_NONE:
+        return trace
+    taker = int(rec[S.R_TAKER])
+    trace["taker"] = taker
+    trace["contract"] = CONTRACT_NAMES[int(rec[S.R_CONTRACT])]
+    if players == 5:
+        called = int(rec[S.R_CALLED_CARD])
+        partner = int(rec[S.R_PARTNER])
+        trace["called_card"] = format_cards([called])[0] if called >= 0 else None
+        trace["partner"] = partner if partner >= 0 else None
+    trace["ecart"] = _cards(masks, S.M_ECART)
+    trace["chelem_announced"] = bool(rec[S.R_CHELEM_ANNOUNCED])
+    first_leader = int(log[S.L_LEADERS])
+    for j in range(players):
+        seat = (first_leader + j) % players
+        size = int(log[S.L_POIGNEE + seat])
+        if size:
+            trace["poignees"].append(
+                {"seat": seat, "size": Poignee(size).label, "cards": _cards(masks, S.M_SHOWN + 2 * seat)}
+            )
+    for t in range(hand_size):
+        plays = log[S.L_PLAYS + t * MAX_SEATS : S.L_PLAYS + t * MAX_SEATS + players]
+        trace["tricks"].append(
+            {
+                "leader": int(log[S.L_LEADERS + t]),
+                "cards": [format_cards([int(c)])[0] for c in plays],
+                "winner": int(log[S.L_WINNERS + t]),
+            }
+        )
+    trace["attack_points"] = int(rec[S.R_ATTACK_HALF]) / 2
+    trace["attack_bouts"] = int(rec[S.R_ATTACK_BOUTS])
+    trace["made"] = bool(rec[S.R_MADE])
+    trace["margin"] = int(rec[S.R_MARGIN])
+    trace["petit_au_bout"] = _side(int(rec[S.R_PETIT_AU_BOUT]))
+    trace["chelem"] = _side(int(rec[S.R_CHELEM]))
+    trace["scores"] = [int(rec[S.R_SCORE + seat]) for seat in range(players)]
+    return trace

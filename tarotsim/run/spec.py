@@ -24,7 +24,7 @@ from tarotsim.config import RunConfig, check_count
 from tarotsim.dealing import put_where
 from tarotsim.defaults import DEFAULT_CHUNK_DEALS
 from tarotsim.labels import CONTRACTS, parse_contract
-from tarotsim.players import has_python_players, play_step_by_step, spec_rows
+from tarotsim.players import has_python_players, play_step_by_step
 from tarotsim.policies import searches
 from tarotsim.run.engine import check_memory, play_deals, progress_step
 from tarotsim.run.records import add_duel_seats, add_strategies, record_bytes, to_frame
@@ -476,3 +476,12 @@ class RunSpec:
         joined = pd.concat(frames, ignore_index=True)
         order = np.argsort(joined["deal"].to_numpy(), kind="stable")
         return joined.iloc[order].reset_index(drop=True)
+
+
+def spec_rows(spec: RunSpec) -> list[tuple[Strategy, ...]]:
+    """Each seat's strategy, per row of the run's configuration table (a duel: per rotation)."""
+    if spec.kind == "duel":
+        return [spec.rotation(k) for k in range(spec.config.players)]
+    if spec.kind == "sweep":
+        return [spec.config.seat_strategies()] * len(spec.contracts)
+    return [spec.config.seat_strategies()]

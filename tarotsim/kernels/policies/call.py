@@ -14,7 +14,12 @@ from tarotsim._jit import njit
 from tarotsim.cards import JACK, KING, N_SUITS, SUIT_LEN
 from tarotsim.kernels.bits import ONE
 from tarotsim.kernels.chavey import suit_length
+from tarotsim.kernels.policies.codes import CALL_LONGEST
 from tarotsim.kernels.view import SeatView
+
+CALL_CODES = (CALL_LONGEST,)
+"""The call policies that search nothing, which ``choose_call`` plays (``call=search``:
+``kernels.search.decisions``)."""
 
 
 @njit

@@ -5,7 +5,9 @@
 - ``PLAY_HEURISTIC``: the rule-based player of ``heuristic.py`` (deterministic);
 - ``PLAY_BASIC``: the same player without the knowledge and play it gained in 0.2.0
   (``heuristic.py``: the ``informed`` flag), its play before, kept so duels show the gain;
-- ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``).
+- ``PLAY_GREEDY``: take the trick as cheaply as possible, else the cheapest card (``greedy.py``);
+- ``PLAY_NET``: the small neural network learned from ``pimc``'s cards (``net.py``; deterministic),
+  an ordinary call rather than inlined: its arithmetic outweighs the call.
 
 ``PLAY_PIMC`` searches: the deal machine's trick loop (``kernels.machine.play_tricks``) hands its
 decisions back to ``kernels.game.decide``, which asks ``kernels.search.pimc`` with its scratch. Any other code raises: no code falls
@@ -31,13 +33,14 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_GREEDY, PLAY_HEURISTIC, PLAY_RANDOM
+from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_GREEDY, PLAY_HEURISTIC, PLAY_NET, PLAY_RANDOM
 from tarotsim.kernels.policies.greedy import greedy_card
 from tarotsim.kernels.policies.heuristic import heuristic_choice
+from tarotsim.kernels.policies.net import net_card
 from tarotsim.kernels.policies.uniform import random_card
 from tarotsim.kernels.view import SeatView
 
-PLAYOUT_CODES = (PLAY_RANDOM, PLAY_HEURISTIC, PLAY_BASIC, PLAY_GREEDY)
+PLAYOUT_CODES = (PLAY_RANDOM, PLAY_HEURISTIC, PLAY_BASIC, PLAY_GREEDY, PLAY_NET)
 """The codes ``playout_card`` handles: every card-play policy that searches nothing."""
 
 
@@ -52,4 +55,6 @@ def playout_card(policy: int, v: SeatView, legal0: np.uint64, legal1: np.uint64,
         return greedy_card(v, legal0, legal1)
     if policy == PLAY_RANDOM:
         return random_card(v.rng, legal0, legal1)
+    if policy == PLAY_NET:
+        return net_card(v, legal0, legal1, cfg)
     raise ValueError("unknown or searching card-play policy code")

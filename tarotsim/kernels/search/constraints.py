@@ -53,7 +53,7 @@ of ``solver.solve`` and ``solver.card_values``.
 
 Sampling over these is uniform over the consistent deals: it does not weigh deals by how
 likely the bids and the cards played were under any policy, nor by the deal having had no
-petit sec.
+petit sec (``pimc``'s ``infer=heuristic`` resamples its worlds by both: ``search.likelihood``).
 """
 
 from __future__ import annotations

@@ -60,6 +60,7 @@ from tarotsim.kernels.deal import is_petit_sec
 from tarotsim.kernels.machine import play_tricks, take_contract
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import BID_MONTECARLO
+from tarotsim.kernels.policies.dispatch import plain_decisions
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE, PASS
 from tarotsim.kernels.search.constraints import seat_constraints
@@ -161,7 +162,8 @@ def new_bid_scratch(cfgs: np.ndarray) -> BidScratch:
 @njit(_nrt=False)
 def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The playouts' configuration: the table of ``cfg``, every seat with ``seat``'s block
-    and the playout policy for its card play on both sides."""
+    and the playout policy for its card play on both sides, a searching call, écart, poignée
+    or chelem played by its decision's default (``policies.dispatch.plain_decisions``)."""
     for i in range(C_SEATS):
         out[i] = cfg[i]
     rollout = cfg[seat_slot(seat, P_BID_ROLLOUT)]
@@ -170,6 +172,7 @@ def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
             out[seat_slot(other, slot)] = cfg[seat_slot(seat, slot)]
         out[seat_slot(other, P_PLAY_ATTACK)] = rollout
         out[seat_slot(other, P_PLAY_DEFENCE)] = rollout
+    plain_decisions(out)
 
 
 @njit(_nrt=False)
@@ -180,8 +183,7 @@ def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int) -> int:
     returns the taker's score (game points)."""
     players = cfg[C_PLAYERS]
     reset_table(pt, players, pt.info[I_DEALER])
-    take_contract(pt, cfg, taker, contract)
-    if not play_tricks(pt, cfg, None, 0, 0):
+    if not take_contract(pt, cfg, taker, contract) or not play_tricks(pt, cfg, None, 0, 0):
         raise ValueError("a rollout policy must search nothing")
     settle_deal(pt, cfg, poignee_points(pt, players))
     return pt.scores[taker]

@@ -36,10 +36,15 @@ to the lowest card id.
 
 **Sampling is exactly uniform** over the deals consistent with what the seat knows
 (``worlds.py``: an exact count by dynamic programming, then a draw that telescopes to one
-over that count). It **ignores** how likely each deal makes the bids, the écart, the
-poignée choices and the cards played so far under any policy (no weighting by the
-opponents' likely holdings), and that the deal had no petit sec. In each world the
-players are treated as seeing every card (the usual PIMC "strategy fusion" bias).
+over that count). With option ``infer=none`` (the default) that is all: no deal is weighed
+by how likely it makes the bids, the poignée choices and the cards played so far, nor by
+its having had no petit sec. With ``infer=heuristic`` the worlds are resampled from
+``likelihood.INFER_POOL`` times as many uniform candidates by the likelihood of what the
+other seats did so far under a smoothed model of the built-in players (the auction's
+words, the poignées shown or not, every card; a hand dealt a petit sec excluded:
+``search.likelihood``), the posterior of the deal under that model; the seat's own
+decisions, the écart and the king call are not weighed. In each world the players are
+treated as seeing every card (the usual PIMC "strategy fusion" bias).
 
 Randomness: each decision seeds its own sub-stream (``rng.seed_substream``) from the run
 key, the deal number and the decision's index in the deal (cards played so far), so
@@ -63,13 +68,16 @@ import numpy as np
 from tarotsim._jit import njit
 from tarotsim.cards import EXCUSE, HALF_POINTS, N_CARDS, N_SUIT_CARDS, PETIT, TRUMP_21
 from tarotsim.kernels.bits import lowest_bit, popcount
+from tarotsim.kernels.constants import INFER_HEURISTIC
 from tarotsim.kernels.count import close_trick, start_count
 from tarotsim.kernels.machine import play_tricks
+from tarotsim.kernels.policies.dispatch import plain_decisions
 from tarotsim.kernels.policies.heuristic import heuristic_card
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.rules import card_bit, suit_code
 from tarotsim.kernels.score import ATTACK, DEFENCE, GARDE_SANS, SIDE_NONE
 from tarotsim.kernels.search.constraints import seat_constraints, world_hands
+from tarotsim.kernels.search.likelihood import INFER_EPSILON, infer_worlds
 from tarotsim.kernels.search.scratch import Q_DEAL, SearchScratch
 from tarotsim.kernels.search.solver import card_values
 from tarotsim.kernels.search.worlds import draw_world, holder_allowed, prepare_worlds
@@ -90,6 +98,7 @@ from tarotsim.kernels.state import (
     N_INFO,
     P_DROP,
     P_ENDGAME,
+    P_INFER,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_ROLLOUT,
@@ -246,15 +255,17 @@ def _set_table(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> None:
 
 
 @njit(_nrt=False)
-def _rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
+def rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The playouts' configuration: ``cfg`` with every seat's card play, on both sides,
-    ``seat``'s rollout policy (``P_ROLLOUT``); each seat keeps its other policies and options."""
+    ``seat``'s rollout policy (``P_ROLLOUT``); each seat keeps its other policies and options,
+    a searching one played by its decision's default (``policies.dispatch.plain_decisions``)."""
     for i in range(N_CFG):
         out[i] = cfg[i]
     rollout = cfg[seat_slot(seat, P_ROLLOUT)]
     for other in range(MAX_SEATS):
         out[seat_slot(other, P_PLAY_ATTACK)] = rollout
         out[seat_slot(other, P_PLAY_DEFENCE)] = rollout
+    plain_decisions(out)
 
 
 @njit(_nrt=False)
@@ -334,11 +345,20 @@ def _drop_behind(sc: SearchScratch, drawn: int, drop: int) -> int:
     return left
 
 
+@njit(inline="always")
+def _kept_world(sc: SearchScratch, n_holders: int, k: int) -> None:
+    """The ``k``-th world kept by ``likelihood.infer_worlds`` into ``sc.world``."""
+    row = sc.infer.pick[k]
+    for h in range(n_holders):
+        sc.world[h, 0] = sc.infer.pool[row, h, 0]
+        sc.world[h, 1] = sc.infer.pool[row, h, 1]
+
+
 @njit(_nrt=False)
 def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch) -> int:
     """The card the seat of ``v`` plays from its legal cards by PIMC search with its options
-    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT``, ``P_DROP``, ``P_KNOWLEDGE`` of its block of
-    ``cfg``), working
+    (``P_WORLDS``, ``P_ENDGAME``, ``P_ROLLOUT``, ``P_DROP``, ``P_KNOWLEDGE``, ``P_INFER`` of its
+    block of ``cfg``), working
     in ``sc``."""
     if popcount(legal0) + popcount(legal1) == 1:
         return _only_card(legal0, legal1)
@@ -358,8 +378,24 @@ def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray
     endgame = cfg[seat_slot(seat, P_ENDGAME)]
     exact = cfg[C_HAND] - info[I_TRICK] <= endgame
     drop = cfg[seat_slot(seat, P_DROP)]
+    infer = cfg[seat_slot(seat, P_INFER)] == INFER_HEURISTIC
+    if infer:
+        infer_worlds(
+            v,
+            cfg,
+            sc.rng,
+            sc.worlds,
+            sc.holder_seat,
+            n,
+            sc.world,
+            sc.hands,
+            sc.attack,
+            worlds,
+            INFER_EPSILON,
+            sc.infer,
+        )
     if not exact:
-        _rollout_cfg(cfg, seat, sc.rollout)
+        rollout_cfg(cfg, seat, sc.rollout)
     left = 0
     for card in range(N_CARDS):
         sc.total[card] = 0
@@ -367,7 +403,10 @@ def pimc_card(v: SeatView, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray
         left += sc.live[card]
     drawn = 0
     while drawn < worlds and left > 1:
-        draw_world(sc.rng, sc.worlds, sc.world)
+        if infer:
+            _kept_world(sc, n, drawn)
+        else:
+            draw_world(sc.rng, sc.worlds, sc.world)
         world_hands(v, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
         world_count(v, cfg, sc, n)
         if exact:

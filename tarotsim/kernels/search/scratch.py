@@ -18,12 +18,17 @@ from tarotsim._jit import njit
 from tarotsim.cards import HALF_POINTS, N_CARDS
 from tarotsim.kernels.constants import MAX_WORLDS
 from tarotsim.kernels.rng import STREAM_WORDS
+from tarotsim.kernels.search.likelihood import InferScratch, new_infer_scratch
 from tarotsim.kernels.search.solver import SolverScratch, new_solver_scratch
 from tarotsim.kernels.search.worlds import MAX_HOLDERS, MAX_STATES, WorldScratch, new_world_scratch
 from tarotsim.kernels.state import MAX_SEATS, N_CFG, N_COUNT, N_INFO, DealState, new_state
 
 Q_DEAL = 0  # number of the deal in play (its stream in the run key)
 N_SEARCH_SCALARS = 1
+
+MAX_CHOICES = 12
+"""The most choices a searched decision weighs (``decisions.ecart_candidates``: the expert's
+and the simple écarts, and those voiding one suit or two of the four)."""
 
 SMALL_STATES = 1
 """World-sampler room of a block no seat of which plays ``pimc`` (``new_search_scratch(False)``)."""
@@ -61,12 +66,16 @@ class SearchScratch(NamedTuple):
     candidate: np.ndarray  # int64[N_CARDS]: the legal cards evaluated (``pimc.mark_candidates``)
     live: np.ndarray  # int64[N_CARDS]: 1 for a candidate still evaluated (not dropped), else 0
     world_values: np.ndarray  # int64[MAX_WORLDS, N_CARDS]: each live candidate's value in each world drawn
+    infer: InferScratch  # the candidate worlds of ``infer=heuristic`` (``search.likelihood``)
+    choices: np.ndarray  # uint64[MAX_CHOICES, 2]: the écarts a searched écart weighs (``decisions``)
 
 
 @njit
 def new_search_scratch(searching: bool) -> SearchScratch:
-    """The scratch of a block of deals: full size when a seat plays ``pimc`` (about 20 MB: the
-    world sampler's programme, the solver's transposition table and the values of every world), else a few tens of KB."""
+    """The scratch of a block of deals: full size when a seat plays ``pimc`` or searches another
+    decision (``search.decisions``; about 20 MB: the world sampler's programme, the solver's
+    transposition table, the values of every world and the inference's candidate worlds), else
+    a few tens of KB."""
     max_states = MAX_STATES if searching else SMALL_STATES
     tt_bits = 16 if searching else SMALL_TT_BITS
     max_worlds = MAX_WORLDS if searching else 1
@@ -98,6 +107,8 @@ def new_search_scratch(searching: bool) -> SearchScratch:
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
         np.zeros((max_worlds, N_CARDS), dtype=np.int64),
+        new_infer_scratch(searching),
+        np.zeros((MAX_CHOICES, 2), dtype=np.uint64),
     )
     for card in range(N_CARDS):
         scratch.half[card] = HALF_POINTS[card]

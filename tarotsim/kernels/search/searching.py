@@ -1,7 +1,7 @@
 """The search players' scratch of a block of deals, and whether a run needs it.
 
 The game loop takes it as one argument, ``search``: a ``Search`` when some seat searches
-(``pimc`` play, the ``montecarlo`` bidder), else ``None``. Numba compiles a kernel once per
+(``pimc`` play, the ``montecarlo`` bidder, a searched call, écart, poignée or chelem), else ``None``. Numba compiles a kernel once per
 type of its arguments and drops the branches a ``search is None`` test rules out, so a run
 whose seats never search neither compiles the search players nor carries their scratch
 through the game's steps. The batch kernels take ``searching`` (``None`` or ``True``) from
@@ -18,6 +18,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.policies.codes import PLAY_PIMC
+from tarotsim.kernels.policies.dispatch import PLAIN
 from tarotsim.kernels.search.montecarlo import BidScratch, new_bid_scratch
 from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
 from tarotsim.kernels.state import C_PLAYERS, P_PLAY_ATTACK, P_PLAY_DEFENCE, seat_slot
@@ -26,18 +27,22 @@ from tarotsim.kernels.state import C_PLAYERS, P_PLAY_ATTACK, P_PLAY_DEFENCE, sea
 class Search(NamedTuple):
     """The scratch of both search players for one block of deals."""
 
-    play: SearchScratch  # the ``pimc`` card player's (``search.scratch``)
+    play: SearchScratch  # the ``pimc`` card player's and the searched decisions' (``search.scratch``)
     bid: BidScratch  # the ``montecarlo`` bidder's (``search.montecarlo``)
 
 
 @njit
-def plays_pimc(cfgs: np.ndarray) -> bool:
-    """Whether some seat of a configuration in ``cfgs`` (int64[k, N_CFG]) plays ``pimc``,
-    whose scratch is then made full size."""
+def uses_play_scratch(cfgs: np.ndarray) -> bool:
+    """Whether some seat of a configuration in ``cfgs`` (int64[k, N_CFG]) plays ``pimc`` or
+    searches its call, écart, poignée or chelem (``search.decisions``, ``policies.dispatch.PLAIN``):
+    the ``pimc`` scratch is then made full size."""
     for r in range(cfgs.shape[0]):
         for seat in range(cfgs[r, C_PLAYERS]):
             for slot in (P_PLAY_ATTACK, P_PLAY_DEFENCE):
                 if cfgs[r, seat_slot(seat, slot)] == PLAY_PIMC:
+                    return True
+            for slot, searching, _ in PLAIN:
+                if cfgs[r, seat_slot(seat, slot)] == searching:
                     return True
     return False
 
@@ -46,7 +51,7 @@ def plays_pimc(cfgs: np.ndarray) -> bool:
 def new_search(cfgs: np.ndarray) -> Search:
     """The search scratch of a block of deals under the configurations ``cfgs``
     (int64[k, N_CFG]), each part full size only when some seat uses that player."""
-    return Search(new_search_scratch(plays_pimc(cfgs)), new_bid_scratch(cfgs))
+    return Search(new_search_scratch(uses_play_scratch(cfgs)), new_bid_scratch(cfgs))
 
 
 @njit

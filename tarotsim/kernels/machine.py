@@ -368,6 +368,36 @@ def _to_chelem(tb: DealState) -> None:
     tb.legal[1] = ZERO
 
 
+@njit(inline="always")
+def _say(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None, action: int) -> None:
+    """The seat to speak (``PH_BID``, ``PH_WISH``) says ``action`` (a wish: a contract code
+    that does not beat the highest bid is a pass); the next seat speaks, or the auction ends."""
+    pos = tb.pos
+    seat = pos[Q_SEAT]
+    j = pos[Q_SPOKEN]
+    pos[Q_WISH_0 + seat] = action
+    if action > pos[Q_CONTRACT]:
+        pos[Q_CONTRACT] = action
+        pos[Q_TAKER] = seat
+        tb.bids[j] = action
+    else:
+        tb.bids[j] = PASS
+    pos[Q_SPOKEN] = j + 1
+    if j + 1 < cfg[C_PLAYERS]:
+        _to_bid(tb, cfg, pos[Q_PHASE])
+    else:
+        _auction_over(tb, cfg, rec, log, pos[Q_PHASE] == PH_WISH)
+
+
+@njit(inline="always")
+def _announce(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, announced: bool) -> None:
+    """The taker announces a chelem (``announced``) or not: the play begins."""
+    start_play(tb, cfg[C_PLAYERS], tb.pos[Q_SEAT], announced)
+    if rec is not None:
+        rec[R_CHELEM_ANNOUNCED] = tb.info[I_CHELEM_ANNOUNCED]
+    tb.pos[Q_PHASE] = PH_TRICK
+
+
 @njit(_nrt=False)
 def apply(
     tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None, action: int
@@ -383,19 +413,7 @@ def apply(
         put_card(tb, seat, action)
         pos[Q_PHASE] = PH_TRICK
     elif phase == PH_BID or phase == PH_WISH:
-        j = pos[Q_SPOKEN]
-        pos[Q_WISH_0 + seat] = action
-        if action > pos[Q_CONTRACT]:
-            pos[Q_CONTRACT] = action
-            pos[Q_TAKER] = seat
-            tb.bids[j] = action
-        else:
-            tb.bids[j] = PASS
-        pos[Q_SPOKEN] = j + 1
-        if j + 1 < players:
-            _to_bid(tb, cfg, phase)
-        else:
-            _auction_over(tb, cfg, rec, log, phase == PH_WISH)
+        _say(tb, cfg, rec, log, action)
     elif phase == PH_CALL:
         call_partner(tb, players, seat, action)
         _after_call(tb, cfg)
@@ -412,10 +430,7 @@ def apply(
             lay_ecart(tb, seat, tb.laid[0], tb.laid[1])
             _to_chelem(tb)
     elif phase == PH_CHELEM:
-        start_play(tb, players, seat, action == 1)
-        if rec is not None:
-            rec[R_CHELEM_ANNOUNCED] = tb.info[I_CHELEM_ANNOUNCED]
-        pos[Q_PHASE] = PH_TRICK
+        _announce(tb, cfg, rec, action == 1)
     elif phase == PH_POIGNEE:
         put_poignee(tb, seat, action, players)
         pos[Q_PHASE] = PH_PLAY
@@ -624,13 +639,19 @@ def step(
 ) -> None:
     """The decision waiting (not a searching one) made by the seat's policies in ``cfg``
     (``choose``; a user's function in ``users``) and applied; a built-in écart policy is
-    asked once and its whole écart laid."""
+    asked once and its whole écart laid. The words of the auction, the écart and the chelem,
+    every deal's, are made and applied here rather than by calls to ``choose`` and ``apply``
+    (a call passes the whole table)."""
     seat = tb.pos[Q_SEAT]
     phase = tb.pos[Q_PHASE]
     v = seat_view(tb, seat)
-    if phase == PH_ECART:
+    if phase == PH_BID or phase == PH_WISH:
+        _say(tb, cfg, rec, log, _bid(cfg[seat_slot(seat, P_BID_POLICY)], v, cfg, users))
+    elif phase == PH_ECART:
         ecart0, ecart1 = choose_ecart(cfg[seat_slot(seat, P_ECART_POLICY)], v, cfg[C_CHIEN])
         lay_whole_ecart(tb, ecart0, ecart1)
+    elif phase == PH_CHELEM:
+        _announce(tb, cfg, rec, announces_chelem(cfg[seat_slot(seat, P_CHELEM_POLICY)], v, cfg))
     else:
         apply(
             tb, cfg, rec, log, choose(v, cfg, phase, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)

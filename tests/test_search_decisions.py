@@ -36,11 +36,7 @@ from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import expert_ecart
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
 from tarotsim.kernels.search.decisions import (
-    call_values,
-    chelem_values,
     ecart_candidates,
-    ecart_values,
-    poignee_values,
     search_call,
     search_chelem,
     search_ecart,
@@ -87,19 +83,6 @@ def decide(kind: int, tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScrat
     if kind == K_CHELEM:
         return (1 if search_chelem(v, cfg, sc) else 0), 0
     return search_poignee(v, cfg, sc), 0
-
-
-@njit
-def values(kind: int, tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
-    """(choices, worlds drawn) of the searched decision ``kind`` of ``seat``; the scores are in ``sc``."""
-    v = seat_view(tb, seat)
-    if kind == K_CALL:
-        return call_values(v, cfg, sc)
-    if kind == K_ECART:
-        return ecart_values(v, cfg, sc)
-    if kind == K_CHELEM:
-        return 2, chelem_values(v, cfg, sc)
-    return 2, poignee_values(v, cfg, sc)
 
 
 def taken(
@@ -201,13 +184,12 @@ def test_the_call_weighs_the_cards_of_the_lowest_rank_not_held() -> None:
     tb, taker, stage = taken(rng, cfg, 5, GARDE)
     assert stage == T_CALL
     note_deal(SC, KEY, 1)
-    k, drawn = values(K_CALL, tb, taker, cfg, SC)
     kings = [SUIT_LEN * s + KING for s in range(4)]
     held = {c for c in kings if int(tb.dealt[taker, 0]) >> c & 1}
-    assert k == 4 - len(held) and drawn == 4
+    assert decide(K_CALL, tb, taker, cfg, SC)[0] in set(kings) - held
+    k = 4 - len(held)  # the choices weighed are left in the scratch
     assert SC.candidate[0] == called_card(tb.dealt[taker, 0])
     assert {int(c) for c in SC.candidate[:k]} == set(kings) - held
-    assert decide(K_CALL, tb, taker, cfg, SC)[0] in set(kings) - held
 
 
 def test_the_chelem_hand_of_the_issue_announces() -> None:
@@ -222,12 +204,11 @@ def test_the_chelem_hand_of_the_issue_announces() -> None:
     tb, taker, stage = taken(rng, cfg, 4, GARDE_CONTRE, keep=hand)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 2)
-    _, drawn = values(K_CHELEM, tb, taker, cfg, SC)
-    assert drawn == policies.DEFAULT_DECIDE_WORLDS
+    assert decide(K_CHELEM, tb, taker, cfg, SC) == (1, 0)
+    drawn = policies.DEFAULT_DECIDE_WORLDS  # each world's values are left in the scratch
     announced = SC.world_values[:drawn, 1]
     silent = SC.world_values[:drawn, 0]
     assert np.all(announced > silent)
-    assert decide(K_CHELEM, tb, taker, cfg, SC) == (1, 0)
 
 
 def test_a_hopeless_hand_does_not_announce() -> None:
@@ -235,7 +216,6 @@ def test_a_hopeless_hand_does_not_announce() -> None:
     tb, taker, stage = taken(random.Random(9), cfg, 4, GARDE_SANS)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 3)
-    assert values(K_CHELEM, tb, taker, cfg, SC) == (2, 4)
     assert decide(K_CHELEM, tb, taker, cfg, SC) == (0, 0)
 
 
@@ -249,9 +229,8 @@ def test_a_poignee_is_weighed_shown_and_not() -> None:
     assert stage == -1 and tb.info[I_LEADER] == 0
     assert play_to_end(copy_table(tb), cfg) == 0  # the poignée handed back, not shown
     note_deal(SC, KEY, 4)
-    assert values(K_POIGNEE, tb, 0, cfg, SC) == (2, 4)
-    assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])
     assert decide(K_POIGNEE, tb, 0, cfg, SC)[0] in (0, 1)
+    assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])  # both played out
     moved = _unchanged(lambda t: decide(K_POIGNEE, t, 0, cfg, SC), tb, 0, random.Random(1))
     assert moved > 0
 

@@ -63,7 +63,7 @@ def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
         Strategy.parse("play=heuristic,worlds=8")
     assert Strategy.parse("play=pimc,rollout=greedy").rollout == "greedy"  # any policy that searches nothing
     with pytest.raises(
-        ValueError, match="unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, random"
+        ValueError, match="unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, net, random"
     ):
         Strategy.parse("play=pimc,rollout=pimc")
     with pytest.raises(ValueError, match="worlds must be 1 to"):

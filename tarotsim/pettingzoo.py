@@ -289,11 +289,7 @@ class parallel_env(ParallelEnv):  # noqa: N801 - PettingZoo's name for the paral
         action of the agent to act, or a step before `reset`.
     """
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["human", "ansi"],
-        "name": "french_tarot_v0",
-        "is_parallelizable": True,
-    }
+    metadata: dict[str, Any] = {**raw_env.metadata, "is_parallelizable": True}
 
     def __init__(
         self,

@@ -206,7 +206,8 @@ def test_strategy_options() -> None:
     with pytest.raises(ValueError, match="bid_worlds must be 1 to"):
         Strategy.parse("bid=montecarlo,bid_worlds=0")
     with pytest.raises(
-        ValueError, match="unknown bid_rollout policy 'clever'; valid names: basic, greedy, heuristic, random"
+        ValueError,
+        match="unknown bid_rollout policy 'clever'; valid names: basic, greedy, heuristic, net, random",
     ):
         Strategy.parse("bid=montecarlo,bid_rollout=clever")
     with pytest.raises(TypeError, match="bid_rollout must be a name such as 'random', got 3"):

@@ -32,11 +32,7 @@ from tarotsim.kernels.search.decisions import (
     T_CALL,
     T_CHELEM,
     T_ECART,
-    call_values,
-    chelem_values,
     ecart_candidates,
-    ecart_values,
-    poignee_values,
     search_call,
     search_chelem,
     search_ecart,
@@ -93,19 +89,6 @@ def decide(kind: int, tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScrat
     if kind == K_CHELEM:
         return (1 if search_chelem(v, cfg, sc) else 0), 0
     return search_poignee(v, cfg, sc), 0
-
-
-@njit
-def values(kind: int, tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
-    """(choices, worlds drawn) of the searched decision ``kind`` of ``seat``; the scores are in ``sc``."""
-    v = seat_view(tb, seat)
-    if kind == K_CALL:
-        return call_values(v, cfg, sc)
-    if kind == K_ECART:
-        return ecart_values(v, cfg, sc)
-    if kind == K_CHELEM:
-        return 2, chelem_values(v, cfg, sc)
-    return 2, poignee_values(v, cfg, sc)
 
 
 def taken(
@@ -215,13 +198,12 @@ def test_the_call_weighs_the_cards_of_the_lowest_rank_not_held() -> None:
     tb, taker, stage = taken(rng, cfg, 5, GARDE)
     assert stage == T_CALL
     note_deal(SC, KEY, 1)
-    k, drawn = values(K_CALL, tb, taker, cfg, SC)
     kings = [SUIT_LEN * s + KING for s in range(4)]
     held = {c for c in kings if int(tb.dealt[taker, 0]) >> c & 1}
-    assert k == 4 - len(held) and drawn == 4
+    assert decide(K_CALL, tb, taker, cfg, SC)[0] in set(kings) - held
+    k = 4 - len(held)  # the choices weighed are left in the scratch
     assert SC.candidate[0] == called_card(tb.dealt[taker, 0])
     assert {int(c) for c in SC.candidate[:k]} == set(kings) - held
-    assert decide(K_CALL, tb, taker, cfg, SC)[0] in set(kings) - held
 
 
 def test_the_chelem_hand_of_the_issue_announces() -> None:
@@ -236,12 +218,11 @@ def test_the_chelem_hand_of_the_issue_announces() -> None:
     tb, taker, stage = taken(rng, cfg, 4, GARDE_CONTRE, keep=hand)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 2)
-    _, drawn = values(K_CHELEM, tb, taker, cfg, SC)
-    assert drawn == policies.DEFAULT_DECIDE_WORLDS
+    assert decide(K_CHELEM, tb, taker, cfg, SC) == (1, 0)
+    drawn = policies.DEFAULT_DECIDE_WORLDS  # each world's values are left in the scratch
     announced = SC.world_values[:drawn, 1]
     silent = SC.world_values[:drawn, 0]
     assert np.all(announced > silent)
-    assert decide(K_CHELEM, tb, taker, cfg, SC) == (1, 0)
 
 
 def test_a_hopeless_hand_does_not_announce() -> None:
@@ -249,7 +230,6 @@ def test_a_hopeless_hand_does_not_announce() -> None:
     tb, taker, stage = taken(random.Random(9), cfg, 4, GARDE_SANS)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 3)
-    assert values(K_CHELEM, tb, taker, cfg, SC) == (2, 4)
     assert decide(K_CHELEM, tb, taker, cfg, SC) == (0, 0)
 
 
@@ -265,9 +245,8 @@ def test_a_poignee_is_weighed_shown_and_not() -> None:
     assert not play_tricks(played, cfg, None, 0, 0)  # the poignée handed back, not shown
     assert played.pos[Q_PHASE] == PH_POIGNEE and played.pos[Q_SEAT] == 0
     note_deal(SC, KEY, 4)
-    assert values(K_POIGNEE, tb, 0, cfg, SC) == (2, 4)
-    assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])
     assert decide(K_POIGNEE, tb, 0, cfg, SC)[0] in (0, 1)
+    assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])  # both played out
     moved = _unchanged(lambda t: decide(K_POIGNEE, t, 0, cfg, SC), tb, 0, random.Random(1))
     assert moved > 0
 

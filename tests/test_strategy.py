@@ -67,7 +67,7 @@ def test_label_is_the_name_or_the_spec() -> None:
         (
             lambda: Strategy.parse("play=clever"),
             ValueError,
-            "unknown play policy 'clever'; valid names: basic, greedy, heuristic, pimc, random",
+            "unknown play policy 'clever'; valid names: basic, greedy, heuristic, net, pimc, random",
         ),
         (lambda: Strategy.parse("ecart=lazy"), ValueError, "valid names: expert, search, simple"),
         (
@@ -310,7 +310,7 @@ def test_traces_name_the_strategies_only_when_the_run_has_them() -> None:
         ("chelem_threshold=90", "chelem_threshold tunes overwhelming chelem announcement"),
         (
             "play=pimc,rollout=pimc",
-            "unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, random",
+            "unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, net, random",
         ),
         ("bid=montecarlo,bid_rollout=pimc", "unknown bid_rollout policy 'pimc'"),
         ("call=queen", "unknown call policy 'queen'; valid names: longest"),

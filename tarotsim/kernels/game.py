@@ -69,6 +69,13 @@ from tarotsim.kernels.view import seat_view
 
 
 @njit(_nrt=False)
+def searched_ecart(tb: DealState, cfg: np.ndarray, search: Search) -> tuple[np.uint64, np.uint64]:
+    """The écart the seat to decide lays under ``ecart=search`` (``decisions.search_ecart``):
+    a function of its own, so that ``decide`` and ``run_until`` share one compiled search."""
+    return search_ecart(seat_view(tb, tb.pos[Q_SEAT]), cfg, search.play)
+
+
+@njit(_nrt=False)
 def decide(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users | None) -> int:
     """The code the seat to decide in ``tb`` chooses (``pos`` and ``legal`` say the decision),
     by its policies in ``cfg``: a searching policy's (``machine.searches``: the ``montecarlo``
@@ -89,7 +96,7 @@ def decide(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users |
         if phase == PH_CALL:
             return search_call(v, cfg, search.play)
         if phase == PH_ECART:
-            ecart0, ecart1 = search_ecart(v, cfg, search.play)
+            ecart0, ecart1 = searched_ecart(tb, cfg, search)
             return ecart_card(ecart0, ecart1, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1])
         if phase == PH_CHELEM:
             return 1 if search_chelem(v, cfg, search.play) else 0
@@ -119,7 +126,7 @@ def run_until(
         if pos[Q_PHASE] == PH_OVER or waits(pos, play_seats, act_seats):
             return
         if pos[Q_PHASE] == PH_ECART and search is not None:
-            ecart0, ecart1 = search_ecart(seat_view(tb, pos[Q_SEAT]), cfg, search.play)
+            ecart0, ecart1 = searched_ecart(tb, cfg, search)
             lay_whole_ecart(tb, ecart0, ecart1)
         else:
             apply(tb, cfg, rec, log, decide(tb, cfg, search, users))

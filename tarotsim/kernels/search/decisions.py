@@ -23,6 +23,10 @@ less noise than their levels. Ties go to the choice the decision's default polic
 - ``search_poignee`` (before the seat's first card): the largest poignée its hand allows, or
   none, the deal played on from the position (``pimc.world_count``, ``pimc._set_table``).
 
+The four decisions and their values are inlined into their one caller, ``game.decide`` (the
+searched écart into ``game.searched_ecart``): each compiled function links, and optimizes
+again, all it calls, so a run compiles each decision once.
+
 The call, the écart and the chelem replay the deal from its start in each world (the taker's
 hand as dealt is its hand and écart less the chien shown), so that the partner, the sides and
 the count are those of the rules' own steps.
@@ -256,7 +260,7 @@ def ecart_candidates(word0: np.uint64, word1: np.uint64, size: int, out: np.ndar
     return k
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def ecart_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
     """Weigh the candidate écarts of the taker of ``v`` (its view with the chien in its hand):
     ``sc.choices`` gets them (``ecart_candidates``), ``sc.world_values[w, i]`` the taker's
@@ -282,7 +286,7 @@ def ecart_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, 
     return k, worlds
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def search_ecart(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[np.uint64, np.uint64]:
     """The écart the taker of ``v`` lays under ``ecart=search``: of ``ecart_candidates``, the
     one whose playouts score best for it (``ecart_values``; ties and no world: the expert's)."""
@@ -294,7 +298,7 @@ def search_ecart(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[np.ui
 # --- the chelem ---------------------------------------------------------------------------
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def chelem_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
     """Weigh the chelem announcement of the taker of ``v`` (its écart laid): ``sc.total[0]``
     gets the sum of its scores over the worlds not announcing, ``sc.total[1]`` announcing
@@ -316,7 +320,7 @@ def chelem_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
     return worlds
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def search_chelem(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> bool:
     """Whether the taker of ``v`` announces a chelem under ``chelem=search``: when its
     playouts score more announced than not (``chelem_values``)."""
@@ -344,7 +348,7 @@ def call_candidates(word0: np.uint64, out: np.ndarray) -> int:
     return k
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def call_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
     """Weigh the calls of the taker of ``v`` (five players, its hand as dealt): ``sc.candidate``
     gets the cards (``call_candidates``), ``sc.total[i]`` the sum of its scores calling card
@@ -369,7 +373,7 @@ def call_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, i
     return k, worlds
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def search_call(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
     """The card the taker of ``v`` calls under ``call=search``: of ``call_candidates``, the one
     whose playouts score best for it (``call_values``; ties and no world: the default's)."""
@@ -380,7 +384,7 @@ def search_call(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
 # --- the poignée --------------------------------------------------------------------------
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def poignee_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
     """Weigh showing the largest poignée the hand of ``v`` allows before the seat's first card:
     ``sc.total[0]`` gets the sum of its scores over the worlds showing none, ``sc.total[1]``
@@ -413,7 +417,7 @@ def poignee_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
     return worlds
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def search_poignee(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
     """The size of the poignée the seat of ``v`` shows under ``poignee=search`` (0: none): the
     largest its hand allows unless its playouts score more showing none (``poignee_values``)."""

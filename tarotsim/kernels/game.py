@@ -10,9 +10,13 @@ users in ``tarotsim.run.records``.
 built-in (the ``montecarlo`` bid, the ``pimc`` card, the ``search`` call, écart, chelem and
 poignée of ``kernels.search.decisions``, with the search scratch), a built-in, or a user's
 Numba function (``machine.choose``). ``run_until`` lets the machine run, answering its
-searching decisions here, up to a decision of a seat the caller plays (``VecEnv``, the Python
-players, PettingZoo, OpenSpiel) or the end of the deal. Another searching decision is one
-more branch of ``decide`` and of ``machine.searches``.
+searching decisions here (``searched``), up to a decision of a seat the caller plays
+(``VecEnv``, the Python players, PettingZoo, OpenSpiel) or the end of the deal. Another
+searching decision is one more branch of ``searched`` and of ``machine.searches``.
+
+A run links neither ``decide`` nor ``machine.choose``: the machine's policies decide inside
+``machine.run`` (its trick loop inlines the card policies), and ``choose`` would compile them
+all once more (each compiled function links, and optimizes again, all it calls).
 
 ``search`` is the search players' scratch (``kernels.search.searching.Search``) or ``None`` when
 no seat searches; the ``search is None`` tests are settled when Numba compiles for the
@@ -33,6 +37,7 @@ from tarotsim.kernels.machine import (
     dealer_of,
     ecart_card,
     lay_whole_ecart,
+    play_plain_card,
     run,
     searches,
     waits,
@@ -76,33 +81,41 @@ def searched_ecart(tb: DealState, cfg: np.ndarray, search: Search) -> tuple[np.u
 
 
 @njit(_nrt=False)
+def searched(tb: DealState, cfg: np.ndarray, search: Search) -> int:
+    """The code a searching policy (``machine.searches``: the ``montecarlo`` bid, the ``pimc``
+    card, a ``search`` call, écart, chelem or poignée) chooses for the seat to decide in ``tb``,
+    with the search scratch ``search`` (at the écart, the next card of the écart searched)."""
+    pos = tb.pos
+    phase = pos[Q_PHASE]
+    v = seat_view(tb, pos[Q_SEAT])
+    if phase == PH_PLAY:
+        return pimc_card(v, tb.legal[0], tb.legal[1], cfg, search.play)
+    if phase == PH_CALL:
+        return search_call(v, cfg, search.play)
+    if phase == PH_ECART:
+        ecart0, ecart1 = searched_ecart(tb, cfg, search)
+        return ecart_card(ecart0, ecart1, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1])
+    if phase == PH_CHELEM:
+        return 1 if search_chelem(v, cfg, search.play) else 0
+    if phase == PH_POIGNEE:
+        return search_poignee(v, cfg, search.play)
+    return montecarlo_wish(v, cfg, search.play.key, search.play.scalars[Q_DEAL], search.bid)
+
+
+@njit(_nrt=False)
 def decide(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users | None) -> int:
     """The code the seat to decide in ``tb`` chooses (``pos`` and ``legal`` say the decision),
-    by its policies in ``cfg``: a searching policy's (``machine.searches``: the ``montecarlo``
-    bid, the ``pimc`` card, a ``search`` call, écart, chelem or poignée) with ``search``
-    (raises without it; at the écart, the next card of the écart searched), any other
-    decision by ``machine.choose`` (a user's function in ``users``)."""
-    pos = tb.pos
-    seat = pos[Q_SEAT]
-    phase = pos[Q_PHASE]
-    v = seat_view(tb, seat)
+    by its policies in ``cfg``: a searching policy's (``machine.searches``) with ``search``
+    (``searched``; raises without it), any other decision by ``machine.choose`` (a user's
+    function in ``users``)."""
     if not searches(tb, cfg):
-        return choose(v, cfg, phase, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)
+        pos = tb.pos
+        v = seat_view(tb, pos[Q_SEAT])
+        return choose(v, cfg, pos[Q_PHASE], tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)
     if search is None:
         raise ValueError("a searching policy needs the search scratch")
     else:
-        if phase == PH_PLAY:
-            return pimc_card(v, tb.legal[0], tb.legal[1], cfg, search.play)
-        if phase == PH_CALL:
-            return search_call(v, cfg, search.play)
-        if phase == PH_ECART:
-            ecart0, ecart1 = searched_ecart(tb, cfg, search)
-            return ecart_card(ecart0, ecart1, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1])
-        if phase == PH_CHELEM:
-            return 1 if search_chelem(v, cfg, search.play) else 0
-        if phase == PH_POIGNEE:
-            return search_poignee(v, cfg, search.play)
-        return montecarlo_wish(v, cfg, search.play.key, search.play.scalars[Q_DEAL], search.bid)
+        return searched(tb, cfg, search)
 
 
 @njit(_nrt=False)
@@ -116,20 +129,27 @@ def run_until(
     play_seats: int,
     act_seats: int,
 ) -> None:
-    """Run the machine (``machine.run``), answering its searching decisions (``decide``; a
-    searched écart laid whole), until the deal is over or a decision belongs to the caller:
-    any decision of a seat of ``act_seats``, a card of a seat of ``play_seats`` (bit ``seat``
-    of each)."""
+    """Run the machine (``machine.run``), answering its searching decisions with ``search``
+    (``searched``; a searched écart laid whole, then the card of a seat whose poignée was
+    searched by its own policy, ``machine.play_plain_card``), until the deal is over or a
+    decision belongs to the caller: any decision of a seat of ``act_seats``, a card of a seat
+    of ``play_seats`` (bit ``seat`` of each). Without ``search`` it compiles none of the
+    search players, and raises at a searching decision."""
     pos = tb.pos
     while True:
         run(tb, cfg, rec, log, users, play_seats, act_seats)
         if pos[Q_PHASE] == PH_OVER or waits(pos, play_seats, act_seats):
             return
-        if pos[Q_PHASE] == PH_ECART and search is not None:
-            ecart0, ecart1 = searched_ecart(tb, cfg, search)
-            lay_whole_ecart(tb, ecart0, ecart1)
+        if search is None:
+            raise ValueError("a searching policy needs the search scratch")
         else:
-            apply(tb, cfg, rec, log, decide(tb, cfg, search, users))
+            if pos[Q_PHASE] == PH_ECART:
+                ecart0, ecart1 = searched_ecart(tb, cfg, search)
+                lay_whole_ecart(tb, ecart0, ecart1)
+                continue
+            apply(tb, cfg, rec, log, searched(tb, cfg, search))
+            if pos[Q_PHASE] == PH_PLAY and not (waits(pos, play_seats, act_seats) or searches(tb, cfg)):
+                play_plain_card(tb, cfg, users)
 
 
 @njit(_nrt=False)

@@ -20,10 +20,12 @@ compiled), and its deal is scored (``steps.settle_deal``) but not recorded.
 
 - ``deal_table``: deal (or take the hands given) and stand at the first decision;
 - ``apply``: apply the action of the decision waiting;
-- ``run``: let the seats' policies decide (``choose``: built-in and user functions) until the
-  deal is over or a decision waits for the caller: a decision of a seat the caller plays
-  (``waits``), or one that searches (``searches``: the ``pimc`` card, the ``montecarlo`` bid),
-  which the caller answers with the search scratch (``game.decide``);
+- ``choose``: the code a seat's policies choose at any decision (built-in and user functions),
+  for the callers that ask one decision (``game.decide``, ``tarotsim.game.decide``);
+- ``run``: let the seats' policies decide (``step`` and the trick loop: built-in and user
+  functions) until the deal is over or a decision waits for the caller: a decision of a seat
+  the caller plays (``waits``), or one that searches (``searches``: the ``pimc`` card, the
+  ``montecarlo`` bid), which the caller answers with the search scratch (``game.run_until``);
 - ``play_tricks``: the trick loop, the one place the tricks are played;
 - ``start`` and ``advance``: deal, or apply an action, then stand at the next decision
   (the step-by-step game's entry points).
@@ -212,7 +214,7 @@ def _throw_in(tb: DealState, rec: np.ndarray | None, why: int) -> None:
     _over(tb)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def finish(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None) -> None:
     """The last trick is counted: the deal scored (``steps.settle_deal``, the poignées'
     bonuses included) and, unless ``rec`` is ``None`` (a playout), its play into ``log`` and
@@ -246,7 +248,7 @@ def _to_bid(tb: DealState, cfg: np.ndarray, phase: int) -> None:
     tb.legal[1] = ZERO
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def deal_table(tb: DealState, cfg: np.ndarray, rec: np.ndarray, deal: int, dealer: int) -> None:
     """Deal and stand at the first decision: with ``deal >= 0`` the deal ``deal`` of a run
     (its stream seeded by the caller into ``tb.rng``, ``rng.seed_stream``: shuffled, or, with
@@ -637,28 +639,43 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
 def step(
     tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None, users: Users | None
 ) -> None:
-    """The decision waiting (not a searching one) made by the seat's policies in ``cfg``
-    (``choose``; a user's function in ``users``) and applied; a built-in écart policy is
-    asked once and its whole écart laid. The words of the auction, the écart and the chelem,
-    every deal's, are made and applied here rather than by calls to ``choose`` and ``apply``
-    (a call passes the whole table)."""
+    """The decision waiting before the tricks (not a searching one: a word of the auction, the
+    call, the écart, the chelem) made by the seat's policy in ``cfg`` (a user's bidder in
+    ``users``) and applied; a built-in écart policy is asked once and its whole écart laid.
+    Each is made and applied here, the code ``choose`` and ``apply`` run for it, rather than by
+    calls to them: a call passes the whole table, and ``run``, which inlines this, then links
+    neither (nor ``choose``'s card policies, which ``play_tricks`` inlines already). The
+    poignée and the card are the trick loop's (``play_tricks``); ``run_until`` plays the card
+    of a seat whose poignée was searched."""
     seat = tb.pos[Q_SEAT]
     phase = tb.pos[Q_PHASE]
     v = seat_view(tb, seat)
     if phase == PH_BID or phase == PH_WISH:
         _say(tb, cfg, rec, log, _bid(cfg[seat_slot(seat, P_BID_POLICY)], v, cfg, users))
+    elif phase == PH_CALL:
+        call_partner(tb, cfg[C_PLAYERS], seat, choose_call(v))
+        _after_call(tb, cfg)
     elif phase == PH_ECART:
         ecart0, ecart1 = choose_ecart(cfg[seat_slot(seat, P_ECART_POLICY)], v, cfg[C_CHIEN])
         lay_whole_ecart(tb, ecart0, ecart1)
     elif phase == PH_CHELEM:
         _announce(tb, cfg, rec, announces_chelem(cfg[seat_slot(seat, P_CHELEM_POLICY)], v, cfg))
     else:
-        apply(
-            tb, cfg, rec, log, choose(v, cfg, phase, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1], users)
-        )
+        raise ValueError("a poignée or a card waits outside the trick loop")
 
 
 @njit(_nrt=False)
+def play_plain_card(tb: DealState, cfg: np.ndarray, users: Users | None) -> None:
+    """The card waiting (``PH_PLAY``) played by the seat's card-play policy, one that searches
+    nothing (a user's function in ``users``): the card of a seat whose poignée was searched
+    (``game.run_until``); the trick loop goes on."""
+    seat = tb.pos[Q_SEAT]
+    card = _card(card_policy(tb, cfg, seat), seat_view(tb, seat), tb.legal[0], tb.legal[1], cfg, users)
+    put_card(tb, seat, card)
+    tb.pos[Q_PHASE] = PH_TRICK
+
+
+@njit(inline="always")
 def run(
     tb: DealState,
     cfg: np.ndarray,
@@ -668,10 +685,13 @@ def run(
     play_seats: int,
     act_seats: int,
 ) -> None:
-    """Let the seats' policies in ``cfg`` decide (``choose``; a built-in écart laid whole) until
+    """Let the seats' policies in ``cfg`` decide (``step``, ``play_tricks``) until
     the deal is over or a decision waits: one of the caller's (``waits``: any decision of a seat
     of ``act_seats``, a card of a seat of ``play_seats``, bit ``seat`` of each) or a searching
-    policy's (``searches``)."""
+    policy's (``searches``). Inlined into its callers (``game.run_until``, ``start``,
+    ``advance``), as ``deal_table``, ``finish`` and ``kernels.record.record_hand`` are into it or
+    theirs: a call passes the whole table, and these bodies are small beside the trick loop
+    (``play_tricks``), which stays a call."""
     pos = tb.pos
     while True:
         phase = pos[Q_PHASE]

@@ -72,7 +72,7 @@ def reset_record(rec: np.ndarray, dealer: int) -> None:
     rec[R_CALLED_CARD] = -1
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def record_hand(tb: DealState, cfg: np.ndarray, rec: np.ndarray, seat: int) -> None:
     """Record the features of ``seat``'s hand as dealt (trumps, bouts, Kings, Chavey count)
     and of its auction: its turn to speak, the highest contract the other seats wish to bid

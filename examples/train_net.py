@@ -42,12 +42,13 @@ import numpy as np
 
 from tarotsim import Strategy
 from tarotsim.game import strategy_cfg
-from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.policies.mlp import LAYERS, MAX_ACTIVE, N_INPUT, features, forward
+from tarotsim.kernels.bits import lowest_bit, popcount
+from tarotsim.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
+from tarotsim.kernels.rng import next_u64, seed_substream
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.search.searching import new_search
-from tarotsim.kernels.state import N_LOG, N_REC, new_state
+from tarotsim.kernels.state import N_LOG, N_REC, R_SCORE, new_state
 from tarotsim.kernels.stepwise import N_POS, PH_OVER, Q_PHASE, Q_SEAT, advance, run_until, start
 from tarotsim.kernels.view import seat_view
 from tarotsim.run.seeding import run_key
@@ -151,6 +152,146 @@ def record(seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...] | 
         "label": np.concatenate([p[3] for p in parts]),
         "legal": np.concatenate([p[4] for p in parts]),
     }
+
+
+@numba.njit(nogil=True, cache=True)
+def _rollout(  # type: ignore[no-untyped-def]
+    key, first, count, cfg, w1, b1, w2, b2, w3, b3, margin, temperature, idx, val, nnz, act, hint, legal, episode, reward
+):
+    """Play deals ``first … first + count - 1`` of the run ``key`` once with every seat on the
+    policies of ``cfg`` (the baseline), then once for each seat k with k's cards chosen by the
+    network (``w1`` … ``b3``), the rest by ``cfg``. ``reward[e]``, episode ``e = (deal - first)
+    * PLAYERS + k``: seat k's score minus its score in the baseline. With ``temperature`` 0,
+    ``play=net``'s rule (``policies.net.net_card``, the margin ``margin``); above 0, a card drawn
+    from the softmax of (score + ``margin`` for the heuristic's card) / ``temperature`` over
+    the legal cards (from the deal's sub-stream 1 + k, apart from the deal's own draws), and
+    each such decision with a choice recorded (input, card, heuristic's card, legal cards;
+    ``nnz[row]`` its inputs, ``act[row]`` its card, ``hint``, ``legal``, ``episode``). Returns the
+    rows recorded."""
+    tb = new_state()
+    pos = np.zeros(N_POS, dtype=np.int64)
+    laid = np.zeros(2, dtype=np.uint64)
+    rec = np.zeros(N_REC, dtype=np.int64)
+    log = np.zeros(N_LOG, dtype=np.int64)
+    moves = np.zeros(2, dtype=np.uint64)
+    own = np.zeros(4, dtype=np.uint64)
+    h1 = np.zeros(w1.shape[1], dtype=np.float32)
+    h2 = np.zeros(w2.shape[1], dtype=np.float32)
+    scores = np.zeros(78, dtype=np.float32)
+    ki = np.zeros(MAX_ACTIVE, dtype=np.int32)
+    kv = np.zeros(MAX_ACTIVE, dtype=np.float32)
+    base = np.zeros(PLAYERS, dtype=np.int64)
+    rows = 0
+    top = 0
+    for deal in range(first, first + count):
+        start(tb, cfg, pos, laid, rec, log, moves, key, deal, 0)
+        run_until(tb, cfg, pos, laid, rec, log, moves, 0, 0)
+        for k in range(PLAYERS):
+            base[k] = rec[R_SCORE + k]
+        for k in range(PLAYERS):
+            seed_substream(own, key, deal, 1 + k)
+            start(tb, cfg, pos, laid, rec, log, moves, key, deal, 0)
+            while True:
+                run_until(tb, cfg, pos, laid, rec, log, moves, 1 << k, 0)
+                if pos[Q_PHASE] == PH_OVER:
+                    break
+                if popcount(moves[0]) + popcount(moves[1]) == 1:
+                    play = lowest_bit(moves[0]) if moves[0] else 56 + lowest_bit(moves[1])
+                    advance(tb, cfg, pos, laid, rec, log, moves, play)
+                    continue
+                v = seat_view(tb, k)
+                n = features(v, moves[0], moves[1], cfg, ki, kv)
+                best = forward(ki, kv, n, w1, b1, w2, b2, w3, b3, h1, h2, scores, moves[0], moves[1])
+                h = 0
+                for a in range(n):
+                    if F_HINT <= ki[a] < F_HINT + 78:
+                        h = ki[a] - F_HINT
+                if temperature == 0:
+                    play = best if scores[best] - scores[h] > margin else h
+                else:
+                    scores[h] += margin
+                    top_score = scores[h]
+                    for word, offset in ((moves[0], 0), (moves[1], 56)):
+                        while word:
+                            top_score = max(top_score, scores[offset + lowest_bit(word)])
+                            word &= word - np.uint64(1)
+                    total = 0.0
+                    for word, offset in ((moves[0], 0), (moves[1], 56)):
+                        while word:
+                            card = offset + lowest_bit(word)
+                            word &= word - np.uint64(1)
+                            scores[card] = np.exp((scores[card] - top_score) / temperature)
+                            total += scores[card]
+                    u = (next_u64(own) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+                    play = -1
+                    for word, offset in ((moves[0], 0), (moves[1], 56)):
+                        while word:
+                            card = offset + lowest_bit(word)
+                            word &= word - np.uint64(1)
+                            if play < 0 or u >= 0:
+                                play = card
+                            u -= scores[card]
+                    for a in range(n):
+                        idx[top + a] = ki[a]
+                        val[top + a] = kv[a]
+                    top += n
+                    nnz[rows] = n
+                    act[rows] = play
+                    hint[rows] = h
+                    legal[rows, 0] = moves[0]
+                    legal[rows, 1] = moves[1]
+                    episode[rows] = (deal - first) * PLAYERS + k
+                    rows += 1
+                advance(tb, cfg, pos, laid, rec, log, moves, play)
+            reward[(deal - first) * PLAYERS + k] = rec[R_SCORE + k] - base[k]
+    return rows
+
+
+def rollout(
+    seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...], margin: float, temperature: float, threads: int
+) -> tuple[dict, np.ndarray]:
+    """The positions and rewards of ``_rollout`` over deals ``first … first + deals - 1`` of
+    the run ``seed``, in blocks on ``threads`` threads: a dict as ``record``'s (``label``: the
+    card played) with ``hint`` and ``episode`` (each row's episode), and the rewards
+    (float[deals * PLAYERS], game points)."""
+    key = run_key(seed)
+    cfg = strategy_cfg(Strategy(play="heuristic"), PLAYERS)
+    per_block = BLOCK * PLAYERS * 20 if temperature > 0 else 1
+
+    def block(b: int) -> tuple[np.ndarray, ...]:
+        idx = np.zeros(per_block * MAX_ACTIVE, np.int32)
+        val = np.zeros(per_block * MAX_ACTIVE, np.float32)
+        nnz = np.zeros(per_block, np.int64)
+        act = np.zeros(per_block, np.int64)
+        hint = np.zeros(per_block, np.int64)
+        legal = np.zeros((per_block, 2), np.uint64)
+        episode = np.zeros(per_block, np.int64)
+        start_deal = first + b * BLOCK
+        count = min(BLOCK, first + deals - start_deal)
+        reward = np.zeros(count * PLAYERS, np.int64)
+        rows = _rollout(
+            key, start_deal, count, cfg, *weights, margin, temperature, idx, val, nnz, act, hint, legal, episode, reward
+        )
+        top = int(nnz[:rows].sum())
+        return (
+            idx[:top],
+            val[:top],
+            nnz[:rows],
+            act[:rows],
+            hint[:rows],
+            legal[:rows],
+            episode[:rows] + b * BLOCK * PLAYERS,
+            reward,
+        )
+
+    blocks = (deals + BLOCK - 1) // BLOCK
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(block, range(blocks)))
+    data = {
+        name: np.concatenate([p[i] for p in parts])
+        for i, name in enumerate(("idx", "val", "nnz", "label", "hint", "legal", "episode"))
+    }
+    return data, np.concatenate([p[7] for p in parts]).astype(np.float64)
 
 
 def merge(a: dict, b: dict) -> dict:

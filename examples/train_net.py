@@ -43,8 +43,8 @@ import numpy as np
 from tarotsim import Strategy
 from tarotsim.game import strategy_cfg
 from tarotsim.kernels.bits import lowest_bit, popcount
+from tarotsim.kernels.policies.net import load_weights
 from tarotsim.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
-from tarotsim.kernels.rng import next_u64, seed_substream
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.search.searching import new_search
@@ -57,6 +57,10 @@ PLAYERS = 4
 ALL_SEATS = (1 << PLAYERS) - 1
 BLOCK = 8
 """Deals per call of the recording kernel (one search scratch each)."""
+RL_SCALE = 20.0
+"""Game points per unit of gain in the reinforcement learning's objective."""
+RL_FIRST = 10_000_000
+"""The first deal of the run that reinforcement learning plays (after any imitation data's)."""
 
 
 @numba.njit(nogil=True, cache=True)
@@ -155,31 +159,64 @@ def record(seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...] | 
 
 
 @numba.njit(nogil=True, cache=True)
-def _rollout(  # type: ignore[no-untyped-def]
-    key, first, count, cfg, w1, b1, w2, b2, w3, b3, margin, temperature, idx, val, nnz, act, hint, legal, episode, reward
-):
+def _play_seat(tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, upto, card, ki, kv, scratch):  # type: ignore[no-untyped-def]
+    """Play deal ``deal`` of the run ``key`` with seat ``k``'s cards chosen by ``play=net``'s rule
+    (``policies.net.net_card``; ``net``: the layers ``w1`` … ``b3``, the margin ``margin``), the
+    rest by the policies of ``cfg``; but seat k's first ``upto`` cards are ``cards[:upto]`` and
+    its next ``card`` (when ``card >= 0``). Every card of seat k goes to ``cards``. Returns its
+    score."""
+    w1, b1, w2, b2, w3, b3 = net
+    h1, h2, scores = scratch
+    start(tb, cfg, pos, laid, rec, log, moves, key, deal, 0)
+    turn = 0
+    while True:
+        run_until(tb, cfg, pos, laid, rec, log, moves, 1 << k, 0)
+        if pos[Q_PHASE] == PH_OVER:
+            return rec[R_SCORE + k]
+        if turn < upto:
+            play = cards[turn]
+        elif turn == upto and card >= 0:
+            play = card
+        elif popcount(moves[0]) + popcount(moves[1]) == 1:
+            play = lowest_bit(moves[0]) if moves[0] else 56 + lowest_bit(moves[1])
+        else:
+            n = features(seat_view(tb, k), moves[0], moves[1], cfg, ki, kv)
+            best = forward(ki, kv, n, w1, b1, w2, b2, w3, b3, h1, h2, scores, moves[0], moves[1])
+            h = 0
+            for a in range(n):
+                if F_HINT <= ki[a] < F_HINT + 78:
+                    h = ki[a] - F_HINT
+            play = best if scores[best] - scores[h] > margin else h
+        cards[turn] = play
+        turn += 1
+        advance(tb, cfg, pos, laid, rec, log, moves, play)
+
+
+@numba.njit(nogil=True, cache=True)
+def _rollout(key, first, count, cfg, net, margin, explore, idx, val, nnz, hint, legal, gain, reward):  # type: ignore[no-untyped-def]
     """Play deals ``first … first + count - 1`` of the run ``key`` once with every seat on the
-    policies of ``cfg`` (the baseline), then once for each seat k with k's cards chosen by the
-    network (``w1`` … ``b3``), the rest by ``cfg``. ``reward[e]``, episode ``e = (deal - first)
-    * PLAYERS + k``: seat k's score minus its score in the baseline. With ``temperature`` 0,
-    ``play=net``'s rule (``policies.net.net_card``, the margin ``margin``); above 0, a card drawn
-    from the softmax of (score + ``margin`` for the heuristic's card) / ``temperature`` over
-    the legal cards (from the deal's sub-stream 1 + k, apart from the deal's own draws), and
-    each such decision with a choice recorded (input, card, heuristic's card, legal cards;
-    ``nnz[row]`` its inputs, ``act[row]`` its card, ``hint``, ``legal``, ``episode``). Returns the
-    rows recorded."""
+    policies of ``cfg`` (the baseline), then once for each seat k with k's cards by the network
+    (``_play_seat``), the rest by ``cfg``: ``reward[e]``, episode ``e = (deal - first) * PLAYERS
+    + k``, is seat k's score minus its baseline score. With ``explore``, at each of seat k's
+    card decisions with a choice, each other legal card is tried in its place, the deal played
+    on by the same players: ``gain[row, card]`` is seat k's score with that card minus its score
+    with the network's, and the row holds the decision's input (``idx``, ``val``, ``nnz[row]``
+    of them), the heuristic's card (``hint``) and the legal cards. Returns the rows."""
     tb = new_state()
     pos = np.zeros(N_POS, dtype=np.int64)
     laid = np.zeros(2, dtype=np.uint64)
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     moves = np.zeros(2, dtype=np.uint64)
-    own = np.zeros(4, dtype=np.uint64)
-    h1 = np.zeros(w1.shape[1], dtype=np.float32)
-    h2 = np.zeros(w2.shape[1], dtype=np.float32)
-    scores = np.zeros(78, dtype=np.float32)
+    scratch = (
+        np.zeros(net[0].shape[1], dtype=np.float32),
+        np.zeros(net[2].shape[1], dtype=np.float32),
+        np.zeros(78, dtype=np.float32),
+    )
     ki = np.zeros(MAX_ACTIVE, dtype=np.int32)
     kv = np.zeros(MAX_ACTIVE, dtype=np.float32)
+    cards = np.zeros(24, dtype=np.int64)
+    tried = np.zeros(24, dtype=np.int64)
     base = np.zeros(PLAYERS, dtype=np.int64)
     rows = 0
     top = 0
@@ -189,109 +226,84 @@ def _rollout(  # type: ignore[no-untyped-def]
         for k in range(PLAYERS):
             base[k] = rec[R_SCORE + k]
         for k in range(PLAYERS):
-            seed_substream(own, key, deal, 1 + k)
+            score = _play_seat(tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, 0, -1, ki, kv, scratch)
+            reward[(deal - first) * PLAYERS + k] = score - base[k]
+            if not explore:
+                continue
+            turns = 0
+            for t in range(24):  # seat k's cards, the network's: replayed up to each decision
+                tried[t] = cards[t]
             start(tb, cfg, pos, laid, rec, log, moves, key, deal, 0)
             while True:
                 run_until(tb, cfg, pos, laid, rec, log, moves, 1 << k, 0)
                 if pos[Q_PHASE] == PH_OVER:
                     break
-                if popcount(moves[0]) + popcount(moves[1]) == 1:
-                    play = lowest_bit(moves[0]) if moves[0] else 56 + lowest_bit(moves[1])
-                    advance(tb, cfg, pos, laid, rec, log, moves, play)
-                    continue
-                v = seat_view(tb, k)
-                n = features(v, moves[0], moves[1], cfg, ki, kv)
-                best = forward(ki, kv, n, w1, b1, w2, b2, w3, b3, h1, h2, scores, moves[0], moves[1])
-                h = 0
-                for a in range(n):
-                    if F_HINT <= ki[a] < F_HINT + 78:
-                        h = ki[a] - F_HINT
-                if temperature == 0:
-                    play = best if scores[best] - scores[h] > margin else h
-                else:
-                    scores[h] += margin
-                    top_score = scores[h]
-                    for word, offset in ((moves[0], 0), (moves[1], 56)):
-                        while word:
-                            top_score = max(top_score, scores[offset + lowest_bit(word)])
-                            word &= word - np.uint64(1)
-                    total = 0.0
-                    for word, offset in ((moves[0], 0), (moves[1], 56)):
-                        while word:
-                            card = offset + lowest_bit(word)
-                            word &= word - np.uint64(1)
-                            scores[card] = np.exp((scores[card] - top_score) / temperature)
-                            total += scores[card]
-                    u = (next_u64(own) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
-                    play = -1
-                    for word, offset in ((moves[0], 0), (moves[1], 56)):
-                        while word:
-                            card = offset + lowest_bit(word)
-                            word &= word - np.uint64(1)
-                            if play < 0 or u >= 0:
-                                play = card
-                            u -= scores[card]
+                if popcount(moves[0]) + popcount(moves[1]) > 1:
+                    n = features(seat_view(tb, k), moves[0], moves[1], cfg, ki, kv)
                     for a in range(n):
                         idx[top + a] = ki[a]
                         val[top + a] = kv[a]
+                        if F_HINT <= ki[a] < F_HINT + 78:
+                            hint[rows] = ki[a] - F_HINT
                     top += n
                     nnz[rows] = n
-                    act[rows] = play
-                    hint[rows] = h
                     legal[rows, 0] = moves[0]
                     legal[rows, 1] = moves[1]
-                    episode[rows] = (deal - first) * PLAYERS + k
+                    for word, offset in ((moves[0], 0), (moves[1], 56)):
+                        while word:
+                            card = offset + lowest_bit(word)
+                            word &= word - np.uint64(1)
+                            if card != tried[turns]:
+                                other = _play_seat(
+                                    tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, turns, card, ki, kv, scratch
+                                )
+                                gain[rows, card] = other - score
+                    for t in range(24):
+                        cards[t] = tried[t]
                     rows += 1
-                advance(tb, cfg, pos, laid, rec, log, moves, play)
-            reward[(deal - first) * PLAYERS + k] = rec[R_SCORE + k] - base[k]
+                    start(tb, cfg, pos, laid, rec, log, moves, key, deal, 0)  # back to the decision
+                    for t in range(turns):
+                        run_until(tb, cfg, pos, laid, rec, log, moves, 1 << k, 0)
+                        advance(tb, cfg, pos, laid, rec, log, moves, tried[t])
+                    run_until(tb, cfg, pos, laid, rec, log, moves, 1 << k, 0)
+                advance(tb, cfg, pos, laid, rec, log, moves, tried[turns])
+                turns += 1
     return rows
 
 
 def rollout(
-    seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...], margin: float, temperature: float, threads: int
+    seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...], margin: float, explore: bool, threads: int
 ) -> tuple[dict, np.ndarray]:
-    """The positions and rewards of ``_rollout`` over deals ``first … first + deals - 1`` of
-    the run ``seed``, in blocks on ``threads`` threads: a dict as ``record``'s (``label``: the
-    card played) with ``hint`` and ``episode`` (each row's episode), and the rewards
-    (float[deals * PLAYERS], game points)."""
+    """The rows and rewards of ``_rollout`` over deals ``first … first + deals - 1`` of the run
+    ``seed``, in blocks on ``threads`` threads: a dict of the rows (``idx``, ``val``, ``nnz``,
+    ``hint``, ``legal``, ``gain``: float32[rows, 78]), and the rewards (float[deals * PLAYERS],
+    game points)."""
     key = run_key(seed)
     cfg = strategy_cfg(Strategy(play="heuristic"), PLAYERS)
-    per_block = BLOCK * PLAYERS * 20 if temperature > 0 else 1
+    per_block = BLOCK * PLAYERS * 24 if explore else 1
 
     def block(b: int) -> tuple[np.ndarray, ...]:
         idx = np.zeros(per_block * MAX_ACTIVE, np.int32)
         val = np.zeros(per_block * MAX_ACTIVE, np.float32)
         nnz = np.zeros(per_block, np.int64)
-        act = np.zeros(per_block, np.int64)
         hint = np.zeros(per_block, np.int64)
         legal = np.zeros((per_block, 2), np.uint64)
-        episode = np.zeros(per_block, np.int64)
+        gain = np.zeros((per_block, 78), np.float32)
         start_deal = first + b * BLOCK
         count = min(BLOCK, first + deals - start_deal)
         reward = np.zeros(count * PLAYERS, np.int64)
-        rows = _rollout(
-            key, start_deal, count, cfg, *weights, margin, temperature, idx, val, nnz, act, hint, legal, episode, reward
-        )
+        rows = _rollout(key, start_deal, count, cfg, weights, margin, explore, idx, val, nnz, hint, legal, gain, reward)
         top = int(nnz[:rows].sum())
-        return (
-            idx[:top],
-            val[:top],
-            nnz[:rows],
-            act[:rows],
-            hint[:rows],
-            legal[:rows],
-            episode[:rows] + b * BLOCK * PLAYERS,
-            reward,
-        )
+        return idx[:top], val[:top], nnz[:rows], hint[:rows], legal[:rows], gain[:rows], reward
 
     blocks = (deals + BLOCK - 1) // BLOCK
     with ThreadPoolExecutor(threads) as pool:
         parts = list(pool.map(block, range(blocks)))
     data = {
         name: np.concatenate([p[i] for p in parts])
-        for i, name in enumerate(("idx", "val", "nnz", "label", "hint", "legal", "episode"))
+        for i, name in enumerate(("idx", "val", "nnz", "hint", "legal", "gain"))
     }
-    return data, np.concatenate([p[7] for p in parts]).astype(np.float64)
+    return data, np.concatenate([p[6] for p in parts]).astype(np.float64)
 
 
 def merge(a: dict, b: dict) -> dict:
@@ -357,6 +369,104 @@ def _gather(rows, offsets, idx, val):  # type: ignore[no-untyped-def]
     return idx[flat], val[flat], bag
 
 
+def reinforce(model, args, t0: float) -> None:  # type: ignore[no-untyped-def]
+    """Reinforcement learning against the heuristic, from the deals' scores: rounds of
+    ``args.rl_batch`` new deals, each played once per seat with that seat on ``play=net``'s rule
+    with the network as it is and the heuristic in the other seats; at each of its card decisions
+    with a choice every other legal card is tried, the deal played on by the same players, and
+    its gain (the seat's score with it minus with the network's card, ``_rollout``) is known.
+    Each round fits the network to raise the expected gain of the softmax of its scores (the
+    heuristic's card with ``args.margin`` added, as the rule plays them), ``args.rl_epochs``
+    passes in batches of 256, less ``args.rl_kl`` times KL(imitation || network) of the same
+    softmax, which keeps the imitation. Every ``args.rl_eval`` rounds, and at the end, the rule
+    is measured against the heuristic on the deals of ``args.select_seed``: the weights that
+    measured best there are kept in ``model``."""
+    import copy
+
+    import torch
+
+    reference = copy.deepcopy(model).eval()
+    opt = torch.optim.Adam(model.parameters(), lr=args.rl_lr)
+    g = torch.Generator().manual_seed(args.seed)
+
+    def measure() -> np.ndarray:
+        _, r = rollout(args.select_seed, 0, args.select_deals, layers(model), args.margin, False, args.threads)
+        return r.reshape(-1, PLAYERS).mean(axis=1)
+
+    def interval(e: np.ndarray) -> str:
+        return f"{e.mean():+.2f} (± {1.96 * e.std(ddof=1) / np.sqrt(len(e)):.2f})"
+
+    before = measure()
+    best = (float(before.mean()), 0, copy.deepcopy(model.state_dict()))
+    print(f"  before: edge {interval(before)} on the deals of seed {args.select_seed}", flush=True)
+    rounds = args.rl_deals // args.rl_batch
+    for r in range(rounds):
+        data, reward = rollout(
+            args.seed, RL_FIRST + r * args.rl_batch, args.rl_batch, layers(model), args.margin, True, args.threads
+        )
+        offsets = np.concatenate([[0], np.cumsum(data["nnz"])]).astype(np.int64)
+        idx = torch.from_numpy(data["idx"].astype(np.int64))
+        val = torch.from_numpy(data["val"])
+        mask = torch.from_numpy(legal_mask(data["legal"]))
+        bonus = torch.nn.functional.one_hot(torch.from_numpy(data["hint"]), 78).float() * args.margin
+        gain = torch.from_numpy(data["gain"]) / RL_SCALE
+        n = len(data["nnz"])
+        model.train()
+        for _ in range(args.rl_epochs):
+            order = torch.randperm(n, generator=g)
+            for s in range(0, n, 256):
+                rows = order[s : s + 256]
+                inputs = _gather(rows, offsets, idx, val)
+                with torch.no_grad():
+                    ref = torch.log_softmax((reference(*inputs) + bonus[rows]).masked_fill(~mask[rows], -1e9), 1)
+                logp = torch.log_softmax((model(*inputs) + bonus[rows]).masked_fill(~mask[rows], -1e9), 1)
+                expected = (logp.exp() * gain[rows]).sum(1).mean()
+                kl = (ref.exp() * (ref - logp)).masked_fill(~mask[rows], 0).sum(1).mean()
+                loss = -expected + args.rl_kl * kl
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        if (r + 1) % args.rl_eval == 0 or r + 1 == rounds:
+            edges = measure()
+            if edges.mean() > best[0]:
+                best = (float(edges.mean()), r + 1, copy.deepcopy(model.state_dict()))
+            print(
+                f"  {(r + 1) * args.rl_batch} deals, {n} decisions in the last: edge in them {reward.mean():+.2f}, "
+                f"expected gain {float(expected) * RL_SCALE:+.2f}, KL {float(kl):.4f}; edge {interval(edges)}, "
+                f"over the start {interval(edges - before)} on the deals of seed {args.select_seed}, {time.time() - t0:.0f} s",
+                flush=True,
+            )
+    model.load_state_dict(best[2])
+    print(f"  kept the weights after {best[1] * args.rl_batch} deals: edge {best[0]:+.2f}", flush=True)
+
+
+def layers(model) -> tuple[np.ndarray, ...]:  # type: ignore[no-untyped-def]
+    """The layers as ``kernels.policies.net`` reads them (float32, C order), unrounded."""
+    w = (
+        model.first.weight.detach().numpy(),
+        model.b1.detach().numpy(),
+        model.second.weight.detach().numpy().T,
+        model.second.bias.detach().numpy(),
+        model.out.weight.detach().numpy(),
+        model.out.bias.detach().numpy(),
+    )
+    return tuple(np.ascontiguousarray(a, dtype=np.float32) for a in w)
+
+
+def load_model(model, weights: tuple[np.ndarray, ...]) -> None:  # type: ignore[no-untyped-def]
+    """Set ``model``'s layers to ``weights`` (``mlp.LAYERS`` order, as ``layers`` gives them)."""
+    import torch
+
+    w1, b1, w2, b2, w3, b3 = (torch.from_numpy(np.array(a, dtype=np.float32)) for a in weights)
+    with torch.no_grad():
+        model.first.weight.copy_(w1)
+        model.b1.copy_(b1)
+        model.second.weight.copy_(w2.T)
+        model.second.bias.copy_(b2)
+        model.out.weight.copy_(w3)
+        model.out.bias.copy_(b3)
+
+
 def make_model(h1: int, h2: int):  # type: ignore[no-untyped-def]
     import torch
 
@@ -378,15 +488,29 @@ def make_model(h1: int, h2: int):  # type: ignore[no-untyped-def]
 
 def export(model) -> tuple[np.ndarray, ...]:  # type: ignore[no-untyped-def]
     """The layers as ``kernels.policies.net`` reads them, rounded to float16 and back."""
-    w = (
-        model.first.weight.detach().numpy(),
-        model.b1.detach().numpy(),
-        model.second.weight.detach().numpy().T,
-        model.second.bias.detach().numpy(),
-        model.out.weight.detach().numpy(),
-        model.out.bias.detach().numpy(),
-    )
-    return tuple(np.ascontiguousarray(a.astype(np.float16).astype(np.float32)) for a in w)
+    return tuple(np.ascontiguousarray(a.astype(np.float16).astype(np.float32)) for a in layers(model))
+
+
+def measure(files: list[Path], margins: list[float], seed: int, deals: int, threads: int) -> None:
+    """Print each weights file's edge over the heuristic with each margin (``play=net``'s rule,
+    duplicate at 4 players, deals ``0 … deals - 1`` of ``seed``: the same deals and edge as
+    ``tarotsim.duel``), and its paired difference to the first file with the first margin."""
+    first = None
+    for path in files:
+        weights = load_weights(path.read_bytes())
+        for margin in margins:
+            _, r = rollout(seed, 0, deals, weights, margin, False, threads)
+            e = r.reshape(-1, PLAYERS).mean(axis=1)
+            if first is None:
+                first = e
+            d = e - first
+            z = 1.96 / np.sqrt(deals)
+            print(
+                f"{path} margin {margin:g}: edge {e.mean():+.2f} [{e.mean() - z * e.std(ddof=1):+.2f}, "
+                f"{e.mean() + z * e.std(ddof=1):+.2f}], over the first {d.mean():+.2f} "
+                f"[{d.mean() - z * d.std(ddof=1):+.2f}, {d.mean() + z * d.std(ddof=1):+.2f}]",
+                flush=True,
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -406,15 +530,41 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="torch's threads (more spin idle on a busy machine, and change the weights' rounding)",
     )
+    p.add_argument("--start", type=Path, help="start reinforcement learning from these weights (npz), not imitation")
+    p.add_argument("--rl-deals", type=int, default=0, help="deals of reinforcement learning against the heuristic")
+    p.add_argument("--rl-batch", type=int, default=64, help="deals per round of reinforcement learning")
+    p.add_argument("--rl-epochs", type=int, default=1, help="passes over each round's decisions")
+    p.add_argument("--rl-lr", type=float, default=1e-4)
+    p.add_argument("--rl-kl", type=float, default=1.0, help="weight of KL(imitation || network)")
+    p.add_argument("--rl-eval", type=int, default=10, help="rounds between measures")
+    p.add_argument("--margin", type=float, default=2.0, help="play=net's MARGIN, in the rollouts and the measures")
+    p.add_argument("--select-seed", type=int, default=11, help="the deals that choose among the weights")
+    p.add_argument("--select-deals", type=int, default=4000)
     p.add_argument("--data", type=Path, help="keep the positions here (npz) and read them back")
     p.add_argument("--out", type=Path, default=Path("tarotsim/data/net_play.npz"))
+    p.add_argument(
+        "--measure",
+        type=Path,
+        nargs="+",
+        help="measure these weights files on the deals of --select-seed (with each --margins) and stop",
+    )
+    p.add_argument("--margins", type=float, nargs="+", default=(2.0,))
     args = p.parse_args(argv)
+    if args.measure:
+        measure(args.measure, list(args.margins), args.select_seed, args.select_deals, args.threads)
+        return 0
+    if args.start is not None and args.rounds:
+        p.error("--rounds needs the imitation data: not with --start")
     import torch
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     t0 = time.time()
-    if args.data is not None and args.data.exists():
+    model = make_model(*args.hidden)
+    if args.start is not None:
+        load_model(model, load_weights(args.start.read_bytes()))
+        print(f"weights read from {args.start}")
+    elif args.data is not None and args.data.exists():
         with np.load(args.data) as z:
             data = {k: z[k] for k in z.files}
         print(f"positions read back from {args.data}: {len(data['label'])}")
@@ -423,9 +573,9 @@ def main(argv: list[str] | None = None) -> int:
         data = record(args.seed, 0, args.deals, None, args.threads)
         if args.data is not None:
             np.savez(args.data, **data)
-    print(f"{len(data['label'])} positions, {time.time() - t0:.0f} s", flush=True)
-    model = make_model(*args.hidden)
-    train(data, model, args.epochs, args.lr, args.seed)
+    if args.start is None:
+        print(f"{len(data['label'])} positions, {time.time() - t0:.0f} s", flush=True)
+        train(data, model, args.epochs, args.lr, args.seed)
     for r in range(args.rounds):
         first = (r + 1) * 1_000_000
         print(f"round {r + 1}: the network plays {args.round_deals} deals, pimc labels them", flush=True)
@@ -433,6 +583,9 @@ def main(argv: list[str] | None = None) -> int:
         data = merge(data, more)
         print(f"  {len(data['label'])} positions, {time.time() - t0:.0f} s", flush=True)
         train(data, model, args.round_epochs, args.lr / 2, args.seed + r + 1)
+    if args.rl_deals > 0:
+        print(f"reinforcement learning: {args.rl_deals} deals against the heuristic", flush=True)
+        reinforce(model, args, t0)
     w1, b1, w2, b2, w3, b3 = export(model)
     buffer = io.BytesIO()
     np.savez_compressed(

@@ -1,10 +1,9 @@
-"""Train the ``net`` card player: imitation of ``pimc``, then imitation rounds on its own play.
+"""Train the ``net`` card player: imitation of ``pimc``, then reinforcement learning against the heuristic.
 
 Writes the weights that ``play=net`` plays (``tarotsim/data/net_play.npz``; set the digest it
 prints as ``WEIGHTS_SHA256`` in ``tarotsim/kernels/policies/net.py``). Needs torch, the
 ``learn`` extra (``docs/research.md``, "The learned card player"); a seed reproduces the weights on the same
-machine and versions. With the defaults, about 8 minutes on a busy 2-core machine, a third
-of them compiling.
+machine and versions. With the defaults, about 25 minutes on a busy 2-core machine.
 
 1. Positions: deals at 4 players, every seat played by ``pimc`` (its defaults), the other
    decisions by the default policies; at each card decision with a choice, the seat's input
@@ -12,13 +11,27 @@ of them compiling.
    ``pimc`` chose.
 2. Imitation: the network (``kernels.policies.net``: the input's active rows summed, two
    hidden ReLU layers) fitted by cross-entropy over the legal cards (Adam).
-3. With ``--rounds N`` (default 0, as the shipped weights were made), imitation rounds
-   (DAgger): the network as trained so far plays every seat of new deals, and
-   ``pimc`` says at each decision which card it would have played there; those positions join
-   the data and the network is fitted again. The network thus learns ``pimc``'s answer in the
-   positions its own play leads to, which plain imitation never shows it. No reward is used:
-   these rounds are imitation, not reinforcement learning.
-4. Export: float16 weights in the npz layout of ``kernels.policies.mlp.LAYERS``.
+3. With ``--rounds N`` (default 0), imitation rounds (DAgger): the network as trained so far
+   plays every seat of new deals, and ``pimc`` says at each decision which card it would have
+   played there; those positions join the data and the network is fitted again. No reward is
+   used: these rounds are imitation.
+4. Reinforcement learning (``--rl-deals N``, default 12,800): rounds of new deals where one
+   seat plays ``play=net``'s rule (the heuristic's card unless the network scores its best
+   card more than ``--margin`` above it) with the network as it is, the other seats the
+   heuristic. At each of that seat's card decisions with a choice, every other legal card is
+   tried in turn and the deal played on by the same players, from the deal's own cards and
+   random stream: the seat's score with that card minus its score with the rule's card is the
+   card's gain there (``_rollout``). Each round fits the network to raise the expected gain of
+   the softmax of its scores (the heuristic's card with the margin added), with a
+   KL(imitation || network) term that keeps it near the imitation. Every few rounds the rule is
+   measured against the heuristic (duplicate, as ``tarotsim.duel``) on the deals of
+   ``--select-seed``, and the weights that measured best there are kept; another seed's deals
+   judge them (``benchmarks/bench_net.py``, seed 7).
+5. Export: float16 weights in the npz layout of ``kernels.policies.mlp.LAYERS``.
+
+``--measure FILE …`` instead prints each weights file's edge over the heuristic on the deals of
+``--select-seed`` with each of ``--margins``, and its paired difference to the first: how the
+margin and the shipped weights were chosen.
 
 Its input and the weights change together: the script imports the game, which loads the shipped
 weights, so after a change of the input (``mlp.N_INPUT``) it needs weights of the new shape in
@@ -43,8 +56,8 @@ import numpy as np
 from tarotsim import Strategy
 from tarotsim.game import strategy_cfg
 from tarotsim.kernels.bits import lowest_bit, popcount
-from tarotsim.kernels.policies.net import load_weights
 from tarotsim.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
+from tarotsim.kernels.policies.net import load_weights
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.search.searching import new_search
@@ -159,7 +172,9 @@ def record(seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...] | 
 
 
 @numba.njit(nogil=True, cache=True)
-def _play_seat(tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, upto, card, ki, kv, scratch):  # type: ignore[no-untyped-def]
+def _play_seat(
+    tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, upto, card, ki, kv, scratch
+):  # type: ignore[no-untyped-def]
     """Play deal ``deal`` of the run ``key`` with seat ``k``'s cards chosen by ``play=net``'s rule
     (``policies.net.net_card``; ``net``: the layers ``w1`` … ``b3``, the margin ``margin``), the
     rest by the policies of ``cfg``; but seat k's first ``upto`` cards are ``cards[:upto]`` and
@@ -226,7 +241,9 @@ def _rollout(key, first, count, cfg, net, margin, explore, idx, val, nnz, hint, 
         for k in range(PLAYERS):
             base[k] = rec[R_SCORE + k]
         for k in range(PLAYERS):
-            score = _play_seat(tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, 0, -1, ki, kv, scratch)
+            score = _play_seat(
+                tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, 0, -1, ki, kv, scratch
+            )
             reward[(deal - first) * PLAYERS + k] = score - base[k]
             if not explore:
                 continue
@@ -255,7 +272,24 @@ def _rollout(key, first, count, cfg, net, margin, explore, idx, val, nnz, hint, 
                             word &= word - np.uint64(1)
                             if card != tried[turns]:
                                 other = _play_seat(
-                                    tb, cfg, pos, laid, rec, log, moves, key, deal, k, net, margin, cards, turns, card, ki, kv, scratch
+                                    tb,
+                                    cfg,
+                                    pos,
+                                    laid,
+                                    rec,
+                                    log,
+                                    moves,
+                                    key,
+                                    deal,
+                                    k,
+                                    net,
+                                    margin,
+                                    cards,
+                                    turns,
+                                    card,
+                                    ki,
+                                    kv,
+                                    scratch,
                                 )
                                 gain[rows, card] = other - score
                     for t in range(24):
@@ -272,7 +306,13 @@ def _rollout(key, first, count, cfg, net, margin, explore, idx, val, nnz, hint, 
 
 
 def rollout(
-    seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...], margin: float, explore: bool, threads: int
+    seed: int,
+    first: int,
+    deals: int,
+    weights: tuple[np.ndarray, ...],
+    margin: float,
+    explore: bool,
+    threads: int,
 ) -> tuple[dict, np.ndarray]:
     """The rows and rewards of ``_rollout`` over deals ``first … first + deals - 1`` of the run
     ``seed``, in blocks on ``threads`` threads: a dict of the rows (``idx``, ``val``, ``nnz``,
@@ -292,7 +332,9 @@ def rollout(
         start_deal = first + b * BLOCK
         count = min(BLOCK, first + deals - start_deal)
         reward = np.zeros(count * PLAYERS, np.int64)
-        rows = _rollout(key, start_deal, count, cfg, weights, margin, explore, idx, val, nnz, hint, legal, gain, reward)
+        rows = _rollout(
+            key, start_deal, count, cfg, weights, margin, explore, idx, val, nnz, hint, legal, gain, reward
+        )
         top = int(nnz[:rows].sum())
         return idx[:top], val[:top], nnz[:rows], hint[:rows], legal[:rows], gain[:rows], reward
 
@@ -390,7 +432,9 @@ def reinforce(model, args, t0: float) -> None:  # type: ignore[no-untyped-def]
     g = torch.Generator().manual_seed(args.seed)
 
     def measure() -> np.ndarray:
-        _, r = rollout(args.select_seed, 0, args.select_deals, layers(model), args.margin, False, args.threads)
+        _, r = rollout(
+            args.select_seed, 0, args.select_deals, layers(model), args.margin, False, args.threads
+        )
         return r.reshape(-1, PLAYERS).mean(axis=1)
 
     def interval(e: np.ndarray) -> str:
@@ -402,7 +446,13 @@ def reinforce(model, args, t0: float) -> None:  # type: ignore[no-untyped-def]
     rounds = args.rl_deals // args.rl_batch
     for r in range(rounds):
         data, reward = rollout(
-            args.seed, RL_FIRST + r * args.rl_batch, args.rl_batch, layers(model), args.margin, True, args.threads
+            args.seed,
+            RL_FIRST + r * args.rl_batch,
+            args.rl_batch,
+            layers(model),
+            args.margin,
+            True,
+            args.threads,
         )
         offsets = np.concatenate([[0], np.cumsum(data["nnz"])]).astype(np.int64)
         idx = torch.from_numpy(data["idx"].astype(np.int64))
@@ -418,7 +468,9 @@ def reinforce(model, args, t0: float) -> None:  # type: ignore[no-untyped-def]
                 rows = order[s : s + 256]
                 inputs = _gather(rows, offsets, idx, val)
                 with torch.no_grad():
-                    ref = torch.log_softmax((reference(*inputs) + bonus[rows]).masked_fill(~mask[rows], -1e9), 1)
+                    ref = torch.log_softmax(
+                        (reference(*inputs) + bonus[rows]).masked_fill(~mask[rows], -1e9), 1
+                    )
                 logp = torch.log_softmax((model(*inputs) + bonus[rows]).masked_fill(~mask[rows], -1e9), 1)
                 expected = (logp.exp() * gain[rows]).sum(1).mean()
                 kl = (ref.exp() * (ref - logp)).masked_fill(~mask[rows], 0).sum(1).mean()
@@ -530,14 +582,20 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="torch's threads (more spin idle on a busy machine, and change the weights' rounding)",
     )
-    p.add_argument("--start", type=Path, help="start reinforcement learning from these weights (npz), not imitation")
-    p.add_argument("--rl-deals", type=int, default=0, help="deals of reinforcement learning against the heuristic")
+    p.add_argument(
+        "--start", type=Path, help="start reinforcement learning from these weights (npz), not imitation"
+    )
+    p.add_argument(
+        "--rl-deals", type=int, default=0, help="deals of reinforcement learning against the heuristic"
+    )
     p.add_argument("--rl-batch", type=int, default=64, help="deals per round of reinforcement learning")
     p.add_argument("--rl-epochs", type=int, default=1, help="passes over each round's decisions")
     p.add_argument("--rl-lr", type=float, default=1e-4)
     p.add_argument("--rl-kl", type=float, default=1.0, help="weight of KL(imitation || network)")
     p.add_argument("--rl-eval", type=int, default=10, help="rounds between measures")
-    p.add_argument("--margin", type=float, default=2.0, help="play=net's MARGIN, in the rollouts and the measures")
+    p.add_argument(
+        "--margin", type=float, default=2.0, help="play=net's MARGIN, in the rollouts and the measures"
+    )
     p.add_argument("--select-seed", type=int, default=11, help="the deals that choose among the weights")
     p.add_argument("--select-deals", type=int, default=4000)
     p.add_argument("--data", type=Path, help="keep the positions here (npz) and read them back")
@@ -584,6 +642,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {len(data['label'])} positions, {time.time() - t0:.0f} s", flush=True)
         train(data, model, args.round_epochs, args.lr / 2, args.seed + r + 1)
     if args.rl_deals > 0:
+        load_model(model, export(model))  # from the imitation's weights as shipped: the same with --start
         print(f"reinforcement learning: {args.rl_deals} deals against the heuristic", flush=True)
         reinforce(model, args, t0)
     w1, b1, w2, b2, w3, b3 = export(model)

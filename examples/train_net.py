@@ -15,7 +15,7 @@ machine and versions. With the defaults, about 25 minutes on a busy 2-core machi
    plays every seat of new deals, and ``pimc`` says at each decision which card it would have
    played there; those positions join the data and the network is fitted again. No reward is
    used: these rounds are imitation.
-4. Reinforcement learning (``--rl-deals N``, default 12,800): rounds of new deals where one
+4. Reinforcement learning (``--rl-deals N``, default 16,000): rounds of new deals where one
    seat plays ``play=net``'s rule (the heuristic's card unless the network scores its best
    card more than ``--margin`` above it) with the network as it is, the other seats the
    heuristic. At each of that seat's card decisions with a choice, every other legal card is
@@ -586,13 +586,13 @@ def main(argv: list[str] | None = None) -> int:
         "--start", type=Path, help="start reinforcement learning from these weights (npz), not imitation"
     )
     p.add_argument(
-        "--rl-deals", type=int, default=0, help="deals of reinforcement learning against the heuristic"
+        "--rl-deals", type=int, default=16000, help="deals of reinforcement learning against the heuristic"
     )
     p.add_argument("--rl-batch", type=int, default=64, help="deals per round of reinforcement learning")
     p.add_argument("--rl-epochs", type=int, default=1, help="passes over each round's decisions")
-    p.add_argument("--rl-lr", type=float, default=1e-4)
+    p.add_argument("--rl-lr", type=float, default=3e-4)
     p.add_argument("--rl-kl", type=float, default=1.0, help="weight of KL(imitation || network)")
-    p.add_argument("--rl-eval", type=int, default=10, help="rounds between measures")
+    p.add_argument("--rl-eval", type=int, default=20, help="rounds between measures")
     p.add_argument(
         "--margin", type=float, default=2.0, help="play=net's MARGIN, in the rollouts and the measures"
     )

@@ -484,7 +484,7 @@ def reinforce(model, args, t0: float) -> None:  # type: ignore[no-untyped-def]
                 best = (float(edges.mean()), r + 1, copy.deepcopy(model.state_dict()))
             print(
                 f"  {(r + 1) * args.rl_batch} deals, {n} decisions in the last: edge in them {reward.mean():+.2f}, "
-                f"expected gain {float(expected) * RL_SCALE:+.2f}, KL {float(kl):.4f}; edge {interval(edges)}, "
+                f"expected gain {float(expected.detach()) * RL_SCALE:+.2f}, KL {float(kl.detach()):.4f}; edge {interval(edges)}, "
                 f"over the start {interval(edges - before)} on the deals of seed {args.select_seed}, {time.time() - t0:.0f} s",
                 flush=True,
             )

@@ -1,6 +1,6 @@
 """The tables of reports/thresholds-search from the sweeps of run.sh.
 
-    python reports/thresholds-search/analyse.py RUNS_ROOT [--players 4 5] [--n-boot 200]
+    python reports/thresholds-search/analyse.py RUNS_ROOT [--players 4 5] [--n-boot 200] [--reproduce ROOT4]
 
 RUNS_ROOT holds ``<P>p/<play>/roundR-boutsB`` for the plays ``heuristic``, ``pimc-table``
 (today's pimc) and ``search`` (the top rung): each a stratified sweep of one bout count over its
@@ -56,7 +56,9 @@ def finished_runs(root: Path) -> list[str]:
 
 
 def all_finished(root: Path, play: str) -> list[str]:
-    """Every finished run of one play."""
+    """Every finished run of one play (none where it has no folder)."""
+    if not (root / play).is_dir():
+        return []
     return [
         p.name
         for p in sorted((root / play).iterdir())
@@ -89,7 +91,15 @@ def reproduction(root: Path) -> list[str]:
 
 
 def _cells(frame: pd.DataFrame) -> str:
-    return ", ".join(f"{r.contract} {r.taker_bouts}/{r.taker_trumps}" for r in frame.itertuples())
+    """The first cells of ``frame`` as ``contract bouts/trumps``, and how many more."""
+    shown = ", ".join(f"{r.contract} {r.taker_bouts}/{r.taker_trumps}" for r in frame.head(6).itertuples())
+    return shown + (f" and {len(frame) - 6} more" if len(frame) > 6 else "")
+
+
+def _contracts(records: pd.DataFrame) -> str:
+    """The contracts the records were played under, in words."""
+    names = [str(c).replace("_", " ").capitalize() for c in records["contract"].astype(str).unique()]
+    return names[0] + " only" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def paired_intervals(boot: pd.DataFrame) -> dict[tuple[str, int, str], tuple[float, float]]:
@@ -138,7 +148,7 @@ def table(fits: dict[str, pd.DataFrame], steps: dict[tuple[str, str], dict]) -> 
     return pd.DataFrame(rows)
 
 
-def study_of(root: Path, players: int, n_boot: int) -> tuple[list[str], pd.DataFrame]:
+def study_of(root: Path, players: int, n_boot: int, reproduce: Path) -> tuple[list[str], pd.DataFrame]:
     """The report's section for one table size, and its cells' sums."""
     runs = finished_runs(root)
     if not runs:
@@ -157,8 +167,8 @@ def study_of(root: Path, players: int, n_boot: int) -> tuple[list[str], pd.DataF
         f"## {players} players",
         "",
         f"{deals:,} deals in {len(runs)} runs ({', '.join(runs)}), {len(cells)} cells of the taker's bouts "
-        f"and trump length, {cells.min()} to {cells.max()} deals per cell; each deal played under the "
-        "four contracts by seat 0 with each play in every seat, on the same cards.",
+        f"and trump length, {cells.min()} to {cells.max()} deals per cell; each deal played under "
+        f"{_contracts(records[PLAYS[0]])} by seat 0 with each play in every seat, on the same cards.",
         "",
         "Deals per cell (bouts × trumps): "
         + "; ".join(
@@ -170,7 +180,7 @@ def study_of(root: Path, players: int, n_boot: int) -> tuple[list[str], pd.DataF
     ]
     if players == 4:
         lines += ["Reproduction of `reports/thresholds-pimc` (same seeds and cells):", ""]
-        lines += [f"- {line}" for line in reproduction(root)] + [""]
+        lines += [f"- {line}" for line in reproduction(reproduce)] + [""]
     lines += [
         study._markdown(shown),
         "",
@@ -217,12 +227,15 @@ def main() -> None:
     parser.add_argument("root", type=Path)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 5])
     parser.add_argument("--n-boot", type=int, default=200)
+    parser.add_argument("--reproduce", type=Path, default=None,
+                        help="the 4-player root checked against thresholds-pimc (default ROOT/4p)")  # fmt: skip
     parser.add_argument("--preamble", type=Path, default=HERE / "preamble.md",
                         help="the report's text before the tables")  # fmt: skip
     args = parser.parse_args()
     lines = [args.preamble.read_text(encoding="utf-8").rstrip(), ""]
     for players in args.players:
-        section, sums = study_of(args.root / f"{players}p", players, args.n_boot)
+        root = args.root / f"{players}p"
+        section, sums = study_of(root, players, args.n_boot, args.reproduce or root)
         lines += section
         if len(sums):
             sums.to_csv(HERE / f"cells-{players}p.csv", index=False)

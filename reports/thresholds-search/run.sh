@@ -5,7 +5,8 @@
 # reports/strength-ladder.md (its card play and searched decisions; the sweep forces the contract,
 # so its bidder plays no part). One run per round, bout count and play, each trump length of that
 # bout count dealt PER_CELL times. Usage: run.sh OUT FIRST_ROUND LAST_ROUND [BOUTS...]
-# PLAYERS: 4 (default) or 5; PLAYS: which plays (default all three).
+# PLAYERS: 4 (default) or 5; PLAYS: which plays (default all three); CONTRACTS: the contracts
+# played (default all four).
 set -euo pipefail
 OUT=${1:?run directory root}
 FIRST=${2:-0}
@@ -37,7 +38,7 @@ for round in $(seq "$FIRST" "$LAST"); do
     for play in $PLAYS; do
       $TAROTSIM sweep --out "$OUT/${PLAYERS}p/$play/round$round-bouts$bouts" --players "$PLAYERS" \
         --seed $((1000 + 10 * round + bouts)) --where "0:bouts=$bouts,trumps=$(trumps "$round" "$bouts")" \
-        --stratify taker_trumps --per-cell "$PER_CELL" --strategy "${SPEC[$play]}" --threads "$THREADS" --quiet
+        --stratify taker_trumps --per-cell "$PER_CELL" ${CONTRACTS:+--contracts "$CONTRACTS"} --strategy "${SPEC[$play]}" --threads "$THREADS" --quiet
     done
   done
 done

@@ -197,9 +197,12 @@ def _edge_text(edge: dict | None) -> str:
 
 
 def _cost_text(entry: dict) -> str:
+    def text(value: float) -> str:
+        return f"{value:,.0f}" if value >= 100 else f"{value:.2f}"
+
     if entry["cost_low"] is None:
-        return f"{entry['cost']:,.3g}"
-    return f"{entry['cost']:,.3g} ({entry['cost_low']:,.3g} to {entry['cost_high']:,.3g})"
+        return text(entry["cost"])
+    return f"{text(entry['cost'])} ({text(entry['cost_low'])} to {text(entry['cost_high'])})"
 
 
 def markdown(

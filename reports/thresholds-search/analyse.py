@@ -98,7 +98,8 @@ def _cells(frame: pd.DataFrame) -> str:
 
 def _contracts(records: pd.DataFrame) -> str:
     """The contracts the records were played under, in words."""
-    names = [str(c).replace("_", " ").capitalize() for c in records["contract"].astype(str).unique()]
+    played = records.loc[records["thrown_in"] == "none", "contract"].astype(str).unique()
+    names = [c.replace("_", " ").capitalize() for c in played]
     return names[0] + " only" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 

@@ -27,9 +27,12 @@ less noise than their levels. Ties go to the choice the decision's default polic
 
 The four decisions share one weighing (``decision_values``: draw the worlds, play each
 choice out in each, sum the seat's scores) and one compiled kernel (``decide_searched``),
-into which the game's two calls (``take_searched``, ``show_searched``) are inlined: each
-compiled function links, and optimizes again, all it calls (the playouts' whole game), so
-one kernel costs one such compile where the decisions' own functions cost one each.
+which the game calls through ``take_searched`` and ``show_searched`` (inlined into the
+game): each compiled function links, and optimizes again, all it calls (the playouts' whole
+game), so
+one kernel costs one such compile where the decisions' own functions cost one each. Its
+helpers, each called at one place, are inlined into it: a compiled function of its own costs
+seconds of compiling however small it is.
 
 The call, the écart and the chelem replay the deal from its start in each world (the taker's
 hand as dealt is its hand and écart less the chien shown), so that the partner, the sides and
@@ -112,7 +115,7 @@ T_POIGNEE = T_CHELEM + 1
 _ZERO = np.uint64(0)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _prepare(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> int:
     """Seed the decision's sub-stream, fill the holders of the unseen cards and prepare the
     sampler and the playouts' configuration; returns the number of holders, -1 when no world
@@ -126,7 +129,7 @@ def _prepare(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> int
     return n
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _draw(sc: SearchScratch) -> None:
     """Draw a world (``sc.world``) and its playouts' random stream (``sc.playout_rng``)."""
     draw_world(sc.rng, sc.worlds, sc.world)
@@ -134,7 +137,7 @@ def _draw(sc: SearchScratch) -> None:
         sc.playout_rng[j] = next_u64(sc.rng)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _deal_world(v: SeatView, sc: SearchScratch, n: int) -> None:
     """The deal of the world just drawn in ``sc.table.dealt`` and ``sc.table.chien``: the
     taker's hand as dealt (its hand and écart less the chien shown), the other hands and the
@@ -155,7 +158,7 @@ def _deal_world(v: SeatView, sc: SearchScratch, n: int) -> None:
             pt.chien[1] = sc.world[h, 1]
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _replay(
     v: SeatView,
     cfg: np.ndarray,
@@ -201,7 +204,7 @@ def _replay(
     start_play(pt, players, taker, announced)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _best(sc: SearchScratch, k: int) -> int:
     """The choice of highest total among the first ``k``, the first on a tie."""
     best = 0
@@ -326,12 +329,14 @@ def _outcome(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int, choice
     if stage == T_POIGNEE:
         sc.rollout[seat_slot(seat, P_POIGNEE_POLICY)] = POIGNEE_ALWAYS if choice == 1 else POIGNEE_NEVER
         _set_table(v, cfg, sc)
-    elif stage == T_CALL:
-        _replay(v, cfg, sc, sc.candidate[choice], _ZERO, _ZERO, -1)
-    elif stage == T_ECART:
-        _replay(v, cfg, sc, v.info[I_CALLED], sc.choices[choice, 0], sc.choices[choice, 1], -1)
     else:
-        _replay(v, cfg, sc, v.info[I_CALLED], v.ecart0, v.ecart1, choice)
+        called = sc.candidate[choice] if stage == T_CALL else v.info[I_CALLED]
+        ecart0, ecart1, announce = _ZERO, _ZERO, -1  # by its policy
+        if stage == T_ECART:
+            ecart0, ecart1 = sc.choices[choice, 0], sc.choices[choice, 1]
+        elif stage == T_CHELEM:
+            ecart0, ecart1, announce = v.ecart0, v.ecart1, choice
+        _replay(v, cfg, sc, called, ecart0, ecart1, announce)
     if play_to_end(sc.table, sc.rollout) >= 0:
         raise ValueError("a rollout policy must search nothing")
     settle_deal(sc.table, sc.rollout, poignee_points(sc.table, players))
@@ -402,10 +407,10 @@ def decide_searched(
     while stage >= 0:
         v = seat_view(tb, seat)
         k, worlds = decision_values(v, cfg, sc, stage)
+        best = _best(sc, k)
         if stage == T_CALL:
-            call_partner(tb, players, seat, sc.candidate[_best(sc, k)])
+            call_partner(tb, players, seat, sc.candidate[best])
         elif stage == T_ECART:
-            best = _best(sc, k)
             lay_ecart(tb, seat, sc.choices[best, 0], sc.choices[best, 1])
         elif stage == T_CHELEM:
             start_play(tb, players, seat, worlds > 0 and sc.total[1] > sc.total[0])

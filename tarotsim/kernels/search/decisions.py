@@ -29,10 +29,9 @@ The four decisions share one weighing (``decision_values``: draw the worlds, pla
 choice out in each, sum the seat's scores) and one compiled kernel (``decide_searched``),
 which the game calls through ``take_searched`` and ``show_searched`` (inlined into the
 game): each compiled function links, and optimizes again, all it calls (the playouts' whole
-game), so
-one kernel costs one such compile where the decisions' own functions cost one each. Its
-helpers, each called at one place, are inlined into it: a compiled function of its own costs
-seconds of compiling however small it is.
+game), so one kernel costs one such compile where the decisions' own functions cost one
+each. Its helpers, each called at one place, are inlined into it: a compiled function of its
+own costs seconds of compiling however small it is.
 
 The call, the écart and the chelem replay the deal from its start in each world (the taker's
 hand as dealt is its hand and écart less the chien shown), so that the partner, the sides and

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from tarotsim import policies
-from tarotsim._jit import njit
 from tarotsim.cards import (
     BOUTS_MASK_1,
     EXCUSE,
@@ -35,17 +34,10 @@ from tarotsim.kernels.driver import (
 from tarotsim.kernels.policies.call import called_card
 from tarotsim.kernels.policies.ecart import expert_ecart
 from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
-from tarotsim.kernels.search.decisions import (
-    ecart_candidates,
-    search_call,
-    search_chelem,
-    search_ecart,
-    search_poignee,
-)
-from tarotsim.kernels.search.scratch import MAX_CHOICES, SearchScratch, new_search_scratch, note_deal
-from tarotsim.kernels.state import I_LEADER, DealState, new_state
+from tarotsim.kernels.search.decisions import T_POIGNEE, decide_searched, ecart_candidates
+from tarotsim.kernels.search.scratch import MAX_CHOICES, new_search_scratch, note_deal
+from tarotsim.kernels.state import I_CALLED, I_CHELEM_ANNOUNCED, I_LEADER, DealState, new_state
 from tarotsim.kernels.steps import call_partner, lay_ecart, reset_table
-from tarotsim.kernels.view import seat_view
 from tarotsim.labels import TABLE_SIZES
 from tarotsim.strategy import Strategy
 from tarotsim.testing import copy_table, redistribute
@@ -67,22 +59,21 @@ def config(spec: str, players: int = 4) -> np.ndarray:
     return RunConfig(players=players, strategies=[spec] * players).to_array()
 
 
-K_CALL, K_ECART, K_CHELEM, K_POIGNEE = range(4)
-
-
-@njit
-def decide(kind: int, tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
-    """The searched decision ``kind`` of ``seat``, asked as the game asks it (with its view of
-    ``tb``): the card called, the écart's two words, 1 to announce, the poignée's size."""
-    v = seat_view(tb, seat)
-    if kind == K_CALL:
-        return search_call(v, cfg, sc), 0
-    if kind == K_ECART:
-        ecart0, ecart1 = search_ecart(v, cfg, sc)
-        return int(ecart0), int(ecart1)
-    if kind == K_CHELEM:
-        return (1 if search_chelem(v, cfg, sc) else 0), 0
-    return search_poignee(v, cfg, sc), 0
+def decide(stage: int, tb: DealState, seat: int, cfg: np.ndarray, contract: int = GARDE) -> tuple[int, int]:
+    """The searched decision ``stage`` (``T_CALL``, ``T_ECART``, ``T_CHELEM``, ``T_POIGNEE``)
+    of ``seat`` (the taker of ``contract`` but at the poignée), asked on a copy of ``tb`` by
+    the kernel the game asks it with (``decisions.decide_searched``, which goes on to the first
+    trick), so that no test compiles the searches again. Returns the card called, the
+    écart's two words, 1 to announce, the trumps of the poignée shown (0: none)."""
+    t = copy_table(tb)
+    decide_searched(t, cfg, seat, contract, stage, SC)
+    if stage == T_CALL:
+        return int(t.info[I_CALLED]), 0
+    if stage == T_ECART:
+        return int(t.ecart[0]), int(t.ecart[1])
+    if stage == T_CHELEM:
+        return int(t.info[I_CHELEM_ANNOUNCED]), 0
+    return popcount(t.shown[seat, 1]), 0
 
 
 def taken(
@@ -186,7 +177,7 @@ def test_the_call_weighs_the_cards_of_the_lowest_rank_not_held() -> None:
     note_deal(SC, KEY, 1)
     kings = [SUIT_LEN * s + KING for s in range(4)]
     held = {c for c in kings if int(tb.dealt[taker, 0]) >> c & 1}
-    assert decide(K_CALL, tb, taker, cfg, SC)[0] in set(kings) - held
+    assert decide(T_CALL, tb, taker, cfg)[0] in set(kings) - held
     k = 4 - len(held)  # the choices weighed are left in the scratch
     assert SC.candidate[0] == called_card(tb.dealt[taker, 0])
     assert {int(c) for c in SC.candidate[:k]} == set(kings) - held
@@ -204,7 +195,7 @@ def test_the_chelem_hand_of_the_issue_announces() -> None:
     tb, taker, stage = taken(rng, cfg, 4, GARDE_CONTRE, keep=hand)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 2)
-    assert decide(K_CHELEM, tb, taker, cfg, SC) == (1, 0)
+    assert decide(T_CHELEM, tb, taker, cfg, GARDE_CONTRE) == (1, 0)
     drawn = policies.DEFAULT_DECIDE_WORLDS  # each world's values are left in the scratch
     announced = SC.world_values[:drawn, 1]
     silent = SC.world_values[:drawn, 0]
@@ -216,7 +207,7 @@ def test_a_hopeless_hand_does_not_announce() -> None:
     tb, taker, stage = taken(random.Random(9), cfg, 4, GARDE_SANS)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 3)
-    assert decide(K_CHELEM, tb, taker, cfg, SC) == (0, 0)
+    assert decide(T_CHELEM, tb, taker, cfg, GARDE_SANS) == (0, 0)
 
 
 def test_a_poignee_is_weighed_shown_and_not() -> None:
@@ -229,9 +220,9 @@ def test_a_poignee_is_weighed_shown_and_not() -> None:
     assert stage == -1 and tb.info[I_LEADER] == 0
     assert play_to_end(copy_table(tb), cfg) == 0  # the poignée handed back, not shown
     note_deal(SC, KEY, 4)
-    assert decide(K_POIGNEE, tb, 0, cfg, SC)[0] in (0, 1)
+    assert decide(T_POIGNEE, tb, 0, cfg)[0] in (0, 10)  # a simple poignée shows 10 trumps
     assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])  # both played out
-    moved = _unchanged(lambda t: decide(K_POIGNEE, t, 0, cfg, SC), tb, 0, random.Random(1))
+    moved = _unchanged(lambda t: decide(T_POIGNEE, t, 0, cfg), tb, 0, random.Random(1))
     assert moved > 0
 
 
@@ -255,17 +246,18 @@ def test_the_searched_call_ecart_and_chelem_do_not_peek(players: int) -> None:
     rng = random.Random(21 + players)
     cfg = config(fast("call", "ecart", "chelem"), players)
     moved = {T_CALL: 0, T_ECART: 0, T_CHELEM: 0}
-    kinds = {T_CALL: K_CALL, T_ECART: K_ECART, T_CHELEM: K_CHELEM}
     for deal in range(6):
         contract = rng.choice([GARDE, GARDE_SANS])
         tb, taker, stage = taken(rng, cfg, players, contract)
         note_deal(SC, KEY, deal)
         while stage >= 0:
-            kind = kinds[stage]
             moved[stage] += _unchanged(
-                lambda t, kind=kind, taker=taker: decide(kind, t, taker, cfg, SC), tb, taker, rng
+                lambda t, stage=stage, taker=taker, contract=contract: decide(stage, t, taker, cfg, contract),
+                tb,
+                taker,
+                rng,
             )
-            answer = decide(kind, tb, taker, cfg, SC)
+            answer = decide(stage, tb, taker, cfg, contract)
             if stage == T_CALL:
                 call_partner(tb, players, taker, answer[0])
             elif stage == T_ECART:

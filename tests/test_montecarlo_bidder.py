@@ -35,6 +35,11 @@ MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
 KEY = np.array([11, 22, 33, 44], dtype=np.uint64)
 
 
+# The first tests to play the searching game are here and in tests/test_golden.py; one worker runs
+# both modules (the Makefile's --dist loadgroup), so that game is compiled once, not twice at once.
+pytestmark = pytest.mark.xdist_group("search_game")
+
+
 def table_config(spec: str = MC, players: int = 4) -> np.ndarray:
     return RunConfig(players=players, strategies=[spec] * players).to_array()
 

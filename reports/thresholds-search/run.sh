@@ -21,7 +21,8 @@ TAROTSIM=${TAROTSIM:-python -m tarotsim}
 declare -A SPEC=([heuristic]=play=heuristic [pimc-table]=play=pimc,knowledge=table
                  [search]=play=pimc,ecart=search,poignee=search,chelem=search)
 # The trump lengths dealt with BOUTS bouts in ROUND: at 4 players those of reports/thresholds-pimc's
-# rounds (its report.md lists them), at 5 players (15 cards a hand) one range per bout count.
+# rounds (its report.md lists them), at 5 players (15 cards a hand) one range per bout count, from
+# round 1 on shorter (round 0 found the thresholds with a bout or more at its shortest lengths).
 trumps() {
   local round=$1 bouts=$2
   if [ "$PLAYERS" = 4 ]; then
@@ -30,7 +31,10 @@ trumps() {
       *:0) echo 9-12 ;; *:1) echo 6-12 ;; *:2) echo 4-12 ;; *:3) echo 4-9 ;;
     esac
   else
-    case "$bouts" in 0) echo 6-11 ;; 1) echo 4-10 ;; 2) echo 2-9 ;; 3) echo 3-8 ;; esac
+    case "$round:$bouts" in
+      0:0) echo 6-11 ;; 0:1) echo 4-10 ;; 0:2) echo 2-9 ;; 0:3) echo 3-8 ;;
+      *:0) echo 6-11 ;; *:1) echo 1-8 ;; *:2) echo 1-7 ;; *:3) echo 2-6 ;;
+    esac
   fi
 }
 for round in $(seq "$FIRST" "$LAST"); do

@@ -97,7 +97,7 @@ def take_contract(tb: DealState, cfg: np.ndarray, taker: int, contract: int, aft
     ``T_CHELEM``) whose decision the taker's policy makes by search (``search``): the caller
     makes it with the search scratch, applies it (``steps.call_partner``, ``steps.lay_ecart``,
     ``steps.start_play``) and, but after ``T_CHELEM``, calls again with ``after`` that stage
-    (``kernels.search.decisions.take_searched``). ``after`` (-1: from the start) is the last
+    (``kernels.search.decisions.decide_searched``). ``after`` (-1: from the start) is the last
     stage already done."""
     players = cfg[C_PLAYERS]
     if after < T_CALL:

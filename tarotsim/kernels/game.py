@@ -58,7 +58,7 @@ from tarotsim.kernels.score import (
     PASS,
     SIDE_NONE,
 )
-from tarotsim.kernels.search.decisions import show_searched, take_searched
+from tarotsim.kernels.search.decisions import decide_searched, show_searched
 from tarotsim.kernels.search.montecarlo import montecarlo_wish
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import note_deal
@@ -425,7 +425,7 @@ def play_deal(
         if search is None:
             raise ValueError("a searching call, ecart or chelem policy needs the search scratch")
         else:
-            take_searched(tb, cfg, taker, contract, stage, search.play)
+            decide_searched(tb, cfg, taker, contract, stage, search.play)
     rec[R_CHELEM_ANNOUNCED] = info[I_CHELEM_ANNOUNCED]
 
     play_cards(tb, cfg, search, users)

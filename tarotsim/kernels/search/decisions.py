@@ -27,8 +27,8 @@ less noise than their levels. Ties go to the choice the decision's default polic
 
 The four decisions share one weighing (``decision_values``: draw the worlds, play each
 choice out in each, sum the seat's scores) and one compiled kernel (``decide_searched``),
-which the game calls through ``take_searched`` and ``show_searched`` (inlined into the
-game): each compiled function links, and optimizes again, all it calls (the playouts' whole
+which the game calls directly, and for a poignée through ``show_searched`` (inlined into
+the game): each compiled function links, and optimizes again, all it calls (the playouts' whole
 game), so one kernel costs one such compile where the decisions' own functions cost one
 each. Its helpers, each called at one place, are inlined into it: a compiled function of its
 own costs seconds of compiling however small it is.
@@ -50,7 +50,7 @@ seat searches one of these decisions: ``searching.new_search``); each decision f
 
 Wiring: ``driver.take_contract`` hands the taker's searching call, écart and chelem back to the
 game and ``driver.play_to_end`` a searching poignée; the game answers them with its scratch
-(``take_searched``, ``show_searched``), as it answers a ``pimc`` card; the tests ask
+(``decide_searched``, ``show_searched``), as it answers a ``pimc`` card; the tests ask
 ``decide_searched``, the kernel the game compiles.
 """
 
@@ -398,8 +398,8 @@ def decide_searched(
     - the poignée (``poignee=search``): the largest the hand allows unless its playouts score
       more showing none.
 
-    The one compiled kernel of these decisions, which the game calls through
-    ``take_searched`` and ``show_searched`` (inlined into the game), so that the weighing
+    The one compiled kernel of these decisions, which the game calls directly and through
+    ``show_searched`` (inlined into the game), so that the weighing
     and the playouts it links are compiled once per run.
     """
     players = cfg[C_PLAYERS]
@@ -419,16 +419,6 @@ def decide_searched(
             put_poignee(tb, seat, POIGNEE_NONE if none else _largest_poignee(v, cfg), players)
             return
         stage = take_contract(tb, cfg, seat, contract, stage)
-
-
-@njit(inline="always")
-def take_searched(
-    tb: DealState, cfg: np.ndarray, taker: int, contract: int, stage: int, sc: SearchScratch
-) -> None:
-    """Go on with ``driver.take_contract``, which handed back ``stage``: each searching
-    decision of the taker made here with ``sc`` and applied by its rule step, until the first
-    trick has begun (``decide_searched``)."""
-    decide_searched(tb, cfg, taker, contract, stage, sc)
 
 
 @njit(inline="always")

@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/tarotsim study
 
 test: lint
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check tarotsim tests benchmarks examples

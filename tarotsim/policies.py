@@ -310,8 +310,9 @@ _POLICY_LIST: tuple[Policy, ...] = (
         "net",
         "play",
         5,
-        "the heuristic's card, unless a small neural network that learned the cards `pimc` plays "
-        "(`examples/train_net.py`) is sure of a better one; run inside the kernels (deterministic)",
+        "the heuristic's card, unless a small neural network that learned the cards `pimc` plays, "
+        "then by reinforcement learning against the heuristic (`examples/train_net.py`), is sure "
+        "of a better one; run inside the kernels (deterministic)",
         rollout=True,
     ),
     Policy(

@@ -20,6 +20,11 @@ from tests.golden.cases import (
 )
 from tests.golden.regenerate import record_digests, trace_digest
 
+# The first tests to play the searching game are here and in tests/test_montecarlo_bidder.py;
+# one worker runs both modules (the Makefile's --dist loadgroup), so that game is compiled once,
+# not twice at once.
+pytestmark = pytest.mark.xdist_group("search_game")
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 DIGESTS = json.loads((GOLDEN / "digests.json").read_text(encoding="utf-8"))
 BASIC = json.loads((GOLDEN / "basic.json").read_text(encoding="utf-8"))

@@ -8,17 +8,15 @@ import random
 import numpy as np
 import pytest
 
-from tarotsim._jit import njit
 from tarotsim.config import RunConfig
 from tarotsim.game import Game, strategy_cfg
 from tarotsim.kernels.search.constraints import seat_constraints, world_hands
 from tarotsim.kernels.search.likelihood import world_log_likelihood
 from tarotsim.kernels.search.scratch import SearchScratch
 from tarotsim.kernels.state import C_HAND, I_CHIEN_SHOWN, I_TRICK, P_INFER, DealState
-from tarotsim.kernels.view import seat_view
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
-from tests.test_no_peeking import SEARCH, count_changed, pimc_of
+from tests.test_no_peeking import SEARCH, count_changed, pimc_of, view_of
 
 HEURISTIC = "play=heuristic"
 FAST_INFER = "play=pimc,worlds=4,infer=heuristic"
@@ -36,33 +34,30 @@ def test_the_infer_option_reaches_the_seat_block_and_is_checked() -> None:
         Strategy.parse("play=heuristic,infer=heuristic")
 
 
-@njit
 def true_world_log_likelihood(
     tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch, epsilon: float, swap: int
 ) -> float:
     """The log-likelihood of the true deal as a world of ``seat``; with ``swap`` >= 0, of the
     true deal with the lowest unseen card of the first hand holder and the lowest of the
-    second traded (-1 nothing traded, 1 the trade impossible)."""
-    v = seat_view(tb, seat)
+    second traded (-1 nothing traded, 1 the trade impossible). The kernels are those the
+    game compiled, asked with the seat's view (``view_of``)."""
+    v = view_of(tb, seat)
     n = seat_constraints(v, cfg, sc.unseen, sc.sizes, sc.voids, sc.known, sc.possible, sc.holder_seat)
     for h in range(n):
         s = sc.holder_seat[h]
         if s >= 0:
-            sc.world[h, 0] = tb.hands[s, 0]
-            sc.world[h, 1] = tb.hands[s, 1]
+            sc.world[h] = tb.hands[s]
         elif tb.info[I_CHIEN_SHOWN] == 1:
-            sc.world[h, 0] = tb.ecart[0] & sc.unseen[0]
-            sc.world[h, 1] = tb.ecart[1] & sc.unseen[1]
+            sc.world[h] = tb.ecart & sc.unseen
         else:
-            sc.world[h, 0] = tb.chien[0] & sc.unseen[0]
-            sc.world[h, 1] = tb.chien[1] & sc.unseen[1]
+            sc.world[h] = tb.chien & sc.unseen
     if swap >= 0:
         if n < 2 or sc.holder_seat[0] < 0 or sc.holder_seat[1] < 0:
             return 1.0
         word_a = 0 if sc.world[0, 0] else 1
         word_b = 0 if sc.world[1, 0] else 1
-        low_a = sc.world[0, word_a] & (~sc.world[0, word_a] + np.uint64(1))
-        low_b = sc.world[1, word_b] & (~sc.world[1, word_b] + np.uint64(1))
+        low_a = np.uint64(int(sc.world[0, word_a]) & -int(sc.world[0, word_a]))
+        low_b = np.uint64(int(sc.world[1, word_b]) & -int(sc.world[1, word_b]))
         sc.world[0, word_a] ^= low_a
         sc.world[1, word_a] |= low_a
         sc.world[1, word_b] ^= low_b

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 import tarotsim
-from tarotsim._jit import njit
 from tarotsim.cards import N_CARDS, parse_cards, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.deal import is_petit_sec
@@ -27,13 +26,18 @@ from tarotsim.kernels.search.montecarlo import (
 )
 from tarotsim.kernels.state import MAX_SEATS, DealState, new_state
 from tarotsim.kernels.steps import reset_table
-from tarotsim.kernels.view import seat_view
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.run.engine import play_deals
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
+from tests.test_no_peeking import view_of
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
 KEY = np.array([11, 22, 33, 44], dtype=np.uint64)
+
+
+# The first tests to play the searching game are here and in tests/test_golden.py; one worker runs
+# both modules (the Makefile's --dist loadgroup), so that game is compiled once, not twice at once.
+pytestmark = pytest.mark.xdist_group("search_game")
 
 
 def table_config(spec: str = MC, players: int = 4) -> np.ndarray:
@@ -78,16 +82,15 @@ def heard(bids: list[int]) -> np.ndarray:
     return words
 
 
-@njit
 def wish_of(tb: DealState, seat: int, cfg: np.ndarray, key: np.ndarray, deal: int, bs: BidScratch) -> int:
-    """The bidder's wish for ``seat``, asked as the game asks it: with the seat's view of ``tb``."""
-    return montecarlo_wish(seat_view(tb, seat), cfg, key, deal, bs)
+    """The bidder's wish for ``seat``, asked as the game asks it: with the seat's view of ``tb``
+    (the kernel the game compiled, ``view_of``)."""
+    return montecarlo_wish(view_of(tb, seat), cfg, key, deal, bs)
 
 
-@njit
 def totals_of(tb: DealState, seat: int, cfg: np.ndarray, key: np.ndarray, deal: int, bs: BidScratch) -> int:
     """``playout_totals`` for ``seat``, with its view of ``tb``."""
-    return playout_totals(seat_view(tb, seat), cfg, key, deal, bs)
+    return playout_totals(view_of(tb, seat), cfg, key, deal, bs)
 
 
 def wish(tb: DealState, cfg: np.ndarray, seat: int, bids: list[int], deal: int = 7) -> tuple[int, BidScratch]:

@@ -89,3 +89,20 @@ def test_weights_that_do_not_fit_are_refused() -> None:
         net.load_weights(
             _npz(**{**good, "w1": wide, "b1": np.zeros(256, np.float32), "w2": np.zeros((256, 128))})
         )
+
+
+@pytest.mark.slow
+def test_the_training_scripts_measure_is_the_duel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``examples/train_net.py`` chooses its weights and margin by its own kernel's edge over
+    the heuristic (``rollout``, no torch needed): the same per-deal edge as ``tarotsim.duel``."""
+    from pathlib import Path
+
+    import tarotsim
+    from tarotsim.analysis.duel import deal_edges
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "examples"))
+    import train_net
+
+    _, reward = train_net.rollout(7, 0, 24, net.WEIGHTS, net.MARGIN, False, 1)
+    result = tarotsim.duel("play=net", "play=heuristic", 24, seed=7, threads=1, progress=False)
+    np.testing.assert_allclose(reward.reshape(-1, 4).mean(axis=1), deal_edges(result.records, 4))

@@ -66,7 +66,7 @@ from tarotsim.kernels.state import (
     seat_slot,
 )
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
-from tarotsim.kernels.view import seat_view
+from tarotsim.kernels.view import SeatView, seat_view
 from tarotsim.policies import PLAY_POLICIES
 from tarotsim.testing import (
     cards_of,
@@ -111,12 +111,27 @@ def card_of(
     return playout_card(policy, seat_view(tb, seat), legal0, legal1, cfg)
 
 
-@njit
+def view_of(tb: DealState, seat: int) -> SeatView:
+    """The view of ``seat`` on ``tb`` made by the game's reader (``kernels.view.seat_view``),
+    its card sets ``np.uint64`` as the kernels type them: a big kernel asked with it from
+    Python is the one the game compiled, where a test's own ``njit`` wrapper would compile
+    it again (Numba links and optimizes again every kernel a compiled function calls)."""
+    v = seat_view(tb, seat)
+    return v._replace(
+        hand0=np.uint64(v.hand0),
+        hand1=np.uint64(v.hand1),
+        ecart0=np.uint64(v.ecart0),
+        ecart1=np.uint64(v.ecart1),
+        chien0=np.uint64(v.chien0),
+        chien1=np.uint64(v.chien1),
+    )
+
+
 def pimc_of(
     tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch
 ) -> int:
-    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``game.decide``)."""
-    return pimc_card(seat_view(tb, seat), legal0, legal1, cfg, sc)
+    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``game.searched``)."""
+    return pimc_card(view_of(tb, seat), np.uint64(legal0), np.uint64(legal1), cfg, sc)
 
 
 @njit

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import tarotsim
-from tarotsim._jit import njit
 from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.machine import take_contract
@@ -17,13 +16,20 @@ from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, world_count
 from tarotsim.kernels.search.scratch import SearchScratch
 from tarotsim.kernels.state import C_HAND, I_LEADER, P_DROP, P_WORLDS, DealState, seat_slot
 from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
-from tarotsim.kernels.view import seat_view
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 from tarotsim.strategy import Strategy
 from tarotsim.trace import trace_records
 from tests import reference as ref
-from tests.test_no_peeking import SEARCH, copy_table, count_changed, mid_deal_positions, pimc_of, words
+from tests.test_no_peeking import (
+    SEARCH,
+    copy_table,
+    count_changed,
+    mid_deal_positions,
+    pimc_of,
+    view_of,
+    words,
+)
 from tests.test_no_peeking_five import count_changed_partner
 
 FAST = "play=pimc,worlds=4"
@@ -107,10 +113,10 @@ def test_dropping_keeps_the_best_card_and_the_cards_in_doubt() -> None:
     assert sc.live[3] == 1 and sc.live[9] == 0
 
 
-@njit
 def world_count_of(tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch, n: int) -> None:
-    """``pimc.world_count`` for ``seat``, from its view of ``tb``."""
-    world_count(seat_view(tb, seat), cfg, sc, n)
+    """``pimc.world_count`` for ``seat``, from its view of ``tb`` (the kernel the game compiled,
+    ``view_of``)."""
+    world_count(view_of(tb, seat), cfg, sc, n)
 
 
 def _decide_with(cfg: np.ndarray):

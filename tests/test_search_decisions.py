@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from tarotsim import policies
-from tarotsim._jit import njit
 from tarotsim.cards import (
     BOUTS_MASK_1,
     EXCUSE,
@@ -32,13 +31,11 @@ from tarotsim.kernels.search.decisions import (
     T_CALL,
     T_CHELEM,
     T_ECART,
+    T_POIGNEE,
+    decide_searched,
     ecart_candidates,
-    search_call,
-    search_chelem,
-    search_ecart,
-    search_poignee,
 )
-from tarotsim.kernels.search.scratch import MAX_CHOICES, SearchScratch, new_search_scratch, note_deal
+from tarotsim.kernels.search.scratch import MAX_CHOICES, new_search_scratch, note_deal
 from tarotsim.kernels.state import (
     I_LEADER,
     PH_CALL,
@@ -51,13 +48,13 @@ from tarotsim.kernels.state import (
     new_state,
 )
 from tarotsim.kernels.steps import reset_table
-from tarotsim.kernels.view import seat_view
 from tarotsim.labels import TABLE_SIZES
 from tarotsim.strategy import Strategy
 from tarotsim.testing import copy_table, redistribute
 from tarotsim.trace import trace_records
 from tests import reference as ref
 from tests.test_montecarlo_bidder import random_deal
+from tests.test_no_peeking import view_of
 
 KEY = np.array([5, 6, 7, 8], dtype=np.uint64)
 SC = new_search_scratch(True)
@@ -73,22 +70,18 @@ def config(spec: str, players: int = 4) -> np.ndarray:
     return RunConfig(players=players, strategies=[spec] * players).to_array()
 
 
-K_CALL, K_ECART, K_CHELEM, K_POIGNEE = range(4)
-
-
-@njit
-def decide(kind: int, tb: DealState, seat: int, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
-    """The searched decision ``kind`` of ``seat``, asked as the game asks it (with its view of
-    ``tb``): the card called, the écart's two words, 1 to announce, the poignée's size."""
-    v = seat_view(tb, seat)
-    if kind == K_CALL:
-        return search_call(v, cfg, sc), 0
-    if kind == K_ECART:
-        ecart0, ecart1 = search_ecart(v, cfg, sc)
-        return int(ecart0), int(ecart1)
-    if kind == K_CHELEM:
-        return (1 if search_chelem(v, cfg, sc) else 0), 0
-    return search_poignee(v, cfg, sc), 0
+def decide(stage: int, tb: DealState, seat: int, cfg: np.ndarray) -> tuple[int, int]:
+    """The searched decision ``stage`` (``T_CALL``, ``T_ECART``, ``T_CHELEM``, ``T_POIGNEE``)
+    of ``seat``, asked by the kernel the game asks it with (``decisions.decide_searched``,
+    with the seat's view of ``tb``, ``view_of``), so that no test compiles the searches again.
+    Returns the card called, the écart's two words, 1 to announce, 1 to show the largest
+    poignée the hand allows (0: none)."""
+    best = decide_searched(view_of(tb, seat), cfg, SC, stage)
+    if stage == T_CALL:
+        return int(SC.candidate[best]), 0
+    if stage == T_ECART:
+        return int(SC.choices[best, 0]), int(SC.choices[best, 1])
+    return best, 0
 
 
 def taken(
@@ -200,7 +193,7 @@ def test_the_call_weighs_the_cards_of_the_lowest_rank_not_held() -> None:
     note_deal(SC, KEY, 1)
     kings = [SUIT_LEN * s + KING for s in range(4)]
     held = {c for c in kings if int(tb.dealt[taker, 0]) >> c & 1}
-    assert decide(K_CALL, tb, taker, cfg, SC)[0] in set(kings) - held
+    assert decide(T_CALL, tb, taker, cfg)[0] in set(kings) - held
     k = 4 - len(held)  # the choices weighed are left in the scratch
     assert SC.candidate[0] == called_card(tb.dealt[taker, 0])
     assert {int(c) for c in SC.candidate[:k]} == set(kings) - held
@@ -218,7 +211,7 @@ def test_the_chelem_hand_of_the_issue_announces() -> None:
     tb, taker, stage = taken(rng, cfg, 4, GARDE_CONTRE, keep=hand)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 2)
-    assert decide(K_CHELEM, tb, taker, cfg, SC) == (1, 0)
+    assert decide(T_CHELEM, tb, taker, cfg) == (1, 0)
     drawn = policies.DEFAULT_DECIDE_WORLDS  # each world's values are left in the scratch
     announced = SC.world_values[:drawn, 1]
     silent = SC.world_values[:drawn, 0]
@@ -230,7 +223,7 @@ def test_a_hopeless_hand_does_not_announce() -> None:
     tb, taker, stage = taken(random.Random(9), cfg, 4, GARDE_SANS)
     assert stage == T_CHELEM
     note_deal(SC, KEY, 3)
-    assert decide(K_CHELEM, tb, taker, cfg, SC) == (0, 0)
+    assert decide(T_CHELEM, tb, taker, cfg) == (0, 0)
 
 
 def test_a_poignee_is_weighed_shown_and_not() -> None:
@@ -245,9 +238,9 @@ def test_a_poignee_is_weighed_shown_and_not() -> None:
     assert not play_tricks(played, cfg, None, 0, 0)  # the poignée handed back, not shown
     assert played.pos[Q_PHASE] == PH_POIGNEE and played.pos[Q_SEAT] == 0
     note_deal(SC, KEY, 4)
-    assert decide(K_POIGNEE, tb, 0, cfg, SC)[0] in (0, 1)
+    assert decide(T_POIGNEE, tb, 0, cfg)[0] in (0, 1)
     assert not np.array_equal(SC.world_values[:4, 0], SC.world_values[:4, 1])  # both played out
-    moved = _unchanged(lambda t: decide(K_POIGNEE, t, 0, cfg, SC), tb, 0, random.Random(1))
+    moved = _unchanged(lambda t: decide(T_POIGNEE, t, 0, cfg), tb, 0, random.Random(1))
     assert moved > 0
 
 
@@ -271,17 +264,15 @@ def test_the_searched_call_ecart_and_chelem_do_not_peek(players: int) -> None:
     rng = random.Random(21 + players)
     cfg = config(fast("call", "ecart", "chelem"), players)
     moved = {T_CALL: 0, T_ECART: 0, T_CHELEM: 0}
-    kinds = {T_CALL: K_CALL, T_ECART: K_ECART, T_CHELEM: K_CHELEM}
     for deal in range(6):
         contract = rng.choice([GARDE, GARDE_SANS])
         tb, taker, stage = taken(rng, cfg, players, contract)
         note_deal(SC, KEY, deal)
         while stage >= 0:
-            kind = kinds[stage]
             moved[stage] += _unchanged(
-                lambda t, kind=kind, taker=taker: decide(kind, t, taker, cfg, SC), tb, taker, rng
+                lambda t, stage=stage, taker=taker: decide(stage, t, taker, cfg), tb, taker, rng
             )
-            answer = decide(kind, tb, taker, cfg, SC)
+            answer = decide(stage, tb, taker, cfg)
             if stage == T_CALL:
                 apply(tb, cfg, None, None, int(answer[0]))
             elif stage == T_ECART:

@@ -44,8 +44,15 @@ from tarotsim.kernels.machine import (
 )
 from tarotsim.kernels.rng import seed_stream
 from tarotsim.kernels.rules import card_bit
-from tarotsim.kernels.score import GARDE
-from tarotsim.kernels.search.decisions import search_call, search_chelem, search_ecart, search_poignee
+from tarotsim.kernels.score import GARDE, POIGNEE_NONE
+from tarotsim.kernels.search.decisions import (
+    T_CALL,
+    T_CHELEM,
+    T_ECART,
+    T_POIGNEE,
+    decide_searched,
+    largest_poignee,
+)
 from tarotsim.kernels.search.montecarlo import montecarlo_wish
 from tarotsim.kernels.search.pimc import pimc_card
 from tarotsim.kernels.search.scratch import Q_DEAL, note_deal
@@ -74,32 +81,30 @@ from tarotsim.kernels.view import seat_view
 
 
 @njit(_nrt=False)
-def searched_ecart(tb: DealState, cfg: np.ndarray, search: Search) -> tuple[np.uint64, np.uint64]:
-    """The écart the seat to decide lays under ``ecart=search`` (``decisions.search_ecart``):
-    a function of its own, so that ``decide`` and ``run_until`` share one compiled search."""
-    return search_ecart(seat_view(tb, tb.pos[Q_SEAT]), cfg, search.play)
-
-
-@njit(_nrt=False)
 def searched(tb: DealState, cfg: np.ndarray, search: Search) -> int:
     """The code a searching policy (``machine.searches``: the ``montecarlo`` bid, the ``pimc``
     card, a ``search`` call, écart, chelem or poignée) chooses for the seat to decide in ``tb``,
-    with the search scratch ``search`` (at the écart, the next card of the écart searched)."""
+    with the search scratch ``search`` (at the écart, the next card of the écart searched):
+    the call, the écart, the chelem and the poignée by their one kernel
+    (``decisions.decide_searched``)."""
     pos = tb.pos
     phase = pos[Q_PHASE]
     v = seat_view(tb, pos[Q_SEAT])
+    sc = search.play
     if phase == PH_PLAY:
-        return pimc_card(v, tb.legal[0], tb.legal[1], cfg, search.play)
+        return pimc_card(v, tb.legal[0], tb.legal[1], cfg, sc)
     if phase == PH_CALL:
-        return search_call(v, cfg, search.play)
+        return sc.candidate[decide_searched(v, cfg, sc, T_CALL)]
     if phase == PH_ECART:
-        ecart0, ecart1 = searched_ecart(tb, cfg, search)
-        return ecart_card(ecart0, ecart1, tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1])
+        best = decide_searched(v, cfg, sc, T_ECART)
+        return ecart_card(
+            sc.choices[best, 0], sc.choices[best, 1], tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1]
+        )
     if phase == PH_CHELEM:
-        return 1 if search_chelem(v, cfg, search.play) else 0
+        return decide_searched(v, cfg, sc, T_CHELEM)
     if phase == PH_POIGNEE:
-        return search_poignee(v, cfg, search.play)
-    return montecarlo_wish(v, cfg, search.play.key, search.play.scalars[Q_DEAL], search.bid)
+        return largest_poignee(v, cfg) if decide_searched(v, cfg, sc, T_POIGNEE) == 1 else POIGNEE_NONE
+    return montecarlo_wish(v, cfg, sc.key, sc.scalars[Q_DEAL], search.bid)
 
 
 @njit(_nrt=False)
@@ -144,8 +149,9 @@ def run_until(
             raise ValueError("a searching policy needs the search scratch")
         else:
             if pos[Q_PHASE] == PH_ECART:
-                ecart0, ecart1 = searched_ecart(tb, cfg, search)
-                lay_whole_ecart(tb, ecart0, ecart1)
+                sc = search.play
+                best = decide_searched(seat_view(tb, pos[Q_SEAT]), cfg, sc, T_ECART)
+                lay_whole_ecart(tb, sc.choices[best, 0], sc.choices[best, 1])
                 continue
             apply(tb, cfg, rec, log, searched(tb, cfg, search))
             if pos[Q_PHASE] == PH_PLAY and not (waits(pos, play_seats, act_seats) or searches(tb, cfg)):

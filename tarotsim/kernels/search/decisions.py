@@ -6,26 +6,31 @@ deals of the cards it cannot see, consistent with what it knows (``constraints.s
 on its ``SeatView``, with its ``knowledge``; ``worlds.draw_world``, exactly uniform), plays
 each world out once per choice, every seat by the seat's rollout policy (option ``rollout``,
 the heuristic by default; ``pimc.rollout_cfg``) and every other decision by the seat's
-policies, a searching one by its decision's default (``policies.dispatch.plain_decisions``), and takes
-the choice of best total score for itself (``steps.settle_deal``: contract, margin, bouts,
-petit au bout, poignées, chelem, in points). The choices of one world share the world and
+policies, a searching one by its decision's default (``policies.dispatch.plain_decisions``),
+and takes the choice of best total score for itself (``steps.settle_deal``: contract, margin,
+bouts, petit au bout, poignées, chelem, in points). The choices of one world share the world and
 the playouts' random stream (common random numbers), so their differences are measured with
 less noise than their levels. Ties go to the choice the decision's default policy makes.
 
-- ``search_call`` (five players, before the chien): the cards of the lowest rank the taker
-  may call that are not in its hand (the Kings, or the Queens when it holds every King …),
-  the deal played from the start with each;
-- ``search_ecart`` (Prise, Garde, the chien in the taker's hand): candidate écarts
+- the call (``call=search``; five players, before the chien): the cards of the lowest rank
+  the taker may call that are not in its hand (the Kings, or the Queens when it holds every
+  King …), the deal played from the start with each;
+- the écart (``ecart=search``; Prise, Garde, the chien in the taker's hand): candidate écarts
   (``ecart_candidates``: the expert's, the simple one's, and those voiding one suit or two
   suits of their cards but the Kings, each completed by the expert's rule), the deal played
   from the start with each;
-- ``search_chelem`` (the écart laid): the deal played from the start announced and not;
-- ``search_poignee`` (before the seat's first card): the largest poignée its hand allows, or
-  none, the deal played on from the position (``pimc.world_count``, ``pimc._set_table``).
+- the chelem (``chelem=search``; the écart laid): the deal played from the start announced
+  and not;
+- the poignée (``poignee=search``; before the seat's first card): the largest poignée its
+  hand allows, or none, the deal played on from the position (``pimc.world_count``,
+  ``pimc._set_table``).
 
-The four decisions and their values are inlined into their one caller, ``game.decide`` (the
-searched écart into ``game.searched_ecart``): each compiled function links, and optimizes
-again, all it calls, so a run compiles each decision once.
+The four decisions share one weighing (``decision_values``: draw the worlds, play each
+choice out in each, sum the seat's scores) and one compiled kernel (``decide_searched``),
+which the game calls (``game.searched``, ``game.run_until``): each compiled function links,
+and optimizes again, all it calls (the playouts' whole game), so one kernel costs one such
+compile where the decisions' own functions cost one each. Its helpers, each called at one place, are inlined into it: a compiled function of its
+own costs seconds of compiling however small it is.
 
 The call, the écart and the chelem replay the deal from its start in each world (the taker's
 hand as dealt is its hand and écart less the chien shown), so that the partner, the sides and
@@ -43,8 +48,9 @@ seat searches one of these decisions: ``searching.new_search``); each decision f
 (per world and choice), which the tests read.
 
 Wiring: the deal machine (``kernels.machine``) stops at a decision whose policy searches
-(``machine.searches``) and ``game.decide`` answers it with its scratch, as it answers a
-``pimc`` card; a searched écart is laid whole (``machine.lay_whole_ecart``).
+(``machine.searches``); the game (``game.searched``) answers it with ``decide_searched`` and
+its scratch, as it answers a ``pimc`` card, and a searched écart is laid whole
+(``machine.lay_whole_ecart``); the tests ask ``decide_searched``, the kernel the game compiles.
 """
 
 from __future__ import annotations
@@ -110,7 +116,7 @@ T_POIGNEE = 3
 _ZERO = np.uint64(0)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _prepare(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> int:
     """Seed the decision's sub-stream, fill the holders of the unseen cards and prepare the
     sampler and the playouts' configuration; returns the number of holders, -1 when no world
@@ -124,7 +130,7 @@ def _prepare(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> int
     return n
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _draw(sc: SearchScratch) -> None:
     """Draw a world (``sc.world``) and its playouts' random stream (``sc.playout_rng``)."""
     draw_world(sc.rng, sc.worlds, sc.world)
@@ -132,7 +138,7 @@ def _draw(sc: SearchScratch) -> None:
         sc.playout_rng[j] = next_u64(sc.rng)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _deal_world(v: SeatView, sc: SearchScratch, n: int) -> None:
     """The deal of the world just drawn in ``sc.table.dealt`` and ``sc.table.chien``: the
     taker's hand as dealt (its hand and écart less the chien shown), the other hands and the
@@ -153,7 +159,7 @@ def _deal_world(v: SeatView, sc: SearchScratch, n: int) -> None:
             pt.chien[1] = sc.world[h, 1]
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _replay(
     v: SeatView,
     cfg: np.ndarray,
@@ -162,12 +168,12 @@ def _replay(
     ecart0: np.uint64,
     ecart1: np.uint64,
     announce: int,
-) -> int:
-    """The taker's score in the deal of ``sc.table`` (``_deal_world``) played from its start
-    with the taker's contract, the call ``called`` (five players),
-    the écart ``(ecart0, ecart1)`` (Prise, Garde; an empty set: by its policy) and the chelem
-    announced (``announce`` 1) or not (0; -1: by its policy), every card by the rollout policy
-    (``sc.rollout``), from the world's playout stream."""
+) -> None:
+    """The deal of ``sc.table`` (``_deal_world``) taken again from its start up to its first
+    card: the taker's contract, the call ``called`` (five players), the écart ``(ecart0,
+    ecart1)`` (Prise, Garde; an empty set: by its policy) and the chelem announced
+    (``announce`` 1) or not (0; -1: by its policy), the random stream the world's playout
+    stream."""
     pt = sc.table
     rollout = sc.rollout
     players = cfg[C_PLAYERS]
@@ -197,13 +203,9 @@ def _replay(
     else:
         announced = announce == 1
     start_play(pt, players, taker, announced)
-    if not play_tricks(pt, rollout, None, 0, 0):
-        raise ValueError("a rollout policy must search nothing")
-    settle_deal(pt, rollout, poignee_points(pt, players))
-    return pt.scores[taker]
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _best(sc: SearchScratch, k: int) -> int:
     """The choice of highest total among the first ``k``, the first on a tie."""
     best = 0
@@ -260,73 +262,6 @@ def ecart_candidates(word0: np.uint64, word1: np.uint64, size: int, out: np.ndar
     return k
 
 
-@njit(inline="always")
-def ecart_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
-    """Weigh the candidate écarts of the taker of ``v`` (its view with the chien in its hand):
-    ``sc.choices`` gets them (``ecart_candidates``), ``sc.world_values[w, i]`` the taker's
-    score with écart ``i`` in world ``w``, ``sc.total[i]`` their sum over the worlds drawn.
-    Returns (candidates, worlds drawn: 0 when there is one candidate or no world)."""
-    k = ecart_candidates(v.hand0, v.hand1, cfg[C_CHIEN], sc.choices)
-    for i in range(k):
-        sc.total[i] = 0
-    if k <= 1:
-        return k, 0
-    n = _prepare(v, cfg, sc, T_ECART)
-    if n < 0:
-        return k, 0
-    worlds = cfg[seat_slot(v.seat, P_ECART_WORLDS)]
-    called = v.info[I_CALLED]
-    for w in range(worlds):
-        _draw(sc)
-        _deal_world(v, sc, n)
-        for i in range(k):
-            value = _replay(v, cfg, sc, called, sc.choices[i, 0], sc.choices[i, 1], -1)
-            sc.world_values[w, i] = value
-            sc.total[i] += value
-    return k, worlds
-
-
-@njit(inline="always")
-def search_ecart(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[np.uint64, np.uint64]:
-    """The écart the taker of ``v`` lays under ``ecart=search``: of ``ecart_candidates``, the
-    one whose playouts score best for it (``ecart_values``; ties and no world: the expert's)."""
-    k, _ = ecart_values(v, cfg, sc)
-    best = _best(sc, k)
-    return sc.choices[best, 0], sc.choices[best, 1]
-
-
-# --- the chelem ---------------------------------------------------------------------------
-
-
-@njit(inline="always")
-def chelem_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
-    """Weigh the chelem announcement of the taker of ``v`` (its écart laid): ``sc.total[0]``
-    gets the sum of its scores over the worlds not announcing, ``sc.total[1]`` announcing
-    (``sc.world_values[w, 0 or 1]`` world by world); returns the worlds drawn (0: none could be)."""
-    sc.total[0] = 0
-    sc.total[1] = 0
-    n = _prepare(v, cfg, sc, T_CHELEM)
-    if n < 0:
-        return 0
-    worlds = cfg[seat_slot(v.seat, P_CHELEM_WORLDS)]
-    called = v.info[I_CALLED]
-    for w in range(worlds):
-        _draw(sc)
-        _deal_world(v, sc, n)
-        for announce in range(2):
-            value = _replay(v, cfg, sc, called, v.ecart0, v.ecart1, announce)
-            sc.world_values[w, announce] = value
-            sc.total[announce] += value
-    return worlds
-
-
-@njit(inline="always")
-def search_chelem(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> bool:
-    """Whether the taker of ``v`` announces a chelem under ``chelem=search``: when its
-    playouts score more announced than not (``chelem_values``)."""
-    return chelem_values(v, cfg, sc) > 0 and sc.total[1] > sc.total[0]
-
-
 # --- the king call ------------------------------------------------------------------------
 
 
@@ -348,80 +283,125 @@ def call_candidates(word0: np.uint64, out: np.ndarray) -> int:
     return k
 
 
+# --- the weighing -------------------------------------------------------------------------
+
+
 @njit(inline="always")
-def call_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> tuple[int, int]:
-    """Weigh the calls of the taker of ``v`` (five players, its hand as dealt): ``sc.candidate``
-    gets the cards (``call_candidates``), ``sc.total[i]`` the sum of its scores calling card
-    ``i`` over the worlds (``sc.world_values[w, i]`` world by world). Returns (candidates,
-    worlds drawn: 0 when there is one candidate or no world)."""
-    k = call_candidates(v.hand0, sc.candidate)
+def _choices(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> int:
+    """The choices of the decision ``stage`` of the seat of ``v``: the calls into
+    ``sc.candidate`` (``call_candidates``), the écarts into ``sc.choices``
+    (``ecart_candidates``), the chelem not announced (0) and announced (1), no poignée (0) and
+    the largest the hand allows (1; none but the first when it allows none); returns how many."""
+    if stage == T_CALL:
+        return call_candidates(v.hand0, sc.candidate)
+    if stage == T_ECART:
+        return ecart_candidates(v.hand0, v.hand1, cfg[C_CHIEN], sc.choices)
+    if stage == T_POIGNEE and largest_poignee(v, cfg) == POIGNEE_NONE:
+        return 1
+    return 2
+
+
+@njit(inline="always")
+def largest_poignee(v: SeatView, cfg: np.ndarray) -> int:
+    """The size of the largest poignée the hand of ``v`` allows (``POIGNEE_NONE``: none)."""
+    return poignee_size(popcount(v.hand1 & TRUMPS_MASK), bool(v.hand1 & EXCUSE_BIT), cfg[C_PLAYERS])
+
+
+@njit(inline="always")
+def _worlds(v: SeatView, cfg: np.ndarray, stage: int) -> int:
+    """The worlds the seat of ``v`` draws for the decision ``stage`` (its ``*_worlds`` option)."""
+    if stage == T_CALL:
+        return cfg[seat_slot(v.seat, P_CALL_WORLDS)]
+    if stage == T_ECART:
+        return cfg[seat_slot(v.seat, P_ECART_WORLDS)]
+    if stage == T_CHELEM:
+        return cfg[seat_slot(v.seat, P_CHELEM_WORLDS)]
+    return cfg[seat_slot(v.seat, P_POIGNEE_WORLDS)]
+
+
+@njit(inline="always")
+def _outcome(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int, choice: int) -> int:
+    """The score of the seat of ``v`` in the world just drawn with choice ``choice`` of the
+    decision ``stage``, every card by the rollout policy (``sc.rollout``) from the world's
+    playout stream: the call, the écart and the chelem replay the deal from its start
+    (``_replay``), the poignée plays it on from the position (``pimc._set_table``)."""
+    seat = v.seat
+    players = cfg[C_PLAYERS]
+    if stage == T_POIGNEE:
+        sc.rollout[seat_slot(seat, P_POIGNEE_POLICY)] = POIGNEE_ALWAYS if choice == 1 else POIGNEE_NEVER
+        _set_table(v, cfg, sc)
+    else:
+        called = sc.candidate[choice] if stage == T_CALL else v.info[I_CALLED]
+        ecart0, ecart1, announce = _ZERO, _ZERO, -1  # by its policy
+        if stage == T_ECART:
+            ecart0, ecart1 = sc.choices[choice, 0], sc.choices[choice, 1]
+        elif stage == T_CHELEM:
+            ecart0, ecart1, announce = v.ecart0, v.ecart1, choice
+        _replay(v, cfg, sc, called, ecart0, ecart1, announce)
+    if not play_tricks(sc.table, sc.rollout, None, 0, 0):
+        raise ValueError("a rollout policy must search nothing")
+    settle_deal(sc.table, sc.rollout, poignee_points(sc.table, players))
+    return sc.table.scores[seat]
+
+
+@njit(inline="always")
+def decision_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> tuple[int, int]:
+    """Weigh the choices of the searched decision ``stage`` (``T_CALL``, ``T_ECART``,
+    ``T_CHELEM``, ``T_POIGNEE``) of the seat of ``v``: the choices (``_choices``) are played
+    out in each of the worlds its option draws, ``sc.world_values[w, i]`` gets its score with
+    choice ``i`` in world ``w`` and ``sc.total[i]`` their sum over the worlds.
+
+    The call, the écart and the chelem are the taker's (its view with, at the call, its hand
+    as dealt; at the écart, the chien in its hand; at the chelem, its écart laid); the
+    poignée is weighed before the seat's first card. Returns (choices, worlds drawn: 0 when
+    there is one choice or no world can be drawn).
+    """
+    k = _choices(v, cfg, sc, stage)
     for i in range(k):
         sc.total[i] = 0
     if k <= 1:
         return k, 0
-    n = _prepare(v, cfg, sc, T_CALL)
+    n = _prepare(v, cfg, sc, stage)
     if n < 0:
         return k, 0
-    worlds = cfg[seat_slot(v.seat, P_CALL_WORLDS)]
+    worlds = _worlds(v, cfg, stage)
     for w in range(worlds):
         _draw(sc)
-        _deal_world(v, sc, n)
+        if stage == T_POIGNEE:
+            world_hands(v, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
+            world_count(v, cfg, sc, n)
+        else:
+            _deal_world(v, sc, n)
         for i in range(k):
-            value = _replay(v, cfg, sc, sc.candidate[i], _ZERO, _ZERO, -1)
+            value = _outcome(v, cfg, sc, stage, i)
             sc.world_values[w, i] = value
             sc.total[i] += value
     return k, worlds
 
 
-@njit(inline="always")
-def search_call(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
-    """The card the taker of ``v`` calls under ``call=search``: of ``call_candidates``, the one
-    whose playouts score best for it (``call_values``; ties and no world: the default's)."""
-    k, _ = call_values(v, cfg, sc)
-    return sc.candidate[_best(sc, k)]
+# --- the decision -----------------------------------------------------------------------
 
 
-# --- the poignée --------------------------------------------------------------------------
+@njit(_nrt=False)
+def decide_searched(v: SeatView, cfg: np.ndarray, sc: SearchScratch, stage: int) -> int:
+    """The choice the seat of ``v`` makes at the searching decision ``stage`` with ``sc``
+    (``decision_values``): the index of the choice among those weighed.
 
+    - the call (``T_CALL``, ``call=search``): of ``call_candidates`` (``sc.candidate``), the
+      card whose playouts score best for the taker (ties and no world: the default's, the first);
+    - the écart (``T_ECART``, ``ecart=search``): of ``ecart_candidates`` (``sc.choices``), the
+      one whose playouts score best (ties and no world: the expert's, the first);
+    - the chelem (``T_CHELEM``, ``chelem=search``): 1, announced, when its playouts score more
+      announced than not, else 0;
+    - the poignée (``T_POIGNEE``, ``poignee=search``): 1, the largest the hand allows
+      (``largest_poignee``), unless its playouts score more showing none (0).
 
-@njit(inline="always")
-def poignee_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
-    """Weigh showing the largest poignée the hand of ``v`` allows before the seat's first card:
-    ``sc.total[0]`` gets the sum of its scores over the worlds showing none, ``sc.total[1]``
-    showing it (``sc.world_values[w, 0 or 1]`` world by world), the deal played on from the
-    position; returns the worlds drawn (0 when the hand allows none or no world can be drawn)."""
-    sc.total[0] = 0
-    sc.total[1] = 0
-    seat = v.seat
-    players = cfg[C_PLAYERS]
-    if poignee_size(popcount(v.hand1 & TRUMPS_MASK), bool(v.hand1 & EXCUSE_BIT), players) == POIGNEE_NONE:
-        return 0
-    n = _prepare(v, cfg, sc, T_POIGNEE)
-    if n < 0:
-        return 0
-    worlds = cfg[seat_slot(seat, P_POIGNEE_WORLDS)]
-    slot = seat_slot(seat, P_POIGNEE_POLICY)
-    for w in range(worlds):
-        _draw(sc)
-        world_hands(v, sc.world, sc.holder_seat, n, sc.hands, sc.attack)
-        world_count(v, cfg, sc, n)
-        for show in range(2):
-            sc.rollout[slot] = POIGNEE_ALWAYS if show == 1 else POIGNEE_NEVER
-            _set_table(v, cfg, sc)
-            if not play_tricks(sc.table, sc.rollout, None, 0, 0):
-                raise ValueError("a rollout policy must search nothing")
-            settle_deal(sc.table, sc.rollout, poignee_points(sc.table, players))
-            value = sc.table.scores[seat]
-            sc.world_values[w, show] = value
-            sc.total[show] += value
-    return worlds
-
-
-@njit(inline="always")
-def search_poignee(v: SeatView, cfg: np.ndarray, sc: SearchScratch) -> int:
-    """The size of the poignée the seat of ``v`` shows under ``poignee=search`` (0: none): the
-    largest its hand allows unless its playouts score more showing none (``poignee_values``)."""
-    size = poignee_size(popcount(v.hand1 & TRUMPS_MASK), bool(v.hand1 & EXCUSE_BIT), cfg[C_PLAYERS])
-    if poignee_values(v, cfg, sc) > 0 and sc.total[0] > sc.total[1]:
-        return POIGNEE_NONE
-    return size
+    The one compiled kernel of these decisions, which the game calls (``game.searched``,
+    ``game.run_until``), so that the weighing and the playouts it links are compiled once per run.
+    """
+    k, worlds = decision_values(v, cfg, sc, stage)
+    if stage == T_CHELEM:
+        return 1 if worlds > 0 and sc.total[1] > sc.total[0] else 0
+    if stage == T_POIGNEE:
+        return 0 if worlds > 0 and sc.total[0] > sc.total[1] else 1
+    return _best(sc, k)

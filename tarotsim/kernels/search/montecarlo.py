@@ -175,7 +175,7 @@ def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     plain_decisions(out)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int) -> int:
     """Play the deal dealt in ``pt.dealt`` and ``pt.chien`` (dealer ``pt.info[I_DEALER]``) to
     the end with ``taker`` taking ``contract``, each seat by its policies in ``cfg``

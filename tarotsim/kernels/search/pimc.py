@@ -268,7 +268,7 @@ def rollout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     plain_decisions(out)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _playout_values(v: SeatView, cfg: np.ndarray, sc: SearchScratch, drawn: int) -> None:
     """Row ``drawn`` of ``sc.world_values``: each live card's score for the seat of ``v`` in
     the world drawn, each card played out (``machine.play_tricks`` under ``sc.rollout``) from

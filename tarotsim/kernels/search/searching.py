@@ -47,7 +47,7 @@ def uses_play_scratch(cfgs: np.ndarray) -> bool:
     return False
 
 
-@njit
+@njit(inline="always")
 def new_search(cfgs: np.ndarray) -> Search:
     """The search scratch of a block of deals under the configurations ``cfgs``
     (int64[k, N_CFG]), each part full size only when some seat uses that player."""

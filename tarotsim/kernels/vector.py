@@ -1,7 +1,7 @@
 """Many step-by-step deals at once, for ``tarotsim.VecEnv`` and the Python players: a batch of
 games, each a ``DealState`` (the rows of ``Games``' arrays) driven by ``kernels.stepwise``.
 
-Three entry points:
+Four entry points:
 
 - ``step``: for every game of a block of the batch, apply the caller's action (if any), then let the
   built-in policies of the game's ``cfg`` row decide (``stepwise.run_until``) up to the next
@@ -11,6 +11,7 @@ Three entry points:
   over). Then the observation row of the seat to act and its legal-action mask are written.
   Each game depends only on its own arrays, so blocks run on threads give the same results
   whatever the number of threads.
+- ``action_codes``: the codes of a batch of actions, checked against the masks.
 - ``observe``: the observation row of one seat of one deal (``tarotsim.game.Game``).
 - ``decide_user_seats``: the decisions of seats played by a user's Numba function
   (``kernels.user``), made as ``stepwise.run_until`` makes a built-in seat's: a Python
@@ -487,6 +488,22 @@ def step(
         _step_game(
             gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final, tensors, final_tensors
         )
+
+
+@njit
+def action_codes(actions: np.ndarray, mask: np.ndarray, act_codes: np.ndarray, codes: np.ndarray) -> int:
+    """For each game ``g`` in order, ``codes[g]`` the code (``stepwise.advance``'s) of the action
+    ``actions[g]`` (int64[G], an index into ``act_codes``, ``tarotsim.game.action_table``'s
+    codes) when ``mask[g]`` (bool[G, n actions]) marks it legal. Returns -1, or the first game
+    whose action is not a legal index, where it stops (the codes from it on are left as they
+    were)."""
+    n_actions = mask.shape[1]
+    for g in range(actions.shape[0]):
+        a = actions[g]
+        if a < 0 or a >= n_actions or not mask[g, a]:
+            return g
+        codes[g] = act_codes[a]
+    return -1
 
 
 @njit

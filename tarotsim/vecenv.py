@@ -301,15 +301,9 @@ class VecEnv:
         self._ended = np.full(self.n_games, -1, dtype=np.int64)
         self._records = np.zeros((self.n_games, S.N_REC), dtype=np.int64)
         self._final = np.zeros((self.n_games, self.obs_length), dtype=self._dtype)  # read where a deal ends
-        self._info = self._empty_info()
+        # the last step's games whose deal ended and whose action was illegal (`info` reads them)
+        self._finished = self._bad = np.zeros(0, dtype=np.int64)
         self._started = False
-
-    def _empty_info(self) -> dict[str, np.ndarray]:
-        return {
-            "final_obs": np.zeros((0, self.obs_length), dtype=self._dtype),
-            "final_games": np.zeros(0, dtype=np.int64),
-            "illegal": np.zeros(self.n_games, dtype=bool),
-        }
 
     def _run(self, codes: np.ndarray, final: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Step the games by ``codes``; ``final``: write the final observations of the deals
@@ -372,7 +366,7 @@ class VecEnv:
         from tarotsim.run.seeding import resolve_seed, run_key
 
         self._ended[:] = -1
-        self._info = self._empty_info()
+        self._finished = self._bad = np.zeros(0, dtype=np.int64)
         if games is None:
             if seed is not None:
                 self.seed = resolve_seed(seed)
@@ -459,16 +453,12 @@ class VecEnv:
             rewards.fill(0)
         finished = np.flatnonzero(done)
         rewards[finished] = self._records[finished, S.R_SCORE : S.R_SCORE + self.players]
-        illegal = np.zeros(self.n_games, dtype=bool)
+        self._bad = np.zeros(0, dtype=np.int64)
         if bad is not None:
             assert self.penalty is not None
             rewards[bad, bad_seats] -= self.penalty
-            illegal[bad] = True
-        self._info = {
-            "final_obs": self._final[finished],
-            "final_games": finished,
-            "illegal": illegal,
-        }
+            self._bad = bad
+        self._finished = finished
         return obs, mask, rewards, done
 
     @property
@@ -478,8 +468,15 @@ class VecEnv:
         the seat that acted in each of the k games whose deal ended (a deal thrown in: its
         auction's end), ``final_games`` (int64[k]) those games, in order (where ``done``
         is true), and ``illegal`` (bool[n_games]) the games whose action was illegal and
-        replaced (``illegal="penalty"``). Empty and all false after `reset`."""
-        return {name: value.copy() for name, value in self._info.items()}
+        replaced (``illegal="penalty"``). Empty and all false after `reset`. Made when read
+        (the final observations are kept until the next `step`), of arrays of its own."""
+        illegal = np.zeros(self.n_games, dtype=bool)
+        illegal[self._bad] = True
+        return {
+            "final_obs": self._final[self._finished],
+            "final_games": self._finished.copy(),
+            "illegal": illegal,
+        }
 
     def _illegal(self, actions: np.ndarray, g: int) -> None:
         pos = self._games.pos[g]

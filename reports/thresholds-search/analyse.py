@@ -190,7 +190,7 @@ def records_of(roots: list[Path]) -> tuple[dict[str, pd.DataFrame], dict[Path, l
             out[play].append(part)
             hands = part.drop_duplicates("deal").set_index("deal")[["taker_bouts", "taker_trumps"]]
             if play in seen:
-                both = seen[play].join(hands, how="inner", rsuffix="_other")
+                both = seen[play].merge(hands, left_index=True, right_index=True, suffixes=("", "_other"))
                 same = (both[["taker_bouts", "taker_trumps"]].to_numpy()
                         == both[["taker_bouts_other", "taker_trumps_other"]].to_numpy())  # fmt: skip
                 assert same.all(), f"{root}: a run deals other cards than in another root"

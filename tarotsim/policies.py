@@ -89,10 +89,11 @@ MAX_BID_WORLDS = 4096
 """The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
-DEFAULT_BID_ROLLOUT_WORLDS = 4
+DEFAULT_BID_ROLLOUT_WORLDS = 2
 """Worlds each ``pimc`` decision of the ``montecarlo`` bidder's playouts draws
-(``bid_rollout=pimc``): a few, for every card of every playout searches
-(``docs/tasks/search.md`` states the cost)."""
+(``bid_rollout=pimc``): the fewest that still compare a card across deals, for every card of
+every playout searches (``docs/tasks/search.md`` states the cost: at 8 bidder worlds a deal
+costs about 20 times today's ``pimc``)."""
 DEFAULT_DECIDE_WORLDS = 32
 """Worlds a searched écart, chelem, king call or poignée (``search`` policies) samples per
 decision by default: the ``pimc`` default; ``reports/search-decisions.md`` measures them."""

@@ -33,9 +33,9 @@ from tarotsim.testing import redistribute
 from tests.test_no_peeking import view_of
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
-MC_PIMC = "play=pimc,bid=montecarlo,bid_worlds=2,bid_rollout=pimc,bid_rollout_worlds=2"
+MC_PIMC = "play=pimc,bid=montecarlo,bid_worlds=2,bid_rollout=pimc"
 """The bidder whose playouts the search player plays, small: 2 worlds, each card of a playout
-a ``pimc`` decision over 2 worlds of its own."""
+a ``pimc`` decision over 2 worlds of its own (``bid_rollout_worlds``' default)."""
 KEY = np.array([11, 22, 33, 44], dtype=np.uint64)
 
 

@@ -92,8 +92,8 @@ DEFAULT_BID_ROLLOUT = "heuristic"
 DEFAULT_BID_ROLLOUT_WORLDS = 2
 """Worlds each ``pimc`` decision of the ``montecarlo`` bidder's playouts draws
 (``bid_rollout=pimc``): the fewest that still compare a card across deals, for every card of
-every playout searches (``docs/tasks/search.md`` states the cost: at 8 bidder worlds a deal
-costs about 20 times today's ``pimc``)."""
+every playout searches (``docs/tasks/search.md`` states the cost: a deal with every seat on it
+costs about 57 times today's ``pimc`` at the default 32 bidder worlds, 20 times at 8)."""
 DEFAULT_DECIDE_WORLDS = 32
 """Worlds a searched écart, chelem, king call or poignée (``search`` policies) samples per
 decision by default: the ``pimc`` default; ``reports/search-decisions.md`` measures them."""

@@ -12,8 +12,11 @@ import pytest
 import tarotsim
 from tarotsim.cards import N_CARDS, parse_cards, to_mask
 from tarotsim.config import RunConfig
+from tarotsim.kernels.constants import INFER_HEURISTIC
 from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.driver import check_policies
 from tarotsim.kernels.policies.bidding import chavey_wish
+from tarotsim.kernels.policies.codes import PLAY_PIMC
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
 from tarotsim.kernels.search.montecarlo import (
     B_ACCEPTED,
@@ -24,7 +27,7 @@ from tarotsim.kernels.search.montecarlo import (
     new_bid_scratch,
     playout_totals,
 )
-from tarotsim.kernels.state import MAX_SEATS, DealState, new_state
+from tarotsim.kernels.state import MAX_SEATS, P_INFER, P_ROLLOUT, DealState, new_state, seat_slot
 from tarotsim.kernels.steps import reset_table
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.run.engine import play_deals
@@ -263,3 +266,18 @@ def test_records_with_pimc_playouts_do_not_depend_on_where_a_block_starts() -> N
     whole = play_deals(0, 6, KEY, cfg)
     part = play_deals(4, 2, KEY, cfg)
     assert (part == whole[4:]).all()
+
+
+def test_the_kernels_refuse_what_pimc_playouts_cannot_combine() -> None:
+    """What ``Strategy`` refuses in a line, the run's check refuses too: a searching rollout for
+    the playouts' pimc, or its worlds weighed by an auction the playouts do not hold."""
+    cfg = table_config(MC_PIMC).reshape(1, -1)
+    check_policies(cfg, True)
+    for slot, code, message in (
+        (P_ROLLOUT, PLAY_PIMC, "unknown or searching rollout policy code"),
+        (P_INFER, INFER_HEURISTIC, "pimc playouts cannot infer"),
+    ):
+        bad = cfg.copy()
+        bad[0, seat_slot(2, slot)] = code
+        with pytest.raises(ValueError, match=message):
+            check_policies(bad, True)

@@ -32,7 +32,10 @@ own écart, poignée and chelem policies and options (the seat models the table 
 like itself), the seat as the taker (with five players the partner is whoever holds the
 called card in that world). The contracts of one world share the world and the playouts'
 random stream (common random numbers), so their differences are measured with less noise
-than their levels.
+than their levels. Prise and Garde are played apart even though the cards are often the
+same: a defender's ``smart`` poignée, and any card play that reads the contract, may play
+them differently. The score is the seat's own score for the deal (``steps.settle_deal``),
+in game points, poignées, Petit au bout and chelem included.
 
 With ``bid_rollout=pimc`` the playouts are played by the search player itself, in every
 seat: each card of a playout with a choice is a ``pimc`` decision (``pimc.pimc_card``) of
@@ -44,10 +47,7 @@ only the playout's table, which holds the bidder's drawn world, never the real u
 it works in a scratch of its own (``BidScratch.play``) and seeds its sub-streams from the
 world's playout stream (``scratch.note_deal`` with that stream as key), so the contracts of
 one world share them too. ``infer=heuristic`` is refused with it (a playout holds no
-auction to weigh worlds by). Prise and Garde are played apart even though the cards are often the
-same: a defender's ``smart`` poignée, and any card play that reads the contract, may play
-them differently. The score is the seat's own score for the deal (``steps.settle_deal``),
-in game points, poignées, Petit au bout and chelem included.
+auction to weigh worlds by).
 
 Randomness comes from a sub-stream of the deal's stream for each seat
 (``rng.seed_substream``: run key, deal number, seat), so the deal's own stream is

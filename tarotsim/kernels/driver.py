@@ -10,7 +10,8 @@ picks the kernel (one dispatch per decision: ``policies.call.choose_call``,
 
 ``play_to_end`` plays a deal on from wherever it stands: the game's card play, the
 ``pimc`` player's playouts and the ``montecarlo`` bidder's. It plays every card whose
-policy searches nothing and hands a card whose policy searches (``pimc``), or a poignée
+policy searches nothing and hands a card whose policy searches (``pimc``, in the game or in
+the bidder's ``pimc`` playouts), or a poignée
 whose policy searches (``poignee=search``), back to its caller, the game
 (``game.play_deal``), which asks the search player with its scratch: so this module and the
 search players that play deals out with it need no search player. ``take_contract`` hands
@@ -24,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.kernels.constants import INFER_NONE
 from tarotsim.kernels.policies.announce import CHELEM_CODES, POIGNEE_CODES, announces_chelem, poignee_choice
 from tarotsim.kernels.policies.bidding import BID_CODES
 from tarotsim.kernels.policies.call import CALL_CODES, choose_call
@@ -56,6 +58,7 @@ from tarotsim.kernels.state import (
     P_CALL_POLICY,
     P_CHELEM_POLICY,
     P_ECART_POLICY,
+    P_INFER,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
@@ -255,7 +258,13 @@ def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
             elif code == BID_MONTECARLO:
                 if not searching:
                     raise ValueError("the montecarlo bidder needs the search scratch")
-                if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_BID_ROLLOUT)]):
+                rollout = cfg[seat_slot(seat, P_BID_ROLLOUT)]
+                if rollout == PLAY_PIMC:  # its playouts' pimc plays its own playouts by the seat's rollout
+                    if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_ROLLOUT)]):
+                        raise ValueError("unknown or searching rollout policy code")
+                    if cfg[seat_slot(seat, P_INFER)] != INFER_NONE:
+                        raise ValueError("the montecarlo bidder's pimc playouts cannot infer")
+                elif not _handled(PLAYOUT_CODES, rollout):
                     raise ValueError("unknown or searching rollout policy code")
             elif not _handled(BID_CODES, code):
                 raise ValueError("unknown bid policy code")

@@ -21,8 +21,8 @@ import json
 import time
 
 import tarotsim
-from tarotsim.bench.timing import Work, interleave, machine
-from tarotsim.config import RunConfig
+from tarotsim.bench.timing import interleave, machine
+from tarotsim.bench.works import strategy_works
 
 TOP = "play=pimc,bid=montecarlo,ecart=search,poignee=search,chelem=search"
 """The top rung of ``reports/strength-ladder.md`` (``bench_strength_ladder.TOP``)."""
@@ -40,20 +40,9 @@ def costs(specs: dict[str, str], *, seconds: float, rounds: int, seed: int) -> d
     per name (median, low, high) of the ratio over ``rounds`` interleaved rounds (its 95 %
     distribution-free interval, None under 6 rounds), each timed on about ``seconds`` CPU s."""
 
-    def work(spec: str, deals: int) -> Work:
-        config = RunConfig(players=4, strategies=(spec,) * 4)
-        return Work(
-            lambda: tarotsim.simulate(deals, seed=seed, config=config, threads=1, progress=False), deals
-        )
-
-    sized = {}
-    for name, spec in {"heuristic": "play=heuristic", **specs}.items():
-        work(spec, 1).run()  # loads the kernels
-        probe = 2_000 if name == "heuristic" else 2
-        started = time.process_time()
-        work(spec, probe).run()
-        per_deal = max(time.process_time() - started, 1e-3) / probe
-        sized[name] = work(spec, max(2, round(seconds / per_deal)))
+    sized = strategy_works(
+        {"heuristic": "play=heuristic", **specs}, players=4, seconds=seconds, seed=seed, cheap=("heuristic",)
+    )
     timed = interleave(sized, repeats=rounds).on_cpu()
     out = {}
     for name in specs:

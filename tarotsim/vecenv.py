@@ -293,6 +293,7 @@ class VecEnv:
             self._games.act_seats[:] = bits
         self._mask = np.zeros((self.n_games, self.n_actions), dtype=bool)  # the last mask returned
         self._action_codes = np.zeros(self.n_games, dtype=np.int64)
+        self._illegal_now = np.zeros(self.n_games, dtype=bool)  # the last step's illegal actions
         # copy=False: the arrays returned at every step
         self._out_obs = np.zeros((0 if self.copy else self.n_games, self.obs_length), dtype=self._dtype)
         self._out_mask = np.zeros((0 if self.copy else self.n_games, self.n_actions), dtype=bool)
@@ -431,17 +432,11 @@ class VecEnv:
         chosen = actions.astype(np.int64, copy=False)  # an unsigned index past int64's: negative, illegal
         codes = self._action_codes
         bad = None
-        first = V.action_codes(chosen, self._mask, self._codes, codes)
-        if first >= 0:
+        if V.action_codes(chosen, self._mask, self._codes, codes, self._illegal_now) >= 0:
+            bad = np.flatnonzero(self._illegal_now)
             if self.illegal == "raise":
-                self._illegal(actions, first)
-            inside = (chosen >= 0) & (chosen < self.n_actions)
-            legal = inside & self._mask[np.arange(self.n_games), np.where(inside, chosen, 0)]
-            bad = np.flatnonzero(~legal)
+                self._illegal(actions, int(bad[0]))
             bad_seats = self._games.pos[bad, V.Q_SEAT]
-            chosen = chosen.copy()
-            chosen[bad] = np.argmax(self._mask[bad], axis=1)
-            codes = self._codes[chosen]
         self._ended[:] = -1
         obs, mask = self._run(codes, final=True)
         if self.copy:

@@ -491,19 +491,28 @@ def step(
 
 
 @njit
-def action_codes(actions: np.ndarray, mask: np.ndarray, act_codes: np.ndarray, codes: np.ndarray) -> int:
-    """For each game ``g`` in order, ``codes[g]`` the code (``stepwise.advance``'s) of the action
+def action_codes(
+    actions: np.ndarray, mask: np.ndarray, act_codes: np.ndarray, codes: np.ndarray, illegal: np.ndarray
+) -> int:
+    """For each game ``g``, ``codes[g]`` the code (``stepwise.advance``'s) of the action
     ``actions[g]`` (int64[G], an index into ``act_codes``, ``tarotsim.game.action_table``'s
-    codes) when ``mask[g]`` (bool[G, n actions]) marks it legal. Returns -1, or the first game
-    whose action is not a legal index, where it stops (the codes from it on are left as they
-    were)."""
+    codes) when ``mask[g]`` (bool[G, n actions]) marks it legal, and ``illegal[g]`` (bool[G])
+    whether it does not; an illegal action is replaced by the game's first legal one (its
+    code written). Returns the first game whose action was illegal, or -1."""
     n_actions = mask.shape[1]
+    first = -1
     for g in range(actions.shape[0]):
         a = actions[g]
-        if a < 0 or a >= n_actions or not mask[g, a]:
-            return g
+        illegal[g] = a < 0 or a >= n_actions or not mask[g, a]
+        if illegal[g]:
+            if first < 0:
+                first = g
+            a = 0
+            for legal in range(n_actions - 1, -1, -1):  # the first legal one (numpy's argmax)
+                if mask[g, legal]:
+                    a = legal
         codes[g] = act_codes[a]
-    return -1
+    return first
 
 
 @njit

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import time
 
 import numpy as np
@@ -38,16 +37,17 @@ from tarotsim._jit import njit
 from tarotsim.bench.timing import machine
 from tarotsim.cards import N_CARDS
 from tarotsim.config import RunConfig
-from tarotsim.game import Game, strategy_cfg
+from tarotsim.game import strategy_cfg
 from tarotsim.kernels.rng import seed_substream
 from tarotsim.kernels.rules import card_bit
 from tarotsim.kernels.search.constraints import seat_constraints
 from tarotsim.kernels.search.likelihood import INFER_EPSILON, INFER_POOL, infer_worlds
 from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
 from tarotsim.kernels.search.worlds import draw_world, holder_allowed, prepare_worlds
-from tarotsim.kernels.state import C_HAND, I_CHIEN_SHOWN, DealState
+from tarotsim.kernels.state import I_CHIEN_SHOWN, DealState
 from tarotsim.kernels.view import seat_view
 from tarotsim.run.seeding import run_key
+from tarotsim.testing import card_positions
 
 STRATEGY = "play=heuristic"
 
@@ -157,37 +157,22 @@ def main() -> None:
     players = args.players
     cfg = strategy_cfg(STRATEGY, players)
     key = run_key(args.seed)
-    choose = random.Random(args.seed)
     sc = new_search_scratch(True)
     truth = np.zeros(N_CARDS, dtype=np.int64)
     counts = np.zeros((2, N_CARDS), dtype=np.int64)
-    rows = []
+    rows: list[tuple[float, float, float]] = []
     deal = 0
     started = time.perf_counter()
-    while len(rows) < args.positions:
-        game = Game._for_run(cfg, key, deal)
-        deal += 1
-        if game.over:
-            continue  # a petit sec: thrown in
-        hand = int(cfg[C_HAND])
-        target = choose.randrange(players * (hand - 1))
-        cards_seen = 0
-        while not game.over:
-            if game.phase == "play":
-                if cards_seen == target:
-                    break
-                cards_seen += 1
-            game.apply(game.ask(STRATEGY))
-        if game.over:
-            continue  # all passed: thrown in
-        seat = int(game.to_act)
+    for game, seat, deal in card_positions(players, seed=args.seed, strategy=STRATEGY):
         uniform, inferred, ess, cards = position_scores(
             game._tb, seat, cfg, sc, key, deal, args.worlds, args.epsilon, truth, counts
         )
         if cards:
             rows.append((uniform, inferred, ess))
-        if args.every and rows and len(rows) % args.every == 0 and cards:
-            report(args, rows, deal, time.perf_counter() - started)
+            if args.every and len(rows) % args.every == 0:
+                report(args, rows, deal, time.perf_counter() - started)
+        if len(rows) == args.positions:
+            break
     report(args, rows, deal, time.perf_counter() - started)
 
 

@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 
 import tarotsim
-from tarotsim.bench.timing import Work, interleave, machine
-from tarotsim.config import RunConfig
+from tarotsim.bench.timing import interleave, machine
+from tarotsim.bench.works import strategy_works
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 PIMC = "play=pimc"
@@ -73,20 +73,7 @@ def rung_costs(players: int, *, seconds: float, rounds: int, seed: int) -> dict[
     and ``deals_per_cpu_s`` (median).
     """
 
-    def work(spec: str, deals: int) -> Work:
-        config = RunConfig(players=players, strategies=(spec,) * players)
-        return Work(
-            lambda: tarotsim.simulate(deals, seed=seed, config=config, threads=1, progress=False), deals
-        )
-
-    sized = {}
-    for name, spec in RUNGS:
-        work(spec, 2).run()  # loads the kernels
-        probe = 2 if name not in CHEAP else 2_000
-        started = time.process_time()
-        work(spec, probe).run()
-        per_deal = max(time.process_time() - started, 1e-3) / probe
-        sized[name] = work(spec, max(2, round(seconds / per_deal)))
+    sized = strategy_works(dict(RUNGS), players=players, seconds=seconds, seed=seed, cheap=CHEAP)
     timed = interleave(sized, repeats=rounds).on_cpu()
     out = {}
     for name, _ in RUNGS:

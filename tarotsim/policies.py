@@ -89,6 +89,11 @@ MAX_BID_WORLDS = 4096
 """The most worlds a ``montecarlo`` decision may sample (each costs up to four playouts)."""
 DEFAULT_BID_ROLLOUT = "heuristic"
 """The card play of the ``montecarlo`` bidder's playouts."""
+DEFAULT_BID_ROLLOUT_WORLDS = 2
+"""Worlds each ``pimc`` decision of the ``montecarlo`` bidder's playouts draws
+(``bid_rollout=pimc``): the fewest that still compare a card across deals, for every card of
+every playout searches (``docs/tasks/search.md`` states the cost: a deal with every seat on it
+costs about 57 times today's ``pimc`` at the default 32 bidder worlds, 20 times at 8)."""
 DEFAULT_DECIDE_WORLDS = 32
 """Worlds a searched écart, chelem, king call or poignée (``search`` policies) samples per
 decision by default: the ``pimc`` default; ``reports/search-decisions.md`` measures them."""
@@ -334,7 +339,7 @@ _POLICY_LIST: tuple[Policy, ...] = (
         "bid",
         2,
         "deals the unseen cards many times and bids the contract whose playouts score best",
-        options=("bid_thresholds", "bid_worlds", "bid_rollout"),
+        options=("bid_thresholds", "bid_worlds", "bid_rollout", "bid_rollout_worlds"),
         searches=True,
     ),
     Policy(
@@ -558,8 +563,21 @@ _OPTION_LIST: tuple[Option, ...] = (
         "bid",
         "policy",
         DEFAULT_BID_ROLLOUT,
-        "the card play of the playouts, every seat",
+        "the card play of the playouts, every seat: any card play, `pimc` included (each of its "
+        "decisions then searches worlds of its own, from the playout seat's view of the bidder's world)",
         slot="P_BID_ROLLOUT",
+        choices=tuple(p.name for p in sorted(_POLICY_LIST, key=lambda p: p.code) if p.decision == "play"),
+    ),
+    Option(
+        "bid_rollout_worlds",
+        "bid",
+        "count",
+        DEFAULT_BID_ROLLOUT_WORLDS,
+        "with `bid_rollout=pimc`: the worlds each `pimc` decision of the playouts draws (its other "
+        "options are the seat's own)",
+        low=1,
+        high=H.MAX_WORLDS,
+        slot="P_BID_ROLLOUT_WORLDS",
     ),
     Option(
         "bidder",

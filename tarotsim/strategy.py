@@ -165,14 +165,15 @@ class Strategy:
         (``tarotsim.policies.OPTIONS``, listed in ``docs/policies.md``): the heuristic's
         tunable constants (`TUNABLES`), the ``pimc`` options (``worlds``, ``endgame``,
         ``rollout``, ``drop``, ``knowledge``, ``infer``), the bidders' (``bid_thresholds``, ``bid_worlds``,
-        ``bid_rollout``, ``bidder``) and ``chelem_threshold``. An option departing from its
+        ``bid_rollout``, ``bid_rollout_worlds``, ``bidder``) and ``chelem_threshold``. An option departing from its
         default needs a policy that reads it (on its side, for a one-side option).
 
     Raises
     ------
     ValueError
         For an unknown key or policy name (the message lists the valid ones), a value out
-        of its range, an option set without a policy that reads it, ``bid=learned``
+        of its range, an option set without a policy that reads it, ``bid_rollout_worlds``
+        without ``bid_rollout=pimc``, ``bid_rollout=pimc`` with ``infer=heuristic``, ``bid=learned``
         without a readable ``bidder`` file, a ``bidder`` without ``bid=learned``, or an
         import path whose module cannot be imported or has no such attribute.
     TypeError
@@ -191,6 +192,7 @@ class Strategy:
     bid_thresholds: tuple[int, int, int, int] | None
     bid_worlds: int
     bid_rollout: str
+    bid_rollout_worlds: int
     bidder: str | None
     chelem_threshold: int
     name: str | None
@@ -275,6 +277,7 @@ class Strategy:
             object.__setattr__(self, key, value)
         for option in OPTIONS.values():
             self._check_read(option)
+        self._check_bid_rollout()
 
     @staticmethod
     def _reader_policy(option: Option, values: dict[str, Any]) -> list[str]:
@@ -300,6 +303,22 @@ class Strategy:
         else:
             where = f"has {option.decision}={policies[0]}"
         raise ValueError(f"{option.name} tunes {readers} {meaning}, but this strategy {where}")
+
+    def _check_bid_rollout(self) -> None:
+        """Refuse what the ``montecarlo`` bidder's playouts cannot combine: ``bid_rollout_worlds``
+        without ``pimc`` playouts, and ``pimc`` playouts weighing their worlds by an auction
+        (``infer=heuristic``) that a playout does not hold."""
+        if self.bid_rollout != "pimc":
+            if self.bid_rollout_worlds != OPTIONS["bid_rollout_worlds"].default:
+                raise ValueError(
+                    f"bid_rollout_worlds sets the worlds of the bidder's pimc playouts: it needs "
+                    f"bid_rollout=pimc, not bid_rollout={self.bid_rollout}"
+                )
+        elif self.infer != "none":
+            raise ValueError(
+                f"bid_rollout=pimc cannot be combined with infer={self.infer}: the bidder's playouts "
+                "start after the auction, so their pimc has no bids to weigh its worlds by"
+            )
 
     def side_play(self, side: str) -> str:
         """The card-play policy of the seat on ``side`` (``"attack"`` or ``"defence"``)."""

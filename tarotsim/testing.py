@@ -395,6 +395,49 @@ def _redealt(game: Any, seat: int, rng: random.Random) -> Iterator[Any]:
         yield copy
 
 
+def card_positions(
+    players: int, count: int | None = None, *, seed: int, strategy: str = "play=heuristic"
+) -> Iterator[tuple[Any, int, int]]:
+    """Positions at a card decision, for the tests and benchmarks of what a seat can infer.
+
+    Deals ``0, 1, …`` of the run of ``seed`` are played with ``strategy`` (a spec of a policy
+    that does not search) in every seat, one decision at a time, each to a card decision drawn
+    uniformly (``random.Random(seed)``) among the ``players × (hand − 1)`` cards before the last
+    trick; deals thrown in (a Petit sec, or all passed) are skipped.
+
+    Yields
+    ------
+    game, seat, dealt : tarotsim.Game, int, int
+        ``count`` times (endlessly without it): the game stopped at the decision, the seat
+        to play, and how many deals have been dealt (this one included).
+    """
+    from tarotsim.game import Game, strategy_cfg
+    from tarotsim.kernels.state import C_HAND
+    from tarotsim.run.seeding import run_key
+
+    cfg = strategy_cfg(strategy, players)
+    key = run_key(seed)
+    choose = random.Random(seed)
+    dealt = made = 0
+    while count is None or made < count:
+        game = Game._for_run(cfg, key, dealt)
+        dealt += 1
+        if game.over:
+            continue  # a Petit sec: thrown in
+        target = choose.randrange(players * (int(cfg[C_HAND]) - 1))
+        seen = 0
+        while not game.over:
+            if game.phase == "play":
+                if seen == target:
+                    break
+                seen += 1
+            game.apply(game.ask(strategy))
+        if game.over:
+            continue  # all passed: thrown in
+        made += 1
+        yield game, int(game.to_act), dealt  # type: ignore[arg-type]
+
+
 def check_no_peeking(
     strategy: Any,
     *,

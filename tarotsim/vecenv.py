@@ -17,7 +17,9 @@ raises or is replaced by the first legal one at a stated penalty. Actions are in
 ``Observation.tensor``'s table) written straight into the batch array: float32
 (``observations="tensor"``) or uint8 (``"compact"``). A game whose deal ends
 moves on to its next deal in the same step; `VecEnv.info` keeps the deal's final
-observation (Gymnasium's same-step autoreset). ``tarotsim.gym`` wraps it for Gymnasium.
+observation (Gymnasium's same-step autoreset). With ``copy=False`` the arrays returned are
+the same ones at every step, written in place by the kernel (Gymnasium's ``copy=False``):
+nothing is allocated per step. ``tarotsim.gym`` wraps it for Gymnasium.
 """
 
 from __future__ import annotations
@@ -145,6 +147,13 @@ class VecEnv:
         (``tarotsim.game.TENSOR_LENGTH`` values, fields ``tarotsim.game.TENSOR_FIELDS``, all
         0 or 1): float32 (``"tensor"``, ``Observation.tensor``'s values) or the same values
         as uint8 (``"compact"``, a quarter of the memory).
+    copy : bool
+        True (the default): `reset` and `step` return arrays of their own, new at every
+        call. False: they return the same preallocated arrays every time (observations,
+        mask, rewards, done), which the kernel writes in place and the next `reset` or
+        `step` overwrites (Gymnasium's vector environments' ``copy=False``): no allocation
+        per step, for a loop that reads each step's arrays before the next (copy what must
+        be kept). The values are the same either way.
     seed : int
         The run's seed: game ``g`` plays the deals ``g, g + n_games, …`` of that run.
     threads : int, optional
@@ -156,6 +165,7 @@ class VecEnv:
     n_games, players : int
     agent_seats : tuple of int
     agent_decisions : tuple of str
+    copy : bool
     actions : list of str
         ``tarotsim.actions(players)``: what an action index means (the mask's columns).
     n_actions : int
@@ -185,6 +195,14 @@ class VecEnv:
     >>> obs, mask = env.reset()
     >>> obs.dtype, obs.shape, mask.shape
     (dtype('float32'), (8, 584), (8, 160))
+
+    The same arrays at every step, overwritten in place (``copy=False``):
+
+    >>> env = VecEnv(8, 4, agent_seats=(0, 1, 2, 3), observations="tensor", copy=False, seed=0)
+    >>> obs, mask = env.reset()
+    >>> after, *_ = env.step(np.argmax(mask, axis=1))
+    >>> after is obs
+    True
     """
 
     def __init__(
@@ -200,6 +218,7 @@ class VecEnv:
         illegal: str = "raise",
         penalty: float | None = None,
         observations: str = "rows",
+        copy: bool = True,
         seed: int = 0,
         threads: int | None = None,
     ) -> None:
@@ -235,6 +254,8 @@ class VecEnv:
             raise ValueError("penalty= applies only with illegal='penalty'")
         if observations not in OBSERVATIONS:
             raise ValueError(f"observations must be one of {OBSERVATIONS}, got {observations!r}")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise TypeError(f"copy must be True or False, got {copy!r}")
         self.n_games = int(n_games)
         self.agent_seats = seats
         self.agent_decisions = _agent_decisions(agent_decisions)
@@ -244,6 +265,7 @@ class VecEnv:
         self.illegal = illegal
         self.penalty = None if penalty is None else float(penalty)
         self.observations = observations
+        self.copy = bool(copy)
         self.seed = resolve_seed(seed)
         self.threads = check_threads(threads)
         self.actions = actions(self.players)
@@ -269,25 +291,29 @@ class VecEnv:
             self._games.play_seats[:] = bits
         else:
             self._games.act_seats[:] = bits
-        self._mask = np.zeros((self.n_games, self.n_actions), dtype=bool)
+        self._mask = np.zeros((self.n_games, self.n_actions), dtype=bool)  # the last mask returned
+        self._action_codes = np.zeros(self.n_games, dtype=np.int64)
+        self._illegal_now = np.zeros(self.n_games, dtype=bool)  # the last step's illegal actions
+        # copy=False: the arrays returned at every step
+        self._out_obs = np.zeros((0 if self.copy else self.n_games, self.obs_length), dtype=self._dtype)
+        self._out_mask = np.zeros((0 if self.copy else self.n_games, self.n_actions), dtype=bool)
+        self._rewards = np.zeros((0 if self.copy else self.n_games, self.players), dtype=np.float32)
+        self._done = np.zeros(0 if self.copy else self.n_games, dtype=bool)
         self._ended = np.full(self.n_games, -1, dtype=np.int64)
         self._records = np.zeros((self.n_games, S.N_REC), dtype=np.int64)
         self._final = np.zeros((self.n_games, self.obs_length), dtype=self._dtype)  # read where a deal ends
-        self._info = self._empty_info()
+        # the last step's games whose deal ended and whose action was illegal (`info` reads them)
+        self._finished = self._bad = np.zeros(0, dtype=np.int64)
         self._started = False
-
-    def _empty_info(self) -> dict[str, np.ndarray]:
-        return {
-            "final_obs": np.zeros((0, self.obs_length), dtype=self._dtype),
-            "final_games": np.zeros(0, dtype=np.int64),
-            "illegal": np.zeros(self.n_games, dtype=bool),
-        }
 
     def _run(self, codes: np.ndarray, final: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Step the games by ``codes``; ``final``: write the final observations of the deals
         that end into ``self._final``."""
-        obs = np.empty((self.n_games, self.obs_length), dtype=self._dtype)
-        mask = np.empty((self.n_games, self.n_actions), dtype=bool)
+        if self.copy:
+            obs = np.empty((self.n_games, self.obs_length), dtype=self._dtype)
+            mask = np.empty((self.n_games, self.n_actions), dtype=bool)
+        else:
+            obs, mask = self._out_obs, self._out_mask
         rows = self.observations == "rows"
         tensors = _NO_TENSORS if rows else obs
         step_games(
@@ -330,6 +356,9 @@ class VecEnv:
         mask : numpy.ndarray
             bool[n_games, n_actions]: its legal actions.
 
+        With ``copy=False`` both are the environment's own arrays, the same at every call,
+        which the next `reset` or `step` overwrites.
+
         Raises
         ------
         ValueError
@@ -338,7 +367,7 @@ class VecEnv:
         from tarotsim.run.seeding import resolve_seed, run_key
 
         self._ended[:] = -1
-        self._info = self._empty_info()
+        self._finished = self._bad = np.zeros(0, dtype=np.int64)
         if games is None:
             if seed is not None:
                 self.seed = resolve_seed(seed)
@@ -384,6 +413,9 @@ class VecEnv:
         done : numpy.ndarray
             bool[n_games]: whether the game's deal ended in this step.
 
+        With ``copy=False`` all four are the environment's own arrays, the same at every
+        call, which the next `reset` or `step` overwrites.
+
         Raises
         ------
         ValueError
@@ -397,30 +429,31 @@ class VecEnv:
             raise ValueError(
                 f"actions must be integers of shape ({self.n_games},), got {actions.dtype} {actions.shape}"
             )
-        inside = (actions >= 0) & (actions < self.n_actions)
-        legal = inside & self._mask[np.arange(self.n_games), np.where(inside, actions, 0)]
-        illegal = ~legal
-        bad = np.flatnonzero(illegal) if not legal.all() else None
-        if bad is not None:
+        chosen = actions.astype(np.int64, copy=False)  # an unsigned index past int64's: negative, illegal
+        codes = self._action_codes
+        bad = None
+        if V.action_codes(chosen, self._mask, self._codes, codes, self._illegal_now) >= 0:
+            bad = np.flatnonzero(self._illegal_now)
             if self.illegal == "raise":
                 self._illegal(actions, int(bad[0]))
             bad_seats = self._games.pos[bad, S.Q_SEAT]
-            actions = actions.astype(np.int64)
-            actions[bad] = np.argmax(self._mask[bad], axis=1)
         self._ended[:] = -1
-        obs, mask = self._run(self._codes[actions], final=True)
-        done = self._ended >= 0
-        rewards = np.zeros((self.n_games, self.players), dtype=np.float32)
-        rewards[done] = self._records[done, S.R_SCORE : S.R_SCORE + self.players]
+        obs, mask = self._run(codes, final=True)
+        if self.copy:
+            done = self._ended >= 0
+            rewards = np.zeros((self.n_games, self.players), dtype=np.float32)
+        else:
+            done = np.greater_equal(self._ended, 0, out=self._done)
+            rewards = self._rewards
+            rewards.fill(0)
         finished = np.flatnonzero(done)
+        rewards[finished] = self._records[finished, S.R_SCORE : S.R_SCORE + self.players]
+        self._bad = np.zeros(0, dtype=np.int64)
         if bad is not None:
             assert self.penalty is not None
             rewards[bad, bad_seats] -= self.penalty
-        self._info = {
-            "final_obs": self._final[finished],
-            "final_games": finished,
-            "illegal": illegal,
-        }
+            self._bad = bad
+        self._finished = finished
         return obs, mask, rewards, done
 
     @property
@@ -430,8 +463,15 @@ class VecEnv:
         the seat that acted in each of the k games whose deal ended (a deal thrown in: its
         auction's end), ``final_games`` (int64[k]) those games, in order (where ``done``
         is true), and ``illegal`` (bool[n_games]) the games whose action was illegal and
-        replaced (``illegal="penalty"``). Empty and all false after `reset`."""
-        return {name: value.copy() for name, value in self._info.items()}
+        replaced (``illegal="penalty"``). Empty and all false after `reset`. Made when read
+        (the final observations are kept until the next `step`), of arrays of its own."""
+        illegal = np.zeros(self.n_games, dtype=bool)
+        illegal[self._bad] = True
+        return {
+            "final_obs": self._final[self._finished],
+            "final_games": self._finished.copy(),
+            "illegal": illegal,
+        }
 
     def _illegal(self, actions: np.ndarray, g: int) -> None:
         pos = self._games.pos[g]

@@ -26,6 +26,32 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         _compile_the_game()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` (``make test``), the tests of one ``xdist_group`` go to one
+    worker: pytest-xdist names each ``nodeid@group`` for its scheduler, by setting
+    ``item._nodeid``, which pytest 9 no longer reads (a node id is a ``NodeId`` there), so
+    the groups were spread over the workers and each compiled their kernels again, side by
+    side. The name is set here where xdist's did not take."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
+        nodeid = item.nodeid
+        if not names or nodeid.rfind("@") > nodeid.rfind("]"):
+            continue  # no group, or named already
+        grouped = f"{nodeid}@{'_'.join(sorted(names))}"
+        if hasattr(item, "_id"):
+            from _pytest.nodeid import NodeId
+
+            item._id = NodeId.parse(grouped)
+        else:
+            item._nodeid = grouped
+
+
 @pytest.fixture(scope="session")
 def compiled_game() -> None:
     """The run kernel of games without search players compiled (or loaded) in this process

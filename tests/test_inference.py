@@ -3,19 +3,17 @@ that the heuristic's own play fits exactly, weights that follow the evidence, an
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
 from tarotsim.config import RunConfig
-from tarotsim.game import Game, strategy_cfg
+from tarotsim.game import strategy_cfg
 from tarotsim.kernels.search.constraints import seat_constraints, world_hands
 from tarotsim.kernels.search.likelihood import world_log_likelihood
 from tarotsim.kernels.search.scratch import SearchScratch
-from tarotsim.kernels.state import C_HAND, I_CHIEN_SHOWN, I_TRICK, P_INFER, DealState
-from tarotsim.run.seeding import run_key
+from tarotsim.kernels.state import I_CHIEN_SHOWN, I_TRICK, P_INFER, DealState
 from tarotsim.strategy import Strategy
+from tarotsim.testing import card_positions
 from tests.test_no_peeking import SEARCH, count_changed, pimc_of, view_of
 
 HEURISTIC = "play=heuristic"
@@ -66,39 +64,14 @@ def true_world_log_likelihood(
     return world_log_likelihood(v, cfg, sc.world, sc.holder_seat, n, sc.hands, sc.attack, epsilon, sc.infer)
 
 
-def heuristic_positions(players: int, n_positions: int, seed: int):
-    """(game, seat) at card decisions drawn at random in deals of heuristic play."""
-    cfg = strategy_cfg(HEURISTIC, players)
-    key = run_key(seed)
-    choose = random.Random(seed)
-    deal = 0
-    made = 0
-    while made < n_positions:
-        game = Game._for_run(cfg, key, deal)
-        deal += 1
-        if game.over:
-            continue
-        target = choose.randrange(players * (int(cfg[C_HAND]) - 1))
-        seen = 0
-        while not game.over:
-            if game.phase == "play":
-                if seen == target:
-                    break
-                seen += 1
-            game.apply(game.ask(HEURISTIC))
-        if game.over:
-            continue  # all passed: thrown in
-        made += 1
-        yield game, int(game.to_act), cfg
-
-
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_heuristics_own_play_fits_the_model_exactly(players: int) -> None:
     """In deals of heuristic play, the true deal as a world makes every bid, poignée and card
     of the other seats the model's own choice: with a model that almost never strays its
     log-likelihood is about 0. This checks that each past decision is replayed with the view
     its seat had."""
-    for game, seat, cfg in heuristic_positions(players, 25, seed=players):
+    cfg = strategy_cfg(HEURISTIC, players)
+    for game, seat, _ in card_positions(players, 25, seed=players, strategy=HEURISTIC):
         fit = true_world_log_likelihood(game._tb, seat, cfg, SEARCH.play, 1e-12, -1)
         assert fit > -1e-6, (game.deal, seat)
 
@@ -107,7 +80,8 @@ def test_a_deal_the_play_contradicts_weighs_less() -> None:
     """Trading two unseen cards between two hands of the true deal, late in the play, makes
     the world less likely by a factor epsilon or more at least most of the time."""
     lower = tried = 0
-    for game, seat, cfg in heuristic_positions(4, 30, seed=41):
+    cfg = strategy_cfg(HEURISTIC, 4)
+    for game, seat, _ in card_positions(4, 30, seed=41, strategy=HEURISTIC):
         if game._tb.info[I_TRICK] < 6:  # the later tricks say more
             continue
         true = true_world_log_likelihood(game._tb, seat, cfg, SEARCH.play, 0.1, -1)

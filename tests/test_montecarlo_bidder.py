@@ -12,8 +12,11 @@ import pytest
 import tarotsim
 from tarotsim.cards import N_CARDS, parse_cards, to_mask
 from tarotsim.config import RunConfig
+from tarotsim.kernels.constants import INFER_HEURISTIC
 from tarotsim.kernels.deal import is_petit_sec
+from tarotsim.kernels.policies.dispatch import check_policies
 from tarotsim.kernels.policies.bidding import chavey_wish
+from tarotsim.kernels.policies.codes import PLAY_PIMC
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
 from tarotsim.kernels.search.montecarlo import (
     B_ACCEPTED,
@@ -24,14 +27,18 @@ from tarotsim.kernels.search.montecarlo import (
     new_bid_scratch,
     playout_totals,
 )
-from tarotsim.kernels.state import MAX_SEATS, DealState, new_state
+from tarotsim.kernels.state import MAX_SEATS, P_INFER, P_ROLLOUT, DealState, new_state, seat_slot
 from tarotsim.kernels.steps import reset_table
 from tarotsim.labels import TABLE_SIZES, Contract
 from tarotsim.run.engine import play_deals
 from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
+from tarotsim.testing import redistribute
 from tests.test_no_peeking import view_of
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
+MC_PIMC = "play=pimc,bid=montecarlo,bid_worlds=2,bid_rollout=pimc"
+"""The bidder whose playouts the search player plays, small: 2 worlds, each card of a playout
+a ``pimc`` decision over 2 worlds of its own (``bid_rollout_worlds``' default)."""
 KEY = np.array([11, 22, 33, 44], dtype=np.uint64)
 
 
@@ -210,8 +217,67 @@ def test_strategy_options() -> None:
         Strategy.parse("bid=montecarlo,bid_worlds=0")
     with pytest.raises(
         ValueError,
-        match="unknown bid_rollout policy 'clever'; valid names: basic, greedy, heuristic, net, random",
+        match="unknown bid_rollout policy 'clever'; valid names: basic, greedy, heuristic, net, pimc, random",
     ):
         Strategy.parse("bid=montecarlo,bid_rollout=clever")
     with pytest.raises(TypeError, match="bid_rollout must be a name such as 'random', got 3"):
         Strategy(bid="montecarlo", bid_rollout=3)
+
+
+def test_pimc_playouts_are_played_by_pimc() -> None:
+    """The playouts' pimc decides (its totals differ from the heuristic's on the same worlds),
+    and its scratch is full size only for a seat that bids with it."""
+    hand = set(parse_cards("T1 T21 T20 T19 T18 T17 T16 T15 KS KH QH 2D 3D 4D 5C 6C 7C 8C".split()))
+    others, chien = random_deal(random.Random(8), 4, keep=hand, seat=1)
+    tb = dealt_table(others, chien, dealer=0, players=4)
+    _, by_pimc = wish(tb, table_config(MC_PIMC), 1, [])
+    _, by_heuristic = wish(tb, table_config("play=pimc,bid=montecarlo,bid_worlds=2"), 1, [])
+    assert by_pimc.scalars[B_ACCEPTED] == by_heuristic.scalars[B_ACCEPTED] == 2  # the same worlds
+    assert (by_pimc.total != by_heuristic.total).any()
+    assert by_pimc.play.world_values.shape[0] > 1 == by_heuristic.play.world_values.shape[0]
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_with_pimc_playouts_the_wish_depends_only_on_what_the_seat_knows(players: int) -> None:
+    """The unseen cards dealt again as the no-peeking check deals them (``testing.redistribute``):
+    the same wish and the same playout totals; asked twice, the same again (determinism)."""
+    cfg = table_config(MC_PIMC, players=players)
+    rng = random.Random(40 + players)
+    for trial in range(2):
+        hands, chien = random_deal(rng, players)
+        dealer = rng.randrange(players)
+        spoken = rng.randrange(players)
+        seat = (dealer + 1 + spoken) % players
+        bids = [rng.choice([PASS, PASS, PRISE]) for _ in range(spoken)]
+        tb = dealt_table(hands, chien, dealer, players)
+        first, bs = wish(tb, cfg, seat, bids, deal=trial)
+        totals = bs.total.copy()
+        again, bs_again = wish(tb, cfg, seat, bids, deal=trial)
+        assert again == first and (bs_again.total == totals).all()
+        other, moved = redistribute(tb, seat, rng)
+        assert moved > 0
+        second, bs2 = wish(other, cfg, seat, bids, deal=trial)
+        assert second == first
+        assert (bs2.total == totals).all()
+
+
+def test_records_with_pimc_playouts_do_not_depend_on_where_a_block_starts() -> None:
+    cfg = table_config(MC_PIMC.replace("play=pimc", "play=heuristic"))
+    whole = play_deals(0, 6, KEY, cfg)
+    part = play_deals(4, 2, KEY, cfg)
+    assert (part == whole[4:]).all()
+
+
+def test_the_kernels_refuse_what_pimc_playouts_cannot_combine() -> None:
+    """What ``Strategy`` refuses in a line, the run's check refuses too: a searching rollout for
+    the playouts' pimc, or its worlds weighed by an auction the playouts do not hold."""
+    cfg = table_config(MC_PIMC).reshape(1, -1)
+    check_policies(cfg, True)
+    for slot, code, message in (
+        (P_ROLLOUT, PLAY_PIMC, "unknown or searching rollout policy code"),
+        (P_INFER, INFER_HEURISTIC, "pimc playouts cannot infer"),
+    ):
+        bad = cfg.copy()
+        bad[0, seat_slot(2, slot)] = code
+        with pytest.raises(ValueError, match=message):
+            check_policies(bad, True)

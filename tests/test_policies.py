@@ -77,4 +77,5 @@ def test_a_policy_that_searches_makes_the_run_search() -> None:
 def test_every_non_searching_card_play_may_be_a_rollout() -> None:
     plays = [p for p in POLICY_TABLE.values() if p.decision == "play"]
     assert all(p.rollout != p.searches for p in plays)
-    assert set(OPTIONS["bid_rollout"].names()) == {p.name for p in plays if p.rollout}
+    assert set(OPTIONS["rollout"].names()) == {p.name for p in plays if p.rollout}
+    assert set(OPTIONS["bid_rollout"].names()) == {p.name for p in plays}  # the bidder's may search

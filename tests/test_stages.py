@@ -29,6 +29,10 @@ from tarotsim.kernels.state import (
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
 
+# One worker runs this module (the Makefile's --dist loadgroup): the parallel stage kernel is a
+# whole compile of the game of its own, which two workers would otherwise make side by side.
+pytestmark = pytest.mark.xdist_group("stages")
+
 DEALS = 300
 CONFIGS = [
     pytest.param(players, policy, ecart, id=f"{players}p-{policy}")
@@ -62,7 +66,9 @@ def test_a_deal_played_to_the_score_or_the_records_leaves_the_table_of_play_deal
     rec, log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     stage_rec, stage_log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     for deal in range(60):
-        play_deal(deal, key, cfg, engine, rec, log, None)
+        # every argument as batch.play_block passes it (users None, not left out): its compiled
+        # variant, where an omitted argument would compile the whole game again
+        play_deal(deal, key, cfg, engine, rec, log, None, None)
         for last in (STAGE_PLAY, STAGE_SCORE, STAGE_RECORDS):
             play_until(last, deal, key, cfg, stage, stage_rec, stage_log)
             expected, got = _tables(engine), _tables(stage)
@@ -83,7 +89,7 @@ def test_earlier_stages_stop_where_the_deal_stands(players, policy, ecart):
     rec, log = np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64)
     hand_size = cfg[C_HAND]
     for deal in range(60):
-        play_deal(deal, key, cfg, engine, rec, log, None)
+        play_deal(deal, key, cfg, engine, rec, log, None, None)
         played = engine.info[I_TAKER] >= 0 and engine.info[I_TRICK] == hand_size
         for last in (STAGE_DEAL, STAGE_BID, STAGE_ECART):
             play_until(last, deal, key, cfg, stage, rec, log)

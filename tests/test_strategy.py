@@ -312,7 +312,16 @@ def test_traces_name_the_strategies_only_when_the_run_has_them() -> None:
             "play=pimc,rollout=pimc",
             "unknown rollout policy 'pimc'; valid names: basic, greedy, heuristic, net, random",
         ),
-        ("bid=montecarlo,bid_rollout=pimc", "unknown bid_rollout policy 'pimc'"),
+        ("bid=montecarlo,bid_rollout=smart", "unknown bid_rollout policy 'smart'"),
+        ("bid=montecarlo,bid_rollout_worlds=3", "bid_rollout_worlds sets the worlds of the bidder's pimc"),
+        (
+            "bid=montecarlo,bid_rollout=pimc,bid_rollout_worlds=0",
+            "bid_rollout_worlds must be 1 to 4096, got 0",
+        ),
+        (
+            "play=pimc,infer=heuristic,bid=montecarlo,bid_rollout=pimc",
+            "bid_rollout=pimc cannot be combined with infer=heuristic",
+        ),
         ("call=queen", "unknown call policy 'queen'; valid names: longest"),
     ],
 )

@@ -166,6 +166,11 @@ def test_illegal_actions_and_bad_arguments_are_one_line_errors() -> None:
         env.step(bad)
     with pytest.raises(ValueError, match="shape"):
         env.step(np.zeros(2, dtype=np.int64))
+    for index in (-1, env.n_actions, 2**64 - 1):  # outside the table, an unsigned past int64's
+        outside = np.argmax(mask, axis=1).astype(np.uint64 if index > 0 else np.int64)
+        outside[1] = index
+        with pytest.raises(ValueError, match=rf"^game 1: seat 1 cannot take action {index} in the bid phase"):
+            env.step(outside)
     with pytest.raises(ValueError, match="agent_seats"):
         VecEnv(2, 4, agent_seats=(4,))
     with pytest.raises(ValueError, match="searching"):
@@ -293,3 +298,38 @@ def test_agent_decisions_and_forced_contract_options_are_checked() -> None:
         VecEnv(2, 4, taker=4, contract="garde")
     with pytest.raises(ValueError, match="observations must be"):
         VecEnv(2, 4, observations="dict")
+
+
+@pytest.mark.parametrize("observations", ["rows", "tensor", "compact"])
+def test_without_copies_the_same_arrays_hold_the_copying_values(observations: str) -> None:
+    options = {"agent_seats": (0, 2), "illegal": "penalty", "penalty": 3.0, "observations": observations}
+    copying = VecEnv(5, 4, seed=7, threads=1, **options)
+    reusing = VecEnv(5, 4, seed=7, threads=1, copy=False, **options)
+    assert copying.copy and not reusing.copy
+    obs, mask = copying.reset()
+    own = reusing.reset()
+    rng = np.random.default_rng(3)
+    first_step = None
+    finished = illegal = 0
+    while finished < 6 or illegal < 2:
+        np.testing.assert_array_equal(own[0], obs)
+        np.testing.assert_array_equal(own[1], mask)
+        kept = obs.copy()
+        chosen = _random_actions(mask, rng)
+        if rng.random() < 0.1:
+            chosen[1] = int(np.argmin(mask[1]))  # illegal: the first legal action at a penalty
+        step = copying.step(chosen)
+        again = reusing.step(chosen)
+        np.testing.assert_array_equal(obs, kept)  # what a copying step returned stays as it was
+        assert again[0] is own[0] and again[1] is own[1]
+        first_step = again if first_step is None else first_step
+        assert again[2] is first_step[2] and again[3] is first_step[3]
+        for mine, theirs in zip(again, step, strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+        for name, value in copying.info.items():
+            np.testing.assert_array_equal(reusing.info[name], value)
+        obs, mask = step[0], step[1]
+        finished += int(step[3].sum())
+        illegal += int(copying.info["illegal"].sum())
+    with pytest.raises(TypeError, match="copy must be True or False"):
+        VecEnv(2, 4, copy="no")  # type: ignore[arg-type]

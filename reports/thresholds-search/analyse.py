@@ -1,11 +1,15 @@
 """The tables of reports/thresholds-search from the sweeps of run.sh.
 
-    python reports/thresholds-search/analyse.py RUNS_ROOT [--players 4 5] [--n-boot 200] [--reproduce ROOT4]
+    python reports/thresholds-search/analyse.py RUNS_ROOT [RUNS_ROOT ...] [--players 4 5] [--n-boot 200]
+        [--reproduce ROOT4]
 
-RUNS_ROOT holds ``<P>p/<play>/roundR-boutsB`` for the plays ``heuristic``, ``pimc-table``
+Each RUNS_ROOT holds ``<P>p/<play>/roundR-boutsB`` for the plays ``heuristic``, ``pimc-table``
 (today's pimc) and ``search`` (the top rung): each a stratified sweep of one bout count over its
-trump lengths, the plays on the same deals (same seed, same cells). Rounds finished under every
-play are pooled and fitted, and each step of the ladder is resampled pair by pair, with the
+trump lengths, the plays on the same deals (same seed, same cells). Several roots hold the same
+runs under other contracts (``run.sh`` with ``CONTRACTS``): a run of one name deals the same cards
+in every root (checked), so the roots' records of a run are one set of deals under more contracts.
+Rounds finished under every play are pooled and fitted, and each step of the ladder is resampled
+pair by pair, with the
 functions of ``reports/thresholds-pimc/analyse.py`` (imported, not copied). At 4 players the
 heuristic's and today's pimc's cells are checked against ``reports/thresholds-pimc/cells.csv``
 (the same seeds and cells): every cell this root deals as often as that study did must hold the
@@ -96,6 +100,11 @@ def _cells(frame: pd.DataFrame) -> str:
     return shown + (f" and {len(frame) - 6} more" if len(frame) > 6 else "")
 
 
+def _runs_in_words(names: list[str], every: list[str]) -> str:
+    """``names`` among ``every`` run, in words."""
+    return "every run" if names == every else f"{len(names)} runs ({', '.join(names)})"
+
+
 def _contracts(records: pd.DataFrame) -> str:
     """The contracts the records were played under, in words."""
     played = records.loc[records["thrown_in"] == "none", "contract"].astype(str).unique()
@@ -149,12 +158,59 @@ def table(fits: dict[str, pd.DataFrame], steps: dict[tuple[str, str], dict]) -> 
     return pd.DataFrame(rows)
 
 
-def study_of(root: Path, players: int, n_boot: int, reproduce: Path) -> tuple[list[str], pd.DataFrame]:
-    """The report's section for one table size, and its cells' sums."""
-    runs = finished_runs(root)
+def _deals(run: Path) -> int:
+    """How many deals a finished run dealt (its manifest's count)."""
+    return int(json.loads((run / "manifest.json").read_text())["counts"]["deals"])
+
+
+def records_of(roots: list[Path]) -> tuple[dict[str, pd.DataFrame], dict[Path, list[str]]]:
+    """Each play's records over every root, and each root's runs finished under every play.
+
+    Within a root the runs are pooled as ``thresholds-pimc`` pools them (each cell weighted by its
+    probability over its deals there); the deals are then numbered by run, the same run the same
+    numbers in every root, so the paired resampling draws a deal once for all its contracts. A run
+    found in two roots must deal the same cards (checked on each deal's bouts and trump length).
+    """
+    runs = {root: finished_runs(root) for root in roots}
+    order = sorted({name for names in runs.values() for name in names})
+    first = {name: next(root for root in roots if name in runs[root]) for name in order}
+    sizes = [_deals(first[name] / PLAYS[0] / name) for name in order]
+    start = dict(zip(order, np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int), strict=True))
+    out: dict[str, list[pd.DataFrame]] = {play: [] for play in PLAYS}
+    seen: dict[str, pd.DataFrame] = {}
+    for root, names in runs.items():
+        if not names:
+            continue
+        local = np.concatenate([[0], np.cumsum([_deals(root / PLAYS[0] / n) for n in names])])
+        shift = np.repeat([start[n] - local[i] for i, n in enumerate(names)], np.diff(local))
+        for play in PLAYS:
+            part = study.pooled(root, play, names)
+            assert int(part["deal"].max()) < local[-1], "a run's deals are numbered 0 to its count - 1"
+            part["deal"] = part["deal"] + shift[part["deal"].to_numpy()]
+            out[play].append(part)
+            hands = part.drop_duplicates("deal").set_index("deal")[["taker_bouts", "taker_trumps"]]
+            if play in seen:
+                both = seen[play].merge(hands, left_index=True, right_index=True, suffixes=("", "_other"))
+                same = (both[["taker_bouts", "taker_trumps"]].to_numpy()
+                        == both[["taker_bouts_other", "taker_trumps_other"]].to_numpy())  # fmt: skip
+                assert same.all(), f"{root}: a run deals other cards than in another root"
+                hands = pd.concat([seen[play], hands[~hands.index.isin(seen[play].index)]])
+            seen[play] = hands
+    records = {
+        play: pd.concat(parts, ignore_index=True).sort_values("deal", kind="stable").reset_index(drop=True)
+        for play, parts in out.items()
+        if parts
+    }
+    return records, runs
+
+
+def study_of(roots: list[Path], players: int, n_boot: int, reproduce: Path) -> tuple[list[str], pd.DataFrame]:
+    """The report's section for one table size (its runs under ``ROOT/<P>p`` of each root), and its
+    cells' sums."""
+    records, by_root = records_of(roots)
+    runs = sorted({name for names in by_root.values() for name in names})
     if not runs:
         return [f"## {players} players", "", "No run finished under every play.", ""], pd.DataFrame()
-    records = {play: study.pooled(root, play, runs) for play in PLAYS}
     fits = {play: thresholds(records[play]) for play in PLAYS}
     steps = {}
     for lower, higher in STEPS:
@@ -168,8 +224,14 @@ def study_of(root: Path, players: int, n_boot: int, reproduce: Path) -> tuple[li
         f"## {players} players",
         "",
         f"{deals:,} deals in {len(runs)} runs ({', '.join(runs)}), {len(cells)} cells of the taker's bouts "
-        f"and trump length, {cells.min()} to {cells.max()} deals per cell; each deal played under "
-        f"{_contracts(records[PLAYS[0]])} by seat 0 with each play in every seat, on the same cards.",
+        f"and trump length, {cells.min()} to {cells.max()} deals per cell; each deal played by seat 0 "
+        "with each play in every seat, on the same cards, under "
+        + "; ".join(
+            f"{_contracts(study.pooled(root, PLAYS[0], names))} in {_runs_in_words(names, runs)}"
+            for root, names in by_root.items()
+            if names
+        )
+        + ".",
         "",
         "Deals per cell (bouts × trumps): "
         + "; ".join(
@@ -225,7 +287,7 @@ def study_of(root: Path, players: int, n_boot: int, reproduce: Path) -> tuple[li
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("root", type=Path)
+    parser.add_argument("roots", type=Path, nargs="+", metavar="root")
     parser.add_argument("--players", type=int, nargs="+", default=[4, 5])
     parser.add_argument("--n-boot", type=int, default=200)
     parser.add_argument("--reproduce", type=Path, default=None,
@@ -235,8 +297,8 @@ def main() -> None:
     args = parser.parse_args()
     lines = [args.preamble.read_text(encoding="utf-8").rstrip(), ""]
     for players in args.players:
-        root = args.root / f"{players}p"
-        section, sums = study_of(root, players, args.n_boot, args.reproduce or root)
+        roots = [root / f"{players}p" for root in args.roots]
+        section, sums = study_of(roots, players, args.n_boot, args.reproduce or roots[0])
         lines += section
         if len(sums):
             sums.to_csv(HERE / f"cells-{players}p.csv", index=False)

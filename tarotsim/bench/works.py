@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from tarotsim.config import RunConfig
 from tarotsim.kernels.state import N_REC
 from tarotsim.run.engine import play_deals, using_threads
 from tarotsim.run.seeding import run_key
+from tarotsim.strategy import Strategy
 
 SEED = 1
 """Seed of every measured run: each figure plays the same deals in every round."""
@@ -88,6 +90,30 @@ def simulate_work(deals: int, *, threads: int = 1) -> Work:
         ),
         deals,
     )
+
+
+def strategy_works(
+    specs: Mapping[str, str], *, players: int, seconds: float, seed: int, cheap: Collection[str] = ()
+) -> dict[str, Work]:
+    """Per name, ``simulate`` with its strategy spec in every seat (one thread, the deals of
+    ``seed``) on enough deals to take about ``seconds`` CPU s, sized on a first timed run of 2
+    deals (2,000 for the names in ``cheap``) after a run that loads the kernels: the works whose
+    CPU times, interleaved (``timing.interleave``), give each strategy's cost per deal."""
+    from tarotsim.simulate import simulate
+
+    def work(spec: str, deals: int) -> Work:
+        config = RunConfig(players=players, strategies=(Strategy.parse(spec),) * players)
+        return Work(lambda: simulate(deals, seed=seed, config=config, threads=1, progress=False), deals)
+
+    sized = {}
+    for name, spec in specs.items():
+        work(spec, 2).run()  # loads the kernels
+        probe = 2_000 if name in cheap else 2
+        started = time.process_time()
+        work(spec, probe).run()
+        per_deal = max(time.process_time() - started, 1e-3) / probe
+        sized[name] = work(spec, max(2, round(seconds / per_deal)))
+    return sized
 
 
 def records_work(deals: int) -> Work:

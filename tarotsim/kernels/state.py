@@ -109,10 +109,11 @@ P_CALL_WORLDS = 28  # searched call (call=search): worlds sampled per decision
 P_ECART_WORLDS = 29  # searched écart (ecart=search): worlds sampled per decision
 P_POIGNEE_WORLDS = 30  # searched poignée (poignee=search): worlds sampled per decision
 P_CHELEM_WORLDS = 31  # searched chelem (chelem=search): worlds sampled per decision
+P_BID_ROLLOUT_WORLDS = 32  # montecarlo bidder with pimc playouts: the worlds of each pimc decision in them
 # the ``learned`` bidder's model (policies.bidding.learned_wish), from slot P_LEARNED_0: one row of
 # LEARNED_ROW slots per contract (Prise … Garde contre): the intercept, then one coefficient per
 # hand feature (kernels.features.F_*); predicted taker score in points times LEARNED_SCALE
-P_LEARNED_0 = 32
+P_LEARNED_0 = 33
 LEARNED_ROW = N_FEATURES + 1
 N_LEARNED_CONTRACTS = 4
 LEARNED_SCALE = 1000  # fixed point: a coefficient of 1.5 points is stored as 1500

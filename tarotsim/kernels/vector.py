@@ -1,7 +1,7 @@
 """Many step-by-step deals at once, for ``tarotsim.VecEnv`` and the Python players: a batch of
 games, each a ``DealState`` (the rows of ``Games``' arrays) on the deal machine (``kernels.machine``).
 
-Three entry points:
+Four entry points:
 
 - ``step``: for every game of a block of the batch, apply the caller's action (if any), then let the
   built-in policies of the game's ``cfg`` row decide (``game.run_until``) up to the next
@@ -11,6 +11,7 @@ Three entry points:
   over). Then the observation row of the seat to act and its legal-action mask are written.
   Each game depends only on its own arrays, so blocks run on threads give the same results
   whatever the number of threads.
+- ``action_codes``: the codes of a batch of actions, checked against the masks.
 - ``observe``: the observation row of one seat of one deal (``tarotsim.game.Game``).
 - ``decide_user_seats``: the decisions of seats played by a user's Numba function
   (``kernels.user``), made by the one ``game.decide``: a Python
@@ -475,6 +476,31 @@ def step(
         _step_game(
             gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final, tensors, final_tensors
         )
+
+
+@njit
+def action_codes(
+    actions: np.ndarray, mask: np.ndarray, act_codes: np.ndarray, codes: np.ndarray, illegal: np.ndarray
+) -> int:
+    """For each game ``g``, ``codes[g]`` the code (``machine.apply``'s) of the action
+    ``actions[g]`` (int64[G], an index into ``act_codes``, ``tarotsim.game.action_table``'s
+    codes) when ``mask[g]`` (bool[G, n actions]) marks it legal, and ``illegal[g]`` (bool[G])
+    whether it does not; an illegal action is replaced by the game's first legal one (its
+    code written). Returns the first game whose action was illegal, or -1."""
+    n_actions = mask.shape[1]
+    first = -1
+    for g in range(actions.shape[0]):
+        a = actions[g]
+        illegal[g] = a < 0 or a >= n_actions or not mask[g, a]
+        if illegal[g]:
+            if first < 0:
+                first = g
+            a = 0
+            for legal in range(n_actions - 1, -1, -1):  # the first legal one (numpy's argmax)
+                if mask[g, legal]:
+                    a = legal
+        codes[g] = act_codes[a]
+    return first
 
 
 @njit

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarotsim._jit import njit
+from tarotsim.kernels.constants import INFER_NONE
 from tarotsim.kernels.policies.announce import CHELEM_CODES, POIGNEE_CODES
 from tarotsim.kernels.policies.bidding import BID_CODES
 from tarotsim.kernels.policies.call import CALL_CODES
@@ -36,6 +37,7 @@ from tarotsim.kernels.state import (
     P_CALL_POLICY,
     P_CHELEM_POLICY,
     P_ECART_POLICY,
+    P_INFER,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_POIGNEE_POLICY,
@@ -103,7 +105,13 @@ def check_policies(cfgs: np.ndarray, searching: bool, users: int = 0) -> None:
             elif code == BID_MONTECARLO:
                 if not searching:
                     raise ValueError("the montecarlo bidder needs the search scratch")
-                if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_BID_ROLLOUT)]):
+                rollout = cfg[seat_slot(seat, P_BID_ROLLOUT)]
+                if rollout == PLAY_PIMC:  # its playouts' pimc plays its own playouts by the seat's rollout
+                    if not _handled(PLAYOUT_CODES, cfg[seat_slot(seat, P_ROLLOUT)]):
+                        raise ValueError("unknown or searching rollout policy code")
+                    if cfg[seat_slot(seat, P_INFER)] != INFER_NONE:
+                        raise ValueError("the montecarlo bidder's pimc playouts cannot infer")
+                elif not _handled(PLAYOUT_CODES, rollout):
                     raise ValueError("unknown or searching rollout policy code")
             elif not _handled(BID_CODES, code):
                 raise ValueError("unknown bid policy code")

@@ -37,16 +37,31 @@ same: a defender's ``smart`` poignée, and any card play that reads the contract
 them differently. The score is the seat's own score for the deal (``steps.settle_deal``),
 in game points, poignées, Petit au bout and chelem included.
 
+With ``bid_rollout=pimc`` the playouts are played by the search player itself, in every
+seat: each card of a playout with a choice is a ``pimc`` decision (``pimc.pimc_card``) of
+that playout's seat, which draws ``bid_rollout_worlds`` worlds of its own, consistent with
+what that seat sees of the playout table (its hand in the bidder's world, the cards played,
+the chien shown …), and plays them out by the seat's ``rollout`` policy; its other options
+(``drop``, ``endgame``, ``knowledge``) are the deciding seat's own. A nested decision sees
+only the playout's table, which holds the bidder's drawn world, never the real unseen cards;
+it works in a scratch of its own (``BidScratch.play``) and seeds its sub-streams from the
+world's playout stream (``scratch.note_deal`` with that stream as key), so the contracts of
+one world share them too. ``infer=heuristic`` is refused with it (a playout holds no
+auction to weigh worlds by).
+
 Randomness comes from a sub-stream of the deal's stream for each seat
 (``rng.seed_substream``: run key, deal number, seat), so the deal's own stream is
 untouched and the wish is a function of the run key, the deal number, the seat's hand
 and the bids heard, never of the cards it cannot see: ``tests/test_montecarlo_bidder.py``
 re-deals them and checks the wish stays the same.
 
-Cost: up to four playouts per world, each about one heuristic deal's card play; the
-decision also draws the worlds (``worlds.draw_world``, a few microseconds each) and
-rejects those that do not fit the bids. A block of deals allocates its scratch once
-(``new_bid_scratch``): a second table for the playouts and the sampler's arrays.
+Cost: up to four playouts per world, each one deal's card play by ``bid_rollout`` (about
+one heuristic deal; ``pimc`` playouts cost a ``pimc`` deal at ``bid_rollout_worlds`` worlds
+each: ``docs/tasks/search.md`` gives the figures); the decision also draws the worlds
+(``worlds.draw_world``, a few microseconds each) and rejects those that do not fit the
+bids. A block of deals allocates its scratch once (``new_bid_scratch``): a second table for
+the playouts, the sampler's arrays, and the playouts' ``pimc`` scratch (full size only with
+``bid_rollout=pimc``).
 """
 
 from __future__ import annotations
@@ -57,13 +72,15 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.machine import play_tricks, take_contract
+from tarotsim.kernels.machine import card_policy, play_tricks, take_contract
 from tarotsim.kernels.policies.bidding import chavey_wish
-from tarotsim.kernels.policies.codes import BID_MONTECARLO
+from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
 from tarotsim.kernels.policies.dispatch import plain_decisions
 from tarotsim.kernels.rng import STREAM_WORDS, next_u64, seed_substream
 from tarotsim.kernels.score import GARDE_CONTRE, PASS
 from tarotsim.kernels.search.constraints import seat_constraints
+from tarotsim.kernels.search.pimc import pimc_card
+from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch, note_deal
 from tarotsim.kernels.search.worlds import (
     MAX_HOLDERS,
     MAX_STATES,
@@ -82,15 +99,20 @@ from tarotsim.kernels.state import (
     N_SEAT_CFG,
     P_BID_POLICY,
     P_BID_ROLLOUT,
+    P_BID_ROLLOUT_WORLDS,
     P_BID_WORLDS,
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
+    P_WORLDS,
+    PH_PLAY,
+    Q_PHASE,
+    Q_SEAT,
     DealState,
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import poignee_points, reset_table, settle_deal
-from tarotsim.kernels.view import SeatView
+from tarotsim.kernels.steps import poignee_points, put_card, reset_table, settle_deal
+from tarotsim.kernels.view import SeatView, seat_view
 
 TRIES_PER_WORLD = 64
 """Worlds drawn at most per world asked for, before the seat settles for those accepted."""
@@ -123,6 +145,7 @@ class BidScratch(NamedTuple):
     total: np.ndarray  # int64[N_CONTRACT_CODES]: sum of the seat's playout scores, by contract
     scalars: np.ndarray  # int64[N_BID_SCALARS], slots B_*
     worlds: WorldScratch
+    play: SearchScratch  # the ``pimc`` decisions of the playouts (``bid_rollout=pimc``): their own scratch
 
 
 @njit
@@ -136,9 +159,24 @@ def uses_montecarlo(cfgs: np.ndarray) -> bool:
 
 
 @njit
+def uses_pimc_playouts(cfgs: np.ndarray) -> bool:
+    """Whether a seat of any configuration in ``cfgs`` (int64[k, N_CFG]) bids ``montecarlo``
+    with ``pimc`` playouts (``bid_rollout=pimc``)."""
+    for r in range(cfgs.shape[0]):
+        for seat in range(cfgs[r, C_PLAYERS]):
+            if (
+                cfgs[r, seat_slot(seat, P_BID_POLICY)] == BID_MONTECARLO
+                and cfgs[r, seat_slot(seat, P_BID_ROLLOUT)] == PLAY_PIMC
+            ):
+                return True
+    return False
+
+
+@njit
 def new_bid_scratch(cfgs: np.ndarray) -> BidScratch:
     """The scratch of the configurations ``cfgs`` (int64[k, N_CFG]); the world sampler's
-    arrays are full size (about 9 MB) only when some seat bids ``montecarlo``."""
+    arrays are full size (about 9 MB) only when some seat bids ``montecarlo``, the playouts'
+    ``pimc`` scratch (about 20 MB) only when some seat bids it with ``bid_rollout=pimc``."""
     max_states = MAX_STATES if uses_montecarlo(cfgs) else 1
     return BidScratch(
         np.zeros(STREAM_WORDS, dtype=np.uint64),
@@ -156,6 +194,7 @@ def new_bid_scratch(cfgs: np.ndarray) -> BidScratch:
         np.zeros(N_CONTRACT_CODES, dtype=np.int64),
         np.zeros(N_BID_SCALARS, dtype=np.int64),
         new_world_scratch(max_states),
+        new_search_scratch(uses_pimc_playouts(cfgs)),
     )
 
 
@@ -163,7 +202,8 @@ def new_bid_scratch(cfgs: np.ndarray) -> BidScratch:
 def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The playouts' configuration: the table of ``cfg``, every seat with ``seat``'s block
     and the playout policy for its card play on both sides, a searching call, écart, poignée
-    or chelem played by its decision's default (``policies.dispatch.plain_decisions``)."""
+    or chelem played by its decision's default (``policies.dispatch.plain_decisions``); with
+    ``pimc`` playouts, every seat's ``pimc`` draws ``bid_rollout_worlds`` worlds a decision."""
     for i in range(C_SEATS):
         out[i] = cfg[i]
     rollout = cfg[seat_slot(seat, P_BID_ROLLOUT)]
@@ -172,19 +212,26 @@ def _playout_cfg(cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
             out[seat_slot(other, slot)] = cfg[seat_slot(seat, slot)]
         out[seat_slot(other, P_PLAY_ATTACK)] = rollout
         out[seat_slot(other, P_PLAY_DEFENCE)] = rollout
+        out[seat_slot(other, P_WORLDS)] = cfg[seat_slot(seat, P_BID_ROLLOUT_WORLDS)]
     plain_decisions(out)
 
 
 @njit(inline="always")
-def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int) -> int:
+def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int, sc: SearchScratch) -> int:
     """Play the deal dealt in ``pt.dealt`` and ``pt.chien`` (dealer ``pt.info[I_DEALER]``) to
     the end with ``taker`` taking ``contract``, each seat by its policies in ``cfg``
     (``machine.take_contract``, ``machine.play_tricks``), from the random stream in ``pt.rng``;
-    returns the taker's score (game points)."""
+    returns the taker's score (game points). A ``pimc`` card is searched with ``sc`` (whose
+    key ``note_deal`` set) from the seat's view of ``pt``: the playout's world is all it sees."""
     players = cfg[C_PLAYERS]
     reset_table(pt, players, pt.info[I_DEALER])
-    if not take_contract(pt, cfg, taker, contract) or not play_tricks(pt, cfg, None, 0, 0):
-        raise ValueError("a rollout policy must search nothing")
+    if not take_contract(pt, cfg, taker, contract):
+        raise ValueError("a playout's call, ecart and chelem must search nothing")
+    while not play_tricks(pt, cfg, None, 0, 0):
+        seat = pt.pos[Q_SEAT]
+        if pt.pos[Q_PHASE] != PH_PLAY or card_policy(pt, cfg, seat) != PLAY_PIMC:
+            raise ValueError("a rollout policy must be pimc or search nothing")
+        put_card(pt, seat, pimc_card(seat_view(pt, seat), pt.legal[0], pt.legal[1], cfg, sc))
     settle_deal(pt, cfg, poignee_points(pt, players))
     return pt.scores[taker]
 
@@ -270,11 +317,12 @@ def playout_totals(v: SeatView, cfg: np.ndarray, key: np.ndarray, deal: int, bs:
         accepted += 1
         for j in range(STREAM_WORDS):
             bs.seed[j] = next_u64(bs.rng)
+        note_deal(bs.play, bs.seed, 0)  # the playouts' pimc decisions: sub-streams of the world's stream
         for contract in range(current + 1, N_CONTRACT_CODES):
             for j in range(STREAM_WORDS):
                 pt.rng[j] = bs.seed[j]
             pt.info[I_DEALER] = dealer
-            bs.total[contract] += play_out(pt, bs.cfg, seat, contract)
+            bs.total[contract] += play_out(pt, bs.cfg, seat, contract, bs.play)
     bs.scalars[B_ACCEPTED] = accepted
     bs.scalars[B_TRIES] = tries
     return accepted

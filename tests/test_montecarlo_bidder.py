@@ -14,9 +14,9 @@ from tarotsim.cards import N_CARDS, parse_cards, to_mask
 from tarotsim.config import RunConfig
 from tarotsim.kernels.constants import INFER_HEURISTIC
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.policies.dispatch import check_policies
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import PLAY_PIMC
+from tarotsim.kernels.policies.dispatch import check_policies
 from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
 from tarotsim.kernels.search.montecarlo import (
     B_ACCEPTED,

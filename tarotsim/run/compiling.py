@@ -43,6 +43,18 @@ USERS_COMPILE = (
 )
 """The same for a run with Numba card players (``reports/players-api.md``)."""
 
+SEARCH_STEP_COMPILE = (
+    "the search players (pimc, the montecarlo bidder) for the step-by-step games (VecEnv, Python players)",
+    "a minute and a half",
+)
+"""The same for the step-by-step games with a seat that searches (``vecenv.step_games``,
+``pettingzoo.raw_env``)."""
+SEARCH_DECISION_COMPILE = (
+    "the search players (pimc, the montecarlo bidder) for one decision (Game.ask, OpenSpiel)",
+    "a minute",
+)
+"""The same for one searching decision asked from an observation (``tarotsim.game.decide``)."""
+
 SPIN_SECONDS = 0.25
 """Seconds between updates of the elapsed time on a terminal."""
 

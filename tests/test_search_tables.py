@@ -1,6 +1,6 @@
 """Searching players (``pimc``, the ``montecarlo`` bidder) at every table: ``Game.ask``,
-``tarotsim.game.decide``, ``VecEnv`` and PettingZoo opponents, beside Python players; each
-decides as a run of the same seed does on the same deal."""
+``tarotsim.game.decide``, ``VecEnv`` and PettingZoo opponents, beside Python players, and as an
+OpenSpiel bot; each decides as a run of the same seed does on the same deal."""
 
 from __future__ import annotations
 
@@ -139,3 +139,55 @@ def test_pettingzoo_pimc_opponents_play_the_run_s_cards() -> None:
     np.testing.assert_array_equal(
         _but_others_bid(table.game.record), _but_others_bid(_run_record(PIMC, 11, table.deal))
     )
+
+
+def test_the_pimc_bot_plays_openspiel_games_legally() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
+    import tarotsim.openspiel as tarot_spiel
+
+    game = pyspiel.load_game("python_french_tarot", {"players": 4})
+    bots = [tarot_spiel.pimc_bot(2, seed=s) for s in range(4)]
+    rng = np.random.default_rng(0)
+    played = 0
+    for _ in range(10):  # deals until one is played out (every seat may pass)
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                action = int(rng.choice(outcomes, p=probabilities))
+            else:
+                action = bots[state.current_player()].step(state)
+                assert action in state.legal_actions()
+                decisions += 1
+            state.apply_action(action)
+        assert sum(state.returns()) == 0
+        played += decisions >= 18 * 4
+        if played:
+            break
+    assert played == 1
+
+
+def test_the_pimc_bot_meets_ismcts_in_evaluate_bots() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import tarotsim.openspiel as tarot_spiel
+
+    def play() -> tuple[list[float], int]:
+        game = pyspiel.load_game("python_french_tarot", {"players": 4})
+        random_state = np.random.RandomState(0)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+        search = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=random_state)
+        draws = np.random.default_rng(
+            1
+        )  # its worlds drawn reproducibly (OpenSpiel's own draws are not seeded)
+        search.set_resampler(lambda state, player: tarot_spiel.resample(state, player, draws))
+        bots = [tarot_spiel.pimc_bot(2, seed=0), search, tarot_spiel.pimc_bot(2, seed=1), search]
+        returns = list(pyspiel.evaluate_bots(game.new_initial_state(), bots, 3))
+        return returns, bots[0].decisions + bots[2].decisions
+
+    returns, pimc_decisions = play()
+    assert len(returns) == 4 and sum(returns) == 0 and any(returns)  # a deal played out
+    assert pimc_decisions >= 2 * 18
+    assert play() == (returns, pimc_decisions)

@@ -46,7 +46,7 @@ from tarotsim.kernels import machine as M
 from tarotsim.kernels import state as S
 from tarotsim.kernels import vector as V
 from tarotsim.kernels.encode import FIELDS, N_FEATURES, encode_view
-from tarotsim.kernels.game import searched_view
+from tarotsim.kernels.game import run_until, searched_view
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.search.searching import Search, block_search
@@ -54,6 +54,7 @@ from tarotsim.kernels.state import new_state
 from tarotsim.kernels.view import SeatView
 from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee, check_players
 from tarotsim.policies import policy
+from tarotsim.run.notices import SEARCH_DECISION_COMPILE, SEARCH_STEP_COMPILE, compile_first
 from tarotsim.strategy import ATTACK, DEFENCE, Strategy, to_strategy
 
 PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")
@@ -521,7 +522,6 @@ def decide(
     if not _searches_at(strategy, phase, view.attack):
         code = M.choose(view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
         return _action_name(int(code), phase, contract)
-    from tarotsim.run.compiling import SEARCH_DECISION_COMPILE, compile_first
     from tarotsim.run.seeding import resolve_seed, run_key
 
     key = view.rng.copy() if seed is None else run_key(resolve_seed(seed))
@@ -646,16 +646,45 @@ class Game:
         self._seen = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)  # scratch of vector.observe
         # legal_numbers of the last (phase, legal word 0, legal word 1) it was asked at
         self._numbers: tuple[tuple[int, int, int], list[int]] | None = None
+        self._callers = M.EVERY_SEAT  # bit per seat whose decisions the caller makes (``_for_run``)
+        self._search: Search | None = None
+        self._key = np.zeros(STREAM_WORDS, dtype=np.uint64)
 
     @classmethod
-    def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
-        """Deal ``deal`` of the run whose key is ``key``, at the table of ``cfg``."""
+    def _for_run(
+        cls,
+        cfg: np.ndarray,
+        key: np.ndarray,
+        deal: int,
+        *,
+        callers: int = M.EVERY_SEAT,
+        search: Search | None = None,
+    ) -> Game:
+        """Deal ``deal`` of the run whose key is ``key``, at the table of ``cfg``. The caller
+        makes the decisions of the seats of ``callers`` (bit per seat; default every seat);
+        the others are made by their policies in ``cfg`` as the deal goes, up to a caller's
+        decision (``_run_others``), the searching ones with the scratch ``search``."""
         game = object.__new__(cls)
         game._setup(cfg)
         game.seed = None
         game.deal = deal
+        game._callers = callers
+        game._search = search
+        game._key = key
         M.start(game._tb, cfg, game._rec, game._log, key, deal, 0)
+        if callers != M.EVERY_SEAT:
+            game._run_others()
         return game
+
+    def _run_others(self) -> None:
+        """Let the seats the caller does not play decide by their policies (``game.run_until``,
+        a searching one with ``_search``, its draws seeded by the run key and the deal number),
+        up to a decision of a seat of ``_callers`` or the end of the deal."""
+        args = (self._tb, self._cfg, self._rec, self._log, self._search, None, 0, self._callers)
+        if self._search is not None:
+            note_deal(self._search.play, self._key, 0 if self.deal is None else self.deal)
+            compile_first(run_until, args, *SEARCH_STEP_COMPILE)
+        run_until(*args)
 
     @staticmethod
     def _put(words: np.ndarray, ids: list[int], seen: set[int]) -> None:
@@ -762,8 +791,13 @@ class Game:
         return name
 
     def _advance(self, code: int) -> None:
-        """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish)."""
-        M.advance(self._tb, self._cfg, self._rec, self._log, code)
+        """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish), then
+        stand at the next decision of a seat the caller plays (``_run_others``)."""
+        if self._callers == M.EVERY_SEAT:
+            M.advance(self._tb, self._cfg, self._rec, self._log, code)
+            return
+        M.apply(self._tb, self._cfg, self._rec, self._log, code)
+        self._run_others()
 
     def returns(self) -> list[int]:
         """Each seat's score for the deal (points, zero-sum; all 0 for a deal thrown in).

@@ -60,11 +60,8 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tarotsim.config import RunConfig
 from tarotsim.game import TENSOR_LENGTH, Game, actions
-from tarotsim.kernels.game import run_until
-from tarotsim.kernels.search.scratch import note_deal
 from tarotsim.kernels.search.searching import block_search
 from tarotsim.labels import check_players
-from tarotsim.run.compiling import SEARCH_STEP_COMPILE, compile_first
 from tarotsim.run.seeding import resolve_seed, run_key
 from tarotsim.scoring import max_score
 from tarotsim.strategy import Strategy, to_strategy
@@ -186,8 +183,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.deal = -1
         while True:
             self.deal += 1
-            self.game = Game._for_run(self._cfg, self._key, self.deal)
-            self._run_opponents()
+            self.game = Game._for_run(
+                self._cfg, self._key, self.deal, callers=self._agent_mask, search=self._search
+            )
             if not self.game.over:
                 break
         self.agents = list(self.possible_agents)
@@ -197,17 +195,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = f"player_{self.game.to_act}"
-
-    def _run_opponents(self) -> None:
-        """Let the opponents decide, inside the kernels, up to an agent's turn or the end."""
-        g = self.game
-        assert g is not None
-        args = (g._tb, self._cfg, g._rec, g._log, self._search, None, 0, self._agent_mask)
-        if self._search is not None:
-            assert self._key is not None
-            note_deal(self._search.play, self._key, self.deal)
-            compile_first(run_until, args, *SEARCH_STEP_COMPILE)
-        run_until(*args)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: its tensor and its action mask."""
@@ -235,8 +222,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game.apply_number(action, self.action_list)
-        self._run_opponents()
+        game.apply_number(action, self.action_list)  # the opponents play on, up to an agent's turn
         self._cumulative_rewards[agent] = 0.0
         if game.over:
             scores = game.returns()

@@ -97,12 +97,12 @@ def step_games(
     ``tensors`` and ``final_tensors`` (float32 or uint8[n, TENSOR_LENGTH], or no rows) the
     same two encoded (``obs`` may then have no rows). ``searches``: when a seat searches,
     `block_searches`' scratches, one per block; the first step with them compiles the
-    searching kernel, saying so (``run.compiling``)."""
+    searching kernel, saying so (``run.notices``)."""
     n = len(codes)
     parts = step_blocks(n, threads)
     arrays = (obs, mask, ended, records, final, tensors, final_tensors)
     if searches:
-        from tarotsim.run.compiling import SEARCH_STEP_COMPILE, compile_first
+        from tarotsim.run.notices import SEARCH_STEP_COMPILE, compile_first
 
         if len(searches) < parts:
             raise ValueError(f"{parts} blocks of games need {parts} search scratches, got {len(searches)}")

@@ -117,6 +117,28 @@ def test_vecenv_pimc_opponents_play_the_run_s_cards() -> None:
             checked.add(int(g))
 
 
+def test_gymnasium_pimc_opponents_play_a_deal_out_the_same_twice() -> None:
+    gym = pytest.importorskip("tarotsim.gym", reason="needs the gym extra")
+
+    def episode() -> tuple[list[int], np.ndarray]:
+        env = gym.TarotEnv(4, seat=1, agent_decisions=("play",), opponents=PIMC, taker=3, contract="prise")
+        env.reset(seed=4)
+        chosen, terminated = [], False
+        while not terminated:
+            chosen.append(int(np.flatnonzero(env.action_masks())[0]))
+            _, reward, terminated, _, info = env.step(chosen[-1])
+            assert not info["illegal"]
+        record = env.unwrapped._env.records[0]
+        assert reward == record[S.R_SCORE + 1]
+        return chosen, record
+
+    first, record = episode()
+    assert len(first) == 18 and record[S.R_TAKER] == 3
+    again, same = episode()
+    assert again == first
+    np.testing.assert_array_equal(same, record)
+
+
 def test_a_python_player_sits_beside_pimc() -> None:
     """A Python player deciding as the heuristic does, beside three ``pimc`` seats: the
     records of a run where the kernels play all four."""

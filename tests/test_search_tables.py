@@ -14,6 +14,7 @@ from tarotsim.game import decide
 from tarotsim.kernels import state as S
 from tarotsim.run.engine import play_deals
 from tarotsim.run.seeding import run_key
+from tarotsim.testing import check_no_peeking
 
 pytestmark = pytest.mark.xdist_group("search_game")
 
@@ -76,6 +77,14 @@ def test_builtin_pimc_player_decides_from_the_observation() -> None:
     player = players.builtin(PIMC)
     card = player(game.observation())
     assert card in game.legal_actions() and player(game.observation()) == card
+
+
+@pytest.mark.parametrize(("spec", "phase", "share"), [(PIMC, "play", 0.2), (MONTECARLO, "bid", 1.0)])
+def test_the_searching_players_pass_the_no_peeking_check(spec: str, phase: str, share: float) -> None:
+    """Asked again with the unseen cards dealt otherwise (the random stream kept), a search
+    draws the same worlds from the same view and answers the same."""
+    report = check_no_peeking(spec, deals=2, seed=0, redeals=2, share=share)
+    assert report.by_phase.get(phase, 0) > 0
 
 
 def _step_all(env: VecEnv, steps: int) -> list[tuple[np.ndarray, ...]]:

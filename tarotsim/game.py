@@ -502,8 +502,8 @@ def decide(
     point of that deal), or, without ``seed``, the observation's own random stream (the deal's,
     where it stands). The same observation, strategy, seed and deal give the same action. Its
     scratch (some tens of MB) is made once per strategy and table size and reused, and the
-    first searching decision of a process compiles the search players (about a minute, said
-    on stderr).
+    first searching decision of a process compiles the search players once (two to three
+    minutes, said on stderr).
 
     Raises
     ------

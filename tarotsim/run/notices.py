@@ -28,13 +28,13 @@ _NOTICES: ContextVar[bool | None] = ContextVar("tarotsim_compile_notices", defau
 SEARCH_STEP_COMPILE = (
     "the search players (pimc, the montecarlo bidder) for the step-by-step games "
     "(VecEnv, Python players, PettingZoo)",
-    "a minute and a half",
+    "three to four minutes",
 )
 """What is compiled, and about how long it takes on one core of a 2-core machine, for the
 step-by-step games with a seat that searches (``vecenv.step_games``, ``pettingzoo.raw_env``)."""
 SEARCH_DECISION_COMPILE = (
     "the search players (pimc, the montecarlo bidder) for one decision (Game.ask, OpenSpiel)",
-    "a minute",
+    "two to three minutes",
 )
 """The same for one searching decision asked from an observation (``tarotsim.game.decide``)."""
 

@@ -33,8 +33,8 @@ from tarotsim.analysis.tables import interval_text, number_text
 from tarotsim.config import RunConfig, check_count
 from tarotsim.defaults import LOOK_EVERY
 from tarotsim.labels import check_players
-from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
+from tarotsim.run.notices import compile_notices
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
 from tarotsim.strategy import Strategy, to_strategy

@@ -24,8 +24,9 @@ Actions are strings (`actions` lists them for a table size):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -45,11 +46,16 @@ from tarotsim.kernels import machine as M
 from tarotsim.kernels import state as S
 from tarotsim.kernels import vector as V
 from tarotsim.kernels.encode import FIELDS, N_FEATURES, encode_view
+from tarotsim.kernels.game import run_until, searched_view
 from tarotsim.kernels.rng import STREAM_WORDS
+from tarotsim.kernels.search.scratch import note_deal
+from tarotsim.kernels.search.searching import Search, block_search
 from tarotsim.kernels.state import new_state
 from tarotsim.kernels.view import SeatView
 from tarotsim.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee, check_players
-from tarotsim.strategy import Strategy, to_strategy
+from tarotsim.policies import policy
+from tarotsim.run.notices import SEARCH_DECISION_COMPILE, SEARCH_STEP_COMPILE, compile_first
+from tarotsim.strategy import ATTACK, DEFENCE, Strategy, to_strategy
 
 PHASES: tuple[str, ...] = ("bid", "call", "ecart", "poignee", "chelem", "play", "over")
 """The phases of a deal, indexed by the kernels' code (``kernels.state.PH_*``)."""
@@ -483,22 +489,69 @@ def strategy_cfg(strategy: Strategy | str, players: int) -> np.ndarray:
     return _CFG_CACHE[key]
 
 
-def decide(observation: Observation, strategy: Strategy | str) -> str:
+def decide(
+    observation: Observation, strategy: Strategy | str, *, seed: int | None = None, deal: int = 0
+) -> str:
     """The action ``strategy``'s built-in policies take at ``observation`` (the seat must be
-    to act), decided from the observation only (``kernels.machine.choose`` on its view).
+    to act), decided from the observation only (the seat's view: ``kernels.machine.choose``,
+    or ``kernels.game.searched_view`` for a policy that searches).
+
+    A searching policy (``pimc`` play, the ``montecarlo`` bidder, a ``search`` call, écart,
+    poignée or chelem) seeds its draws as a run does, from a run key and a deal number: those
+    of deal ``deal`` of the run of ``seed`` (it then decides as that run's policy does at this
+    point of that deal), or, without ``seed``, the observation's own random stream (the deal's,
+    where it stands). The same observation, strategy, seed and deal give the same action. Its
+    scratch (some tens of MB) is made once per strategy and table size and reused, and the
+    first searching decision of a process compiles the search players once (two to three
+    minutes, said on stderr).
 
     Raises
     ------
     ValueError
-        When the seat is not to act, or the strategy searches (``pimc`` play, the
-        ``montecarlo`` bidder), which needs the whole run's search scratch.
+        When the seat is not to act, or for a deal number that is not a whole number 0 or more.
     """
+    from tarotsim.config import check_count
+
     if not observation.legal_actions:
         raise ValueError(f"seat {observation.seat} has no decision to make in the {observation.phase} phase")
+    deal = check_count(deal, "deal")
+    strategy = to_strategy(strategy)
     cfg = strategy_cfg(strategy, observation.players)
     phase, contract, legal0, legal1, laid = observation._decision
-    code = M.choose(observation._view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
+    view = observation._view
+    if not _searches_at(strategy, phase, view.attack):
+        code = M.choose(view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid))
+        return _action_name(int(code), phase, contract)
+    from tarotsim.run.seeding import resolve_seed, run_key
+
+    key = view.rng.copy() if seed is None else run_key(resolve_seed(seed))
+    search, lock = _search_scratch(str(strategy), observation.players)
+    args = (view, cfg, phase, np.uint64(legal0), np.uint64(legal1), *_split(laid), search)
+    with lock:
+        compile_first(searched_view, args, *SEARCH_DECISION_COMPILE)
+        note_deal(search.play, key, deal)
+        code = searched_view(*args)
     return _action_name(int(code), phase, contract)
+
+
+def _searches_at(strategy: Strategy, phase: int, attack: bool) -> bool:
+    """Whether ``strategy``'s policy of the decision of ``phase`` (of its card play on the
+    attack or the defence) searches (the registry's ``searches`` flag)."""
+    decision = PHASES[phase]
+    name = (
+        strategy.side_play(ATTACK if attack else DEFENCE)
+        if decision == "play"
+        else getattr(strategy, decision)
+    )
+    return policy(decision, name).searches
+
+
+@lru_cache(maxsize=4)
+def _search_scratch(spec: str, players: int) -> tuple[Search, threading.Lock]:
+    """The search scratch (``searching.Search``) of the strategy ``spec`` at a table of
+    ``players``, made once and reused by `decide`, with the lock that keeps two threads from
+    using it at once (the kernels release the GIL)."""
+    return block_search(np.atleast_2d(strategy_cfg(spec, players)), True), threading.Lock()
 
 
 def _split(laid: int) -> tuple[np.uint64, np.uint64]:
@@ -593,16 +646,45 @@ class Game:
         self._seen = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)  # scratch of vector.observe
         # legal_numbers of the last (phase, legal word 0, legal word 1) it was asked at
         self._numbers: tuple[tuple[int, int, int], list[int]] | None = None
+        self._callers = M.EVERY_SEAT  # bit per seat whose decisions the caller makes (``_for_run``)
+        self._search: Search | None = None
+        self._key = np.zeros(STREAM_WORDS, dtype=np.uint64)
 
     @classmethod
-    def _for_run(cls, cfg: np.ndarray, key: np.ndarray, deal: int) -> Game:
-        """Deal ``deal`` of the run whose key is ``key``, at the table of ``cfg``."""
+    def _for_run(
+        cls,
+        cfg: np.ndarray,
+        key: np.ndarray,
+        deal: int,
+        *,
+        callers: int = M.EVERY_SEAT,
+        search: Search | None = None,
+    ) -> Game:
+        """Deal ``deal`` of the run whose key is ``key``, at the table of ``cfg``. The caller
+        makes the decisions of the seats of ``callers`` (bit per seat; default every seat);
+        the others are made by their policies in ``cfg`` as the deal goes, up to a caller's
+        decision (``_run_others``), the searching ones with the scratch ``search``."""
         game = object.__new__(cls)
         game._setup(cfg)
         game.seed = None
         game.deal = deal
+        game._callers = callers
+        game._search = search
+        game._key = key
         M.start(game._tb, cfg, game._rec, game._log, key, deal, 0)
+        if callers != M.EVERY_SEAT:
+            game._run_others()
         return game
+
+    def _run_others(self) -> None:
+        """Let the seats the caller does not play decide by their policies (``game.run_until``,
+        a searching one with ``_search``, its draws seeded by the run key and the deal number),
+        up to a decision of a seat of ``_callers`` or the end of the deal."""
+        args = (self._tb, self._cfg, self._rec, self._log, self._search, None, 0, self._callers)
+        if self._search is not None:
+            note_deal(self._search.play, self._key, 0 if self.deal is None else self.deal)
+            compile_first(run_until, args, *SEARCH_STEP_COMPILE)
+        run_until(*args)
 
     @staticmethod
     def _put(words: np.ndarray, ids: list[int], seen: set[int]) -> None:
@@ -709,8 +791,13 @@ class Game:
         return name
 
     def _advance(self, code: int) -> None:
-        """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish)."""
-        M.advance(self._tb, self._cfg, self._rec, self._log, code)
+        """Apply the kernels' ``code`` (checked legal by the caller; at the bid, any wish), then
+        stand at the next decision of a seat the caller plays (``_run_others``)."""
+        if self._callers == M.EVERY_SEAT:
+            M.advance(self._tb, self._cfg, self._rec, self._log, code)
+            return
+        M.apply(self._tb, self._cfg, self._rec, self._log, code)
+        self._run_others()
 
     def returns(self) -> list[int]:
         """Each seat's score for the deal (points, zero-sum; all 0 for a deal thrown in).
@@ -757,12 +844,19 @@ class Game:
         """The action the built-in ``strategy`` (a [`Strategy`][tarotsim.strategy.Strategy] or a spec such as
         ``"play=heuristic,ecart=expert"``) takes for the seat to act, from its observation only.
 
+        A strategy that searches (``pimc``, ``montecarlo``…) seeds its draws from this deal of
+        the run of the game's seed (`decide` with ``seed`` and ``deal``): it decides as a run
+        of that seed does at this point of the deal. A game of given hands has no seed: its
+        draws come from the observation's own stream.
+
         Raises
         ------
         ValueError
-            Once the deal is over, or for a strategy that searches (``pimc``, ``montecarlo``).
+            Once the deal is over, or for a bad strategy spec.
         """
-        return decide(self.observation(), strategy)
+        return decide(
+            self.observation(), strategy, seed=self.seed, deal=0 if self.deal is None else self.deal
+        )
 
     def to_trace(self) -> dict[str, Any]:
         """The deal as one record of ``tarotsim trace``'s JSON format (the deal over).

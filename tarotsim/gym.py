@@ -101,7 +101,7 @@ class TarotEnv(gymnasium.Env[np.ndarray, np.int64]):
         auction, call, écart, poignée and chelem made by the seat's built-in ``opponents``
         strategy (`tarotsim.VecEnv`).
     opponents : Strategy or str
-        The built-in strategy of the other seats (no searching strategy).
+        The built-in strategy of the other seats (a searching one too: ``pimc``, ``montecarlo``…).
     taker, contract : int and str, optional
         A forced taker seat and contract (both or neither): the auction is skipped.
     illegal : {"penalty", "raise"}

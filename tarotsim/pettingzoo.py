@@ -13,8 +13,8 @@ and a parallel one.
 The classic convention of PettingZoo's card and board games:
 
 - **Agents** ``player_0`` … are the seats played from outside; the other seats, if any,
-  are played by a built-in strategy (``opponents=``) inside the kernels, between the
-  agents' turns. One episode is one deal.
+  are played by a built-in strategy (``opponents=``, a searching one too) inside the
+  kernels, between the agents' turns. One episode is one deal.
 - **Actions** are ``Discrete(len(tarotsim.actions(players)))``: action ``i`` is
   ``tarotsim.actions(players)[i]``.
 - **Observations** are ``{"observation": float32[TENSOR_LENGTH], "action_mask":
@@ -60,7 +60,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from tarotsim.config import RunConfig
 from tarotsim.game import TENSOR_LENGTH, Game, actions
-from tarotsim.kernels.game import run_until
+from tarotsim.kernels.search.searching import block_search
 from tarotsim.labels import check_players
 from tarotsim.run.seeding import resolve_seed, run_key
 from tarotsim.scoring import max_score
@@ -95,10 +95,8 @@ def _seats_and_opponents(
     if both:
         raise ValueError(f"seats {both} are given both to an agent and to an opponent")
     for seat, strategy in seated.items():
-        if strategy.searches or strategy.player is not None:
-            raise ValueError(
-                f"seat {seat}'s opponent {strategy} must be built-in and not search (pimc, montecarlo)"
-            )
+        if strategy.player is not None:
+            raise ValueError(f"seat {seat}'s opponent {strategy} must be built-in, not a Python player")
     return seats, seated
 
 
@@ -115,14 +113,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     opponents : Strategy, str or mapping of seat to either, optional
         The built-in strategy of the seats that are not agents (e.g.
         ``"play=heuristic,ecart=expert"``), or one per seat (the agents are then the others).
-        It must not search (``pimc``, ``montecarlo``).
+        One that searches (``pimc``, ``montecarlo``…) decides as in a run of the seed given to
+        ``reset`` (its draws seeded by the run and the deal number).
     render_mode : {"human", "ansi"}, optional
         ``render()`` prints (human) or returns (ansi) the seat to act's observation.
 
     Raises
     ------
     ValueError
-        For seats out of range, a seat with no player, or an opponent that searches.
+        For seats out of range, a seat with no player, or an opponent with a Python player.
     """
 
     metadata: dict[str, Any] = {
@@ -161,7 +160,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         }
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         strategies = tuple(self.opponents.get(seat, Strategy()) for seat in range(self.players))
-        self._cfg = RunConfig(players=self.players, strategies=strategies).to_array()
+        config = RunConfig(players=self.players, strategies=strategies)
+        self._cfg = config.to_array()
+        self._search = block_search(np.atleast_2d(self._cfg), True) if config.searches else None
         self._agent_mask = sum(1 << seat for seat in self.agent_seats)
         self.run_seed: int | None = None
         self.deal = -1
@@ -182,8 +183,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.deal = -1
         while True:
             self.deal += 1
-            self.game = Game._for_run(self._cfg, self._key, self.deal)
-            self._run_opponents()
+            self.game = Game._for_run(
+                self._cfg, self._key, self.deal, callers=self._agent_mask, search=self._search
+            )
             if not self.game.over:
                 break
         self.agents = list(self.possible_agents)
@@ -193,12 +195,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = f"player_{self.game.to_act}"
-
-    def _run_opponents(self) -> None:
-        """Let the opponents decide, inside the kernels, up to an agent's turn or the end."""
-        g = self.game
-        assert g is not None
-        run_until(g._tb, self._cfg, g._rec, g._log, None, None, 0, self._agent_mask)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: its tensor and its action mask."""
@@ -226,8 +222,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game.apply_number(action, self.action_list)
-        self._run_opponents()
+        game.apply_number(action, self.action_list)  # the opponents play on, up to an agent's turn
         self._cumulative_rewards[agent] = 0.0
         if game.over:
             scores = game.returns()

@@ -20,7 +20,10 @@ deal's random stream (``kernels.vector.decide_user_seats``), as a run without Py
 players makes it.
 
 `builtin` makes a player of a built-in strategy: it decides from the observation
-alone, as the built-in does (``duel(players.builtin(S), S, …)`` has an edge of exactly 0).
+alone, as the built-in does (``duel(players.builtin(S), S, …)`` has an edge of exactly 0
+for a strategy that searches nothing; a searching one draws from the observation's own
+random stream, not the run's). A built-in seat beside a Python player may search (``pimc``,
+the ``montecarlo`` bidder…): it decides inside the kernels as in a run of built-ins.
 """
 
 from __future__ import annotations
@@ -77,19 +80,19 @@ def builtin(spec: Strategy | str) -> BuiltinPlayer:
     """A Python player that decides as the built-in strategy ``spec`` does, from the
     observation only.
 
+    A strategy that searches (``pimc`` play, the ``montecarlo`` bidder…) seeds its draws
+    from the observation's own random stream (``tarotsim.game.decide`` without a seed).
+
     Raises
     ------
     ValueError
-        For a bad spec, or a strategy that searches (``pimc`` play, the ``montecarlo``
-        bidder): those need the whole run's search scratch.
+        For a bad spec, or a strategy with a Python player.
     """
     from tarotsim.strategy import to_strategy
 
     strategy = to_strategy(spec)
     if strategy.player is not None:
         raise ValueError("builtin() takes a built-in strategy, not one with a Python player")
-    if strategy.searches:
-        raise ValueError(f"builtin({strategy}): a searching strategy cannot decide from one observation")
     return BuiltinPlayer(strategy)
 
 
@@ -139,14 +142,14 @@ def play_step_by_step(
         card or wish: the message names the seat, the deal, the decision and the legal
         actions.
     ValueError
-        For unshuffled dealing, or a built-in seat whose strategy searches.
+        For unshuffled dealing.
     """
     import numba
 
     from tarotsim.game import TENSOR_LENGTH, Observation, action_table, actions
     from tarotsim.kernels.user import F_DEAL, F_ROW
     from tarotsim.run.users import UserRun, has_user_codes
-    from tarotsim.vecenv import step_games
+    from tarotsim.vecenv import block_searches, step_games
 
     cfgs = np.ascontiguousarray(np.atleast_2d(cfg), dtype=np.int64)
     if (cfgs[:, S.C_DEALING] == S.DEALING_UNSHUFFLED).any():
@@ -188,6 +191,7 @@ def play_step_by_step(
                     batchers.append((method, player_name(s.player)))
     per_batch = max(1, (BATCHED_GAMES if batchers else BATCH_GAMES) // k)
     threads = numba.get_num_threads()
+    searches = block_searches(cfgs, min(per_batch, deals) * k, threads)
     for start in range(0, deals, per_batch):
         count = min(per_batch, deals - start)
         n = count * k
@@ -203,7 +207,20 @@ def play_step_by_step(
         while True:
             obs = np.empty((n, V.N_ROW), dtype=np.int64)
             mask = np.zeros((n, len(names)), dtype=bool)
-            step_games(games, cfgs, key, todo, index, obs, mask, ended, records, threads, tensors=tensors)
+            step_games(
+                games,
+                cfgs,
+                key,
+                todo,
+                index,
+                obs,
+                mask,
+                ended,
+                records,
+                threads,
+                tensors=tensors,
+                searches=searches,
+            )
             waiting = np.flatnonzero(games.pos[:, S.Q_PHASE] != S.PH_OVER)
             if len(waiting) == 0:
                 break

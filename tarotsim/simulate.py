@@ -16,8 +16,8 @@ import pandas as pd
 
 from tarotsim.config import RunConfig, RunOptions, check_count, make_config
 from tarotsim.labels import CONTRACTS
-from tarotsim.run.compiling import compile_notices
 from tarotsim.run.engine import show_progress, using_threads
+from tarotsim.run.notices import compile_notices
 from tarotsim.run.records import add_matches
 from tarotsim.run.seeding import SeedLike, resolve_seed
 from tarotsim.run.spec import RunSpec

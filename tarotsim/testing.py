@@ -479,17 +479,18 @@ def check_no_peeking(
         At the first decision that changed: the message names the deal, the seat, the
         decision, the two answers and the cards that were moved.
     ValueError
-        For a strategy that searches (``pimc``, the ``montecarlo`` bidder: it needs a whole
-        run), bad counts, or a player that returns an illegal action
+        For bad counts, or a player that returns an illegal action
         (``tarotsim.players.PlayerError``).
+
+    A strategy that searches (``pimc``, the ``montecarlo`` bidder…) is asked as
+    ``tarotsim.game.decide`` asks it, its draws seeded by the observation's random stream,
+    which the redealt tables keep: an honest search draws the same worlds and answers the same.
     """
     from tarotsim.config import check_count
     from tarotsim.game import Game
     from tarotsim.strategy import to_strategy
 
     strategy = to_strategy(strategy)
-    if strategy.searches:
-        raise ValueError(f"check_no_peeking cannot ask {strategy.label} one decision at a time: it searches")
     deals = check_count(deals, "deals", minimum=1)
     redeals = check_count(redeals, "redeals", minimum=1)
     if not 0 < share <= 1:

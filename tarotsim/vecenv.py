@@ -40,6 +40,7 @@ from tarotsim.game import (
 )
 from tarotsim.kernels import state as S
 from tarotsim.kernels import vector as V
+from tarotsim.kernels.search.searching import Search
 from tarotsim.strategy import Strategy, to_strategy
 
 MIN_BLOCK = 64
@@ -53,6 +54,25 @@ def _pool(threads: int) -> ThreadPoolExecutor:
 
 _NO_FINAL = np.zeros((0, V.N_OBS), dtype=np.int64)
 _NO_TENSORS = np.zeros((0, TENSOR_LENGTH), dtype=np.float32)
+
+
+def step_blocks(n: int, threads: int) -> int:
+    """How many blocks `step_games` splits ``n`` games into with ``threads`` threads (each block
+    at least ``MIN_BLOCK`` games, one block at least)."""
+    return max(1, min(threads, n // MIN_BLOCK))
+
+
+def block_searches(cfgs: np.ndarray, n: int, threads: int) -> tuple[Search, ...]:
+    """The search scratches `step_games` needs for ``n`` games under the configurations
+    ``cfgs`` (int64[k, N_CFG]) on ``threads`` threads: one per block (`step_blocks`) when a
+    seat searches (``policies.searches``), each made once (``searching.new_search``, some
+    tens of MB with ``pimc``) and kept by the caller; none otherwise."""
+    from tarotsim.kernels.search.searching import block_search
+    from tarotsim.policies import searches
+
+    if not searches(cfgs):
+        return ()
+    return tuple(block_search(cfgs, True) for _ in range(step_blocks(n, threads)))
 
 
 def step_games(
@@ -69,22 +89,35 @@ def step_games(
     final: np.ndarray = _NO_FINAL,
     tensors: np.ndarray = _NO_TENSORS,
     final_tensors: np.ndarray = _NO_TENSORS,
+    searches: Sequence[Search] = (),
 ) -> None:
     """``kernels.vector.step`` for every game of ``games``, in up to ``threads`` blocks run on
     threads at once (the kernel releases the GIL; each game depends on its own arrays only).
     ``final`` (int64[n, N_OBS], or no rows) gets the final observation of the deals that end;
     ``tensors`` and ``final_tensors`` (float32 or uint8[n, TENSOR_LENGTH], or no rows) the
-    same two encoded (``obs`` may then have no rows)."""
+    same two encoded (``obs`` may then have no rows). ``searches``: when a seat searches,
+    `block_searches`' scratches, one per block; the first step with them compiles the
+    searching kernel, saying so (``run.notices``)."""
     n = len(codes)
-    parts = max(1, min(threads, n // MIN_BLOCK))
+    parts = step_blocks(n, threads)
     arrays = (obs, mask, ended, records, final, tensors, final_tensors)
+    if searches:
+        from tarotsim.run.notices import SEARCH_STEP_COMPILE, compile_first
+
+        if len(searches) < parts:
+            raise ValueError(f"{parts} blocks of games need {parts} search scratches, got {len(searches)}")
+        compile_first(
+            V.step, (games, 0, n, cfgs, key, searches[0], codes, index, *arrays), *SEARCH_STEP_COMPILE
+        )
     if parts == 1:
-        V.step(games, 0, n, cfgs, key, codes, index, *arrays)
+        V.step(games, 0, n, cfgs, key, searches[0] if searches else None, codes, index, *arrays)
         return
     bounds = [n * i // parts for i in range(parts + 1)]
     runs = [
-        _pool(parts).submit(V.step, games, lo, hi, cfgs, key, codes, index, *arrays)
-        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
+        _pool(parts).submit(
+            V.step, games, lo, hi, cfgs, key, searches[b] if searches else None, codes, index, *arrays
+        )
+        for b, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
     ]
     for run in runs:
         run.result()
@@ -131,7 +164,9 @@ class VecEnv:
         the card play only, the rest made by the seat's built-in ``opponents`` strategy.
     opponents : Strategy or str
         The built-in strategy of the other seats, and of the agent seats' decisions that
-        ``agent_decisions`` leaves out (a strategy that searches is refused).
+        ``agent_decisions`` leaves out. One that searches (``pimc``, ``montecarlo``…) decides
+        as in a run of ``seed`` (its draws seeded by the run and the deal number): its card on
+        a deal is the one ``simulate`` plays at the same point of that deal.
     taker, contract : int and str, optional
         A forced taker seat and contract (a name of ``tarotsim.labels.CONTRACTS``), both
         or neither: the auction is skipped as in a sweep, the other seats passing.
@@ -237,8 +272,6 @@ class VecEnv:
         strategy = to_strategy(opponents)
         if strategy.player is not None:
             raise ValueError("opponents must be a built-in strategy, not one with a Python player")
-        if strategy.searches:
-            raise ValueError(f"opponents {strategy}: a searching strategy cannot play inside the environment")
         if (taker is None) != (contract is None):
             raise ValueError("a forced contract needs both taker= (a seat) and contract= (its contract)")
         if illegal not in ILLEGAL:
@@ -283,6 +316,7 @@ class VecEnv:
                 forced_contract=contract,
             ).to_array()
         self._cfgs = np.atleast_2d(cfg)
+        self._searches = block_searches(self._cfgs, self.n_games, self.threads)
         self._index, self._codes = action_table(self.players)
         self._games = V.new_games(self.n_games)
         self._games.stride[:] = self.n_games
@@ -330,6 +364,7 @@ class VecEnv:
             self._final if final and rows else _NO_FINAL,
             tensors,
             self._final if final and not rows else tensors[:0],
+            self._searches,
         )
         self._mask = mask
         return obs, mask

@@ -14,9 +14,10 @@ from tarotsim.cli import main
 from tarotsim.config import RunConfig
 from tarotsim.kernels.batch import no_trace
 from tarotsim.kernels.state import N_REC
-from tarotsim.run import compiling
-from tarotsim.run.compiling import compile_first, compile_notices, prepare_run
+from tarotsim.run import notices
+from tarotsim.run.compiling import prepare_run
 from tarotsim.run.engine import config_rows
+from tarotsim.run.notices import compile_first, compile_notices
 from tarotsim.run.seeding import run_key
 
 KERNEL = "import numba\n\n\n@numba.njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
@@ -75,17 +76,17 @@ def test_a_terminal_sees_the_time_elapsed(kernel_file):
 
 
 def test_the_outermost_block_decides_whether_the_notice_is_shown(kernel_file):
-    assert compiling.notices_shown()
+    assert notices.notices_shown()
     with compile_notices(False):
         with compile_notices(True):  # an API call's progress=None inside a --quiet command
-            assert not compiling.notices_shown()
+            assert not notices.notices_shown()
             stream = io.StringIO()
             twice = load_kernel(kernel_file, "tiny_kernel_e")
             assert compile_first(twice, (3,), "the tiny kernel", "a moment", stream)
             assert stream.getvalue() == "" and is_compiled(twice, (3,))
     with compile_notices(True):
-        assert compiling.notices_shown()
-    assert compiling.notices_shown()
+        assert notices.notices_shown()
+    assert notices.notices_shown()
 
 
 def test_a_kernel_without_a_cache_is_never_called_compiled():
@@ -107,7 +108,7 @@ def test_the_compiled_game_is_found_with_the_arguments_a_run_passes(compiled_gam
 @pytest.fixture
 def cold(monkeypatch, compiled_game):
     """As if the game were not in the cache (it is: nothing is compiled for minutes)."""
-    monkeypatch.setattr(compiling, "is_compiled", lambda kernel, args: False)
+    monkeypatch.setattr(notices, "is_compiled", lambda kernel, args: False)
 
 
 def test_the_api_and_the_command_line_announce_a_compile_unless_quiet(cold, capsys):

@@ -15,7 +15,8 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from pettingzoo.utils import aec_to_parallel, parallel_to_aec  # noqa: E402
 
 import tarotsim.pettingzoo as tarot_zoo  # noqa: E402
-from tarotsim import Game, actions  # noqa: E402
+from tarotsim import Game, Strategy, actions  # noqa: E402
+from tarotsim.players import builtin  # noqa: E402
 from tarotsim.scoring import max_score  # noqa: E402
 
 
@@ -97,8 +98,8 @@ def test_opponents_play_inside_and_the_agent_scores_what_its_seat_scores() -> No
 
 
 def test_bad_seats_and_opponents_are_refused() -> None:
-    with pytest.raises(ValueError, match="pimc"):
-        tarot_zoo.env(players=4, opponents="play=pimc")
+    with pytest.raises(ValueError, match="must be built-in, not a Python player"):
+        tarot_zoo.env(players=4, opponents=Strategy(play=builtin("play=heuristic")))
     with pytest.raises(ValueError, match="neither an agent nor an opponent"):
         tarot_zoo.env(players=4, agent_seats=(0,))
     with pytest.raises(ValueError, match="seats must be 0 to 3"):

@@ -87,8 +87,8 @@ def test_illegal_or_raising_player_stops_the_run_naming_seat_deal_decision() -> 
 def test_a_player_is_checked_when_made() -> None:
     with pytest.raises(TypeError, match="act= takes a player"):
         Strategy(act=3)
-    with pytest.raises(ValueError, match="searching"):
-        players.builtin("play=pimc")
+    with pytest.raises(ValueError, match="not one with a Python player"):
+        players.builtin(Strategy(play=players.builtin("play=heuristic")))
 
 
 def test_observations_a_player_keeps_stay_as_they_were_given() -> None:

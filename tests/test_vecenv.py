@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarotsim import VecEnv
+from tarotsim import Strategy, VecEnv
 from tarotsim import players as players_module
 from tarotsim.cards import parse_cards
 from tarotsim.config import RunConfig
@@ -173,8 +173,8 @@ def test_illegal_actions_and_bad_arguments_are_one_line_errors() -> None:
             env.step(outside)
     with pytest.raises(ValueError, match="agent_seats"):
         VecEnv(2, 4, agent_seats=(4,))
-    with pytest.raises(ValueError, match="searching"):
-        VecEnv(2, 4, opponents="play=pimc")
+    with pytest.raises(ValueError, match="not one with a Python player"):
+        VecEnv(2, 4, opponents=Strategy(play=players_module.builtin("play=heuristic")))
     with pytest.raises(ValueError, match="n_games"):
         VecEnv(0)
 

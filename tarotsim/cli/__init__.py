@@ -20,7 +20,8 @@ from importlib import import_module
 from typing import Any, cast
 
 from tarotsim.cli.common import CliError, Parser, join_number_lists
-from tarotsim.run.compiling import RUN_COMPILES, compile_notices
+from tarotsim.run.compiling import RUN_COMPILES
+from tarotsim.run.notices import compile_notices
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 

@@ -8,8 +8,9 @@ users in ``tarotsim.run.records``.
 
 ``decide`` answers the decision the machine waits on for every kind of player: a searching
 built-in (the ``montecarlo`` bid, the ``pimc`` card, the ``search`` call, écart, chelem and
-poignée of ``kernels.search.decisions``, with the search scratch), a built-in, or a user's
-Numba function (``machine.choose``). ``run_until`` lets the machine run, answering its
+poignée of ``kernels.search.decisions``, with the search scratch: ``searched``, from the
+seat's view alone, ``searched_view``, which ``tarotsim.game.decide`` asks for one
+observation), a built-in, or a user's Numba function (``machine.choose``). ``run_until`` lets the machine run, answering its
 searching decisions here (``searched``), up to a decision of a seat the caller plays
 (``VecEnv``, the Python players, PettingZoo, OpenSpiel) or the end of the deal. Another
 searching decision is one more branch of ``searched`` and of ``machine.searches``.
@@ -77,34 +78,58 @@ from tarotsim.kernels.state import (
     DealState,
 )
 from tarotsim.kernels.user import Users
-from tarotsim.kernels.view import seat_view
+from tarotsim.kernels.view import SeatView, seat_view
 
 
 @njit(_nrt=False)
-def searched(tb: DealState, cfg: np.ndarray, search: Search) -> int:
+def searched_view(
+    v: SeatView,
+    cfg: np.ndarray,
+    phase: int,
+    legal0: np.uint64,
+    legal1: np.uint64,
+    laid0: np.uint64,
+    laid1: np.uint64,
+    search: Search,
+) -> int:
     """The code a searching policy (``machine.searches``: the ``montecarlo`` bid, the ``pimc``
-    card, a ``search`` call, écart, chelem or poignée) chooses for the seat to decide in ``tb``,
-    with the search scratch ``search`` (at the écart, the next card of the écart searched):
-    the call, the écart, the chelem and the poignée by their one kernel
-    (``decisions.decide_searched``)."""
-    pos = tb.pos
-    phase = pos[Q_PHASE]
-    v = seat_view(tb, pos[Q_SEAT])
+    card, a ``search`` call, écart, chelem or poignée) of the seat of ``v`` chooses at a
+    decision of ``phase`` with legal choices ``(legal0, legal1)``, from its view alone, with
+    the search scratch ``search`` (its draws seeded by the run key and deal number that
+    ``scratch.note_deal`` kept): at the écart, the lowest card not yet laid (``laid0``,
+    ``laid1``) of the écart searched; the call, the écart, the chelem and the poignée by
+    their one kernel (``decisions.decide_searched``). ``tarotsim.game.decide`` asks it for
+    one observation."""
     sc = search.play
     if phase == PH_PLAY:
-        return pimc_card(v, tb.legal[0], tb.legal[1], cfg, sc)
+        return pimc_card(v, legal0, legal1, cfg, sc)
     if phase == PH_CALL:
         return sc.candidate[decide_searched(v, cfg, sc, T_CALL)]
     if phase == PH_ECART:
         best = decide_searched(v, cfg, sc, T_ECART)
-        return ecart_card(
-            sc.choices[best, 0], sc.choices[best, 1], tb.legal[0], tb.legal[1], tb.laid[0], tb.laid[1]
-        )
+        return ecart_card(sc.choices[best, 0], sc.choices[best, 1], legal0, legal1, laid0, laid1)
     if phase == PH_CHELEM:
         return decide_searched(v, cfg, sc, T_CHELEM)
     if phase == PH_POIGNEE:
         return largest_poignee(v, cfg) if decide_searched(v, cfg, sc, T_POIGNEE) == 1 else POIGNEE_NONE
     return montecarlo_wish(v, cfg, sc.key, sc.scalars[Q_DEAL], search.bid)
+
+
+@njit(_nrt=False)
+def searched(tb: DealState, cfg: np.ndarray, search: Search) -> int:
+    """The code a searching policy chooses for the seat to decide in ``tb`` (``searched_view``
+    on its view and the decision waiting)."""
+    pos = tb.pos
+    return searched_view(
+        seat_view(tb, pos[Q_SEAT]),
+        cfg,
+        pos[Q_PHASE],
+        tb.legal[0],
+        tb.legal[1],
+        tb.laid[0],
+        tb.laid[1],
+        search,
+    )
 
 
 @njit(_nrt=False)

@@ -4,7 +4,8 @@ games, each a ``DealState`` (the rows of ``Games``' arrays) on the deal machine 
 Four entry points:
 
 - ``step``: for every game of a block of the batch, apply the caller's action (if any), then let the
-  built-in policies of the game's ``cfg`` row decide (``game.run_until``) up to the next
+  built-in policies of the game's ``cfg`` row decide (``game.run_until``; the searching ones with
+  the block's search scratch, seeded by the run key and the game's deal number) up to the next
   decision of a seat the caller plays, or to the end of the deal; a finished deal leaves its
   record and, when the game goes on, the game is dealt its next deal (deal numbers
   ``deal, deal + stride, …``; a deal thrown in before any of the caller's decisions is passed
@@ -39,6 +40,8 @@ from tarotsim.kernels.game import decide, run_until
 from tarotsim.kernels.machine import apply, start, waits
 from tarotsim.kernels.rng import STREAM_WORDS
 from tarotsim.kernels.rules import card_bit
+from tarotsim.kernels.search.scratch import note_deal
+from tarotsim.kernels.search.searching import Search
 from tarotsim.kernels.state import (
     C_PLAYERS,
     H_LEADER,
@@ -376,6 +379,7 @@ def _step_game(
     g: int,
     cfgs: np.ndarray,
     key: np.ndarray,
+    search: Search | None,
     code: int,
     act_index: np.ndarray,
     obs: np.ndarray,
@@ -406,7 +410,9 @@ def _step_game(
     while True:
         if pos[Q_PHASE] != PH_OVER and waits(pos, gs.play_seats[g], gs.act_seats[g]):
             break
-        run_until(tb, cfg, rec, log, None, None, gs.play_seats[g], gs.act_seats[g])
+        if search is not None:
+            note_deal(search.play, key, gs.deal[g])
+        run_until(tb, cfg, rec, log, search, None, gs.play_seats[g], gs.act_seats[g])
         if pos[Q_PHASE] != PH_OVER:
             break
         if gs.decided[g]:
@@ -438,6 +444,7 @@ def step(
     stop: int,
     cfgs: np.ndarray,
     key: np.ndarray,
+    search: Search | None,
     codes: np.ndarray,
     act_index: np.ndarray,
     obs: np.ndarray,
@@ -456,7 +463,11 @@ def step(
     decision of a seat the caller plays (``gs.play_seats``, ``gs.act_seats``), going on to
     the deal ``deal + stride`` after a deal ends (or stopping when ``stride`` is 0).
     ``cfgs`` is int64[k, N_CFG] (``gs.row`` picks a game's), ``key`` the run key of the
-    deals.
+    deals, ``search`` the search players' scratch of this block of games
+    (``searching.new_search``; ``None`` when no seat searches): a searching decision of a
+    game is made as a run makes it (``game.run_until``, its draws seeded by the key and the
+    game's deal number, ``scratch.note_deal``), so a block needs a scratch of its own and no
+    other, and the games' results do not depend on how they are split into blocks.
 
     Outputs, per game: ``obs`` (int64[G, N_OBS] or [G, N_ROW]) the row of the seat to act
     (left as it was for a stopped game); ``mask`` (bool[G, n actions], or no rows) its legal
@@ -474,7 +485,20 @@ def step(
     """
     for g in range(first, stop):
         _step_game(
-            gs, g, cfgs, key, codes[g], act_index, obs, mask, ended, records, final, tensors, final_tensors
+            gs,
+            g,
+            cfgs,
+            key,
+            search,
+            codes[g],
+            act_index,
+            obs,
+            mask,
+            ended,
+            records,
+            final,
+            tensors,
+            final_tensors,
         )
 
 

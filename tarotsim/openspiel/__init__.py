@@ -34,7 +34,7 @@ The game is one deal of `tarotsim.Game` (the same kernels, the same rules):
 
 The package, one job a module: ``game`` (the game and its states), ``observer`` (what a seat
 observes), ``resampling`` (a given deal's state, and the exact resampling from a seat's
-information), ``players`` (OpenSpiel bots as tarotsim players), ``spec`` (what every game
+information), ``players`` (OpenSpiel bots as tarotsim players, tarotsim's built-in players as OpenSpiel bots), ``spec`` (what every game
 shares: the name, the table, [`load`][tarotsim.openspiel.load]), ``cardsets`` (card sets as Python ints).
 """
 
@@ -51,7 +51,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 from tarotsim.openspiel.cardsets import _NAMES as _NAMES
 from tarotsim.openspiel.game import _TYPE, FrenchTarotGame, FrenchTarotState
 from tarotsim.openspiel.observer import TarotObserver
-from tarotsim.openspiel.players import OpenSpielPlayer, ismcts_player
+from tarotsim.openspiel.players import BuiltinBot, OpenSpielPlayer, ismcts_player, pimc_bot
 from tarotsim.openspiel.resampling import deal_state, observed_moves, resample, state_from_observation
 from tarotsim.openspiel.spec import MAX_ECART as MAX_ECART
 from tarotsim.openspiel.spec import MAX_TRICKS as MAX_TRICKS
@@ -61,6 +61,7 @@ pyspiel.register_game(_TYPE, FrenchTarotGame)
 
 __all__ = [
     "SHORT_NAME",
+    "BuiltinBot",
     "FrenchTarotGame",
     "FrenchTarotState",
     "OpenSpielPlayer",
@@ -69,6 +70,7 @@ __all__ = [
     "ismcts_player",
     "load",
     "observed_moves",
+    "pimc_bot",
     "resample",
     "state_from_observation",
 ]

@@ -1,6 +1,9 @@
-"""OpenSpiel bots as tarotsim players: [`OpenSpielPlayer`][tarotsim.openspiel.players.OpenSpielPlayer] seats any bot, deciding from
+"""OpenSpiel bots as tarotsim players, and tarotsim's players as OpenSpiel bots:
+[`OpenSpielPlayer`][tarotsim.openspiel.players.OpenSpielPlayer] seats any bot, deciding from
 a state drawn from the seat's observation; [`ismcts_player`][tarotsim.openspiel.players.ismcts_player] is OpenSpiel's IS-MCTS so
-seated."""
+seated; [`BuiltinBot`][tarotsim.openspiel.players.BuiltinBot] plays a built-in strategy
+(``pimc`` too: [`pimc_bot`][tarotsim.openspiel.players.pimc_bot]) in the OpenSpiel game, beside
+OpenSpiel's own bots."""
 
 from __future__ import annotations
 
@@ -11,9 +14,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tarotsim.game import Observation
+from tarotsim.game import Observation, decide
 from tarotsim.openspiel.resampling import resample, state_from_observation
 from tarotsim.openspiel.spec import load
+from tarotsim.strategy import Strategy, to_strategy
 
 
 class OpenSpielPlayer:
@@ -82,3 +86,63 @@ def ismcts_player(
         return bot
 
     return OpenSpielPlayer(make_bot, seed=seed, name=f"ismcts({simulations})")
+
+
+class BuiltinBot(pyspiel.Bot):
+    """A built-in strategy (searching or not) as an OpenSpiel bot, for
+    [`FrenchTarotGame`][tarotsim.openspiel.FrenchTarotGame]'s states: ``pyspiel.evaluate_bots``
+    seats it beside OpenSpiel's bots (IS-MCTS…).
+
+    At each decision it decides from the observation of the seat to act alone
+    (``tarotsim.game.decide``), as the strategy does in a run: it never sees the other
+    hands. A searching policy's draws are seeded by ``seed`` and the number of decisions
+    the bot has made (``decide``'s ``seed`` and ``deal``), so a game played with it is
+    reproducible.
+
+    Parameters
+    ----------
+    strategy : Strategy or str
+        The built-in strategy, e.g. ``"play=pimc,ecart=expert"``.
+    seed : int
+        Seeds a searching policy's draws.
+
+    Raises
+    ------
+    ValueError
+        For a bad spec, or a strategy with a Python player; from ``step``, for a state
+        still being dealt or over.
+    """
+
+    def __init__(self, strategy: Strategy | str, *, seed: int = 0) -> None:
+        super().__init__()
+        self.strategy = to_strategy(strategy)
+        if self.strategy.player is not None:
+            raise ValueError("BuiltinBot takes a built-in strategy, not one with a Python player")
+        self.seed = seed
+        self.decisions = 0
+
+    def step(self, state: pyspiel.State) -> int:
+        """The strategy's action (its number) for the seat to act in ``state``."""
+        game = getattr(state, "tarot", None)
+        if game is None or game.over:
+            raise ValueError(f"{self!r} decides for a seat to act, not at a chance node or once over")
+        action = decide(game.observation(), self.strategy, seed=self.seed, deal=self.decisions)
+        self.decisions += 1
+        return int(state.spec.action_ids[action])
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        """Nothing to forget: each decision reads the state it is given."""
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Nothing to note: each decision reads the state it is given."""
+
+    def __repr__(self) -> str:
+        return f"BuiltinBot({str(self.strategy)!r})"
+
+
+def pimc_bot(worlds: int | None = None, *, seed: int = 0) -> BuiltinBot:
+    """tarotsim's strongest card player, ``pimc`` (the expert écart beside it), as an OpenSpiel
+    bot: a [`BuiltinBot`][tarotsim.openspiel.players.BuiltinBot]; ``worlds`` per decision
+    (default: ``pimc``'s own)."""
+    spec = "play=pimc,ecart=expert" + ("" if worlds is None else f",worlds={worlds}")
+    return BuiltinBot(spec, seed=seed)

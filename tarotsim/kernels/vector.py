@@ -18,11 +18,14 @@ Four entry points:
   (``kernels.user``), made by the one ``game.decide``: a Python
   player's run hands such seats to the caller, which asks here.
 
-An observation row (int64, slots ``O_*``) holds what the seat knows. Its first ``N_OBS``
-slots are what ``Observation.tensor`` encodes (``VecEnv``'s compact observation); the
-``N_ROW - N_OBS`` after them are the seat's ``SeatView`` arrays (public scalars, tricks,
-the random stream…) from which ``tarotsim.game.Observation`` rebuilds the view a built-in
-policy decides from. Card sets are two words (word 0, word 1) as ``cards.to_mask`` makes
+An observation row (int64, slots ``O_*``) holds what the seat knows: it serializes the
+seat's ``SeatView`` (``kernels.view.seat_view``, where every fact of what a seat knows is
+decided) and the decision's position, which the view does not hold (the phase, whether the
+seat is to act, its legal choices, the auction's words, highest bid and bidder, the écart
+laid so far by the taker). Its first ``N_OBS`` slots are what ``Observation.tensor``
+encodes (``VecEnv``'s compact observation); the ``N_ROW - N_OBS`` after them are the view's
+arrays (public scalars, tricks, the random stream…) from which ``tarotsim.game.Observation``
+rebuilds the view a built-in policy decides from. Card sets are two words (word 0, word 1) as ``cards.to_mask`` makes
 them; they fit in an int64 (56 and 22 bits). -1 means "none".
 """
 
@@ -33,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_CARDS, N_SUIT_CARDS, TRUMPS_MASK
+from tarotsim.cards import N_CARDS, N_SUIT_CARDS
 from tarotsim.kernels.bits import ONE, ZERO, lowest_bit
 from tarotsim.kernels.encode import encode
 from tarotsim.kernels.game import decide, run_until
@@ -72,7 +75,7 @@ from tarotsim.kernels.state import (
     DealState,
 )
 from tarotsim.kernels.user import F_SEAT, Users
-from tarotsim.kernels.view import seat_view
+from tarotsim.kernels.view import SeatView, seat_view
 
 # observation row slots: what Observation.tensor encodes (the first N_OBS)
 O_PHASE = 0  # state.PH_*
@@ -225,6 +228,109 @@ def _add_card(seen: np.ndarray, card: int) -> None:
     seen[1] |= bit1
 
 
+@njit(inline="always")
+def _view_row(
+    v: SeatView,
+    phase: int,
+    players: int,
+    spoken: int,
+    contract: int,
+    taker: int,
+    to_act: bool,
+    legal0: np.uint64,
+    legal1: np.uint64,
+    laid0: np.uint64,
+    laid1: np.uint64,
+    seen: np.ndarray,
+    folded: int,
+    out: np.ndarray,
+) -> int:
+    """Serialize the view ``v`` and its decision into the observation row ``out`` (its first
+    ``N_OBS`` slots, or all ``N_ROW``): every fact of what the seat knows is read from ``v``
+    (``kernels.view.seat_view`` decides it), the rest is the decision's position, which the
+    view does not hold: ``phase`` (``state.PH_*``), ``spoken``, ``contract`` and ``taker``
+    (the auction's words said so far, highest bid and bidder, -1 none; the deal's once it is
+    over), ``to_act``, the legal choices ``(legal0, legal1)`` (empty when not to act) and the
+    écart laid so far ``(laid0, laid1)`` (the taker's own, at the écart; empty for the others).
+
+    The cards each seat played to the tricks completed since ``folded`` are folded into
+    ``seen`` (uint64[MAX_SEATS, 2], per seat); returns how many tricks are folded now."""
+    info = v.info
+    out[O_PHASE] = phase
+    out[O_PLAYERS] = players
+    out[O_SEAT] = v.seat
+    out[O_TO_ACT] = 1 if to_act else 0
+    out[O_DEALER] = info[I_DEALER]
+    out[O_CONTRACT] = contract
+    out[O_TAKER] = taker
+    out[O_CALLED] = info[I_CALLED]
+    out[O_PARTNER] = info[I_PARTNER]
+    out[O_CHELEM] = 1 if info[I_CHELEM_ANNOUNCED] == 1 else 0
+    out[O_ATTACK] = 1 if v.attack else 0
+    out[O_CHIEN_SHOWN] = 1 if info[I_CHIEN_SHOWN] == 1 else 0
+    out[O_SPOKEN] = spoken
+    for j in range(MAX_SEATS):
+        out[O_BIDS + j] = v.bids[j] if j < spoken else -1
+    in_play = (phase == PH_POIGNEE or phase == PH_PLAY or phase == PH_OVER) and info[I_TAKER] >= 0
+    done = info[I_TRICK] if in_play else 0
+    out[O_TRICKS_DONE] = done
+    if folded > done:  # a new deal
+        folded = 0
+    if folded == 0:
+        for s in range(MAX_SEATS):
+            seen[s, 0] = ZERO
+            seen[s, 1] = ZERO
+    for t in range(folded, done):
+        leader = v.history[t, H_LEADER]
+        for j in range(players):
+            s = leader + j
+            s = s - players if s >= players else s
+            _add_card(seen[s], v.history[t, j])
+    for s in range(MAX_SEATS):
+        out[O_PLAYED + 2 * s] = np.int64(seen[s, 0])
+        out[O_PLAYED + 2 * s + 1] = np.int64(seen[s, 1])
+        _words(out, O_POIGNEES + 2 * s, v.shown[s, 0], v.shown[s, 1])
+        out[O_TRICK + s] = -1
+    out[O_LEADER] = -1
+    out[O_TRICK_LEN] = 0
+    if in_play and phase != PH_OVER:
+        leader = info[I_LEADER]
+        length = info[I_TRICK_LEN]
+        out[O_LEADER] = leader
+        out[O_TRICK_LEN] = length
+        for j in range(length):
+            card = v.trick[j]
+            out[O_TRICK + j] = card
+            s = leader + j
+            s = s - players if s >= players else s
+            bit0, bit1 = card_bit(card)
+            out[O_PLAYED + 2 * s] |= np.int64(bit0)
+            out[O_PLAYED + 2 * s + 1] |= np.int64(bit1)
+    _words(out, O_HAND, v.hand0 & ~laid0, v.hand1 & ~laid1)
+    _words(out, O_CHIEN, v.chien0, v.chien1)
+    _words(out, O_ECART, v.ecart0 | laid0, v.ecart1 | laid1)
+    _words(out, O_LEGAL, legal0, legal1)
+    if out.shape[0] < N_ROW:
+        return done
+    _words(out, O_VIEW_HAND, v.hand0, v.hand1)
+    _words(out, O_VIEW_ECART, v.ecart0, v.ecart1)
+    _words(out, O_VIEW_CHIEN, v.chien0, v.chien1)
+    _words(out, O_LAID, laid0, laid1)
+    for i in range(N_INFO):
+        out[O_INFO + i] = info[i]
+    _words(out, O_ALL_PLAYED, v.played[0], v.played[1])
+    for s in range(MAX_SEATS):
+        out[O_RAW_TRICK + s] = v.trick[s]
+        out[O_RAW_BIDS + s] = v.bids[s]
+        _words(out, O_SHOWN + 2 * s, v.shown[s, 0], v.shown[s, 1])
+    for t in range(MAX_TRICKS):
+        for c in range(N_HISTORY):
+            out[O_HISTORY + t * N_HISTORY + c] = v.history[t, c]
+    for i in range(STREAM_WORDS):
+        out[O_RNG + i] = np.int64(v.rng[i])
+    return done
+
+
 @njit(_nrt=False)
 def _write_row(
     tb: DealState,
@@ -236,98 +342,35 @@ def _write_row(
 ) -> int:
     """Write ``seat``'s observation row into ``out`` (its first ``N_OBS`` slots, or all
     ``N_ROW``); fold the tricks completed since ``folded`` into ``seen`` (per seat, the cards
-    played to them) and return how many are folded now."""
-    info = tb.info
+    played to them) and return how many are folded now.
+
+    The row serializes ``seat_view(tb, seat)`` (``_view_row``): what the seat knows is
+    decided there alone. Of ``tb`` itself only the decision's position is read here: the
+    machine's ``pos`` (the phase, the seat to act, the auction), the legal choices of the
+    seat to act and the écart laid so far, which is the taker's alone."""
+    v = seat_view(tb, seat)
     pos = tb.pos
-    laid = tb.laid
-    legal = tb.legal
     phase = pos[Q_PHASE]
-    taker = info[I_TAKER]
     contract = pos[Q_CONTRACT]
+    taker = v.info[I_TAKER]
     to_act = phase != PH_OVER and seat == pos[Q_SEAT]
-    out[O_PHASE] = phase
-    out[O_PLAYERS] = players
-    out[O_SEAT] = seat
-    out[O_TO_ACT] = 1 if to_act else 0
-    out[O_DEALER] = info[I_DEALER]
-    out[O_CONTRACT] = contract
-    out[O_TAKER] = taker if taker >= 0 else (pos[Q_TAKER] if contract > 0 else -1)
-    out[O_CALLED] = info[I_CALLED]
-    out[O_PARTNER] = info[I_PARTNER]
-    out[O_CHELEM] = 1 if info[I_CHELEM_ANNOUNCED] == 1 else 0
-    out[O_ATTACK] = 1 if tb.attack[seat] == 1 else 0
-    shown = info[I_CHIEN_SHOWN] == 1
-    out[O_CHIEN_SHOWN] = 1 if shown else 0
-    spoken = pos[Q_SPOKEN]
-    out[O_SPOKEN] = spoken
-    for j in range(MAX_SEATS):
-        out[O_BIDS + j] = tb.bids[j] if j < spoken else -1
-    in_play = (phase == PH_POIGNEE or phase == PH_PLAY or phase == PH_OVER) and taker >= 0
-    done = info[I_TRICK] if in_play else 0
-    out[O_TRICKS_DONE] = done
-    if folded > done:  # a new deal
-        folded = 0
-    if folded == 0:
-        for s in range(MAX_SEATS):
-            seen[s, 0] = ZERO
-            seen[s, 1] = ZERO
-    for t in range(folded, done):
-        leader = tb.history[t, H_LEADER]
-        for j in range(players):
-            s = leader + j
-            s = s - players if s >= players else s
-            _add_card(seen[s], tb.history[t, j])
-    for s in range(MAX_SEATS):
-        out[O_PLAYED + 2 * s] = np.int64(seen[s, 0])
-        out[O_PLAYED + 2 * s + 1] = np.int64(seen[s, 1])
-        _words(out, O_POIGNEES + 2 * s, tb.shown[s, 0], tb.shown[s, 1])
-        out[O_TRICK + s] = -1
-    out[O_LEADER] = -1
-    out[O_TRICK_LEN] = 0
-    if in_play and phase != PH_OVER:
-        leader = info[I_LEADER]
-        length = info[I_TRICK_LEN]
-        out[O_LEADER] = leader
-        out[O_TRICK_LEN] = length
-        for j in range(length):
-            card = tb.trick[j]
-            out[O_TRICK + j] = card
-            s = leader + j
-            s = s - players if s >= players else s
-            bit0, bit1 = card_bit(card)
-            out[O_PLAYED + 2 * s] |= np.int64(bit0)
-            out[O_PLAYED + 2 * s + 1] |= np.int64(bit1)
-    laid0 = laid[0] if seat == taker else ZERO
-    laid1 = laid[1] if seat == taker else ZERO
-    _words(out, O_HAND, tb.hands[seat, 0] & ~laid0, tb.hands[seat, 1] & ~laid1)
-    _words(out, O_CHIEN, tb.chien[0] if shown else ZERO, tb.chien[1] if shown else ZERO)
-    if seat == taker:
-        _words(out, O_ECART, tb.ecart[0] | laid0, tb.ecart[1] | laid1)
-    else:
-        _words(out, O_ECART, ZERO, tb.ecart[1] & TRUMPS_MASK)
-    _words(out, O_LEGAL, legal[0] if to_act else ZERO, legal[1] if to_act else ZERO)
-    if out.shape[0] < N_ROW:
-        return done
-    _words(out, O_VIEW_HAND, tb.hands[seat, 0], tb.hands[seat, 1])
-    if seat == taker:
-        _words(out, O_VIEW_ECART, tb.ecart[0], tb.ecart[1])
-    else:
-        _words(out, O_VIEW_ECART, ZERO, tb.ecart[1] & TRUMPS_MASK)
-    _words(out, O_VIEW_CHIEN, tb.chien[0] if shown else ZERO, tb.chien[1] if shown else ZERO)
-    _words(out, O_LAID, laid0, laid1)
-    for i in range(N_INFO):
-        out[O_INFO + i] = info[i]
-    _words(out, O_ALL_PLAYED, tb.played[0], tb.played[1])
-    for s in range(MAX_SEATS):
-        out[O_RAW_TRICK + s] = tb.trick[s]
-        out[O_RAW_BIDS + s] = tb.bids[s]
-        _words(out, O_SHOWN + 2 * s, tb.shown[s, 0], tb.shown[s, 1])
-    for t in range(MAX_TRICKS):
-        for c in range(N_HISTORY):
-            out[O_HISTORY + t * N_HISTORY + c] = tb.history[t, c]
-    for i in range(STREAM_WORDS):
-        out[O_RNG + i] = np.int64(tb.rng[i])
-    return done
+    mine = seat == taker
+    return _view_row(
+        v,
+        phase,
+        players,
+        pos[Q_SPOKEN],
+        contract,
+        taker if taker >= 0 else (pos[Q_TAKER] if contract > 0 else -1),
+        to_act,
+        tb.legal[0] if to_act else ZERO,
+        tb.legal[1] if to_act else ZERO,
+        tb.laid[0] if mine else ZERO,
+        tb.laid[1] if mine else ZERO,
+        seen,
+        folded,
+        out,
+    )
 
 
 @njit(inline="always")

@@ -4,7 +4,11 @@ Every decision of a policy (the bid, the king call, the écart, the poignée, th
 announcement, each card) receives the deciding seat's ``SeatView``, its legal choices and
 the run's configuration ``cfg`` (its options), never the deal state: ``seat_view`` is the
 one place that reads ``DealState`` for a policy, so a policy is honest by construction
-(``tests/test_no_peeking.py`` checks it still, on every policy). The game's steps
+(``tests/test_no_peeking.py`` checks it still, on every policy). What an agent or a Python
+player is shown is written from the same view: the observation rows (``kernels.vector``)
+and the float encoding (``kernels.encode``) serialize it, adding only the decision's
+position (the phase, the seat to act, its legal choices, the auction, the écart laid so
+far), so every fact of what a seat knows is decided here. The game's steps
 (``kernels.steps``) keep the arrays the view shares up to date card by card; making a view
 copies a few scalars and no array, so handing it to an inlined policy costs nothing.
 

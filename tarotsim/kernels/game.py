@@ -63,12 +63,13 @@ from tarotsim.kernels.state import (
     C_PLAYERS,
     L_PLAYS,
     MAX_SEATS,
+    PH_BID,
     PH_CALL,
     PH_CHELEM,
     PH_ECART,
     PH_OVER,
     PH_PLAY,
-    PH_POIGNEE,
+    PH_WISH,
     Q_PHASE,
     Q_SEAT,
     R_CONTRACT,
@@ -103,16 +104,24 @@ def searched_view(
     sc = search.play
     if phase == PH_PLAY:
         return pimc_card(v, legal0, legal1, cfg, sc)
+    if phase == PH_BID or phase == PH_WISH:
+        return montecarlo_wish(v, cfg, sc.key, sc.scalars[Q_DEAL], search.bid)
     if phase == PH_CALL:
-        return sc.candidate[decide_searched(v, cfg, sc, T_CALL)]
+        kind = T_CALL
+    elif phase == PH_ECART:
+        kind = T_ECART
+    elif phase == PH_CHELEM:
+        kind = T_CHELEM
+    else:
+        kind = T_POIGNEE
+    best = decide_searched(v, cfg, sc, kind)  # one call for the four: each call of it is compiled in full
+    if phase == PH_CALL:
+        return sc.candidate[best]
     if phase == PH_ECART:
-        best = decide_searched(v, cfg, sc, T_ECART)
         return ecart_card(sc.choices[best, 0], sc.choices[best, 1], legal0, legal1, laid0, laid1)
     if phase == PH_CHELEM:
-        return decide_searched(v, cfg, sc, T_CHELEM)
-    if phase == PH_POIGNEE:
-        return largest_poignee(v, cfg) if decide_searched(v, cfg, sc, T_POIGNEE) == 1 else POIGNEE_NONE
-    return montecarlo_wish(v, cfg, sc.key, sc.scalars[Q_DEAL], search.bid)
+        return best
+    return largest_poignee(v, cfg) if best == 1 else POIGNEE_NONE
 
 
 @njit(_nrt=False)
@@ -148,7 +157,7 @@ def decide(tb: DealState, cfg: np.ndarray, search: Search | None, users: Users |
         return searched(tb, cfg, search)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def run_until(
     tb: DealState,
     cfg: np.ndarray,
@@ -164,7 +173,8 @@ def run_until(
     searched by its own policy, ``machine.play_plain_card``), until the deal is over or a
     decision belongs to the caller: any decision of a seat of ``act_seats``, a card of a seat
     of ``play_seats`` (bit ``seat`` of each). Without ``search`` it compiles none of the
-    search players, and raises at a searching decision."""
+    search players, and raises at a searching decision. Inlined into its callers: the
+    machine's policies are compiled once, in ``machine.run``, whatever ``search`` is."""
     pos = tb.pos
     while True:
         run(tb, cfg, rec, log, users, play_seats, act_seats)

@@ -176,11 +176,8 @@ def _callable(dealt0: np.uint64) -> np.uint64:
 
 @njit(inline="always")
 def _codes_upto(first: int, last: int) -> np.uint64:
-    """Bits ``first`` … ``last`` of a word."""
-    word = ZERO
-    for code in range(first, last + 1):
-        word |= ONE << np.uint64(code)
-    return word
+    """Bits ``first`` … ``last`` of a word (``last`` below 63)."""
+    return ((ONE << np.uint64(last + 1)) - ONE) & ~((ONE << np.uint64(first)) - ONE)
 
 
 @njit(inline="always")
@@ -675,7 +672,7 @@ def play_plain_card(tb: DealState, cfg: np.ndarray, users: Users | None) -> None
     tb.pos[Q_PHASE] = PH_TRICK
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def run(
     tb: DealState,
     cfg: np.ndarray,
@@ -688,10 +685,12 @@ def run(
     """Let the seats' policies in ``cfg`` decide (``step``, ``play_tricks``) until
     the deal is over or a decision waits: one of the caller's (``waits``: any decision of a seat
     of ``act_seats``, a card of a seat of ``play_seats``, bit ``seat`` of each) or a searching
-    policy's (``searches``). Inlined into its callers (``game.run_until``, ``start``,
-    ``advance``), as ``deal_table``, ``finish`` and ``kernels.record.record_hand`` are into it or
-    theirs: a call passes the whole table, and these bodies are small beside the trick loop
-    (``play_tricks``), which stays a call."""
+    policy's (``searches``). One compiled function that every caller shares (the runs'
+    ``game.play_deal`` with or without search, ``start``, ``advance``, ``VecEnv``'s steps): the
+    policies it inlines (``step``'s, the trick loop's) are compiled once for all of them,
+    not once more in each caller. ``deal_table``, ``finish`` and ``kernels.record.record_hand``
+    are inlined into it or its callers: a call passes the whole table, and these bodies are
+    small."""
     pos = tb.pos
     while True:
         phase = pos[Q_PHASE]

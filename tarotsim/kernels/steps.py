@@ -104,7 +104,7 @@ def forced_bids(tb: DealState, cfg: np.ndarray, players: int, dealer: int) -> No
         tb.bids[j] = cfg[C_FORCED_CONTRACT] if (first + j) % players == cfg[C_FORCED_TAKER] else PASS
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def reset_table(tb: DealState, players: int, dealer: int) -> None:
     """Make ``tb`` ready for a deal whose hands are in ``tb.dealt``: hands as dealt, nothing played."""
     for i in range(N_INFO):
@@ -128,7 +128,7 @@ def reset_table(tb: DealState, players: int, dealer: int) -> None:
     tb.ecart[1] = ZERO
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def name_taker(tb: DealState, taker: int, contract: int) -> None:
     """``taker`` takes ``contract``: it plays for the attack."""
     tb.info[I_TAKER] = taker
@@ -136,7 +136,7 @@ def name_taker(tb: DealState, taker: int, contract: int) -> None:
     tb.attack[taker] = 1
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def call_partner(tb: DealState, players: int, taker: int, called: int) -> None:
     """Five players: the taker calls the card ``called``; its holder (if another player) is
     the secret partner (its side, ``tb.attack``; public once the card is played)."""
@@ -161,7 +161,7 @@ def start_trick(info: np.ndarray, leader: int, t: int) -> None:
     info[I_PETIT_SEAT] = -1
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def take_chien(tb: DealState, taker: int) -> None:
     """Prise, Garde: the chien is turned face up and goes into the taker's hand."""
     tb.info[I_CHIEN_SHOWN] = 1
@@ -169,7 +169,7 @@ def take_chien(tb: DealState, taker: int) -> None:
     tb.hands[taker, 1] |= tb.chien[1]
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def lay_ecart(tb: DealState, taker: int, ecart0: np.uint64, ecart1: np.uint64) -> None:
     """The taker lays its écart ``(ecart0, ecart1)`` aside (a legal one: docs/rules.md §4); the
     count starts with it on the attack's side."""
@@ -180,7 +180,7 @@ def lay_ecart(tb: DealState, taker: int, ecart0: np.uint64, ecart1: np.uint64) -
     start_count(tb.count, tb.pile, ecart0, ecart1)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def set_chien_aside(tb: DealState, contract: int) -> None:
     """Garde sans, Garde contre: the chien stays unseen; the count starts with it on the
     attack's side at Garde sans, on nobody's at Garde contre."""
@@ -190,7 +190,7 @@ def set_chien_aside(tb: DealState, contract: int) -> None:
         start_count(tb.count, tb.pile, ZERO, ZERO)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def start_play(tb: DealState, players: int, taker: int, chelem_announced: bool) -> None:
     """The play begins: the first trick is led by the taker when it announced a chelem,
     else by the seat on the dealer's right."""

@@ -72,7 +72,7 @@ import numpy as np
 
 from tarotsim._jit import njit
 from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.machine import card_policy, play_tricks, take_contract
+from tarotsim.kernels.machine import play_tricks, take_contract
 from tarotsim.kernels.policies.bidding import chavey_wish
 from tarotsim.kernels.policies.codes import BID_MONTECARLO, PLAY_PIMC
 from tarotsim.kernels.policies.dispatch import plain_decisions
@@ -104,8 +104,6 @@ from tarotsim.kernels.state import (
     P_PLAY_ATTACK,
     P_PLAY_DEFENCE,
     P_WORLDS,
-    PH_PLAY,
-    Q_PHASE,
     Q_SEAT,
     DealState,
     new_state,
@@ -227,10 +225,8 @@ def play_out(pt: DealState, cfg: np.ndarray, taker: int, contract: int, sc: Sear
     reset_table(pt, players, pt.info[I_DEALER])
     if not take_contract(pt, cfg, taker, contract):
         raise ValueError("a playout's call, ecart and chelem must search nothing")
-    while not play_tricks(pt, cfg, None, 0, 0):
+    while not play_tricks(pt, cfg, None, 0, 0):  # a pimc card: the only decision handed back here
         seat = pt.pos[Q_SEAT]
-        if pt.pos[Q_PHASE] != PH_PLAY or card_policy(pt, cfg, seat) != PLAY_PIMC:
-            raise ValueError("a rollout policy must be pimc or search nothing")
         put_card(pt, seat, pimc_card(seat_view(pt, seat), pt.legal[0], pt.legal[1], cfg, sc))
     settle_deal(pt, cfg, poignee_points(pt, players))
     return pt.scores[taker]

@@ -14,7 +14,8 @@ min–max. A ratio of 1 means unchanged; its interval says how closely that was 
         [--policies random,heuristic,pimc=200]
 
 ``--policies`` names card-play policies, each with its deals per timing after ``=`` where it
-differs from ``--deals`` (search players are slow). Writes ``reports/versions.md``. Both
+differs from ``--deals`` (search players are slow), and ``env:rows``, ``env:tensor`` or
+``env:compact`` for ``VecEnv`` steps (the count after ``=`` is then steps). Writes ``reports/versions.md``. Both
 trees must be able to run ``tarotsim.simulate`` with these keywords.
 """
 
@@ -33,6 +34,7 @@ import numpy as np
 
 from tarotsim.bench.timing import Spread, machine
 from tarotsim.policies import PLAY_POLICIES
+from tarotsim.vecenv import OBSERVATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "reports" / "versions.md"
@@ -42,18 +44,31 @@ DEALS = 50_000
 ROUNDS = 15
 WARM_UP_DEALS = 1_000
 
-WORKER = """
+ENV_GAMES = 1024
+ENV_PREFIX = "env:"
+WORKER = f"""
 import sys, time
+import numpy as np
 import tarotsim
 print(tarotsim.__file__, tarotsim.__version__, flush=True)
 for line in sys.stdin:
     policy, seed, deals = line.split()
-    cpu, wall = time.process_time(), time.perf_counter()
-    tarotsim.simulate(int(deals), seed=int(seed), policy=policy, threads=1, progress=False)
+    if policy.startswith({ENV_PREFIX!r}):
+        env = tarotsim.VecEnv({ENV_GAMES}, 4, agent_seats=(0, 1, 2, 3), observations=policy[{len(ENV_PREFIX)}:],
+                              seed=int(seed), threads=1)
+        obs, mask = env.reset()
+        cpu, wall = time.process_time(), time.perf_counter()
+        for _ in range(int(deals)):
+            obs, mask, rewards, done = env.step(np.argmax(mask, axis=1))
+    else:
+        cpu, wall = time.process_time(), time.perf_counter()
+        tarotsim.simulate(int(deals), seed=int(seed), policy=policy, threads=1, progress=False)
     print(time.process_time() - cpu, time.perf_counter() - wall, flush=True)
 """
 """The worker's program: says which tarotsim it imported, then answers each line
-``POLICY SEED DEALS`` with the CPU and wall-clock seconds of that simulate call."""
+``POLICY SEED DEALS`` with the CPU and wall-clock seconds of that simulate call, or, for
+``env:OBSERVATIONS``, of ``DEALS`` steps of a ``VecEnv`` of ``ENV_GAMES`` 4-player games with
+every seat an agent, each game taking its first legal action (the loop's ``argmax`` included)."""
 
 
 class Tree:
@@ -150,11 +165,14 @@ class Comparison:
         return Spread.of(self.other / self.this)
 
     def rate(self, seconds: np.ndarray) -> Spread:
-        return Spread.of(self.deals / seconds)
+        """Deals (or, for an environment row, decisions) per CPU second, round by round."""
+        per_timing = self.deals * ENV_GAMES if self.policy.startswith(ENV_PREFIX) else self.deals
+        return Spread.of(per_timing / seconds)
 
 
 def policies_of(text: str, deals: int) -> dict[str, int]:
-    """``"random,pimc=200"`` → ``{"random": deals, "pimc": 200}``.
+    """``"random,pimc=200"`` → ``{"random": deals, "pimc": 200}``; ``env:rows=100`` (or
+    ``env:tensor``, ``env:compact``): 100 steps of the environment (``WORKER``).
 
     Raises
     ------
@@ -164,7 +182,12 @@ def policies_of(text: str, deals: int) -> dict[str, int]:
     chosen: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, _, count = item.partition("=")
-        if name not in PLAY_POLICIES:
+        if name.startswith(ENV_PREFIX):
+            if name[len(ENV_PREFIX) :] not in OBSERVATIONS:
+                raise ValueError(
+                    f"--policies: {name!r}: the observations must be one of {', '.join(OBSERVATIONS)}"
+                )
+        elif name not in PLAY_POLICIES:
             raise ValueError(f"--policies: {name!r} is not a card-play policy ({', '.join(PLAY_POLICIES)})")
         if count and not (count.isdigit() and int(count) > 0):
             raise ValueError(f"--policies: the deals after {name}= must be a positive whole number")
@@ -232,6 +255,10 @@ def report(
         f"every figure of `reports/benchmarks.md`) and the min–max over the {rounds} rounds. The interval takes "
         f"the rounds as independent draws; a drift of the machine's speed within a round still adds noise to "
         f"its ratio.",
+        "",
+        f"An `env:OBSERVATIONS` row times steps of a `VecEnv` of {ENV_GAMES:,} 4-player games, every seat an "
+        f"agent, each taking its first legal action: its counts are steps, and its rates decisions "
+        f"(games × steps) per CPU second.",
         "",
         "| policy | deals per timing | this tree: deals/CPU s | the other: deals/CPU s | ratio | 95% CI | min–max |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",

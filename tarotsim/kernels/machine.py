@@ -597,6 +597,7 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
     pos = tb.pos
     players = cfg[C_PLAYERS]
     hand_size = cfg[C_HAND]
+    callers = act_seats | play_seats  # the seats whose card waits for the caller
     while True:
         if info[I_TRICK_LEN] == players:
             end_trick(tb, cfg)
@@ -605,9 +606,8 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
             continue
         seat = info[I_LEADER] + info[I_TRICK_LEN]
         seat = seat - players if seat >= players else seat
-        caller = (act_seats >> seat) & 1 == 1
         if info[I_TRICK] == 0:
-            if caller or cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH:
+            if (act_seats >> seat) & 1 == 1 or cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH:
                 word1 = tb.hands[seat, 1]
                 largest = poignee_size(popcount(word1 & TRUMPS_MASK), (word1 & EXCUSE_BIT) != 0, players)
                 if largest > 0:
@@ -620,7 +620,7 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
                 show_poignee(tb, cfg, seat)
         code = card_policy(tb, cfg, seat)
         legal0, legal1 = legal_now(tb, seat)
-        if caller or (play_seats >> seat) & 1 == 1 or code == PLAY_PIMC:
+        if (callers >> seat) & 1 == 1 or code == PLAY_PIMC:
             pos[Q_SEAT] = seat
             pos[Q_PHASE] = PH_PLAY
             tb.legal[0] = legal0
@@ -700,7 +700,7 @@ def run(
             if play_tricks(tb, cfg, users, play_seats, act_seats):
                 finish(tb, cfg, rec, log)
             continue
-        if waits(pos, play_seats, act_seats) or searches(tb, cfg):
+        if ((play_seats | act_seats) != 0 and waits(pos, play_seats, act_seats)) or searches(tb, cfg):
             return
         step(tb, cfg, rec, log, users)
 

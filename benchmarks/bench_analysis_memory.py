@@ -34,8 +34,8 @@ from pathlib import Path
 import pandas as pd
 
 from tarotsim.analysis import to_markdown
-from tarotsim.run import store
-from tarotsim.run.spec import RunSpec
+from tarotsim.runs import store
+from tarotsim.runs.spec import RunSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"

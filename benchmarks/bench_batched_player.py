@@ -25,7 +25,7 @@ import numpy as np
 
 import tarotsim
 from tarotsim.bench.timing import cpu_name
-from tarotsim.game import TENSOR_LENGTH, Observation
+from tarotsim.interfaces.game import TENSOR_LENGTH, Observation
 
 PLAYERS = 4
 HEURISTIC = "play=heuristic,ecart=expert"

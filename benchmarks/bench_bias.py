@@ -43,13 +43,13 @@ import tarotsim
 from tarotsim.analysis import best_contract, success_table, thresholds
 from tarotsim.analysis.same_play import PLAY_COLUMNS
 from tarotsim.analysis.tables import to_markdown
+from tarotsim.base.seeding import resolve_seed
 from tarotsim.bench.timing import machine
-from tarotsim.config import RunConfig, check_threads
-from tarotsim.labels import CONTRACTS
-from tarotsim.policies import PLAY_POLICIES
-from tarotsim.run.seeding import resolve_seed
-from tarotsim.run.spec import RunSpec
-from tarotsim.strategy import DEFAULT_DROP, DEFAULT_WORLDS
+from tarotsim.engine.labels import CONTRACTS
+from tarotsim.players.config import RunConfig, check_threads
+from tarotsim.players.policies import PLAY_POLICIES
+from tarotsim.players.strategy import DEFAULT_DROP, DEFAULT_WORLDS
+from tarotsim.runs.spec import RunSpec
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 TARGET_DEALS = 50_000

@@ -8,7 +8,7 @@ Measures, at 4 players, and at 3 and 5 when a bidder file for that size exists
   taker score regressed on the dealt-hand features, in Chavey's units (the 21 worth 10) with
   95 % delta-method intervals, beside his published weights;
 - duplicate duels (``tarotsim.duel``, same deals for every duel): ``learned`` against
-  ``chavey``, and, when ``montecarlo`` is among ``policies.BID_POLICIES``, ``montecarlo``
+  ``chavey``, and, when ``montecarlo`` is among ``players.policies.BID_POLICIES``, ``montecarlo``
   against ``chavey`` and ``learned`` against ``montecarlo``: A's edge with its paired 95 %
   interval, how often each bidder takes, which contract, and its success rate;
 - a second look at learned against montecarlo at 5 players: montecarlo in a single seat
@@ -48,14 +48,14 @@ import pandas as pd
 
 import tarotsim
 from tarotsim.analysis.count_fit import count_table, sweep_sample, verdict
-from tarotsim.analysis.intervals import Z95
+from tarotsim.base.intervals import Z95
 from tarotsim.bench.timing import machine
-from tarotsim.bidder import load_bidder
-from tarotsim.duel import INTERVAL, DuelResult, duel_spec
-from tarotsim.labels import CONTRACTS, HAND_FEATURE_MEANINGS, ThrownIn
-from tarotsim.policies import BID_POLICIES
-from tarotsim.run.engine import using_threads
-from tarotsim.strategy import DEFAULT_BID_WORLDS
+from tarotsim.contests.duel import INTERVAL, DuelResult, duel_spec
+from tarotsim.engine.labels import CONTRACTS, HAND_FEATURE_MEANINGS, ThrownIn
+from tarotsim.players.bidder import load_bidder
+from tarotsim.players.policies import BID_POLICIES
+from tarotsim.players.strategy import DEFAULT_BID_WORLDS
+from tarotsim.runs.runner import using_threads
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -811,7 +811,7 @@ def main() -> None:
     montecarlo = (
         "`montecarlo` is among the bid policies, so its duels are in the table."
         if MONTECARLO in specs
-        else "`montecarlo` is not among this tarotsim's bid policies (`policies.BID_POLICIES`), so its duels "
+        else "`montecarlo` is not among this tarotsim's bid policies (`players.policies.BID_POLICIES`), so its duels "
         "are left out; the script adds them once it is."
     )
     made_by = {}

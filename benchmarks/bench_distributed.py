@@ -6,8 +6,8 @@ Usage (from the repository root; dask installed)::
 
 Measures, on this machine, a run directory of ``--deals`` random-policy deals made
 
-- by ``tarotsim.run.store.execute`` on 1 and on 2 Numba threads,
-- by ``tarotsim.run.distributed.execute_distributed`` on a local Dask cluster of 1 and of 2
+- by ``tarotsim.runs.store.execute`` on 1 and on 2 Numba threads,
+- by ``tarotsim.runs.distributed.execute_distributed`` on a local Dask cluster of 1 and of 2
   worker processes (one thread each), chunks written by the workers and by the client;
   the cluster is started before the clock (its start-up is reported apart), the client's
   connection, the warm-up and every task are inside it;
@@ -35,10 +35,10 @@ from pathlib import Path
 import distributed
 
 from tarotsim.bench.timing import machine
-from tarotsim.config import RunConfig
-from tarotsim.run.distributed import execute_distributed
-from tarotsim.run.spec import DEFAULT_CHUNK_DEALS, RunSpec
-from tarotsim.run.store import execute
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.distributed import execute_distributed
+from tarotsim.runs.spec import DEFAULT_CHUNK_DEALS, RunSpec
+from tarotsim.runs.store import execute
 
 REPORT = Path(__file__).resolve().parents[1] / "reports" / "distributed.md"
 

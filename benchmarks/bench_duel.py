@@ -3,7 +3,7 @@
 Measures, on the same deals (one seed) for every duel:
 
 - heuristic card play against random card play (A = heuristic), both with the expert écart;
-- variants of the heuristic's tunable options (``tarotsim.strategy.TUNABLES``) against the
+- variants of the heuristic's tunable options (``tarotsim.players.strategy.TUNABLES``) against the
   default heuristic, each edge with its 95 % interval, and A's and B's success and scores as taker;
 - the cost of a duel against ``simulate`` with the same strategies (A in seat 0, B in the
   others), one thread, measured interleaved (simulate, duel, simulate, duel …), best of
@@ -24,12 +24,12 @@ import numba
 import numpy as np
 
 import tarotsim
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import machine
-from tarotsim.config import RunConfig
-from tarotsim.duel import DuelResult, duel_spec
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
-from tarotsim.strategy import TUNABLES, Strategy
+from tarotsim.contests.duel import DuelResult, duel_spec
+from tarotsim.players.config import RunConfig
+from tarotsim.players.strategy import TUNABLES, Strategy
+from tarotsim.runs.runner import play_deals, using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 PLAYERS = 4
@@ -174,7 +174,7 @@ def main() -> None:
         "",
         "Every strategy uses Chavey bidding (default bands) and the expert écart; the default",
         f"heuristic is `{HEURISTIC}`. A variant is the default heuristic with one option",
-        "changed (`tarotsim.strategy.TUNABLES`; defaults "
+        "changed (`tarotsim.players.strategy.TUNABLES`; defaults "
         + ", ".join(f"`{k}={t.default}`" for k, t in TUNABLES.items())
         + "):",
         "",

@@ -42,8 +42,8 @@ from tarotsim.bench.works import (
     stage_work,
     startup_seconds,
 )
-from tarotsim.labels import TABLE_SIZES
-from tarotsim.run.spec import DEFAULT_CHUNK_DEALS
+from tarotsim.engine.labels import TABLE_SIZES
+from tarotsim.runs.spec import DEFAULT_CHUNK_DEALS
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 COMMAND = ".venv/bin/python benchmarks/bench_engine.py"

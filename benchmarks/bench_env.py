@@ -27,14 +27,14 @@ from typing import Any
 import numpy as np
 
 from tarotsim import VecEnv
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import CPU_TICK, Spread, Work, interleave, machine
 from tarotsim.bench.works import SEED, _engine_cfg
-from tarotsim.game import TENSOR_LENGTH
-from tarotsim.kernels.state import C_HAND, C_PLAYERS, N_REC, R_THROWN_IN
-from tarotsim.kernels.vector import N_OBS
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
-from tarotsim.vecenv import step_games
+from tarotsim.engine.kernels.state import C_HAND, C_PLAYERS, N_REC, R_THROWN_IN
+from tarotsim.interfaces.game import TENSOR_LENGTH
+from tarotsim.interfaces.kernels.vector import N_OBS
+from tarotsim.interfaces.vecenv import step_games
+from tarotsim.runs.runner import play_deals, using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 COMMAND = ".venv/bin/python benchmarks/bench_env.py"
@@ -80,7 +80,7 @@ def env_work(
     actions; ``stats`` counts the deals that end and the decisions, and keeps each run's CPU
     seconds inside ``VecEnv.step`` alone (``step_cpu``, the benchmark's draw left out).
     ``kernel``: instead of ``VecEnv.step``, the kernel's step of the same games
-    (``vecenv.step_games``) writing into the same arrays at every step the masks only
+    (``interfaces.vecenv.step_games``) writing into the same arrays at every step the masks only
     (``"masks"``, no observation) or the masks and the float32 observations (``"tensor"``);
     ``step_cpu`` then counts the kernel alone (the codes of the actions are looked up
     outside it)."""
@@ -349,9 +349,9 @@ def main() -> None:
         f"`tarotsim.VecEnv` with {args.games} games, 4 players, one thread; each step draws one action",
         "per game uniformly among the legal ones with numpy in the benchmark loop (the legal count,",
         "one draw below it, the matching nonzero entry of the mask) and returns the observations",
-        "(int64 rows; or the encoded observation of `tarotsim.game.TENSOR_FIELDS`, "
+        "(int64 rows; or the encoded observation of `tarotsim.interfaces.game.TENSOR_FIELDS`, "
         f"{TENSOR_LENGTH} values per",
-        "decision, which the kernel (`tarotsim.kernels.encode`) writes straight into the batch",
+        "decision, which the kernel (`tarotsim.engine.kernels.encode`) writes straight into the batch",
         "array: float32 `tensor`, or the same values as uint8 `compact`), the masks, the rewards",
         "and the done flags. Figures are decisions per second of the process's CPU time",
         "(`time.process_time`) over interleaved rounds (`tarotsim.bench.timing.interleave`): the",
@@ -360,7 +360,7 @@ def main() -> None:
         "the actions included), **step alone**: the CPU time inside `VecEnv.step` only. With every",
         "seat an agent, `copy=True` (the default: new arrays at every step) and `copy=False` (the",
         "same arrays, written in place: nothing allocated per step); the other setups take the",
-        "default. **The kernel alone**: `kernels.vector.step` on the same games, writing into the",
+        "default. **The kernel alone**: `interfaces.kernels.vector.step` on the same games, writing into the",
         "same arrays at every step the masks and the float32 observations, or the masks only.",
         "Beside them `simulate`'s engine with random card play (the simple écart), in cards played.",
         "",

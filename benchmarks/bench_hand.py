@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 import tarotsim
-from tarotsim.hand import analyse_hand
+from tarotsim.analysis.hand import analyse_hand
 
 HAND = "T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"
 

@@ -8,7 +8,7 @@ Measures, each duel on the same deals (one seed):
   step k is the heuristic with the options of the changes after k set back to their
   ``basic`` values, duelled against step k - 1 (step 0 is ``basic``). The first step is
   the knowledge alone (where the shown chien and poignées are), which no option switches
-  off; the later ones are options of ``tarotsim.strategy.TUNABLES`` whose heuristic
+  off; the later ones are options of ``tarotsim.players.strategy.TUNABLES`` whose heuristic
   default differs from what ``basic`` plays.
 
     .venv/bin/python benchmarks/bench_heuristic_gain.py [--deals 100000] [--other-deals 100000] [--seed 13]
@@ -25,9 +25,9 @@ import numba
 
 import tarotsim
 from tarotsim.bench.timing import machine
-from tarotsim.duel import INTERVAL, DuelResult
-from tarotsim.run.engine import using_threads
-from tarotsim.strategy import TUNABLES
+from tarotsim.contests.duel import INTERVAL, DuelResult
+from tarotsim.players.strategy import TUNABLES
+from tarotsim.runs.runner import using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 HEURISTIC = "play=heuristic,ecart=expert"
@@ -161,7 +161,7 @@ def main() -> None:
         "  and a poignée showing the Excuse shows every trump of its hand. Cards known with a",
         "  partner, or with a foe that has already played to the trick, no longer count as a",
         "  threat to a card that wins the trick, nor among the foes' cards when leading",
-        "  (`kernels/policies/knowledge.py`);",
+        "  (`players/kernels/policies/knowledge.py`);",
         *(
             f"- {name}: {meaning}, default {', '.join(f'`{k}={TUNABLES[k].default}`' for k in undo)};"
             for name, undo, meaning in kept

@@ -24,11 +24,11 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from tarotsim.base.seeding import run_key  # noqa: E402
 from tarotsim.bench.timing import machine  # noqa: E402
-from tarotsim.config import RunConfig  # noqa: E402
-from tarotsim.policies import PLAY_POLICIES  # noqa: E402
-from tarotsim.run.engine import play_deals, using_threads  # noqa: E402
-from tarotsim.run.seeding import run_key  # noqa: E402
+from tarotsim.players.config import RunConfig  # noqa: E402
+from tarotsim.players.policies import PLAY_POLICIES  # noqa: E402
+from tarotsim.runs.runner import play_deals, using_threads  # noqa: E402
 
 
 def _rates(cfg: np.ndarray, deals: int, first: int) -> tuple[float, float]:

@@ -34,20 +34,20 @@ import numpy as np
 
 import tarotsim
 from tarotsim._jit import njit
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import machine
-from tarotsim.cards import N_CARDS
-from tarotsim.config import RunConfig
-from tarotsim.game import strategy_cfg
-from tarotsim.kernels.rng import seed_substream
-from tarotsim.kernels.rules import card_bit
-from tarotsim.kernels.search.constraints import seat_constraints
-from tarotsim.kernels.search.likelihood import INFER_EPSILON, INFER_POOL, infer_worlds
-from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
-from tarotsim.kernels.search.worlds import draw_world, holder_allowed, prepare_worlds
-from tarotsim.kernels.state import I_CHIEN_SHOWN, DealState
-from tarotsim.kernels.view import seat_view
-from tarotsim.run.seeding import run_key
-from tarotsim.testing import card_positions
+from tarotsim.engine.cards import N_CARDS
+from tarotsim.engine.kernels.rng import seed_substream
+from tarotsim.engine.kernels.rules import card_bit
+from tarotsim.engine.kernels.state import I_CHIEN_SHOWN, DealState
+from tarotsim.engine.kernels.view import seat_view
+from tarotsim.interfaces.game import strategy_cfg
+from tarotsim.interfaces.testing import card_positions
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.search.constraints import seat_constraints
+from tarotsim.players.kernels.search.likelihood import INFER_EPSILON, INFER_POOL, infer_worlds
+from tarotsim.players.kernels.search.scratch import SearchScratch, new_search_scratch
+from tarotsim.players.kernels.search.worlds import draw_world, holder_allowed, prepare_worlds
 
 STRATEGY = "play=heuristic"
 

@@ -28,13 +28,13 @@ import numba
 import numpy as np
 
 import tarotsim
-from tarotsim.analysis.intervals import Z95, paired_interval, wilson_interval
+from tarotsim.base.intervals import Z95, paired_interval, wilson_interval
 from tarotsim.bench.timing import machine
-from tarotsim.config import RunConfig
-from tarotsim.duel import INTERVAL, DuelResult
-from tarotsim.kernels.search.montecarlo import TRIES_PER_WORLD
-from tarotsim.run.engine import using_threads
-from tarotsim.strategy import DEFAULT_BID_ROLLOUT, DEFAULT_BID_WORLDS, WORLDS_GAIN_ENOUGH
+from tarotsim.contests.duel import INTERVAL, DuelResult
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.search.montecarlo import TRIES_PER_WORLD
+from tarotsim.players.strategy import DEFAULT_BID_ROLLOUT, DEFAULT_BID_WORLDS, WORLDS_GAIN_ENOUGH
+from tarotsim.runs.runner import using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 CHAVEY = "play=heuristic"
@@ -215,7 +215,7 @@ def main() -> None:
         "",
         "Machine: " + ", ".join(f"{k} {v}" for k, v in about.items()) + ".",
         "",
-        "The `montecarlo` bidder (`tarotsim/kernels/search/montecarlo.py`) deals the cards it cannot",
+        "The `montecarlo` bidder (`tarotsim/players/kernels/search/montecarlo.py`) deals the cards it cannot",
         "see again `bid_worlds` times, consistently with its hand and the bids heard (the earlier",
         "speakers modelled as bidding by Chavey's count at the published bands; at most",
         f"{TRIES_PER_WORLD} draws per world asked for), plays each contract above the bid heard out with",
@@ -237,7 +237,7 @@ def main() -> None:
             if picked
             else "no doubling measured here gains that little"
         )
-        + f"; the default is `bid_worlds={DEFAULT_BID_WORLDS}` (`tarotsim.strategy.DEFAULT_BID_WORLDS`).",
+        + f"; the default is `bid_worlds={DEFAULT_BID_WORLDS}` (`tarotsim.players.strategy.DEFAULT_BID_WORLDS`).",
         "",
         f"## The duel at the default: {args.deals:,} deals, {args.players} players (seed {args.seed + 1})",
         "",

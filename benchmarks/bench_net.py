@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 
 import tarotsim
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import machine, median_interval
-from tarotsim.config import RunConfig
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
-from tarotsim.strategy import Strategy
+from tarotsim.players.config import RunConfig
+from tarotsim.players.strategy import Strategy
+from tarotsim.runs.runner import play_deals, using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 NET = "play=net"

@@ -2,7 +2,7 @@
 
 Duplicate duels (``tarotsim.duel``: the same deals, the IS-MCTS seat rotated through the
 table, the heuristic in the other seats): IS-MCTS plays the cards
-(``Strategy(play=tarotsim.openspiel.ismcts_player(…), ecart="expert")``, a Python player;
+(``Strategy(play=tarotsim.interfaces.openspiel.ismcts_player(…), ecart="expert")``, a Python player;
 the auction, the écart and the announcements by the same built-in policies as its
 opponents), at a fixed number of simulations per decision, each from a deal drawn by the
 exact resampler and evaluated by one uniformly random playout. ``pimc`` cannot sit at a
@@ -34,8 +34,8 @@ import pandas as pd
 
 import tarotsim
 from tarotsim.bench.timing import machine
-from tarotsim.labels import TABLE_SIZES
-from tarotsim.openspiel import ismcts_player
+from tarotsim.engine.labels import TABLE_SIZES
+from tarotsim.interfaces.openspiel import ismcts_player
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 HEURISTIC = "play=heuristic,ecart=expert"
@@ -92,7 +92,7 @@ def report(
         "The intervals are wide; the figures place IS-MCTS roughly, no more.",
         "",
         "- IS-MCTS: `open_spiel.python.algorithms.ismcts.ISMCTSBot` through "
-        "`tarotsim.openspiel.ismcts_player`, "
+        "`tarotsim.interfaces.openspiel.ismcts_player`, "
         f"**{args.simulations} simulations per decision**, UCT constant {args.uct_c:g} points, one uniformly "
         "random playout per evaluation, each simulation from a deal drawn by the exact resampler; it plays "
         "the cards, the auction, écart and announcements being the built-in policies of its opponents "

@@ -23,7 +23,7 @@ from pathlib import Path
 import pyspiel
 from open_spiel.python.games import kuhn_poker  # noqa: F401 - registers python_kuhn_poker
 
-import tarotsim.openspiel  # noqa: F401 - registers python_french_tarot
+import tarotsim.interfaces.openspiel  # noqa: F401 - registers python_french_tarot
 from tarotsim.bench.timing import Spread, Work, interleave, machine
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"

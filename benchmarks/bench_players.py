@@ -22,11 +22,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import interleave, machine
 from tarotsim.bench.works import engine_work
-from tarotsim.config import RunConfig
-from tarotsim.kernels.score import ATTACK, DEFENCE
-from tarotsim.kernels.state import (
+from tarotsim.engine.kernels.score import ATTACK, DEFENCE
+from tarotsim.engine.kernels.state import (
     L_POIGNEE,
     R_ATTACK_HALF,
     R_CHELEM,
@@ -39,9 +39,9 @@ from tarotsim.kernels.state import (
     R_TAKER,
     R_THROWN_IN,
 )
-from tarotsim.labels import CONTRACT_NAMES
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
+from tarotsim.engine.labels import CONTRACT_NAMES
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.runner import play_deals, using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 PAIRINGS = [
@@ -133,8 +133,8 @@ def poignee_value(deals: int, seed: int, **config: object) -> tuple[float, float
     """Mean value of a shown poignée to the side that showed it (points each of its
     players' D moves by: +bonus when that side wins the deal, -bonus when it loses),
     for the taker's and for the defenders' poignées, and how many were shown."""
-    from tarotsim.kernels.score import POIGNEE_BONUS
-    from tarotsim.trace import traced_block
+    from tarotsim.engine.kernels.score import POIGNEE_BONUS
+    from tarotsim.runs.trace import traced_block
 
     cfg = RunConfig(**config).to_array()  # type: ignore[arg-type]
     key = run_key(seed)

@@ -33,8 +33,8 @@ from pathlib import Path
 import numba
 
 import tarotsim
-from tarotsim.game import Observation
-from tarotsim.view import lowest_card
+from tarotsim.interfaces.game import Observation
+from tarotsim.players.view import lowest_card
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 HEURISTIC = "play=heuristic,ecart=expert"
@@ -89,7 +89,7 @@ _COMPILE_STEPS = r"""
 import json, sys, time
 import numba
 import tarotsim
-from tarotsim.view import highest_card, lowest_card
+from tarotsim.players.view import highest_card, lowest_card
 steps = sys.argv[1].split(",")
 out = {}
 def timed(name, f):
@@ -187,7 +187,7 @@ def main() -> None:
         f"1/{1 / min(py_ratio):,.0f}–1/{1 / max(py_ratio):,.0f} |",
         "",
         "The goal is at least 1/40 (aim 1/20). A Python player's deals are stepped many at once",
-        "(`players.play_step_by_step` on `kernels.vector`): the kernels play the built-in seats and",
+        "(`interfaces.python_players.play_step_by_step` on `interfaces.kernels.vector`): the kernels play the built-in seats and",
         "only the Python seat's decisions come back, each made into its observation in Python,",
         "asked of the player and checked.",
         "",
@@ -207,8 +207,8 @@ def main() -> None:
         f"| Numba / greedy, duel | {statistics.median(duel_ratio):.2f} | "
         f"{min(duel_ratio):.2f}–{max(duel_ratio):.2f} |",
         "",
-        "The goal is at least 0.8 of greedy. The trick loop (`machine.play_tricks`) calls a Numba",
-        "player's function through a pointer at each of its cards (`kernels.user.user_card`,",
+        "The goal is at least 0.8 of greedy. The trick loop (`players.kernels.machine.play_tricks`) calls a Numba",
+        "player's function through a pointer at each of its cards (`players.kernels.user.user_card`,",
         "which checks the card is legal); greedy is inlined in the trick loop. The lowest legal card",
         "is less work than greedy's choice, hence a ratio that can pass 1.",
         "",

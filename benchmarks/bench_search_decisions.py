@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from tarotsim.config import RunConfig
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
+from tarotsim.base.seeding import run_key
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.runner import play_deals, using_threads
 
 SPECS = (
     (4, "ecart=search"),

@@ -4,7 +4,7 @@ writes reports/strength.md.
 Measures, on the same deals (one seed) for every rung:
 
 - duplicate duels (``tarotsim.duel``) at 4 players of random, ``basic`` (when the name
-  exists in ``policies.PLAY_POLICIES``), the heuristic itself, ``pimc`` at its defaults and
+  exists in ``players.policies.PLAY_POLICIES``), the heuristic itself, ``pimc`` at its defaults and
   at each set of options given by ``--pimc``, each as A against the heuristic as B: A's edge
   in points per deal with its 95 % interval; a shorter ladder at 3 and 5 players;
 - paired differences between the ``pimc`` rungs (same deals: per-deal edges subtracted);
@@ -27,13 +27,13 @@ from pathlib import Path
 import numpy as np
 
 import tarotsim
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import machine, median_interval
-from tarotsim.config import RunConfig
-from tarotsim.duel import INTERVAL, DuelResult
-from tarotsim.policies import PLAY_POLICIES
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
-from tarotsim.strategy import DEFAULT_DROP, DEFAULT_ENDGAME, DEFAULT_WORLDS, Strategy
+from tarotsim.contests.duel import INTERVAL, DuelResult
+from tarotsim.players.config import RunConfig
+from tarotsim.players.policies import PLAY_POLICIES
+from tarotsim.players.strategy import DEFAULT_DROP, DEFAULT_ENDGAME, DEFAULT_WORLDS, Strategy
+from tarotsim.runs.runner import play_deals, using_threads
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 Z95 = 1.959963984540054

@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from tarotsim.analysis import to_markdown, wilson_interval
-from tarotsim.config import RunConfig
-from tarotsim.kernels import state as S
-from tarotsim.run.seeding import run_key
-from tarotsim.simulate import simulate
-from tarotsim.trace import traced_block
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.kernels import state as S
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.simulate import simulate
+from tarotsim.runs.trace import traced_block
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 

@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from tarotsim.bench.timing import Spread, machine
-from tarotsim.policies import PLAY_POLICIES
-from tarotsim.vecenv import OBSERVATIONS
+from tarotsim.interfaces.vecenv import OBSERVATIONS
+from tarotsim.players.policies import PLAY_POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "reports" / "versions.md"

@@ -4,12 +4,12 @@ The policy is ``greedy``: take the trick with the cheapest card that beats the c
 winning it, else play the cheapest card (the Excuse goes before the last trick). It was
 added the way the guide's page "Your own player" (docs/tasks/own-player.md) describes:
 
-1. its kernel, ``tarotsim/kernels/policies/greedy.py`` (``greedy_card``: the seat's
+1. its kernel, ``tarotsim/players/kernels/policies/greedy.py`` (``greedy_card``: the seat's
    ``SeatView`` and its legal cards in, a card id out; it reads its own hand and the
    trick in play);
-2. its code, ``PLAY_GREEDY = 2`` in ``tarotsim/kernels/policies/codes.py``, and one branch
-   in ``playout_card`` (``tarotsim/kernels/policies/play.py``);
-3. its name, ``"greedy"`` in ``PLAY_POLICIES`` (``tarotsim/policies.py``); from then on it is
+2. its code, ``PLAY_GREEDY = 2`` in ``tarotsim/players/kernels/policies/codes.py``, and one branch
+   in ``playout_card`` (``tarotsim/players/kernels/policies/play.py``);
+3. its name, ``"greedy"`` in ``PLAY_POLICIES`` (``tarotsim/players/policies.py``); from then on it is
    a strategy's ``play=greedy`` and the no-peeking test (``tests/test_no_peeking.py``,
    parametrized over ``PLAY_POLICIES``) replays its decisions with the unseen cards dealt
    again.
@@ -25,7 +25,7 @@ from __future__ import annotations
 import inspect
 
 import tarotsim
-from tarotsim.kernels.policies import greedy
+from tarotsim.players.kernels.policies import greedy
 
 DEALS = 20_000
 SEED = 2024

@@ -1,7 +1,7 @@
 """Worked example: a rule-based card player written as a Numba function, dueled against the heuristic.
 
 The same rule as ``examples/python_player.py``, compiled into the game loop: the function
-receives its seat's view (``tarotsim.view.SeatView``: its hand, the trick in play, the
+receives its seat's view (``tarotsim.players.view.SeatView``: its hand, the trick in play, the
 cards played…), its legal cards as a card set (two ``uint64`` words) and its strategy's
 ``params``, and returns the id of a legal card. It plays the card play only; the bids, the
 écart and the announcements are the strategy's named policies. Its rule:
@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 import tarotsim
-from tarotsim.view import INFO_TRICK_LEN, card_count, highest_card, lowest_card, suit_cards
+from tarotsim.players.view import INFO_TRICK_LEN, card_count, highest_card, lowest_card, suit_cards
 
 DEALS = 2000
 SEED = 2024

@@ -16,8 +16,8 @@ compiled).
 from __future__ import annotations
 
 import tarotsim
-from tarotsim.cards import parse_card
-from tarotsim.game import Observation
+from tarotsim.engine.cards import parse_card
+from tarotsim.interfaces.game import Observation
 
 DEALS = 200
 SEED = 2024

@@ -20,7 +20,7 @@ def openspiel_games(games: int, players: int, rng: random.Random) -> tuple[int, 
     """``games`` deals of the OpenSpiel game, chance included; (decisions, mean score of seat 0)."""
     import pyspiel
 
-    import tarotsim.openspiel  # noqa: F401 - registers python_french_tarot
+    import tarotsim.interfaces.openspiel  # noqa: F401 - registers python_french_tarot
 
     game = pyspiel.load_game("python_french_tarot", {"players": players})
     decisions, total = 0, 0.0
@@ -40,7 +40,7 @@ def openspiel_games(games: int, players: int, rng: random.Random) -> tuple[int, 
 def pettingzoo_games(games: int, players: int, rng: random.Random) -> tuple[int, float]:
     """``games`` deals of the PettingZoo environment, every seat an agent; (decisions, mean
     reward of player_0)."""
-    from tarotsim.pettingzoo import env
+    from tarotsim.interfaces.pettingzoo import env
 
     table = env(players=players)
     decisions, total = 0, 0.0

@@ -2,7 +2,7 @@
 
 Stable-Baselines3 needs torch, which no tarotsim extra installs. Where it is installed
 (pip install stable-baselines3 sb3-contrib), this runs ``stable_baselines3.common.env_checker.check_env``
-on ``tarotsim.gym.TarotEnv`` (every decision, and a forced garde with the card play only)
+on ``tarotsim.interfaces.gym.TarotEnv`` (every decision, and a forced garde with the card play only)
 and, with sb3-contrib, checks that ``MaskablePPO`` finds the action masks and trains a few
 hundred steps. Without Stable-Baselines3 it says how to install it and exits with status 2.
 
@@ -31,7 +31,7 @@ def main() -> int:
         )
         return 2
 
-    from tarotsim.gym import TarotEnv
+    from tarotsim.interfaces.gym import TarotEnv
 
     setups = {
         "every decision": {},

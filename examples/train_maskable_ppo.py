@@ -1,6 +1,6 @@
 """A first learning experiment: MaskablePPO learns the card play of one seat at 4 players.
 
-The agent plays seat 0's cards in `tarotsim.gym.TarotEnv` (``agent_decisions=("play",)``):
+The agent plays seat 0's cards in `tarotsim.interfaces.gym.TarotEnv` (``agent_decisions=("play",)``):
 its bids, écart, poignées and chelem are the heuristic's, as are the three other seats; the
 reward is seat 0's score when the deal ends. sb3-contrib's ``MaskablePPO`` trains on it for
 ``--steps`` card decisions; the script then
@@ -94,8 +94,8 @@ def main() -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from tarotsim.game import Observation
-    from tarotsim.gym import TarotEnv
+    from tarotsim.interfaces.game import Observation
+    from tarotsim.interfaces.gym import TarotEnv
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

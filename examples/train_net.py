@@ -1,15 +1,15 @@
 """Train the ``net`` card player: imitation of ``pimc``, then reinforcement learning against the heuristic.
 
 Writes the weights that ``play=net`` plays (``tarotsim/data/net_play.npz``; set the digest it
-prints as ``WEIGHTS_SHA256`` in ``tarotsim/kernels/policies/net.py``). Needs torch, the
+prints as ``WEIGHTS_SHA256`` in ``tarotsim/players/kernels/policies/net.py``). Needs torch, the
 ``learn`` extra (``docs/research.md``, "The learned card player"); a seed reproduces the weights on the same
 machine and versions. With the defaults, about 25 minutes on a busy 2-core machine.
 
 1. Positions: deals at 4 players, every seat played by ``pimc`` (its defaults), the other
    decisions by the default policies; at each card decision with a choice, the seat's input
-   (``kernels.policies.mlp.features``, the same as ``play=net`` reads) and the card
+   (``players.kernels.policies.mlp.features``, the same as ``play=net`` reads) and the card
    ``pimc`` chose.
-2. Imitation: the network (``kernels.policies.net``: the input's active rows summed, two
+2. Imitation: the network (``players.kernels.policies.net``: the input's active rows summed, two
    hidden ReLU layers) fitted by cross-entropy over the legal cards (Adam).
 3. With ``--rounds N`` (default 0), imitation rounds (DAgger): the network as trained so far
    plays every seat of new deals, and ``pimc`` says at each decision which card it would have
@@ -27,7 +27,7 @@ machine and versions. With the defaults, about 25 minutes on a busy 2-core machi
    measured against the heuristic (duplicate, as ``tarotsim.duel``) on the deals of
    ``--select-seed``, and the weights that measured best there are kept; another seed's deals
    judge them (``benchmarks/bench_net.py``, seed 7).
-5. Export: float16 weights in the npz layout of ``kernels.policies.mlp.LAYERS``.
+5. Export: float16 weights in the npz layout of ``players.kernels.policies.mlp.LAYERS``.
 
 ``--measure FILE …`` instead prints each weights file's edge over the heuristic on the deals of
 ``--select-seed`` with each of ``--margins``, and its paired difference to the first: how the
@@ -54,18 +54,18 @@ import numba
 import numpy as np
 
 from tarotsim import Strategy
-from tarotsim.game import strategy_cfg
-from tarotsim.kernels.bits import lowest_bit, popcount
-from tarotsim.kernels.game import run_until
-from tarotsim.kernels.machine import apply, start
-from tarotsim.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
-from tarotsim.kernels.policies.net import load_weights
-from tarotsim.kernels.search.pimc import pimc_card
-from tarotsim.kernels.search.scratch import note_deal
-from tarotsim.kernels.search.searching import new_search
-from tarotsim.kernels.state import N_LOG, N_REC, PH_OVER, Q_PHASE, Q_SEAT, R_SCORE, new_state
-from tarotsim.kernels.view import seat_view
-from tarotsim.run.seeding import run_key
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.kernels.bits import lowest_bit, popcount
+from tarotsim.engine.kernels.state import N_LOG, N_REC, PH_OVER, Q_PHASE, Q_SEAT, R_SCORE, new_state
+from tarotsim.engine.kernels.view import seat_view
+from tarotsim.interfaces.game import strategy_cfg
+from tarotsim.players.kernels.machine import apply, start
+from tarotsim.players.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
+from tarotsim.players.kernels.policies.net import load_weights
+from tarotsim.players.kernels.search.pimc import pimc_card
+from tarotsim.players.kernels.search.scratch import note_deal
+from tarotsim.players.kernels.search.searching import new_search
+from tarotsim.players.kernels.seats import run_until
 
 PLAYERS = 4
 ALL_SEATS = (1 << PLAYERS) - 1
@@ -174,7 +174,7 @@ def record(seed: int, first: int, deals: int, weights: tuple[np.ndarray, ...] | 
 @numba.njit(nogil=True, cache=True)
 def _play_seat(tb, cfg, rec, log, key, deal, k, net, margin, cards, upto, card, ki, kv, scratch):  # type: ignore[no-untyped-def]
     """Play deal ``deal`` of the run ``key`` with seat ``k``'s cards chosen by ``play=net``'s rule
-    (``policies.net.net_card``; ``net``: the layers ``w1`` … ``b3``, the margin ``margin``), the
+    (``players.kernels.policies.net.net_card``; ``net``: the layers ``w1`` … ``b3``, the margin ``margin``), the
     rest by the policies of ``cfg``; but seat k's first ``upto`` cards are ``cards[:upto]`` and
     its next ``card`` (when ``card >= 0``). Every card of seat k goes to ``cards``. Returns its
     score."""
@@ -487,7 +487,7 @@ def reinforce(model, args, t0: float) -> None:  # type: ignore[no-untyped-def]
 
 
 def layers(model) -> tuple[np.ndarray, ...]:  # type: ignore[no-untyped-def]
-    """The layers as ``kernels.policies.net`` reads them (float32, C order), unrounded."""
+    """The layers as ``players.kernels.policies.net`` reads them (float32, C order), unrounded."""
     w = (
         model.first.weight.detach().numpy(),
         model.b1.detach().numpy(),
@@ -533,7 +533,7 @@ def make_model(h1: int, h2: int):  # type: ignore[no-untyped-def]
 
 
 def export(model) -> tuple[np.ndarray, ...]:  # type: ignore[no-untyped-def]
-    """The layers as ``kernels.policies.net`` reads them, rounded to float16 and back."""
+    """The layers as ``players.kernels.policies.net`` reads them, rounded to float16 and back."""
     return tuple(np.ascontiguousarray(a.astype(np.float16).astype(np.float32)) for a in layers(model))
 
 

@@ -6,62 +6,60 @@ The public API is imported on first use (``tarotsim.simulate`` loads the engine)
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tarotsim._version import __version__
 
 if TYPE_CHECKING:
-    from tarotsim.cards import format_card, parse_card, parse_cards
-    from tarotsim.chavey import evaluate_hand
-    from tarotsim.config import RunConfig
-    from tarotsim.dealing import Deals, deal
-    from tarotsim.duel import DuelResult, duel
-    from tarotsim.game import Game, Observation, actions
-    from tarotsim.hand import HandAnalysis, analyse_hand
-    from tarotsim.labels import Contract, Side
-    from tarotsim.simulate import simulate, sweep
-    from tarotsim.strategy import Strategy
-    from tarotsim.tournament import tournament
-    from tarotsim.vecenv import VecEnv
+    from tarotsim.analysis.hand import HandAnalysis, analyse_hand
+    from tarotsim.contests.duel import DuelResult, duel
+    from tarotsim.contests.tournament import tournament
+    from tarotsim.engine.cards import format_card, parse_card, parse_cards
+    from tarotsim.engine.chavey import evaluate_hand
+    from tarotsim.engine.dealing import Deals, deal
+    from tarotsim.engine.labels import Contract, Side
+    from tarotsim.interfaces.game import Game, Observation, actions
+    from tarotsim.interfaces.vecenv import VecEnv
+    from tarotsim.players.config import RunConfig
+    from tarotsim.players.strategy import Strategy
+    from tarotsim.runs.simulate import simulate, sweep
 
 _HOMES = {
-    "Contract": "tarotsim.labels",
-    "Deals": "tarotsim.dealing",
-    "DuelResult": "tarotsim.duel",
-    "Game": "tarotsim.game",
-    "HandAnalysis": "tarotsim.hand",
-    "Observation": "tarotsim.game",
-    "RunConfig": "tarotsim.config",
-    "Side": "tarotsim.labels",
-    "Strategy": "tarotsim.strategy",
-    "VecEnv": "tarotsim.vecenv",
-    "actions": "tarotsim.game",
-    "analyse_hand": "tarotsim.hand",
-    "deal": "tarotsim.dealing",
-    "duel": "tarotsim.duel",
-    "evaluate_hand": "tarotsim.chavey",
-    "format_card": "tarotsim.cards",
-    "parse_card": "tarotsim.cards",
-    "parse_cards": "tarotsim.cards",
-    "simulate": "tarotsim.simulate",
-    "sweep": "tarotsim.simulate",
-    "tournament": "tarotsim.tournament",
+    "Contract": "tarotsim.engine.labels",
+    "Deals": "tarotsim.engine.dealing",
+    "DuelResult": "tarotsim.contests.duel",
+    "Game": "tarotsim.interfaces.game",
+    "HandAnalysis": "tarotsim.analysis.hand",
+    "Observation": "tarotsim.interfaces.game",
+    "RunConfig": "tarotsim.players.config",
+    "Side": "tarotsim.engine.labels",
+    "Strategy": "tarotsim.players.strategy",
+    "VecEnv": "tarotsim.interfaces.vecenv",
+    "actions": "tarotsim.interfaces.game",
+    "analyse_hand": "tarotsim.analysis.hand",
+    "deal": "tarotsim.engine.dealing",
+    "duel": "tarotsim.contests.duel",
+    "evaluate_hand": "tarotsim.engine.chavey",
+    "format_card": "tarotsim.engine.cards",
+    "parse_card": "tarotsim.engine.cards",
+    "parse_cards": "tarotsim.engine.cards",
+    "simulate": "tarotsim.runs.simulate",
+    "sweep": "tarotsim.runs.simulate",
+    "tournament": "tarotsim.contests.tournament",
 }
 """Each public name → the module that defines it."""
 _MODULES = {
-    "players": "tarotsim.players",
-    "testing": "tarotsim.testing",
-    "view": "tarotsim.view",
-    "openspiel": "tarotsim.openspiel",
-    "pettingzoo": "tarotsim.pettingzoo",
+    "testing": "tarotsim.interfaces.testing",
+    "view": "tarotsim.players.view",
+    "openspiel": "tarotsim.interfaces.openspiel",
+    "pettingzoo": "tarotsim.interfaces.pettingzoo",
 }
-"""Public modules of the package, each name → its module, imported on first use (``tarotsim.players.builtin``,
-``tarotsim.testing.check_no_peeking``, ``tarotsim.view`` for Numba players; the research
-interfaces ``tarotsim.openspiel`` and ``tarotsim.pettingzoo``, which need their extras, are
-left out of ``__all__``)."""
+"""Public modules of the package, each name → its module, imported on first use
+(``testing``: the no-peeking check; ``view``: for Numba players; the research interfaces
+``openspiel`` and ``pettingzoo``, which need their extras, are left out of ``__all__``). The
+Python players are ``tarotsim.interfaces.python_players``: ``tarotsim.players`` is the
+players' layer."""
 
 __all__ = [
     "Contract",
@@ -83,7 +81,6 @@ __all__ = [
     "format_card",
     "parse_card",
     "parse_cards",
-    "players",
     "simulate",
     "sweep",
     "testing",
@@ -106,17 +103,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(ModuleType):
-    """The package, whose public names stay what they name when a module of the same name is
-    imported: importing ``tarotsim/simulate.py`` sets ``tarotsim.simulate`` to that module,
-    which would hide the function ``simulate`` it defines."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, ModuleType) and _HOMES.get(name) == value.__name__:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -9,9 +9,9 @@ import pytest
 
 
 def _compile_the_game() -> None:
-    from tarotsim.config import RunConfig
-    from tarotsim.run.engine import play_deals
-    from tarotsim.run.seeding import run_key
+    from tarotsim.base.seeding import run_key
+    from tarotsim.players.config import RunConfig
+    from tarotsim.runs.runner import play_deals
 
     play_deals(0, 1, run_key(0), RunConfig().to_array())
 
@@ -66,7 +66,7 @@ def recorded_runs() -> Iterator[None]:
     """``RunSpec.compute_chunk`` serves the chunks of the runs recorded in
     ``tests/fixtures`` instead of simulating them (any other spec is simulated): for the
     tests of what is done with records, which then neither compile nor play the game."""
-    from tarotsim.run.spec import RunSpec
+    from tarotsim.runs.spec import RunSpec
     from tests.fixtures.runs import recorded_chunk
 
     original = RunSpec.compute_chunk

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from tarotsim.game import Observation
-from tarotsim.players import builtin
-from tarotsim.view import card_count, draw, holds, lowest_card
+from tarotsim.interfaces.game import Observation
+from tarotsim.interfaces.python_players import builtin
+from tarotsim.players.view import card_count, draw, holds, lowest_card
 
 
 def first(observation: Observation) -> str:

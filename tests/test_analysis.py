@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarotsim import analysis, labels
-from tarotsim.config import RunConfig
-from tarotsim.run import store
-from tarotsim.run.spec import RunSpec
+from tarotsim import analysis
+from tarotsim.engine import labels
+from tarotsim.players.config import RunConfig
+from tarotsim.runs import store
+from tarotsim.runs.spec import RunSpec
 
 CONTRACT_DTYPE = pd.CategoricalDtype(["prise", "garde", "garde_sans", "garde_contre"])
 

@@ -7,9 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarotsim import Strategy, duel, players, simulate, sweep
-from tarotsim.game import TENSOR_LENGTH, Observation
-from tarotsim.players import PlayerError
+from tarotsim import Strategy, duel, simulate, sweep
+from tarotsim.interfaces import python_players as players
+from tarotsim.interfaces.game import TENSOR_LENGTH, Observation
+from tarotsim.interfaces.python_players import PlayerError
 
 
 def first_legal(observation: Observation) -> str:
@@ -91,7 +92,7 @@ def test_a_sweep_seats_a_python_player_as_its_builtin_twin() -> None:
 
 
 def test_the_hand_analysis_seats_a_batched_player_and_its_twin_alike() -> None:
-    from tarotsim.hand import analyse_hand
+    from tarotsim.analysis.hand import analyse_hand
 
     hand = "T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"
     batched = analyse_hand(hand, strategy=Strategy(play=FirstLegal(), ecart="expert"), deals=40, seed=3)

@@ -2,7 +2,7 @@ import random
 
 import numpy as np
 
-from tarotsim.kernels.bits import highest_bit, kth_bit, lowest_bit, popcount, select_bit
+from tarotsim.engine.kernels.bits import highest_bit, kth_bit, lowest_bit, popcount, select_bit
 
 
 def test_bit_helpers_match_python():

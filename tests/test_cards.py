@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tarotsim import cards
+from tarotsim.engine import cards
 from tests import reference as ref
 
 

@@ -1,6 +1,6 @@
 """Chavey's hand count (kernels.chavey) on hand-made 18-card hands, counted by hand.
 
-The rules counted (as ``kernels.chavey`` describes them): trump 21 10, Excuse 8; the Petit 0 with fewer than 5
+The rules counted (as ``engine.kernels.chavey`` describes them): trump 21 10, Excuse 8; the Petit 0 with fewer than 5
 trumps, 5 as the 5th trump, 7 the 6th, 9 the 7th or more; 2 per trump when holding more than
 4; +2 for each of trumps 16-21 and +1 for each of them in a sequence; King and Queen of a
 suit 10, King alone 6, Queen alone 3, Knight 2, Jack 1; long suits 5 cards 5, 6 cards 7,
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from tarotsim.cards import parse_cards, to_mask
-from tarotsim.chavey import evaluate_hand
-from tarotsim.config import RunConfig
-from tarotsim.kernels.chavey import distribution_points, hand_points
-from tarotsim.kernels.policies.bidding import chavey_wish
-from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.state import P_BID_GARDE_CONTRE, P_BID_PRISE, seat_slot
+from tarotsim.engine.cards import parse_cards, to_mask
+from tarotsim.engine.chavey import evaluate_hand
+from tarotsim.engine.kernels.chavey import distribution_points, hand_points
+from tarotsim.engine.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PASS, PRISE
+from tarotsim.engine.kernels.state import P_BID_GARDE_CONTRE, P_BID_PRISE, seat_slot
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies.bidding import chavey_wish
 
 # (hand, count, count with the distribution bonus, contract wished with the default bands)
 HANDS = [

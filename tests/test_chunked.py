@@ -14,10 +14,10 @@ import pytest
 
 from tarotsim import analysis
 from tarotsim.analysis import loading, moments, reduction
-from tarotsim.config import RunConfig
+from tarotsim.players.config import RunConfig
 from tarotsim.report.summary import summarise_run
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import execute
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.store import execute
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 pytestmark = pytest.mark.usefixtures("recorded_runs")  # runs read from tests/fixtures, not played

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from tarotsim.cli import COMMANDS, main
-from tarotsim.strategy import Strategy
+from tarotsim.players.strategy import Strategy
 
 
 @pytest.mark.parametrize(
@@ -64,7 +64,7 @@ def test_bid_thresholds_change_the_contract_mix(capsys):
 def test_every_command_builds_the_configuration_of_its_options(command):
     from tarotsim.cli import build_parser
     from tarotsim.cli.common import run_config
-    from tarotsim.config import RunConfig
+    from tarotsim.players.config import RunConfig
 
     required = {"sweep": ["--out", "x"], "trace": ["--deals", "1", "--seed", "1", "--out", "x"]}.get(
         command, []
@@ -239,8 +239,8 @@ def test_a_huge_bid_threshold_is_refused_not_overflowed(capsys):
 
 
 def test_deals_beyond_memory_without_out_are_refused_from_the_record_size(capsys, monkeypatch, tmp_path):
-    from tarotsim.run import engine
-    from tarotsim.run.records import record_bytes
+    from tarotsim.engine.records import record_bytes
+    from tarotsim.runs import runner as engine
 
     monkeypatch.setattr(engine, "available_memory", lambda: 10**6)
     code, err = run_cli(["simulate", "--deals", "100000", "--quiet"], capsys)
@@ -295,7 +295,7 @@ def test_deal_out_is_checked_first_and_written_whole_or_not_at_all(capsys, tmp_p
     import errno
     import types
 
-    import tarotsim.run.files as files
+    import tarotsim.base.files as files
 
     code, err = run_cli(["deal", "--deals", "3", "--out", str(tmp_path / "no" / "deals.jsonl")], capsys)
     assert code == 2 and f"cannot write {tmp_path / 'no' / 'deals.jsonl'}: the folder" in err
@@ -318,7 +318,7 @@ def test_deal_out_is_checked_first_and_written_whole_or_not_at_all(capsys, tmp_p
 def test_resuming_on_a_read_only_file_system_is_one_line(capsys, small_run, monkeypatch):
     import errno
 
-    import tarotsim.run.lock as lock
+    import tarotsim.runs.lock as lock
 
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system")
@@ -421,7 +421,7 @@ def _full_disk(monkeypatch, module):
     """Make ``module``'s ``write_text_atomic`` fail as on a full disk."""
     import errno
 
-    from tarotsim.run.files import os_error
+    from tarotsim.base.files import os_error
 
     def full(path, text, **kwargs):
         raise os_error(OSError(errno.ENOSPC, "No space left on device"), str(path))
@@ -451,12 +451,12 @@ def test_report_out_on_a_full_disk_leaves_nothing_and_the_repeat_runs(
 
 
 def test_report_and_hand_out_are_checked_before_the_work(capsys, small_run, tmp_path, monkeypatch):
-    import tarotsim.hand
+    import tarotsim.analysis.hand
 
     def no_work(*args, **kwargs):
         raise AssertionError("the analysis ran before --out was checked")
 
-    monkeypatch.setattr(tarotsim.hand, "analyse_hand", no_work)
+    monkeypatch.setattr(tarotsim.analysis.hand, "analyse_hand", no_work)
     (tmp_path / "file").write_text("x")
     for out, message in (
         ("", "argument --out: the path is empty"),
@@ -531,7 +531,7 @@ HEAVY_MODULES = ("numba", "pandas", "scipy", "matplotlib", "statsmodels", "pyarr
 @pytest.mark.parametrize("argv", [[], ["--help"], *([name, "--help"] for name, _, _ in COMMANDS)])
 def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
     """The parser, ``tarotsim --help`` and every command's help start without the engine (the
-    defaults they show come from ``tarotsim.defaults``, ``kernels.constants`` and the registries)."""
+    defaults they show come from ``tarotsim.base.defaults``, ``engine.kernels.constants`` and the registries)."""
     code = (
         "import sys\n"
         "from tarotsim.cli import build_parser, main\n"
@@ -545,7 +545,7 @@ def test_help_and_the_parser_import_neither_numba_nor_pandas(argv):
 
 def test_help_says_what_the_first_run_compiles_and_for_how_long():
     from tarotsim.cli import build_parser
-    from tarotsim.run.compiling import RUN_COMPILES
+    from tarotsim.runs.compiling import RUN_COMPILES
 
     shown = " ".join(build_parser().format_help().split())
     for what, how_long in RUN_COMPILES.values():

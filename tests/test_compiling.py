@@ -10,15 +10,15 @@ import pytest
 
 import tarotsim
 from tarotsim._jit import is_compiled
+from tarotsim.base import notices
+from tarotsim.base.notices import compile_first, compile_notices
+from tarotsim.base.seeding import run_key
 from tarotsim.cli import main
-from tarotsim.config import RunConfig
-from tarotsim.kernels.batch import no_trace
-from tarotsim.kernels.state import N_REC
-from tarotsim.run import notices
-from tarotsim.run.compiling import prepare_run
-from tarotsim.run.engine import config_rows
-from tarotsim.run.notices import compile_first, compile_notices
-from tarotsim.run.seeding import run_key
+from tarotsim.engine.kernels.state import N_REC
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.compiling import prepare_run
+from tarotsim.runs.kernels.batch import no_trace
+from tarotsim.runs.runner import config_rows
 
 KERNEL = "import numba\n\n\n@numba.njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
 

@@ -5,10 +5,10 @@ import random
 import numpy as np
 import pytest
 
-from tarotsim.cards import parse_cards, to_mask
-from tarotsim.kernels.count import close_trick, start_count
-from tarotsim.kernels.rules import bouts, half_points, trick_winner
-from tarotsim.kernels.state import N_COUNT, S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE
+from tarotsim.engine.cards import parse_cards, to_mask
+from tarotsim.engine.kernels.count import close_trick, start_count
+from tarotsim.engine.kernels.rules import bouts, half_points, trick_winner
+from tarotsim.engine.kernels.state import N_COUNT, S_ATTACK_TRICKS, S_EXCHANGE, S_PETIT_SIDE
 from tests import reference as ref
 
 SIDES = {-1: None, 0: "attack", 1: "defence"}

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tarotsim.cards import N_CARDS, PETIT, TRUMP_21, format_card, parse_card
-from tarotsim.chavey import evaluate_hand
 from tarotsim.cli import main
-from tarotsim.dealing import (
+from tarotsim.engine.cards import N_CARDS, PETIT, TRUMP_21, format_card, parse_card
+from tarotsim.engine.chavey import evaluate_hand
+from tarotsim.engine.dealing import (
     _rows,
     condition_probability,
     deal,

@@ -1,10 +1,10 @@
 """Every registered policy code reaches a branch of its own, and a code no branch handles raises.
 
-Each decision has one dispatch (``kernels.machine`` names them): the card (``play.playout_card``
+Each decision has one dispatch (``players.kernels.machine`` names them): the card (``play.playout_card``
 for the policies that search nothing; ``pimc`` is handed back to the game's ``decide`` by the
-machine's trick loop, ``machine.play_tricks``), the bid (``bidding.choose_bid``; the ``montecarlo`` bidder is asked
+machine's trick loop, ``players.kernels.machine.play_tricks``), the bid (``bidding.choose_bid``; the ``montecarlo`` bidder is asked
 by the game), the écart, the poignée and the chelem (their ``search`` policies are handed back
-to the game's ``decide`` by the machine, ``machine.searches``:
+to the game's ``decide`` by the machine, ``players.kernels.machine.searches``:
 ``tests/test_search_decisions.py``). Each registered code must behave
 differently from every other code of its decision on fixed positions (so no two codes share
 a branch by accident), and an unregistered code must raise rather than fall through to a
@@ -20,21 +20,9 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_CARDS, N_SUIT_CARDS, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.machine import play_tricks
-from tarotsim.kernels.policies.announce import announces_chelem
-from tarotsim.kernels.policies.bidding import choose_bid
-from tarotsim.kernels.policies.codes import (
-    BID_MONTECARLO,
-    CHELEM_SEARCH,
-    ECART_SEARCH,
-    PLAY_PIMC,
-    POIGNEE_SEARCH,
-)
-from tarotsim.kernels.policies.ecart import choose_ecart
-from tarotsim.kernels.score import GARDE, PRISE
-from tarotsim.kernels.state import (
+from tarotsim.engine.cards import N_CARDS, N_SUIT_CARDS, to_mask
+from tarotsim.engine.kernels.score import GARDE, PRISE
+from tarotsim.engine.kernels.state import (
     C_HAND,
     I_CONTRACT,
     I_PLAYERS,
@@ -49,8 +37,26 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.view import seat_view
-from tarotsim.policies import BID_POLICIES, CHELEM_POLICIES, ECART_POLICIES, PLAY_POLICIES, POIGNEE_POLICIES
+from tarotsim.engine.kernels.view import seat_view
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.machine import play_tricks
+from tarotsim.players.kernels.policies.announce import announces_chelem
+from tarotsim.players.kernels.policies.bidding import choose_bid
+from tarotsim.players.kernels.policies.codes import (
+    BID_MONTECARLO,
+    CHELEM_SEARCH,
+    ECART_SEARCH,
+    PLAY_PIMC,
+    POIGNEE_SEARCH,
+)
+from tarotsim.players.kernels.policies.ecart import choose_ecart
+from tarotsim.players.policies import (
+    BID_POLICIES,
+    CHELEM_POLICIES,
+    ECART_POLICIES,
+    PLAY_POLICIES,
+    POIGNEE_POLICIES,
+)
 from tests.test_no_peeking import card_of, copy_table, mid_deal_positions, poignee_of
 
 CFG = RunConfig(policy="heuristic").to_array()

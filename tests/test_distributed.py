@@ -13,13 +13,13 @@ import pandas as pd
 import pytest
 
 from tarotsim.analysis import load_records
-from tarotsim.config import RunConfig
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import execute
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.store import execute
 
 distributed = pytest.importorskip("distributed")
 
-from tarotsim.run.distributed import MISSING_DASK, _check_workers, execute_distributed, make_chunk  # noqa: E402
+from tarotsim.runs.distributed import MISSING_DASK, _check_workers, execute_distributed, make_chunk  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("compiled_game")  # the workers load the compiled game
 
@@ -190,7 +190,7 @@ def test_bad_options_are_refused(tmp_path, options, message):
 
 
 def test_workers_with_other_versions_or_no_shared_directory_are_refused():
-    from tarotsim.run.store import versions
+    from tarotsim.runs.store import versions
 
     good = {"versions": versions(), "sees_run": True}
     _check_workers({"tcp://a:1": good}, "/shared/run")
@@ -209,7 +209,7 @@ def test_workers_with_other_versions_or_no_shared_directory_are_refused():
 def test_a_local_run_never_imports_dask(tmp_path):
     code = (
         "import sys\n"
-        "import tarotsim.run.distributed\n"
+        "import tarotsim.runs.distributed\n"
         "from tarotsim.cli import main\n"
         f"assert main(['simulate', '--deals', '2000', '--chunk-deals', '500', '--out', {str(tmp_path / 'run')!r},"
         " '--quiet']) == 0\n"

@@ -61,7 +61,7 @@ def test_the_guide_builds_strict_in_under_a_minute(tmp_path):
     assert "taker_trumps" in records
     # the committed reports the guide links to are part of the site
     assert (site / "reports" / "sweep-10M" / "report" / "index.html").is_file()
-    # docstrings cross-reference in Markdown (`[Strategy][tarotsim.strategy.Strategy]`), which
+    # docstrings cross-reference in Markdown (`[Strategy][tarotsim.players.strategy.Strategy]`), which
     # mkdocstrings renders as links: a Sphinx role would reach the page as raw text
     roles = re.compile(r":(?:class|func|meth|attr|mod|data|exc|obj|const|ref):")
     left = {

@@ -10,11 +10,11 @@ import pytest
 import tarotsim
 from tarotsim.analysis.duel import duel_stats
 from tarotsim.cli import main
-from tarotsim.config import RunConfig
-from tarotsim.duel import DuelResult, duel, duel_spec
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import load_records
-from tarotsim.strategy import Strategy
+from tarotsim.contests.duel import DuelResult, duel, duel_spec
+from tarotsim.players.config import RunConfig
+from tarotsim.players.strategy import Strategy
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.store import load_records
 
 HEURISTIC = "play=heuristic"  # with the expert écart, the default
 
@@ -116,7 +116,7 @@ def test_a_run_directory_holds_the_same_duel_and_resumes(tmp_path) -> None:
         ValueError, match="holds another run \\(strategy B play=random there, play=greedy here\\)"
     ):
         duel(HEURISTIC, "play=greedy", 900, seed=5, out=out, chunk_deals=200)
-    from tarotsim.run.store import execute
+    from tarotsim.runs.store import execute
 
     execute(tmp_path / "sim", RunSpec(kind="simulate", seed=1, deals=10, config=RunConfig()))
     with pytest.raises(ValueError, match="holds a simulate run, not a duel"):
@@ -125,7 +125,7 @@ def test_a_run_directory_holds_the_same_duel_and_resumes(tmp_path) -> None:
 
 def test_a_duel_chunk_made_by_a_dask_task_equals_the_local_one(tmp_path) -> None:
     pytest.importorskip("distributed")
-    from tarotsim.run.distributed import make_chunk
+    from tarotsim.runs.distributed import make_chunk
 
     spec = duel_spec("play=heuristic,name=H", "play=greedy", 600, seed=2, players=5, chunk_deals=200)
     result = make_chunk(spec.identity(), 1, None)
@@ -252,7 +252,7 @@ def test_cli_duel_refuses_no_deals(capsys) -> None:
 
 
 def test_the_report_figure_shows_the_edge_and_the_scores_by_role(tmp_path) -> None:
-    from tarotsim.report.duel import edge_by_role_chart, write_duel_report
+    from tarotsim.contests.duel_report import edge_by_role_chart, write_duel_report
 
     result = duel(HEURISTIC, "play=greedy", 800, seed=1, players=5)
     drawn = edge_by_role_chart(result)
@@ -332,7 +332,7 @@ def test_a_duel_until_decided_stops_early_with_the_records_of_a_fixed_duel(tmp_p
 
 def test_a_duel_at_its_cap_is_not_decided_and_its_run_directory_is_that_of_its_deals(tmp_path) -> None:
     from tarotsim.analysis.sequential import Sprt
-    from tarotsim.run.store import read_manifest
+    from tarotsim.runs.store import read_manifest
 
     # bounds of ±13.8: an edge of about 10 points in 200 deals is far from them
     strict = Sprt(0.0, 2.0, alpha=1e-6, beta=1e-6)

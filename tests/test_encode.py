@@ -1,7 +1,7 @@
-"""The one float encoder (``kernels.encode``) never shows a seat the cards it cannot see.
+"""The one float encoder (``engine.kernels.encode``) never shows a seat the cards it cannot see.
 
 At positions of deals played at random, the cards the observing seat cannot see are dealt
-again (``tarotsim.testing.redistribute``: the other hands, the unseen chien, the écart but
+again (``tarotsim.interfaces.testing.redistribute``: the other hands, the unseen chien, the écart but
 its shown trumps, keeping what the seat knows); its encoded observation must not change,
 both as ``Observation.tensor`` makes it and as ``VecEnv``'s kernel writes it. The same
 redistribution seen by a seat that holds moved cards changes that seat's tensor, so the
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from tarotsim import VecEnv
-from tarotsim.game import TENSOR_FIELDS, TENSOR_LENGTH, Game
-from tarotsim.kernels import state as S
-from tarotsim.kernels import vector as V
-from tarotsim.testing import redistribute
+from tarotsim.engine.kernels import state as S
+from tarotsim.interfaces.game import TENSOR_FIELDS, TENSOR_LENGTH, Game
+from tarotsim.interfaces.kernels import vector as V
+from tarotsim.interfaces.testing import redistribute
 
 AT = {name: int(sum(size for _, size in TENSOR_FIELDS[:k])) for k, (name, _) in enumerate(TENSOR_FIELDS)}
 
@@ -57,7 +57,7 @@ def test_observation_tensor_does_not_show_unseen_cards(players: int) -> None:
 
 
 def test_vecenv_kernel_tensors_do_not_show_unseen_cards() -> None:
-    """The same check on the tensors ``kernels.vector.step`` writes: the unseen cards of every
+    """The same check on the tensors ``interfaces.kernels.vector.step`` writes: the unseen cards of every
     game are dealt again in the batch's arrays, and the observations written again (code -1)."""
     rng = random.Random(1)
     env = VecEnv(16, 4, agent_seats=range(4), observations="tensor", seed=3, threads=1)

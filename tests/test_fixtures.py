@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from tarotsim.config import RunConfig
+from tarotsim.players.config import RunConfig
 from tests.fixtures.runs import RUNS, recorded_chunk
 
 

@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from tarotsim.config import RunConfig
-from tarotsim.game import TENSOR_LENGTH, Game, actions
-from tarotsim.trace import trace_records
+from tarotsim.interfaces.game import TENSOR_LENGTH, Game, actions
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.trace import trace_records
 
 DETERMINISTIC = ("play=heuristic,ecart=expert,poignee=smart,chelem=overwhelming", "play=greedy")
 

@@ -12,9 +12,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from tarotsim import actions  # noqa: E402
-from tarotsim.game import PHASES, TENSOR_FIELDS  # noqa: E402
-from tarotsim.gym import TarotEnv, TarotVectorEnv  # noqa: E402
-from tarotsim.kernels import state as S  # noqa: E402
+from tarotsim.engine.kernels import state as S  # noqa: E402
+from tarotsim.interfaces.game import PHASES, TENSOR_FIELDS  # noqa: E402
+from tarotsim.interfaces.gym import TarotEnv, TarotVectorEnv  # noqa: E402
 
 
 def _phase(observation: np.ndarray) -> str:

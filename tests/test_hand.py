@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarotsim.bidder import load_bidder
-from tarotsim.cards import PETIT, TRUMP_21, parse_cards, to_mask
+from tarotsim.analysis.hand import WIDTH, analyse_hand, parse_hand, strategy_of
 from tarotsim.cli import main
-from tarotsim.dealing import deal
-from tarotsim.hand import WIDTH, analyse_hand, parse_hand, strategy_of
-from tarotsim.kernels.features import hand_features
-from tarotsim.labels import CONTRACTS, MULTIPLIERS
-from tarotsim.strategy import Strategy
+from tarotsim.engine.cards import PETIT, TRUMP_21, parse_cards, to_mask
+from tarotsim.engine.dealing import deal
+from tarotsim.engine.kernels.features import hand_features
+from tarotsim.engine.labels import CONTRACTS, MULTIPLIERS
+from tarotsim.players.bidder import load_bidder
+from tarotsim.players.strategy import Strategy
 
 HAND = "T21 T18 T15 T12 T9 T7 T4 T2 EX KH QH 5H KS 8S 3S 9D 2D 4C"
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,17 +132,17 @@ def test_a_page_on_a_full_disk_leaves_nothing(analysis, tmp_path, capsys, monkey
     Python call and by ``hand --out`` alike."""
     import errno
 
-    import tarotsim.hand
-    from tarotsim.run.files import os_error
+    import tarotsim.analysis.hand
+    from tarotsim.base.files import os_error
 
     def full(path, text):  # type: ignore[no-untyped-def]
         raise os_error(OSError(errno.ENOSPC, "No space left on device"), str(path))
 
-    monkeypatch.setattr(tarotsim.hand, "write_text_atomic", full)
+    monkeypatch.setattr(tarotsim.analysis.hand, "write_text_atomic", full)
     with pytest.raises(ValueError, match="hand.md: No space left on device"):
         analysis.write_page(tmp_path / "a" / "page")
     assert not (tmp_path / "a").exists()
-    monkeypatch.setattr(tarotsim.hand, "analyse_hand", lambda *args, **kwargs: analysis)
+    monkeypatch.setattr(tarotsim.analysis.hand, "analyse_hand", lambda *args, **kwargs: analysis)
     assert main(["hand", HAND, "--out", str(tmp_path / "b" / "page")]) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert not (tmp_path / "b").exists()

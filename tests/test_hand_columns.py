@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 
 from tarotsim import RunConfig, Strategy, analysis, report, simulate, sweep
-from tarotsim.labels import CONTRACTS
+from tarotsim.engine.labels import CONTRACTS
+from tarotsim.engine.records import BOUTS_HELD, COLUMNS
 from tarotsim.report import findings
-from tarotsim.run.records import BOUTS_HELD, COLUMNS
-from tarotsim.run.store import RunSpec, execute
-from tarotsim.trace import trace_records
+from tarotsim.runs.store import RunSpec, execute
+from tarotsim.runs.trace import trace_records
 from tests import reference as ref
 
 SEED = 20261201

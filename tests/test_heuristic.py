@@ -9,14 +9,10 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import format_card, from_mask, parse_cards, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.codes import PLAY_BASIC, PLAY_HEURISTIC
-from tarotsim.kernels.policies.ecart import expert_ecart
-from tarotsim.kernels.policies.knowledge import Reading, read_view
-from tarotsim.kernels.rules import legal_set
-from tarotsim.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
-from tarotsim.kernels.state import (
+from tarotsim.engine.cards import format_card, from_mask, parse_cards, to_mask
+from tarotsim.engine.kernels.rules import legal_set
+from tarotsim.engine.kernels.score import GARDE, GARDE_SANS, POIGNEE_NONE, POIGNEE_SIMPLE, PRISE
+from tarotsim.engine.kernels.state import (
     I_CALLED,
     I_CHELEM_ANNOUNCED,
     I_CHIEN_SHOWN,
@@ -36,8 +32,12 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import poignee_cards, put_card, start_trick
-from tarotsim.kernels.view import seat_view
+from tarotsim.engine.kernels.steps import poignee_cards, put_card, start_trick
+from tarotsim.engine.kernels.view import seat_view
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies.codes import PLAY_BASIC, PLAY_HEURISTIC
+from tarotsim.players.kernels.policies.ecart import expert_ecart
+from tarotsim.players.kernels.policies.knowledge import Reading, read_view
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reference  # noqa: E402
@@ -319,7 +319,7 @@ def test_heuristic_leaves_the_random_stream_alone() -> None:
 
 
 def _traces(deals: int, seed: int, config: RunConfig) -> list[dict]:
-    from tarotsim.trace import trace_records
+    from tarotsim.runs.trace import trace_records
 
     return trace_records(deals, seed, config)
 

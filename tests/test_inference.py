@@ -1,4 +1,4 @@
-"""``pimc``'s inference (``kernels.search.likelihood``, option ``infer``): the option, a model
+"""``pimc``'s inference (``players.kernels.search.likelihood``, option ``infer``): the option, a model
 that the heuristic's own play fits exactly, weights that follow the evidence, and no peeking."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarotsim.config import RunConfig
-from tarotsim.game import strategy_cfg
-from tarotsim.kernels.search.constraints import seat_constraints, world_hands
-from tarotsim.kernels.search.likelihood import world_log_likelihood
-from tarotsim.kernels.search.scratch import SearchScratch
-from tarotsim.kernels.state import I_CHIEN_SHOWN, I_TRICK, P_INFER, DealState
-from tarotsim.strategy import Strategy
-from tarotsim.testing import card_positions
+from tarotsim.engine.kernels.state import I_CHIEN_SHOWN, I_TRICK, P_INFER, DealState
+from tarotsim.interfaces.game import strategy_cfg
+from tarotsim.interfaces.testing import card_positions
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.search.constraints import seat_constraints, world_hands
+from tarotsim.players.kernels.search.likelihood import world_log_likelihood
+from tarotsim.players.kernels.search.scratch import SearchScratch
+from tarotsim.players.strategy import Strategy
 from tests.test_no_peeking import SEARCH, count_changed, pimc_of, view_of
 
 HEURISTIC = "play=heuristic"

@@ -14,11 +14,11 @@ import pytest
 from tarotsim.cli import build_parser
 from tarotsim.cli.common import run_config, taker_seat
 from tarotsim.cli.running import run_spec
-from tarotsim.config import RunConfig
-from tarotsim.run import store
-from tarotsim.run.lock import LOCK, WriterLock
-from tarotsim.run.spec import FORMAT, RunSpec
-from tarotsim.run.store import Run, chunk_path, execute, load_records, read_manifest
+from tarotsim.players.config import RunConfig
+from tarotsim.runs import store
+from tarotsim.runs.lock import LOCK, WriterLock
+from tarotsim.runs.spec import FORMAT, RunSpec
+from tarotsim.runs.store import Run, chunk_path, execute, load_records, read_manifest
 
 
 def spec(**overrides):
@@ -216,7 +216,7 @@ def test_a_lock_that_cannot_be_written_is_removed_so_the_repeat_runs_at_once(tmp
     import errno
     import types
 
-    import tarotsim.run.lock as lock
+    import tarotsim.runs.lock as lock
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -330,7 +330,7 @@ def test_a_full_disk_is_a_clean_error_and_leaves_no_temporary_file(tmp_path, mon
 
 
 def test_a_read_only_run_directory_is_a_clean_error(clean, tmp_path, monkeypatch):
-    import tarotsim.run.lock as lock
+    import tarotsim.runs.lock as lock
 
     root = copy_run(clean, tmp_path)
 
@@ -400,7 +400,7 @@ def test_the_repair_command_makes_the_same_run(run, tmp_path):
 
 
 def test_a_container_memory_limit_bounds_the_memory_available(tmp_path, monkeypatch):
-    from tarotsim.run import engine
+    from tarotsim.runs import runner as engine
 
     (tmp_path / "max").write_text("1000000000\n")
     (tmp_path / "current").write_text("400000000\n")

@@ -13,8 +13,10 @@ from numba.core import inline_closurecall
 from numba.core.compiler import run_frontend
 
 from tarotsim import _jit
-from tarotsim.kernels import batch, bits, game
-from tarotsim.kernels.policies import heuristic
+from tarotsim.engine.kernels import bits
+from tarotsim.players.kernels import seats as game
+from tarotsim.players.kernels.policies import heuristic
+from tarotsim.runs.kernels import batch
 
 SOURCES = {
     "pkg.__init__": "",
@@ -99,15 +101,17 @@ def test_kernel_caches_carry_their_module_stamp():
 def test_the_game_depends_on_the_policies_and_a_policy_not_on_the_game():
     graph: dict[str, set[str]] = {}
     sources = _jit._package_sources()
-    _jit.module_stamp("tarotsim.kernels.batch", sources, graph=graph)
+    _jit.module_stamp("tarotsim.runs.kernels.batch", sources, graph=graph)
     reached = set(graph)
-    assert "tarotsim.kernels.policies.heuristic" in reached
-    assert "tarotsim.kernels.search.pimc" in reached
+    assert "tarotsim.players.kernels.policies.heuristic" in reached
+    assert "tarotsim.players.kernels.search.pimc" in reached
     graph.clear()
-    _jit.module_stamp("tarotsim.kernels.policies.heuristic", sources, graph=graph)
-    assert not {"tarotsim.kernels.game", "tarotsim.kernels.batch", "tarotsim.kernels.search.pimc"} & set(
-        graph
-    )
+    _jit.module_stamp("tarotsim.players.kernels.policies.heuristic", sources, graph=graph)
+    assert not {
+        "tarotsim.players.kernels.seats",
+        "tarotsim.runs.kernels.batch",
+        "tarotsim.players.kernels.search.pimc",
+    } & set(graph)
 
 
 def _inlined_callee(xs, k):

@@ -1,6 +1,6 @@
 """The worlds a search player draws agree with every inference the rules allow.
 
-``kernels.search.constraints`` is the one set of hidden-card constraints (``pimc``, the
+``players.kernels.search.constraints`` is the one set of hidden-card constraints (``pimc``, the
 ``montecarlo`` bidder, OpenSpiel's resampling). Here the inferences are stated again in
 plain Python from the public table only (the tricks, the poignées shown, the chien shown,
 the écart's trumps, the called card), reading each trick card by card as
@@ -17,16 +17,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tarotsim.cards import N_CARDS, card_names, from_mask, parse_cards, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.constants import KNOWLEDGE_RULES, KNOWLEDGE_TABLE
-from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.machine import take_contract
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
-from tarotsim.kernels.score import GARDE, PRISE
-from tarotsim.kernels.search.worlds import MAX_HOLDERS, draw_world, prepare_worlds
-from tarotsim.kernels.state import (
+from tarotsim.engine.cards import N_CARDS, card_names, from_mask, parse_cards, to_mask
+from tarotsim.engine.kernels.bits import popcount
+from tarotsim.engine.kernels.constants import KNOWLEDGE_RULES, KNOWLEDGE_TABLE
+from tarotsim.engine.kernels.deal import is_petit_sec
+from tarotsim.engine.kernels.score import GARDE, PRISE
+from tarotsim.engine.kernels.state import (
     C_HAND,
     H_LEADER,
     I_CALLED,
@@ -39,8 +35,12 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import reset_table
-from tarotsim.strategy import Strategy
+from tarotsim.engine.kernels.steps import reset_table
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.machine import take_contract
+from tarotsim.players.kernels.policies.codes import PLAY_HEURISTIC
+from tarotsim.players.kernels.search.worlds import MAX_HOLDERS, draw_world, prepare_worlds
+from tarotsim.players.strategy import Strategy
 from tests import reference as ref
 from tests.test_no_peeking import mid_deal_positions, play_to
 from tests.test_worlds import WS, constraints, rng_state, world_hands_of

@@ -5,7 +5,9 @@ The layer table has one home, the table under "The layers" in ``docs/architectur
 test reads it. An edge of the import graph is every ``import`` of a module of the package: at
 the top of a module, inside a function (an import made lazily still ties the two modules
 together: one cannot be read, moved or tested without the other) and under
-``if TYPE_CHECKING:`` (the annotations still name the other module). ``from package import
+``if TYPE_CHECKING:`` (the annotations still name the other module), and a module imported by
+its name (``importlib.import_module("tarotsim.cli.common")``, ``__import__``: the name as a
+string, or an f-string's leading text, ``f"tarotsim.cli.{name}"``). ``from package import
 name`` is an edge to the submodule ``package.name`` when there is one, else to the package.
 Importing a module runs its parent packages' ``__init__`` too; those implicit edges are left
 out, since every module would otherwise reach ``tarotsim/__init__.py``, which imports the public
@@ -59,6 +61,45 @@ def _imports(node: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return [child for child in ast.walk(node) if isinstance(child, ast.Import | ast.ImportFrom)]
 
 
+DYNAMIC_IMPORTS = {"import_module", "__import__"}
+"""The functions that import a module by its name: ``importlib.import_module``, ``__import__``."""
+
+
+def _deepest_module(dotted: str) -> str | None:
+    """The longest module of the package that is ``dotted`` or one of its packages."""
+    while dotted and dotted not in MODULE_FILES:
+        dotted = dotted.rpartition(".")[0]
+    return dotted or None
+
+
+def _imported_by_name(tree: ast.AST) -> set[str]:
+    """The modules of the package that ``tree`` imports by name: the string given to
+    ``import_module`` or ``__import__``, or the leading text of an f-string (its module is the
+    deepest one that text names: ``f"tarotsim.cli.{name}"`` is ``tarotsim.cli``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        called = (
+            func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        )
+        if called not in DYNAMIC_IMPORTS:
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.JoinedStr):
+            lead = arg.values[0] if arg.values else None
+            text = lead.value if isinstance(lead, ast.Constant) and isinstance(lead.value, str) else ""
+            text = text.rstrip(".")
+        elif isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            text = arg.value
+        else:
+            continue
+        if (module := _deepest_module(text)) is not None:
+            found.add(module)
+    return found
+
+
 def imported_modules(name: str, source: str | None = None) -> set[str]:
     """The modules of the package that module ``name`` imports, however it imports them."""
     path = MODULE_FILES[name]
@@ -67,11 +108,8 @@ def imported_modules(name: str, source: str | None = None) -> set[str]:
     tree = ast.parse(source if source is not None else path.read_text(encoding="utf-8"))
     for node in _imports(tree):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                target = alias.name
-                while target and target not in MODULE_FILES:  # import a.b.c: the deepest module
-                    target = target.rpartition(".")[0]
-                edges.update([target] if target else [])
+            for alias in node.names:  # import a.b.c: the deepest module
+                edges.update(target for target in [_deepest_module(alias.name)] if target)
             continue
         if node.level:
             base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
@@ -83,6 +121,7 @@ def imported_modules(name: str, source: str | None = None) -> set[str]:
                 edges.add(f"{base}.{alias.name}")
             elif base in MODULE_FILES:
                 edges.add(base)
+    edges |= _imported_by_name(tree)
     edges.discard(name)
     return edges
 
@@ -160,8 +199,8 @@ def test_the_cycle_finder_finds_a_circle_and_only_circles():
 
 
 def test_lazy_relative_and_type_checking_imports_are_all_edges():
-    assert "tarotsim.run.seeding" in GRAPH["tarotsim.cli.running"]  # inside cmd_simulate
-    assert "tarotsim.strategy" in GRAPH["tarotsim.cli.common"]  # inside its functions
+    assert "tarotsim.base.seeding" in GRAPH["tarotsim.cli.running"]  # inside cmd_simulate
+    assert "tarotsim.players.strategy" in GRAPH["tarotsim.cli.common"]  # inside its functions
     tree = ast.parse(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\nelse:\n    import b\n"
         "def f():\n    import c\n"
@@ -173,7 +212,24 @@ def test_lazy_relative_and_type_checking_imports_are_all_edges():
         "c",
     ]
     source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tarotsim.cli import common\n"
-    assert imported_modules("tarotsim.cards", source) == {"tarotsim.cli.common"}
+    assert imported_modules("tarotsim.engine.cards", source) == {"tarotsim.cli.common"}
+
+
+def test_a_module_imported_by_its_name_is_an_edge():
+    source = (
+        "import importlib\nfrom importlib import import_module\n"
+        "def f(name):\n"
+        "    importlib.import_module('tarotsim.cli.common')\n"
+        "    import_module(f'tarotsim.report.{name}')\n"
+        "    __import__('tarotsim.contests.duel')\n"
+        "    import_module(name)\n"
+        "    import_module('numpy')\n"
+    )
+    assert imported_modules("tarotsim.engine.cards", source) == {
+        "tarotsim.cli.common",
+        "tarotsim.report",
+        "tarotsim.contests.duel",
+    }
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tarotsim.labels import CONTRACTS
+from tarotsim.engine.labels import CONTRACTS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tarotsim"
@@ -76,18 +76,18 @@ def test_contract_names_are_spelt_in_labels_only() -> None:
         if any(name in string_constants(text) for name in CONTRACTS)
         or any(name in text for name in CONTRACTS if "_" in name)
     }
-    assert spelt == {"tarotsim.labels"}
+    assert spelt == {"tarotsim.engine.labels"}
 
 
 def test_manifest_file_is_named_by_the_run_store_only() -> None:
     naming = {
         module_name(p) for p in MODULES if "manifest.json" in string_constants(p.read_text(encoding="utf-8"))
     }
-    assert naming == {"tarotsim.run.manifest"}
+    assert naming == {"tarotsim.runs.manifest"}
 
 
 def module_name(path: Path) -> str:
-    """``tarotsim/run/store.py`` → ``tarotsim.run.store``; a package's ``__init__.py`` is the package."""
+    """``tarotsim/runs/store.py`` → ``tarotsim.runs.store``; a package's ``__init__.py`` is the package."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -101,7 +101,7 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 """The documentation whose named paths must exist; the docstrings of every module of the
 package, of ``tests/`` and of ``benchmarks/`` are read too."""
 NAMED_PATH = re.compile(r"`((?:tarotsim|docs|benchmarks|reports|examples)/[^`\s]*)`")
-"""A backticked path in the repository: ``tarotsim/run/store.py``, ``reports/``, ``docs/rules.md``."""
+"""A backticked path in the repository: ``tarotsim/runs/store.py``, ``reports/``, ``docs/rules.md``."""
 NAMED_MODULE = re.compile(r"\btarotsim(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 """A dotted name under ``tarotsim``: a module, or a name one defines (in ``tarotsim.cli:main``,
 the module ``tarotsim.cli``)."""
@@ -187,8 +187,8 @@ def test_the_documentation_check_tells_a_stale_name_from_a_live_one():
         "tarotsim/bench/stages.py",
         "reports/",
     ]
-    assert _path_exists("tarotsim/bench/stages.py") and not _path_exists("tarotsim/kernels/stages.py")
+    assert _path_exists("tarotsim/bench/stages.py") and not _path_exists("tarotsim/engine/kernels/stages.py")
     assert _module_exists("tarotsim.bench.timing.median_interval")
     assert _module_exists("tarotsim.simulate") and _module_exists("tarotsim.Strategy")
     assert not _module_exists("tarotsim.bench.median_interval")  # a name moved to bench.timing
-    assert not _module_exists("tarotsim.kernels.stages")
+    assert not _module_exists("tarotsim.engine.kernels.stages")

@@ -19,17 +19,17 @@ from tarotsim.analysis.count_fit import (
     sweep_sample,
     verdict,
 )
-from tarotsim.bidder import INTERCEPT, Bidder, from_json, load_bidder
-from tarotsim.cards import parse_cards, to_mask
+from tarotsim.base.seeding import run_key
 from tarotsim.cli import main
-from tarotsim.kernels.chavey import distribution_points, hand_points
-from tarotsim.kernels.features import N_FEATURES, feature_rows, hand_features
-from tarotsim.kernels.policies.bidding import learned_wish
-from tarotsim.kernels.redeal import dealt_hands
-from tarotsim.kernels.state import N_CFG, P_BID_POLICY, seat_slot
-from tarotsim.labels import CHAVEY_WEIGHTS, CONTRACTS, HAND_FEATURES, TABLE_SIZES
-from tarotsim.run.seeding import run_key
-from tarotsim.strategy import Strategy
+from tarotsim.engine.cards import parse_cards, to_mask
+from tarotsim.engine.kernels.chavey import distribution_points, hand_points
+from tarotsim.engine.kernels.features import N_FEATURES, feature_rows, hand_features
+from tarotsim.engine.kernels.redeal import dealt_hands
+from tarotsim.engine.kernels.state import N_CFG, P_BID_POLICY, seat_slot
+from tarotsim.engine.labels import CHAVEY_WEIGHTS, CONTRACTS, HAND_FEATURES, TABLE_SIZES
+from tarotsim.players.bidder import INTERCEPT, Bidder, from_json, load_bidder
+from tarotsim.players.kernels.policies.bidding import learned_wish
+from tarotsim.players.strategy import Strategy
 from tests import reference as ref
 
 SWEEP_DEALS = 3000

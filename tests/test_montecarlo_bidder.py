@@ -10,15 +10,19 @@ import pandas as pd
 import pytest
 
 import tarotsim
-from tarotsim.cards import N_CARDS, parse_cards, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.constants import INFER_HEURISTIC
-from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.policies.bidding import chavey_wish
-from tarotsim.kernels.policies.codes import PLAY_PIMC
-from tarotsim.kernels.policies.dispatch import check_policies
-from tarotsim.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
-from tarotsim.kernels.search.montecarlo import (
+from tarotsim.engine.cards import N_CARDS, parse_cards, to_mask
+from tarotsim.engine.kernels.constants import INFER_HEURISTIC
+from tarotsim.engine.kernels.deal import is_petit_sec
+from tarotsim.engine.kernels.score import GARDE, GARDE_SANS, PASS, PRISE
+from tarotsim.engine.kernels.state import MAX_SEATS, P_INFER, P_ROLLOUT, DealState, new_state, seat_slot
+from tarotsim.engine.kernels.steps import reset_table
+from tarotsim.engine.labels import TABLE_SIZES, Contract
+from tarotsim.interfaces.testing import redistribute
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies.bidding import chavey_wish
+from tarotsim.players.kernels.policies.codes import PLAY_PIMC
+from tarotsim.players.kernels.policies.dispatch import check_policies
+from tarotsim.players.kernels.search.montecarlo import (
     B_ACCEPTED,
     B_TRIES,
     TRIES_PER_WORLD,
@@ -27,12 +31,8 @@ from tarotsim.kernels.search.montecarlo import (
     new_bid_scratch,
     playout_totals,
 )
-from tarotsim.kernels.state import MAX_SEATS, P_INFER, P_ROLLOUT, DealState, new_state, seat_slot
-from tarotsim.kernels.steps import reset_table
-from tarotsim.labels import TABLE_SIZES, Contract
-from tarotsim.run.engine import play_deals
-from tarotsim.strategy import DEFAULT_BID_WORLDS, Strategy
-from tarotsim.testing import redistribute
+from tarotsim.players.strategy import DEFAULT_BID_WORLDS, Strategy
+from tarotsim.runs.runner import play_deals
 from tests.test_no_peeking import view_of
 
 MC = "play=heuristic,bid=montecarlo,bid_worlds=4"
@@ -52,7 +52,7 @@ def table_config(spec: str = MC, players: int = 4) -> np.ndarray:
 
 
 def dealt_table(hands: list[set[int]], chien: set[int], dealer: int, players: int) -> DealState:
-    """The table of the given deal at the auction, as the game makes it (``steps.reset_table``)."""
+    """The table of the given deal at the auction, as the game makes it (``engine.kernels.steps.reset_table``)."""
     tb = new_state()
     for seat in range(players):
         tb.dealt[seat] = to_mask(sorted(hands[seat]))
@@ -239,7 +239,7 @@ def test_pimc_playouts_are_played_by_pimc() -> None:
 
 @pytest.mark.parametrize("players", [4, 5])
 def test_with_pimc_playouts_the_wish_depends_only_on_what_the_seat_knows(players: int) -> None:
-    """The unseen cards dealt again as the no-peeking check deals them (``testing.redistribute``):
+    """The unseen cards dealt again as the no-peeking check deals them (``interfaces.testing.redistribute``):
     the same wish and the same playout totals; asked twice, the same again (determinism)."""
     cfg = table_config(MC_PIMC, players=players)
     rng = random.Random(40 + players)

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from tarotsim import Strategy, duel, simulate
-from tarotsim.config import RunConfig
-from tarotsim.hooks import import_name
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import execute, load_records
+from tarotsim.players.config import RunConfig
+from tarotsim.players.hooks import import_name
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.store import execute, load_records
 from tests import players_for_tests as mine
 
 HERE = "tests.players_for_tests"
@@ -44,7 +44,7 @@ def test_an_object_is_named_by_the_module_attribute_that_holds_it() -> None:
     assert import_name(mine.last) == f"{HERE}:last"
     assert import_name(mine.Last()) is None  # made on the fly: nothing names it
     assert Strategy.parse(f"play={HERE}:first").player is mine.first
-    loaded = Strategy.parse(f"act={HERE}:twin")  # its class lives in tarotsim.players
+    loaded = Strategy.parse(f"act={HERE}:twin")  # its class lives in tarotsim.interfaces.python_players
     assert loaded.player is mine.twin and str(loaded) == f"act={HERE}:twin"
 
 
@@ -138,7 +138,7 @@ def test_the_command_line_names_players_by_import_path(tmp_path, capsys) -> None
 
 def test_a_dask_chunk_task_loads_the_player_by_name(tmp_path) -> None:
     pytest.importorskip("distributed")
-    from tarotsim.run.distributed import make_chunk
+    from tarotsim.runs.distributed import make_chunk
 
     spec = RunSpec(
         kind="duel",

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from tarotsim import Game
-from tarotsim.cards import card_id, from_mask
-from tarotsim.game import strategy_cfg
-from tarotsim.kernels.policies import net
-from tarotsim.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
-from tarotsim.testing import check_no_peeking
+from tarotsim.engine.cards import card_id, from_mask
+from tarotsim.interfaces.game import strategy_cfg
+from tarotsim.interfaces.testing import check_no_peeking
+from tarotsim.players.kernels.policies import net
+from tarotsim.players.kernels.policies.mlp import F_HINT, LAYERS, MAX_ACTIVE, N_INPUT, features, forward
 
 
 def _numpy_scores(idx: np.ndarray, val: np.ndarray, weights: tuple[np.ndarray, ...]) -> np.ndarray:

@@ -1,10 +1,10 @@
 """The heuristic decides from what the player may know, never from the cards it cannot see.
 
-Deals are played part way by the game's own steps (``kernels.steps``, ``kernels.machine``: ``take_contract``,
+Deals are played part way by the game's own steps (``engine.kernels.steps``, ``players.kernels.machine``: ``take_contract``,
 ``show_poignee``, ``play_card``, ``end_trick``, with random and heuristic play), so the
 first-lead rule, the voids revealed and whatever the steps keep for the policies are those
 of the simulator. At the stopping point the cards the player to move cannot see are dealt
-again (``tarotsim.testing.redistribute``, which ``tarotsim.testing.check_no_peeking`` uses
+again (``tarotsim.interfaces.testing.redistribute``, which ``tarotsim.interfaces.testing.check_no_peeking`` uses
 on any strategy) among the other hands (and the unseen chien, and the defenders' view of the écart),
 keeping every constraint the player knows: hand sizes, voids shown in play, the poignée
 cards shown, the écart's shown trumps, the chien cards once it was shown (they went to the
@@ -12,7 +12,7 @@ taker), the écart holding no King, bout or hidden trump. The decision must not 
 The same harness catches toy policies that peek at another hand or at the écart, so it
 can fail.
 
-Every policy reads only its seat's ``SeatView`` (``kernels.view.seat_view``, the one reader
+Every policy reads only its seat's ``SeatView`` (``engine.kernels.view.seat_view``, the one reader
 of the deal state for a policy), so what the harness checks is that view and the policy
 together: each decision is asked as the machine asks it, the view made from the table.
 
@@ -30,27 +30,12 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import (
-    KING,
-    N_CARDS,
-    N_SUIT_CARDS,
-    QUEENS_MASK,
-    TRUMP_21_BIT,
-)
-from tarotsim.config import RunConfig
-from tarotsim.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
-from tarotsim.kernels.deal import is_petit_sec
-from tarotsim.kernels.machine import show_poignee, take_contract
-from tarotsim.kernels.policies.announce import poignee_choice
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
-from tarotsim.kernels.policies.play import playout_card
-from tarotsim.kernels.rules import card_bit
-from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
-from tarotsim.kernels.search.montecarlo import new_bid_scratch
-from tarotsim.kernels.search.pimc import pimc_card
-from tarotsim.kernels.search.scratch import SearchScratch, new_search_scratch
-from tarotsim.kernels.search.searching import Search
-from tarotsim.kernels.state import (
+from tarotsim.engine.cards import KING, N_CARDS, N_SUIT_CARDS, QUEENS_MASK, TRUMP_21_BIT
+from tarotsim.engine.kernels.bits import ZERO, highest_bit, lowest_bit, popcount
+from tarotsim.engine.kernels.deal import is_petit_sec
+from tarotsim.engine.kernels.rules import card_bit
+from tarotsim.engine.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
+from tarotsim.engine.kernels.state import (
     C_CHIEN,
     C_HAND,
     C_PLAYERS,
@@ -65,10 +50,9 @@ from tarotsim.kernels.state import (
     new_state,
     seat_slot,
 )
-from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
-from tarotsim.kernels.view import SeatView, seat_view
-from tarotsim.policies import PLAY_POLICIES
-from tarotsim.testing import (
+from tarotsim.engine.kernels.steps import end_trick, legal_now, put_card, reset_table
+from tarotsim.engine.kernels.view import SeatView, seat_view
+from tarotsim.interfaces.testing import (
     cards_of,
     copy_table,
     mask_of,
@@ -78,6 +62,16 @@ from tarotsim.testing import (
     suit_index,
     true_partner,
 )
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.machine import show_poignee, take_contract
+from tarotsim.players.kernels.policies.announce import poignee_choice
+from tarotsim.players.kernels.policies.codes import PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
+from tarotsim.players.kernels.policies.play import playout_card
+from tarotsim.players.kernels.search.montecarlo import new_bid_scratch
+from tarotsim.players.kernels.search.pimc import pimc_card
+from tarotsim.players.kernels.search.scratch import SearchScratch, new_search_scratch
+from tarotsim.players.kernels.search.searching import Search
+from tarotsim.players.policies import PLAY_POLICIES
 
 __all__ = [
     "cards_of",
@@ -112,7 +106,7 @@ def card_of(
 
 
 def view_of(tb: DealState, seat: int) -> SeatView:
-    """The view of ``seat`` on ``tb`` made by the game's reader (``kernels.view.seat_view``),
+    """The view of ``seat`` on ``tb`` made by the game's reader (``engine.kernels.view.seat_view``),
     its card sets ``np.uint64`` as the kernels type them: a big kernel asked with it from
     Python is the one the game compiled, where a test's own ``njit`` wrapper would compile
     it again (Numba links and optimizes again every kernel a compiled function calls)."""
@@ -130,7 +124,7 @@ def view_of(tb: DealState, seat: int) -> SeatView:
 def pimc_of(
     tb: DealState, seat: int, legal0: np.uint64, legal1: np.uint64, cfg: np.ndarray, sc: SearchScratch
 ) -> int:
-    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``game.searched``)."""
+    """The ``pimc`` player's card for ``seat``, asked as the game asks it (``players.kernels.seats.searched``)."""
     return pimc_card(view_of(tb, seat), np.uint64(legal0), np.uint64(legal1), cfg, sc)
 
 
@@ -179,7 +173,7 @@ def play_to(
     """Play until card ``stop_card`` of trick ``stop_trick`` with the game's steps, the attack
     and the defence playing ``policies``; return (seat to play, its legal cards).
 
-    Each card is played as the machine's trick loop (``machine.play_tricks``) plays it: the legal cards, the choice of the seat's side's
+    Each card is played as the machine's trick loop (``players.kernels.machine.play_tricks``) plays it: the legal cards, the choice of the seat's side's
     policy (``card_of``), ``put_card``; asked step by step, since the trick loop's card is inlined and
     calling it from Python would compile the card players once more."""
     cfg = cfg.copy()
@@ -312,11 +306,11 @@ def test_heuristic_card_does_not_peek_defender_view_of_ecart() -> None:
 @pytest.mark.parametrize("name", sorted(PLAY_POLICIES))
 def test_every_card_play_policy_does_not_peek(name: str) -> None:
     """Every registered card-play policy: a new one runs through the harness once it is in
-    ``policies.PLAY_POLICIES``.
+    ``players.policies.PLAY_POLICIES``.
 
     Each policy is asked as the game asks it: ``pimc`` through ``pimc_card`` with the
-    search scratch (``game.decide``), the others through ``playout_card``
-    (``machine.play_tricks``), each with the seat's view of the table."""
+    search scratch (``interfaces.game.decide``), the others through ``playout_card``
+    (``players.kernels.machine.play_tricks``), each with the seat's view of the table."""
     policy = PLAY_POLICIES[name]
 
     def decide(seat: int, legal0: np.uint64, legal1: np.uint64, tb: DealState) -> int:

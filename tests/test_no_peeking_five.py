@@ -19,16 +19,10 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.codes import PLAY_HEURISTIC
-from tarotsim.kernels.state import (
-    I_PLAYERS,
-    I_TAKER,
-    P_POIGNEE_POLICY,
-    DealState,
-    seat_slot,
-)
-from tarotsim.testing import partner_changes
+from tarotsim.engine.kernels.state import I_PLAYERS, I_TAKER, P_POIGNEE_POLICY, DealState, seat_slot
+from tarotsim.interfaces.testing import partner_changes
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies.codes import PLAY_HEURISTIC
 from tests.test_no_peeking import (
     _lowest_or_highest,
     card_of,

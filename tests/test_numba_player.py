@@ -1,7 +1,7 @@
 """Numba card players: compiled into the game, exact, thread-independent, and loud when they err.
 
 Every run here with a Numba player shares one compilation of the game for Numba players
-(``kernels.user``), whatever the functions; each function below compiles alone (tiny).
+(``players.kernels.user``), whatever the functions; each function below compiles alone (tiny).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 
 from tarotsim import Strategy, duel, simulate
-from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.greedy import greedy_card
-from tarotsim.players import PlayerError
-from tarotsim.run.seeding import run_key
-from tarotsim.trace import iter_traces
-from tarotsim.view import card_count, holds, lowest_card
+from tarotsim.base.seeding import run_key
+from tarotsim.interfaces.python_players import PlayerError
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies.greedy import greedy_card
+from tarotsim.players.view import card_count, holds, lowest_card
+from tarotsim.runs.trace import iter_traces
 
 
 @numba.njit

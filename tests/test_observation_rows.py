@@ -1,11 +1,11 @@
-"""The observation rows (``kernels.vector``) never show a seat what it cannot know.
+"""The observation rows (``interfaces.kernels.vector``) never show a seat what it cannot know.
 
-A row serializes the seat's ``SeatView`` (``kernels.view.seat_view``, where every fact of
+A row serializes the seat's ``SeatView`` (``engine.kernels.view.seat_view``, where every fact of
 what a seat knows is decided) and the decision's position. At every decision of deals
 played at random, at every phase, the cards the seat to act cannot see are dealt again
-(``tarotsim.testing.redistribute``: the other hands, the unseen chien, the écart but its
+(``tarotsim.interfaces.testing.redistribute``: the other hands, the unseen chien, the écart but its
 shown trumps, keeping what the seat knows) and, at five players, the called card is moved
-to another seat that may hold it (``tarotsim.testing.move_called_card``: another secret
+to another seat that may hold it (``tarotsim.interfaces.testing.move_called_card``: another secret
 partner); the seat's whole row (``N_ROW``: what ``Observation`` shows and the view it
 rebuilds for a built-in policy) must not change, as ``Game.observation`` writes it and as
 ``VecEnv``'s kernel writes it. The same new deal seen by a seat that holds moved cards
@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 
 from tarotsim import VecEnv
-from tarotsim.game import PHASES, Game
-from tarotsim.kernels import state as S
-from tarotsim.kernels import vector as V
-from tarotsim.kernels.state import DealState
-from tarotsim.testing import move_called_card, redistribute
+from tarotsim.engine.kernels import state as S
+from tarotsim.engine.kernels.state import DealState
+from tarotsim.interfaces.game import PHASES, Game
+from tarotsim.interfaces.kernels import vector as V
+from tarotsim.interfaces.testing import move_called_card, redistribute
 
 
 def _new_deals(tb: DealState, seat: int, rng: random.Random) -> list[tuple[DealState, int]]:
@@ -90,7 +90,7 @@ def test_the_row_of_the_seat_to_act_does_not_show_unseen_cards_at_any_phase(play
 
 @pytest.mark.parametrize("players", [4, 5])
 def test_vecenv_kernel_rows_do_not_show_unseen_cards(players: int) -> None:
-    """The same check on the rows ``kernels.vector.step`` writes (the cards played folded
+    """The same check on the rows ``interfaces.kernels.vector.step`` writes (the cards played folded
     step by step): the unseen cards of every game are dealt again in the batch's arrays, and
     the rows written again (code -1)."""
     rng = random.Random(players)

@@ -13,7 +13,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel game needs the openspiel extra")
 
-import tarotsim.openspiel as tarot_spiel  # noqa: E402
+import tarotsim.interfaces.openspiel as tarot_spiel  # noqa: E402
 from tarotsim import Game  # noqa: E402
 
 
@@ -252,9 +252,9 @@ def test_bad_parameters_are_refused() -> None:
 
 def test_without_openspiel_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    monkeypatch.delitem(sys.modules, "tarotsim.openspiel")
+    monkeypatch.delitem(sys.modules, "tarotsim.interfaces.openspiel")
     with pytest.raises(ImportError, match=r"extra 'openspiel'\): pip install open-spiel"):
-        importlib.import_module("tarotsim.openspiel")
+        importlib.import_module("tarotsim.interfaces.openspiel")
 
 
 def _hands(tarot: Game) -> tuple[list[list[str]], list[str]]:

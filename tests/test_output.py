@@ -8,9 +8,9 @@ import pytest
 
 from tarotsim.analysis import success_table
 from tarotsim.analysis.tables import TERMINAL_WIDTH, format_table, interval_text, merge_intervals
-from tarotsim.bidder import Bidder
-from tarotsim.labels import CONTRACTS, HAND_FEATURES
-from tarotsim.run.files import write_atomic, write_text_atomic
+from tarotsim.base.files import write_atomic, write_text_atomic
+from tarotsim.engine.labels import CONTRACTS, HAND_FEATURES
+from tarotsim.players.bidder import Bidder
 
 
 def table(extra_columns=0):
@@ -103,9 +103,9 @@ def test_a_bidder_file_that_cannot_be_written_leaves_nothing(tmp_path):
 
 
 def test_an_interrupted_trace_leaves_no_file(tmp_path, monkeypatch):
-    from tarotsim import trace
-    from tarotsim.config import RunConfig
-    from tarotsim.run.seeding import run_key
+    from tarotsim.base.seeding import run_key
+    from tarotsim.players.config import RunConfig
+    from tarotsim.runs import trace
 
     def stopped(stream, deals, key, config):
         stream.write('{"deal": 0}\n')
@@ -118,9 +118,9 @@ def test_an_interrupted_trace_leaves_no_file(tmp_path, monkeypatch):
 
 
 def test_a_duel_result_prints_shortly():
-    from tarotsim.duel import DuelResult
-    from tarotsim.report.duel import duel_provenance
-    from tarotsim.strategy import to_strategy
+    from tarotsim.contests.duel import DuelResult
+    from tarotsim.contests.duel_report import duel_provenance
+    from tarotsim.players.strategy import to_strategy
 
     big = pd.DataFrame({"deal": range(10_000), "score_0": 1})
     result = DuelResult(

@@ -86,7 +86,7 @@ def test_the_sdist_and_its_wheel_hold_what_they_should(tmp_path):
         info = wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info"
         metadata = email.message_from_bytes(archive.read(f"{info}/METADATA"))
     assert "tarotsim/py.typed" in in_wheel and "tarotsim/__init__.py" in in_wheel
-    assert "tarotsim/kernels/__init__.py" in in_wheel
+    assert "tarotsim/engine/kernels/__init__.py" in in_wheel
     assert "tarotsim/data/net_play.npz" in in_wheel  # play=net's weights
     assert f"{info}/licenses/LICENSE" in in_wheel
     # the wheel is the package alone: no tests, no guide

@@ -14,10 +14,10 @@ pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the p
 from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from pettingzoo.utils import aec_to_parallel, parallel_to_aec  # noqa: E402
 
-import tarotsim.pettingzoo as tarot_zoo  # noqa: E402
+import tarotsim.interfaces.pettingzoo as tarot_zoo  # noqa: E402
 from tarotsim import Game, Strategy, actions  # noqa: E402
-from tarotsim.players import builtin  # noqa: E402
-from tarotsim.scoring import max_score  # noqa: E402
+from tarotsim.engine.scoring import max_score  # noqa: E402
+from tarotsim.interfaces.python_players import builtin  # noqa: E402
 
 
 def _api_test(table: object, cycles: int) -> None:
@@ -135,9 +135,9 @@ def test_raw_env_refuses_an_action_that_is_not_a_legal_number() -> None:
 
 def test_without_pettingzoo_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
-    monkeypatch.delitem(sys.modules, "tarotsim.pettingzoo")
+    monkeypatch.delitem(sys.modules, "tarotsim.interfaces.pettingzoo")
     with pytest.raises(ImportError, match=r"extra 'pettingzoo'\): pip install pettingzoo gymnasium"):
-        importlib.import_module("tarotsim.pettingzoo")
+        importlib.import_module("tarotsim.interfaces.pettingzoo")
 
 
 def test_import_tarotsim_needs_neither_framework() -> None:

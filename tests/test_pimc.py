@@ -7,19 +7,19 @@ import numpy as np
 import pytest
 
 import tarotsim
-from tarotsim.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.machine import take_contract
-from tarotsim.kernels.rng import seed_substream
-from tarotsim.kernels.score import GARDE_CONTRE
-from tarotsim.kernels.search.pimc import DROP_FIRST, _drop_behind, world_count
-from tarotsim.kernels.search.scratch import SearchScratch
-from tarotsim.kernels.state import C_HAND, I_LEADER, P_DROP, P_WORLDS, DealState, seat_slot
-from tarotsim.kernels.steps import end_trick, legal_now, put_card, reset_table
-from tarotsim.run.engine import play_deals
-from tarotsim.run.seeding import run_key
-from tarotsim.strategy import Strategy
-from tarotsim.trace import trace_records
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.cards import N_SUIT_CARDS, PETIT, TRUMP_21, to_mask
+from tarotsim.engine.kernels.rng import seed_substream
+from tarotsim.engine.kernels.score import GARDE_CONTRE
+from tarotsim.engine.kernels.state import C_HAND, I_LEADER, P_DROP, P_WORLDS, DealState, seat_slot
+from tarotsim.engine.kernels.steps import end_trick, legal_now, put_card, reset_table
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.machine import take_contract
+from tarotsim.players.kernels.search.pimc import DROP_FIRST, _drop_behind, world_count
+from tarotsim.players.kernels.search.scratch import SearchScratch
+from tarotsim.players.strategy import Strategy
+from tarotsim.runs.runner import play_deals
+from tarotsim.runs.trace import trace_records
 from tests import reference as ref
 from tests.test_no_peeking import (
     SEARCH,
@@ -61,7 +61,7 @@ def test_a_deal_is_the_same_whatever_the_deals_played_before_it_on_the_table() -
 def test_strategy_options_reach_the_seat_block_and_are_checked() -> None:
     strategy = Strategy.parse("play=pimc,worlds=48,endgame=3,rollout=random,drop=0")
     assert str(strategy) == "play=pimc,worlds=48,endgame=3,rollout=random,drop=0"
-    from tarotsim.kernels.state import P_ENDGAME, P_ROLLOUT
+    from tarotsim.engine.kernels.state import P_ENDGAME, P_ROLLOUT
 
     block = strategy.block(4)
     assert (block[P_WORLDS], block[P_ENDGAME], block[P_ROLLOUT], block[P_DROP]) == (48, 3, 0, 0)
@@ -196,7 +196,7 @@ def _all_trumps_table(cfg: np.ndarray) -> tuple[DealState, int]:
 
 
 def _blank() -> DealState:
-    from tarotsim.kernels.state import new_state
+    from tarotsim.engine.kernels.state import new_state
 
     return new_state()
 
@@ -260,7 +260,7 @@ def test_a_forced_card_is_played_without_sampling() -> None:
 def test_decision_sub_streams_differ_from_the_deal_stream() -> None:
     key = run_key(5)
     deal_stream = np.zeros(4, dtype=np.uint64)
-    from tarotsim.kernels.rng import seed_stream
+    from tarotsim.engine.kernels.rng import seed_stream
 
     seed_stream(deal_stream, key, 9)
     subs = set()

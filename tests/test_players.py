@@ -6,10 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarotsim import Strategy, duel, players, simulate
-from tarotsim.game import Observation
-from tarotsim.players import PlayerError
-from tarotsim.vecenv import MIN_BLOCK
+from tarotsim import Strategy, duel, simulate
+from tarotsim.interfaces import python_players as players
+from tarotsim.interfaces.game import Observation
+from tarotsim.interfaces.python_players import PlayerError
+from tarotsim.interfaces.vecenv import MIN_BLOCK
 
 DETERMINISTIC = ("play=heuristic,ecart=expert,poignee=smart", "play=greedy")
 

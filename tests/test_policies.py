@@ -5,18 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarotsim import policies
-from tarotsim.config import RunConfig
-from tarotsim.kernels import state as S
-from tarotsim.kernels.policies import codes
-from tarotsim.policies import DECISIONS, OPTIONS, POLICY_SLOTS, POLICY_TABLE
-from tarotsim.policy_files import derived_files
-from tarotsim.strategy import KEYS, Strategy
+from tarotsim.engine.kernels import state as S
+from tarotsim.players import policies
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies import codes
+from tarotsim.players.policies import DECISIONS, OPTIONS, POLICY_SLOTS, POLICY_TABLE
+from tarotsim.players.policy_files import derived_files
+from tarotsim.players.strategy import KEYS, Strategy
 
 
 @pytest.mark.parametrize("path", sorted(derived_files(), key=str), ids=lambda p: p.name)
 def test_the_files_written_from_the_registry_are_up_to_date(path) -> None:
-    assert path.read_text(encoding="utf-8") == derived_files()[path], "run python -m tarotsim.policy_files"
+    assert path.read_text(encoding="utf-8") == derived_files()[path], (
+        "run python -m tarotsim.players.policy_files"
+    )
 
 
 def test_every_policy_has_its_kernel_code_and_codes_are_distinct_per_decision() -> None:

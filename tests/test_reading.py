@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from tarotsim.cli import main
-from tarotsim.run.store import load_records
+from tarotsim.runs.store import load_records
 
 
 def run_cli(argv, capsys):

@@ -4,12 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarotsim.cards import N_CARDS, format_card, is_bout, is_trump, parse_cards
-from tarotsim.config import RunConfig
-from tarotsim.run.records import COLUMNS, HAND, NO_PARTNER, NO_SIDE, THROWN, frame_columns
-from tarotsim.run.seeding import run_key
-from tarotsim.simulate import simulate, sweep
-from tarotsim.trace import iter_traces
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.cards import N_CARDS, format_card, is_bout, is_trump, parse_cards
+from tarotsim.engine.records import COLUMNS, HAND, NO_PARTNER, NO_SIDE, THROWN, frame_columns
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.simulate import simulate, sweep
+from tarotsim.runs.trace import iter_traces
 
 RUNS = {
     "random-3p": lambda: simulate(1500, seed=11, players=3),
@@ -111,8 +111,8 @@ def test_a_sweep_records_the_dealt_hand_of_its_seat_on_thrown_in_deals(name, sea
 
 def test_simulate_and_run_directory_records_keep_the_nulls(tmp_path):
     from tarotsim.analysis import load_records
-    from tarotsim.run.spec import RunSpec
-    from tarotsim.run.store import execute
+    from tarotsim.runs.spec import RunSpec
+    from tarotsim.runs.store import execute
 
     execute(
         tmp_path / "run", RunSpec(kind="simulate", seed=11, deals=3000, config=RunConfig(), chunk_deals=1000)

@@ -9,12 +9,12 @@ import json
 import pandas as pd
 import pytest
 
-from tarotsim.config import RunConfig
-from tarotsim.labels import THROWN_IN_NAMES
-from tarotsim.run import store
-from tarotsim.run.manifest import difference, identity_sha256
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import Run, chunk_path, load_records, read_manifest
+from tarotsim.engine.labels import THROWN_IN_NAMES
+from tarotsim.players.config import RunConfig
+from tarotsim.runs import store
+from tarotsim.runs.manifest import difference, identity_sha256
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.store import Run, chunk_path, load_records, read_manifest
 
 
 def spec(**overrides):

@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 
 from tarotsim import analysis, report
-from tarotsim.config import RunConfig
-from tarotsim.labels import Contract
+from tarotsim.engine.labels import Contract
+from tarotsim.players.config import RunConfig
 from tarotsim.report import findings, glossary, provenance, style
 from tarotsim.report.document import Table
-from tarotsim.run import store
-from tarotsim.run.store import RunSpec, execute
+from tarotsim.runs import store
+from tarotsim.runs.store import RunSpec, execute
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 pytestmark = pytest.mark.usefixtures("recorded_runs")  # runs read from tests/fixtures, not played
@@ -708,7 +708,7 @@ def test_the_run_command_is_given_only_when_a_command_makes_the_run():
 
 
 def test_the_duel_report_has_its_provenance_and_speaks_in_words():
-    from tarotsim.report.duel import duel_document
+    from tarotsim.contests.duel_report import duel_document
 
     result = _small_duel()
     doc = duel_document(result, "the caption")
@@ -728,6 +728,6 @@ def test_the_duel_report_has_its_provenance_and_speaks_in_words():
 
 
 def _small_duel():
-    from tarotsim.duel import duel
+    from tarotsim.contests.duel import duel
 
     return duel("play=greedy", "play=random", 60, seed=9, threads=1, progress=False)

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotsim import view as view_helpers
-from tarotsim.cards import (
+from tarotsim.engine.cards import (
     EXCUSE,
     N_CARDS,
     N_SUIT_CARDS,
@@ -20,10 +19,11 @@ from tarotsim.cards import (
     parse_cards,
     to_mask,
 )
-from tarotsim.kernels import rules as K
-from tarotsim.kernels.state import N_INFO
-from tarotsim.kernels.view import SeatView
-from tarotsim.rules import beats_trick, legal_cards, trick_state, trick_winner
+from tarotsim.engine.kernels import rules as K
+from tarotsim.engine.kernels.state import N_INFO
+from tarotsim.engine.kernels.view import SeatView
+from tarotsim.engine.rules import beats_trick, legal_cards, trick_state, trick_winner
+from tarotsim.players import view as view_helpers
 from tests import reference as ref
 
 ALL = list(ref.ALL_CARDS)

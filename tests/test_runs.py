@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from tarotsim.analysis import load_records
-from tarotsim.config import RunConfig
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.store import execute
-from tarotsim.simulate import simulate, sweep
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.simulate import simulate, sweep
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.store import execute
 
 
 def spec(**overrides):
@@ -189,7 +189,7 @@ def test_cli_simulate_and_sweep_write_runs(tmp_path, capsys):
 def test_simulate_and_sweep_take_one_configuration_or_its_fields_as_keywords():
     from dataclasses import fields
 
-    from tarotsim.config import RunOptions
+    from tarotsim.players.config import RunOptions
 
     assert list(RunOptions.__annotations__) == [f.name for f in fields(RunConfig)]
     config = RunConfig(players=3, policy="heuristic", chelem_policy="overwhelming", chelem_threshold=80)
@@ -265,7 +265,7 @@ def test_bad_configurations_are_explained(call, error, message):
 
 
 def _registry(players, *, matches=False):
-    from tarotsim.run.records import frame_columns
+    from tarotsim.engine.records import frame_columns
 
     return [(name, column.dtype) for name, column, _ in frame_columns(players, matches=matches)]
 
@@ -286,7 +286,7 @@ def test_record_frames_hold_exactly_the_registry_columns_and_dtypes(players, tmp
 def test_readme_lists_the_registry_columns():
     from pathlib import Path
 
-    from tarotsim.run.records import columns_markdown
+    from tarotsim.engine.records import columns_markdown
 
     readme = (Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text(encoding="utf-8")
     header = columns_markdown().splitlines()[0]
@@ -302,7 +302,7 @@ def test_the_column_table_writes_every_category_as_a_code_span():
     that Markdown would pair with the next backtick and garble the row."""
     import re
 
-    from tarotsim.run.records import COLUMNS, columns_markdown
+    from tarotsim.engine.records import COLUMNS, columns_markdown
 
     rows = {line.split(" | ")[0].strip("| `"): line for line in columns_markdown().splitlines()[2:]}
     for column in COLUMNS:
@@ -331,8 +331,8 @@ def test_a_run_with_strategies_has_a_command_line_that_makes_it_again(tmp_path):
 
 
 def test_whether_a_run_searches_is_decided_once_on_its_spec():
-    from tarotsim.kernels.batch import SEARCH_BLOCK_DEALS
-    from tarotsim.run.engine import PROGRESS_STEP_DEALS, progress_step
+    from tarotsim.runs.kernels.batch import SEARCH_BLOCK_DEALS
+    from tarotsim.runs.runner import PROGRESS_STEP_DEALS, progress_step
 
     plain = RunSpec(kind="simulate", seed=1, deals=10, config=RunConfig())
     assert not plain.searches and plain.progress_step == PROGRESS_STEP_DEALS
@@ -351,8 +351,8 @@ def test_whether_a_run_searches_is_decided_once_on_its_spec():
 
 
 def test_a_learned_bidder_enters_the_identity_by_its_content(tmp_path):
-    from tarotsim.bidder import Bidder
-    from tarotsim.labels import CONTRACTS, HAND_FEATURES
+    from tarotsim.engine.labels import CONTRACTS, HAND_FEATURES
+    from tarotsim.players.bidder import Bidder
 
     def save(intercept: float) -> None:
         zero = dict.fromkeys(HAND_FEATURES, 0.0)

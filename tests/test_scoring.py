@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from tarotsim.scoring import score_deal
+from tarotsim.engine.scoring import score_deal
 from tests import reference as ref
 
 

@@ -1,4 +1,4 @@
-"""The searched call, écart, chelem and poignée (``kernels.search.decisions``): legal choices,
+"""The searched call, écart, chelem and poignée (``players.kernels.search.decisions``): legal choices,
 blind to the cards the seat cannot see, the issue's chelem hand announced, complete games."""
 
 from __future__ import annotations
@@ -8,8 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from tarotsim import policies
-from tarotsim.cards import (
+from tarotsim.engine.cards import (
     BOUTS_MASK_1,
     EXCUSE,
     KING,
@@ -20,23 +19,9 @@ from tarotsim.cards import (
     TRUMP_21,
     to_mask,
 )
-from tarotsim.config import RunConfig
-from tarotsim.kernels.bits import popcount
-from tarotsim.kernels.machine import EVERY_SEAT, apply, lay_whole_ecart, play_tricks, run, take_contract
-from tarotsim.kernels.policies.call import called_card
-from tarotsim.kernels.policies.dispatch import PLAIN, check_policies
-from tarotsim.kernels.policies.ecart import expert_ecart
-from tarotsim.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
-from tarotsim.kernels.search.decisions import (
-    T_CALL,
-    T_CHELEM,
-    T_ECART,
-    T_POIGNEE,
-    decide_searched,
-    ecart_candidates,
-)
-from tarotsim.kernels.search.scratch import MAX_CHOICES, new_search_scratch, note_deal
-from tarotsim.kernels.state import (
+from tarotsim.engine.kernels.bits import popcount
+from tarotsim.engine.kernels.score import GARDE, GARDE_CONTRE, GARDE_SANS, PRISE
+from tarotsim.engine.kernels.state import (
     I_LEADER,
     PH_CALL,
     PH_CHELEM,
@@ -47,11 +32,33 @@ from tarotsim.kernels.state import (
     DealState,
     new_state,
 )
-from tarotsim.kernels.steps import reset_table
-from tarotsim.labels import TABLE_SIZES
-from tarotsim.strategy import Strategy
-from tarotsim.testing import copy_table, redistribute
-from tarotsim.trace import trace_records
+from tarotsim.engine.kernels.steps import reset_table
+from tarotsim.engine.labels import TABLE_SIZES
+from tarotsim.interfaces.testing import copy_table, redistribute
+from tarotsim.players import policies
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.machine import (
+    EVERY_SEAT,
+    apply,
+    lay_whole_ecart,
+    play_tricks,
+    run,
+    take_contract,
+)
+from tarotsim.players.kernels.policies.call import called_card
+from tarotsim.players.kernels.policies.dispatch import PLAIN, check_policies
+from tarotsim.players.kernels.policies.ecart import expert_ecart
+from tarotsim.players.kernels.search.decisions import (
+    T_CALL,
+    T_CHELEM,
+    T_ECART,
+    T_POIGNEE,
+    decide_searched,
+    ecart_candidates,
+)
+from tarotsim.players.kernels.search.scratch import MAX_CHOICES, new_search_scratch, note_deal
+from tarotsim.players.strategy import Strategy
+from tarotsim.runs.trace import trace_records
 from tests import reference as ref
 from tests.test_montecarlo_bidder import random_deal
 from tests.test_no_peeking import view_of
@@ -94,7 +101,7 @@ def taken(
     dealer: int | None = None,
 ) -> tuple[DealState, int, int]:
     """A dealt table (``keep``: seat 0's hand) whose taker (seat 0 with ``keep``, unless given)
-    took ``contract``, up to the first searching decision ``machine.take_contract`` stops at;
+    took ``contract``, up to the first searching decision ``players.kernels.machine.take_contract`` stops at;
     returns the table, the taker and the decision's stage (-1: the first trick has begun)."""
     hands, chien = random_deal(rng, players, keep=keep, seat=0)
     tb = new_state()
@@ -132,7 +139,7 @@ def test_the_searching_codes_hand_back_their_decisions_and_need_the_scratch() ->
 
 
 def test_a_playout_plays_each_searching_decision_by_its_default() -> None:
-    from tarotsim.kernels import state as S
+    from tarotsim.engine.kernels import state as S
 
     decisions = {getattr(S, name): d for d, name in policies.POLICY_SLOTS.items()}
     assert len(PLAIN) == 4
@@ -146,7 +153,7 @@ def test_the_options_reach_the_seat_block_and_are_checked() -> None:
     strategy = Strategy.parse("play=pimc,ecart=search,ecart_worlds=8,chelem=search,chelem_worlds=16")
     assert str(strategy) == "play=pimc,ecart=search,chelem=search,ecart_worlds=8,chelem_worlds=16"
     assert strategy.searches and Strategy.parse("call=search").searches
-    from tarotsim.kernels import state as S
+    from tarotsim.engine.kernels import state as S
 
     block = strategy.block(4)
     assert block[S.P_ECART_WORLDS] == 8 and block[S.P_CHELEM_WORLDS] == 16
@@ -246,7 +253,7 @@ def test_a_poignee_is_weighed_shown_and_not() -> None:
 
 def _unchanged(ask, tb: DealState, seat: int, rng: random.Random, redeals: int = 2) -> int:
     """Ask ``ask`` on ``tb`` and on tables whose cards ``seat`` cannot see were dealt again
-    (``testing.redistribute``, keeping what it knows); returns how many re-deals moved cards,
+    (``interfaces.testing.redistribute``, keeping what it knows); returns how many re-deals moved cards,
     asserting the decision never changed."""
     first = ask(copy_table(tb))
     moved = 0

@@ -1,5 +1,5 @@
 """Searching players (``pimc``, the ``montecarlo`` bidder) at every table: ``Game.ask``,
-``tarotsim.game.decide``, ``VecEnv`` and PettingZoo opponents, beside Python players, and as an
+``tarotsim.interfaces.game.decide``, ``VecEnv`` and PettingZoo opponents, beside Python players, and as an
 OpenSpiel bot; each decides as a run of the same seed does on the same deal."""
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 import tarotsim
-from tarotsim import Game, Strategy, VecEnv, players
-from tarotsim.config import RunConfig
-from tarotsim.game import decide
-from tarotsim.kernels import state as S
-from tarotsim.run.engine import play_deals
-from tarotsim.run.seeding import run_key
-from tarotsim.testing import check_no_peeking
+from tarotsim import Game, Strategy, VecEnv
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.kernels import state as S
+from tarotsim.interfaces import python_players as players
+from tarotsim.interfaces.game import decide
+from tarotsim.interfaces.testing import check_no_peeking
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.runner import play_deals
 
 pytestmark = pytest.mark.xdist_group("search_game")
 
@@ -127,7 +128,7 @@ def test_vecenv_pimc_opponents_play_the_run_s_cards() -> None:
 
 
 def test_gymnasium_pimc_opponents_play_a_deal_out_the_same_twice() -> None:
-    gym = pytest.importorskip("tarotsim.gym", reason="needs the gym extra")
+    gym = pytest.importorskip("tarotsim.interfaces.gym", reason="needs the gym extra")
 
     def episode() -> tuple[list[int], np.ndarray]:
         env = gym.TarotEnv(4, seat=1, agent_decisions=("play",), opponents=PIMC, taker=3, contract="prise")
@@ -161,7 +162,7 @@ def test_a_python_player_sits_beside_pimc() -> None:
 
 
 def test_pettingzoo_pimc_opponents_play_the_run_s_cards() -> None:
-    zoo = pytest.importorskip("tarotsim.pettingzoo", reason="needs the pettingzoo extra")
+    zoo = pytest.importorskip("tarotsim.interfaces.pettingzoo", reason="needs the pettingzoo extra")
     table = zoo.raw_env(4, opponents=PIMC)
     table.reset(seed=11)
     while not table.game.over:
@@ -174,7 +175,7 @@ def test_pettingzoo_pimc_opponents_play_the_run_s_cards() -> None:
 
 def test_the_pimc_bot_plays_openspiel_games_legally() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
-    import tarotsim.openspiel as tarot_spiel
+    import tarotsim.interfaces.openspiel as tarot_spiel
 
     game = pyspiel.load_game("python_french_tarot", {"players": 4})
     bots = [tarot_spiel.pimc_bot(2, seed=s) for s in range(4)]
@@ -203,7 +204,7 @@ def test_the_pimc_bot_meets_ismcts_in_evaluate_bots() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import tarotsim.openspiel as tarot_spiel
+    import tarotsim.interfaces.openspiel as tarot_spiel
 
     def play() -> tuple[list[float], int]:
         game = pyspiel.load_game("python_french_tarot", {"players": 4})

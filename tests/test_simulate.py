@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 import tarotsim
-from tarotsim.kernels.deal import deal_pack, shuffle_pack
-from tarotsim.kernels.rng import seed_stream
-from tarotsim.run.seeding import run_key
-from tarotsim.trace import trace_records
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.kernels.deal import deal_pack, shuffle_pack
+from tarotsim.engine.kernels.rng import seed_stream
+from tarotsim.runs.trace import trace_records
 from tests import reference as ref
 
 N_CHECKED = 5_000

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from tarotsim.config import RunConfig
-from tarotsim.run.seeding import run_key
-from tarotsim.trace import iter_traces
+from tarotsim.base.seeding import run_key
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.trace import iter_traces
 from tests import reference as ref
 
 pytestmark = pytest.mark.slow
@@ -42,8 +42,8 @@ def _chi_square_p(counts: np.ndarray, law: np.ndarray) -> float:
 
 
 def test_every_seat_gets_the_exact_laws_of_trumps_and_bouts():
-    from tarotsim.kernels import state as S
-    from tarotsim.trace import traced_block
+    from tarotsim.engine.kernels import state as S
+    from tarotsim.runs.trace import traced_block
 
     deals = 1_000_000
     _, _, masks = traced_block(0, deals, run_key(77), RunConfig(players=4).to_array())

@@ -16,9 +16,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tarotsim.cards import HALF_POINTS, format_card, parse_cards, to_mask
-from tarotsim.kernels.score import ATTACK, DEFENCE, SIDE_NONE
-from tarotsim.kernels.search.solver import NO_VALUE, card_values, new_solver_scratch, solve
+from tarotsim.engine.cards import HALF_POINTS, format_card, parse_cards, to_mask
+from tarotsim.engine.kernels.score import ATTACK, DEFENCE, SIDE_NONE
+from tarotsim.players.kernels.search.solver import NO_VALUE, card_values, new_solver_scratch, solve
 from tests import reference as ref
 
 SC = new_solver_scratch(12)

@@ -1,10 +1,11 @@
 """The benchmark's stage kernels (``bench.stages``) play the game's deal on the deal machine:
-run to the end they give the records, log and table of ``game.play_deal``; stopped earlier,
+run to the end they give the records, log and table of ``players.kernels.seats.play_deal``; stopped earlier,
 they leave the table where the deal stands at that stage. No timing is asserted."""
 
 import numpy as np
 import pytest
 
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.stages import (
     N_STAGES,
     STAGE_BID,
@@ -16,18 +17,10 @@ from tarotsim.bench.stages import (
     play_until,
     run_stage,
 )
-from tarotsim.config import RunConfig
-from tarotsim.kernels.game import play_deal
-from tarotsim.kernels.state import (
-    C_HAND,
-    I_TAKER,
-    I_TRICK,
-    N_LOG,
-    N_REC,
-    new_state,
-)
-from tarotsim.run.engine import play_deals
-from tarotsim.run.seeding import run_key
+from tarotsim.engine.kernels.state import C_HAND, I_TAKER, I_TRICK, N_LOG, N_REC, new_state
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.seats import play_deal
+from tarotsim.runs.runner import play_deals
 
 # One worker runs this module (the Makefile's --dist loadgroup): the parallel stage kernel is a
 # whole compile of the game of its own, which two workers would otherwise make side by side.

@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 
 import tarotsim
-from tarotsim.config import RunConfig
-from tarotsim.kernels import state as S
-from tarotsim.kernels.policies import heuristic as H
-from tarotsim.strategy import TUNABLES, Strategy
-from tarotsim.trace import trace_records
+from tarotsim.engine.kernels import state as S
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies import heuristic as H
+from tarotsim.players.strategy import TUNABLES, Strategy
+from tarotsim.runs.trace import trace_records
 
 
 def seat_block(cfg: np.ndarray, seat: int) -> np.ndarray:
@@ -333,7 +333,7 @@ def test_every_number_of_a_spec_is_bounded_and_every_item_named(spec: str, messa
 
 
 def test_one_syntax_for_thresholds_the_old_one_accepted() -> None:
-    from tarotsim.policies import OPTIONS
+    from tarotsim.players.policies import OPTIONS
 
     assert OPTIONS["bid_thresholds"].parse("40/56/71/81") == OPTIONS["bid_thresholds"].parse("40,56,71,81")
     assert Strategy(bid_thresholds=[40, 56, 71, 81]) == Strategy.parse("bid_thresholds=40/56/71/81")

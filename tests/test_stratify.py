@@ -15,10 +15,10 @@ import pytest
 
 from tarotsim.analysis import best_contract, success_table, thresholds
 from tarotsim.cli import main
-from tarotsim.config import RunConfig
-from tarotsim.dealing import condition_probability, fixed_words, where_ranges
-from tarotsim.run.spec import RunSpec
-from tarotsim.run.strata import canonical_where, strata, where_mapping, where_text
+from tarotsim.engine.dealing import condition_probability, fixed_words, where_ranges
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.spec import RunSpec
+from tarotsim.runs.strata import canonical_where, strata, where_mapping, where_text
 from tests.fixtures.runs import RUNS, run_file
 
 TRUMPS = (3, 10)
@@ -182,7 +182,7 @@ def test_only_a_sweep_is_conditioned():
 
 def test_each_cell_deals_what_tarotsim_deal_deals_with_its_seed(stratified):
     import tarotsim
-    from tarotsim.cards import format_cards
+    from tarotsim.engine.cards import format_cards
 
     spec = RUNS["stratified-heuristic"]
     cells = spec.strata

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import tarotsim
-from tarotsim.cards import format_card, parse_cards, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.policies.call import called_card
-from tarotsim.trace import trace_records
+from tarotsim.engine.cards import format_card, parse_cards, to_mask
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.policies.call import called_card
+from tarotsim.runs.trace import trace_records
 from tests import reference as ref
 
 
@@ -78,8 +78,8 @@ def test_unshuffled_dealing_passes_the_reference_and_is_deterministic(players):
 
 def test_unshuffled_runs_resume_mid_sequence(tmp_path):
     from tarotsim.analysis import load_records
-    from tarotsim.run.spec import RunSpec
-    from tarotsim.run.store import execute
+    from tarotsim.runs.spec import RunSpec
+    from tarotsim.runs.store import execute
 
     config = RunConfig(dealing="unshuffled")
     execute(tmp_path / "a", RunSpec(kind="simulate", seed=4, deals=3000, config=config, chunk_deals=700))
@@ -89,8 +89,8 @@ def test_unshuffled_runs_resume_mid_sequence(tmp_path):
 
 @pytest.mark.parametrize(("players", "hand", "chien"), [(3, 24, 6), (4, 18, 6), (5, 15, 3)])
 def test_packet_deal_never_puts_the_first_or_last_card_in_the_chien(players, hand, chien):
-    from tarotsim.kernels.deal import deal_packets
-    from tarotsim.kernels.rng import seed_stream
+    from tarotsim.engine.kernels.deal import deal_packets
+    from tarotsim.engine.kernels.rng import seed_stream
 
     state = np.zeros(4, dtype=np.uint64)
     hands = np.zeros((5, 2), dtype=np.uint64)
@@ -110,7 +110,7 @@ def test_packet_deal_never_puts_the_first_or_last_card_in_the_chien(players, han
 
 
 def ref_cards(words):
-    from tarotsim.cards import from_mask
+    from tarotsim.engine.cards import from_mask
 
     return from_mask(words[0], words[1])
 

@@ -1,4 +1,4 @@
-"""tarotsim.testing.check_no_peeking: it passes honest players of every kind and catches a
+"""tarotsim.interfaces.testing.check_no_peeking: it passes honest players of every kind and catches a
 player that reads what its seat cannot know."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from tarotsim import Strategy
-from tarotsim.game import Game, Observation
-from tarotsim.testing import NoPeekingReport, PeekingError, check_no_peeking
-from tarotsim.view import card_count, lowest_card
+from tarotsim.interfaces.game import Game, Observation
+from tarotsim.interfaces.testing import NoPeekingReport, PeekingError, check_no_peeking
+from tarotsim.players.view import card_count, lowest_card
 
 
 @numba.njit

@@ -9,8 +9,8 @@ import pytest
 
 import tarotsim
 from tarotsim.cli import main
-from tarotsim.duel import duel
-from tarotsim.tournament import PAIR_COLUMNS, pairings, player_costs
+from tarotsim.contests.duel import duel
+from tarotsim.contests.tournament import PAIR_COLUMNS, pairings, player_costs
 
 STRATEGIES = {"random": "play=random", "greedy": "play=greedy", "heuristic": "play=heuristic"}
 

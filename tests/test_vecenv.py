@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from tarotsim import Strategy, VecEnv
-from tarotsim import players as players_module
-from tarotsim.cards import parse_cards
-from tarotsim.config import RunConfig
-from tarotsim.game import PHASES, TENSOR_FIELDS, TENSOR_LENGTH, Game, Observation, actions
-from tarotsim.kernels import state as S
-from tarotsim.labels import CONTRACT_NAMES
-from tarotsim.run.engine import play_deals
-from tarotsim.run.seeding import run_key
-from tarotsim.vecenv import MIN_BLOCK
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.cards import parse_cards
+from tarotsim.engine.kernels import state as S
+from tarotsim.engine.labels import CONTRACT_NAMES
+from tarotsim.interfaces import python_players as players_module
+from tarotsim.interfaces.game import PHASES, TENSOR_FIELDS, TENSOR_LENGTH, Game, Observation, actions
+from tarotsim.interfaces.vecenv import MIN_BLOCK
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.runner import play_deals
 from tests import reference
 
 HEURISTIC = "play=heuristic,ecart=expert"
@@ -25,7 +25,7 @@ AT = {name: int(sum(size for _, size in TENSOR_FIELDS[:k])) for k, (name, _) in 
 def tensor_from_text(obs: Observation) -> np.ndarray:
     """``Observation.tensor`` stated again from the observation's strings and the rules of
     ``tests/reference.py``, field by field (``TENSOR_FIELDS``): what the one encoder
-    (``kernels.encode``) must give."""
+    (``engine.kernels.encode``) must give."""
     out = np.zeros(TENSOR_LENGTH, dtype=np.float32)
     n = obs.players
 

@@ -19,11 +19,13 @@ import numpy as np
 import pytest
 
 from tarotsim._jit import njit
-from tarotsim.cards import EXCUSE, FULL_WORD0, FULL_WORD1, N_SUIT_CARDS, SUIT_LEN, from_mask, to_mask
-from tarotsim.config import RunConfig
-from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.search.constraints import seat_constraints, world_hands
-from tarotsim.kernels.search.worlds import (
+from tarotsim.engine.cards import EXCUSE, FULL_WORD0, FULL_WORD1, N_SUIT_CARDS, SUIT_LEN, from_mask, to_mask
+from tarotsim.engine.kernels.rng import seed_stream
+from tarotsim.engine.kernels.state import I_CALLED, I_CHIEN_SHOWN, I_PARTNER_KNOWN, I_TAKER, DealState
+from tarotsim.engine.kernels.view import seat_view
+from tarotsim.players.config import RunConfig
+from tarotsim.players.kernels.search.constraints import seat_constraints, world_hands
+from tarotsim.players.kernels.search.worlds import (
     MAX_HOLDERS,
     draw_world,
     holder_allowed,
@@ -31,8 +33,6 @@ from tarotsim.kernels.search.worlds import (
     prepare_worlds,
     sample_world,
 )
-from tarotsim.kernels.state import I_CALLED, I_CHIEN_SHOWN, I_PARTNER_KNOWN, I_TAKER, DealState
-from tarotsim.kernels.view import seat_view
 from tests.test_no_peeking import copy_table, mid_deal_positions, redistribute
 
 WS = new_world_scratch()

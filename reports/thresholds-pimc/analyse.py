@@ -70,7 +70,7 @@ def finished_runs(root: Path) -> list[str]:
 
 def conditions(root: Path, runs: list[str]) -> list[str]:
     """Each run's seed and ``--where``, as its manifest records them."""
-    from tarotsim.run.strata import where_text
+    from tarotsim.runs.strata import where_text
 
     out = []
     for name in runs:

@@ -34,7 +34,7 @@ The package, one job per module, in the order the data goes through it:
 
 Conventions used throughout:
 
-- Contracts are [`tarotsim.labels.CONTRACTS`][tarotsim.labels.CONTRACTS] (Prise, Garde, Garde sans, Garde
+- Contracts are [`tarotsim.engine.labels.CONTRACTS`][tarotsim.engine.labels.CONTRACTS] (Prise, Garde, Garde sans, Garde
   contre), reported in that order (low to high).
 - Thrown-in deals (``thrown_in != 'none'``, or no contract) are never counted in
   success or score statistics.
@@ -54,14 +54,14 @@ from tarotsim.analysis.hand_points import (
     hand_points_table,
     hand_points_thresholds,
 )
-from tarotsim.analysis.intervals import Z95, wilson_interval
 from tarotsim.analysis.loading import Data, load_records
 from tarotsim.analysis.reduction import connect, reduce_records
 from tarotsim.analysis.same_play import same_play_as
 from tarotsim.analysis.success import success_table, thresholds
 from tarotsim.analysis.tables import TextTable, text_table, to_markdown
 from tarotsim.analysis.threshold_tables import ThresholdTables, threshold_tables
-from tarotsim.labels import CONTRACTS
+from tarotsim.base.intervals import Z95, wilson_interval
+from tarotsim.engine.labels import CONTRACTS
 
 __all__ = [
     "BAND_SCALES",

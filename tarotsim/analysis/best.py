@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.intervals import Z95, check_z
 from tarotsim.analysis.loading import Data, by_columns, check_min_n
 from tarotsim.analysis.moments import (
     WEIGHT,
@@ -34,7 +33,8 @@ from tarotsim.analysis.moments import (
 )
 from tarotsim.analysis.reduction import Chunk, Reduction, deal_index, open_chunks, plan, reduce_records
 from tarotsim.analysis.same_play import PLAY_COLUMNS, play_keys
-from tarotsim.labels import CONTRACTS, Contract
+from tarotsim.base.intervals import Z95, check_z
+from tarotsim.engine.labels import CONTRACTS, Contract
 
 PASS = Contract.PASS.label
 """What the taker scores 0 by choosing: the label of passing in [`best_contract`][tarotsim.analysis.best.best_contract]."""
@@ -77,7 +77,7 @@ def rank_choices(scores: pd.DataFrame, candidates: Sequence[str]) -> pd.DataFram
 
 class DealGrid:
     """The played records of a chunk as deals × contracts arrays (every contract of
-    [`CONTRACTS`][tarotsim.labels.CONTRACTS]), and the cell of hands each deal falls in.
+    [`CONTRACTS`][tarotsim.engine.labels.CONTRACTS]), and the cell of hands each deal falls in.
 
     Attributes
     ----------

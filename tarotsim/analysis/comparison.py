@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.intervals import Z95, check_z
 from tarotsim.analysis.loading import (
     Data,
     Source,
@@ -29,8 +28,9 @@ from tarotsim.analysis.loading import (
 )
 from tarotsim.analysis.moments import exact_means, exact_variances, whole_numbers
 from tarotsim.analysis.reduction import connect
-from tarotsim.labels import CONTRACTS, ThrownIn
-from tarotsim.run import store
+from tarotsim.base.intervals import Z95, check_z
+from tarotsim.engine.labels import CONTRACTS, ThrownIn
+from tarotsim.runs import store
 
 COMPARE_COLUMNS = [
     "contract", "n", "rate_a", "rate_b", "rate_diff", "rate_diff_low", "rate_diff_high",
@@ -61,7 +61,7 @@ def compare(run_a: Data, run_b: Data, *, z: float = Z95, client: Any = None) -> 
     run_a, run_b : pandas.DataFrame or str or os.PathLike
         Records or run directories of the two runs (same seed, same deals). Two run
         directories are paired only when their manifests give the same seed, deal count,
-        table size, dealing and taking seat (`tarotsim.run.store.check_paired`).
+        table size, dealing and taking seat (`tarotsim.runs.store.check_paired`).
     z : float, optional
         Normal quantile of the intervals (default 95 %).
     client : distributed.Client or str, optional

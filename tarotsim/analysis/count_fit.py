@@ -2,15 +2,15 @@
 
 A sweep (``tarotsim sweep``, run kind ``"sweep"``) plays every deal once per contract with
 the same seat taking. Its records keep hand features but not the cards, so the cards of
-the taking seat are dealt again from the run's seed (``kernels.redeal``: the same streams
-as the run) and turned into the features Chavey's count scores (``kernels.features``,
-named in ``labels.HAND_FEATURES``). Each re-dealt hand is checked against the records:
+the taking seat are dealt again from the run's seed (``engine.kernels.redeal``: the same streams
+as the run) and turned into the features Chavey's count scores (``engine.kernels.features``,
+named in ``engine.labels.HAND_FEATURES``). Each re-dealt hand is checked against the records:
 Chavey's count recomputed from its features must equal the recorded ``hand_points``.
 
 **Bounded memory.** A fit reads a fixed, seeded sample of the run's deals
 (``sample`` deals drawn without replacement by ``numpy.random.default_rng(sample_seed)``,
 all of them when the run is smaller), streaming the run directory one chunk at a time
-(``run.store.iter_records``, each chunk checked by size and row count, not by its whole
+(``runs.store.iter_records``, each chunk checked by size and row count, not by its whole
 SHA-256, which on a 10,000,000-deal sweep would take longer than the fit) and keeping only
 the sampled rows: memory grows with the sample, not with the run (a million-deal sample
 of a 10,000,000-deal sweep holds 4,000,000 rows of six columns, and the 10,000,000 deal
@@ -33,14 +33,14 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import Data
-from tarotsim.bidder import INTERCEPT, Bidder
-from tarotsim.defaults import OUTCOMES, SAMPLE_DEALS, SAMPLE_SEED
-from tarotsim.kernels.features import FIRST_MAJOR, N_FEATURES, feature_rows
-from tarotsim.kernels.redeal import dealt_hands
-from tarotsim.kernels.state import DEALING_SHUFFLED
-from tarotsim.labels import (
+from tarotsim.base.defaults import OUTCOMES, SAMPLE_DEALS, SAMPLE_SEED
+from tarotsim.base.intervals import Z95
+from tarotsim.base.seeding import run_key
+from tarotsim.engine.kernels.features import FIRST_MAJOR, N_FEATURES, feature_rows
+from tarotsim.engine.kernels.redeal import dealt_hands
+from tarotsim.engine.kernels.state import DEALING_SHUFFLED
+from tarotsim.engine.labels import (
     CHAVEY_WEIGHTS,
     CONTRACTS,
     DEALINGS,
@@ -50,8 +50,8 @@ from tarotsim.labels import (
     TABLE_SIZES,
     ThrownIn,
 )
-from tarotsim.run import store
-from tarotsim.run.seeding import run_key
+from tarotsim.players.bidder import INTERCEPT, Bidder
+from tarotsim.runs import store
 
 MIN_DEALS = 1_000
 """Fewest played deals a fit needs."""
@@ -71,7 +71,7 @@ class SweepSample(NamedTuple):
     ----------
     features : pandas.DataFrame
         One row per sampled deal played (index ``deal``), one int column per hand feature
-        (``labels.HAND_FEATURES``).
+        (``engine.labels.HAND_FEATURES``).
     outcomes : pandas.DataFrame
         One row per sampled deal played and contract: ``deal``, ``contract`` (label),
         ``taker_score`` (game points), ``made`` (bool).
@@ -197,7 +197,7 @@ def sweep_sample(run: Data, *, sample: int = SAMPLE_DEALS, sample_seed: int = SA
 
 def chavey_count(features: pd.DataFrame) -> np.ndarray:
     """Chavey's count (no distribution bonus) from hand features: his weights, plus 2 for the 21
-    as a major trump (``labels.CHAVEY_WEIGHTS``)."""
+    as a major trump (``engine.labels.CHAVEY_WEIGHTS``)."""
     plain = [f for f in HAND_FEATURES if f not in DISTRIBUTION_FEATURES]
     weights = np.array([CHAVEY_WEIGHTS[f] for f in plain])
     major = CHAVEY_WEIGHTS[f"trump_{FIRST_MAJOR}"]  # the 21 counts as a major trump too
@@ -300,7 +300,7 @@ def fit_count(
 
     The outcome of ``contract`` on each sampled deal (the taker's score, by OLS with HC1
     covariance; or success, by a logit GLM) is regressed on the taking seat's dealt-hand
-    features (``labels.HAND_FEATURES``) and an intercept; the coefficients are scaled so
+    features (``engine.labels.HAND_FEATURES``) and an intercept; the coefficients are scaled so
     the 21 is worth 10. Memory is bounded by the sample (module docstring).
 
     Parameters
@@ -308,7 +308,7 @@ def fit_count(
     run : str, os.PathLike or pandas.DataFrame
         A sweep's run directory, or ``tarotsim.sweep()``'s records.
     contract : str
-        The contract whose outcome is fitted (``labels.CONTRACTS``).
+        The contract whose outcome is fitted (``engine.labels.CONTRACTS``).
     outcome : {"score", "made"}
         Regress the taker's score (game points) or success.
     sample, sample_seed : int

@@ -28,9 +28,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from tarotsim.analysis.intervals import Z95, check_z, paired_interval
 from tarotsim.analysis.loading import require_columns
-from tarotsim.labels import CONTRACTS, ThrownIn
+from tarotsim.base.intervals import Z95, check_z, paired_interval
+from tarotsim.engine.labels import CONTRACTS, ThrownIn
 
 ROLES = ("taker", "partner", "defender", "thrown_in")
 """A seat's role on a row: taker, partner (5 players), defender, or none (the deal was thrown in)."""

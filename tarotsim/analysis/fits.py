@@ -536,7 +536,7 @@ def coverage_study(
         (share of replications where a local fit gave the threshold), ``window_share`` (share
         where the crossings of the windows one value away widened its interval) and ``truth``.
     """
-    from tarotsim.analysis.intervals import wilson_interval
+    from tarotsim.base.intervals import wilson_interval
 
     law = law or KnownLaw()
     truth = law.break_even()

@@ -1,7 +1,7 @@
 """Hand points (Chavey count): mean taker score by hand-point bin, and where each contract pays.
 
 The thresholds found are set against Chavey's published bands ([`PUBLISHED_HAND_POINTS`][tarotsim.analysis.hand_points.PUBLISHED_HAND_POINTS],
-from `tarotsim.labels.PUBLISHED_BANDS`), each on the scale it was made on
+from `tarotsim.engine.labels.PUBLISHED_BANDS`), each on the scale it was made on
 ([`BAND_SCALES`][tarotsim.analysis.hand_points.BAND_SCALES]): the Prise and Garde bands count the hand's points alone
 (``hand_points``), the Garde sans and Garde contre bands add the distribution bonus for
 voids and singletons (``hand_points_dist``). A band is compared only on its own scale.
@@ -22,7 +22,6 @@ import numpy as np
 import pandas as pd
 
 from tarotsim.analysis.best import deal_grid
-from tarotsim.analysis.intervals import Z95, check_z
 from tarotsim.analysis.loading import Data, check_min_n
 from tarotsim.analysis.moments import (
     SCORE,
@@ -40,7 +39,8 @@ from tarotsim.analysis.moments import (
 )
 from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
 from tarotsim.analysis.same_play import SamePlay, same_play_from
-from tarotsim.labels import CONTRACTS, MULTIPLIERS, PUBLISHED_BANDS, Contract
+from tarotsim.base.intervals import Z95, check_z
+from tarotsim.engine.labels import CONTRACTS, MULTIPLIERS, PUBLISHED_BANDS, Contract
 
 PUBLISHED_HAND_POINTS: dict[str, int] = PUBLISHED_BANDS
 """The usual published bands of the Chavey hand count: bid each contract from this many
@@ -58,7 +58,7 @@ BAND_SCALES: dict[str, str] = {
     Contract.GARDE_SANS.label: HAND_POINTS_DIST,
     Contract.GARDE_CONTRE.label: HAND_POINTS_DIST,
 }
-"""The count each published band was made on (see `tarotsim.labels.PUBLISHED_BANDS`)."""
+"""The count each published band was made on (see `tarotsim.engine.labels.PUBLISHED_BANDS`)."""
 
 N_BOOT = 200
 """Resamples of the bins' mean scores behind each hand-point interval."""
@@ -405,7 +405,7 @@ class BinSums(Reduction):
 
     The result is a DataFrame indexed by the value of `scale`, with columns ``n_<c>_<d>``,
     ``sum_<c>_<d>``, ``sum_<d>_<c>`` (the sum of ``score_d`` over the pair's deals) and
-    ``prod_<c>_<d>``, positions in [`CONTRACTS`][tarotsim.labels.CONTRACTS]. Deals whose count
+    ``prod_<c>_<d>``, positions in [`CONTRACTS`][tarotsim.engine.labels.CONTRACTS]. Deals whose count
     differs between their contracts are refused.
     """
 

@@ -3,7 +3,7 @@
 Every public function of [`tarotsim.analysis`][tarotsim.analysis] takes either a records DataFrame (one row
 per deal, or one row per ``(deal, contract)`` for contract sweeps) or the path of a run
 directory. A DataFrame is one chunk; a run directory is the chunks its manifest lists, found
-through `tarotsim.run.store` (the only module that knows the layout of run directories)
+through `tarotsim.runs.store` (the only module that knows the layout of run directories)
 and read one batch of whole deals at a time (`read_batches`), so that no table needs
 the whole run, or even a whole chunk, in memory.
 [`load_records`][tarotsim.analysis.loading.load_records] still reads a whole run, for callers that want the records themselves.
@@ -19,8 +19,8 @@ from typing import TypeAlias, Union
 import numpy as np
 import pandas as pd
 
-from tarotsim.labels import CONTRACTS, ThrownIn
-from tarotsim.run import store
+from tarotsim.engine.labels import CONTRACTS, ThrownIn
+from tarotsim.runs import store
 
 Data = Union[pd.DataFrame, str, "os.PathLike[str]"]
 """Records, or the path of a run directory holding them."""
@@ -80,7 +80,7 @@ def chunk_sources(data: Data) -> list[Source]:
     ValueError
         If the run directory does not exist, lacks ``manifest.json``, is not finished or
         holds no chunk; or if `data` is a duel's (its rows are seats of the same deals, which
-        these tables would pool: [`tarotsim.duel.DuelResult`][tarotsim.duel.DuelResult] reads a duel).
+        these tables would pool: [`tarotsim.contests.duel.DuelResult`][tarotsim.contests.duel.DuelResult] reads a duel).
     """
     _check_data(data)
     if isinstance(data, pd.DataFrame):
@@ -106,7 +106,7 @@ def _duel_refusal(what: str, players: int) -> str:
     return (
         f"{what}: each deal is played once per seat, so a table of its rows would count every deal "
         f"{players} times and pool strategies A and B; read it by strategy and role, the deal as the "
-        "unit, with tarotsim.duel.DuelResult"
+        "unit, with tarotsim.contests.duel.DuelResult"
     )
 
 
@@ -238,7 +238,7 @@ def played_part(df: pd.DataFrame, *, what: str) -> tuple[pd.DataFrame, np.ndarra
     -------
     (played, codes) : tuple
         The played rows (a copy, with a fresh ``RangeIndex``) and int64[len(played)], the
-        position of each row's contract in [`CONTRACTS`][tarotsim.labels.CONTRACTS].
+        position of each row's contract in [`CONTRACTS`][tarotsim.engine.labels.CONTRACTS].
     """
     played = df[played_mask(df, what=what)].reset_index(drop=True)
     codes = contract_codes(played, CONTRACTS)

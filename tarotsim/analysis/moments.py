@@ -20,7 +20,7 @@ import pandas as pd
 
 from tarotsim.analysis.loading import thrown_in_counts
 from tarotsim.analysis.reduction import Chunk, Reduction, deal_index
-from tarotsim.labels import CONTRACTS, THROWN_IN_NAMES
+from tarotsim.engine.labels import CONTRACTS, THROWN_IN_NAMES
 
 CONTRACT = "contract"
 N, MADE, SCORE, SCORE_SQ, MARGIN = "_n", "_made", "_score", "_score_sq", "_margin"
@@ -164,7 +164,7 @@ class CellSums(Reduction):
     """Per cell of played rows (contract, then `keys`): deals, made, Σ score, Σ score², Σ signed margin.
 
     The result is a DataFrame indexed by ``(contract code, *keys)`` (the code is the
-    contract's position in [`CONTRACTS`][tarotsim.labels.CONTRACTS]) with int64 columns
+    contract's position in [`CONTRACTS`][tarotsim.engine.labels.CONTRACTS]) with int64 columns
     `N`, and with ``sums``: `MADE`, `SCORE`, `SCORE_SQ` (taker
     score, game points) and, with ``margin``, `MARGIN` (``+margin`` made, ``-margin``
     failed, card points). Rows with a missing key are left out unless ``dropna`` is false.
@@ -297,7 +297,7 @@ class Counts(Reduction):
     """Rows, played rows by contract, played deals and thrown-in deals and rows by reason.
 
     The result is a dict: ``rows`` (int), ``played_rows`` (int64[n_contracts], by
-    [`CONTRACTS`][tarotsim.labels.CONTRACTS]), ``thrown_in_rows`` (reason → rows), ``played_deals``
+    [`CONTRACTS`][tarotsim.engine.labels.CONTRACTS]), ``thrown_in_rows`` (reason → rows), ``played_deals``
     (deals with a played row), ``thrown_in_deals`` (reason → deals without a played row, in
     order of first appearance) and ``rows_per_deal`` (the most played rows of one deal); the
     deal counts need a ``deal`` column (else 0 and empty). A deal lies in one chunk.

@@ -53,7 +53,7 @@ class Chunk(NamedTuple):
         fresh ``RangeIndex``.
     codes : numpy.ndarray
         int64[len(played)]: the position of each played row's contract in
-        [`tarotsim.labels.CONTRACTS`][tarotsim.labels.CONTRACTS].
+        [`tarotsim.engine.labels.CONTRACTS`][tarotsim.engine.labels.CONTRACTS].
     """
 
     records: pd.DataFrame

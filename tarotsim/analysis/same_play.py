@@ -22,7 +22,7 @@ import pandas as pd
 
 from tarotsim.analysis.loading import Data, require_columns
 from tarotsim.analysis.reduction import Chunk, Reduction, open_chunks, plan, reduce_records
-from tarotsim.labels import CONTRACTS
+from tarotsim.engine.labels import CONTRACTS
 
 PLAY_COLUMNS = ("made", "attack_points", "attack_bouts")
 """Record columns that together fix the outcome of the play (``made`` is required)."""
@@ -52,7 +52,7 @@ class SamePlay(Reduction):
     bool[n_contracts] whether a deal is recorded twice under the contract, and
     bool[n_contracts, n_contracts] whether the lower contract (row) and the higher one
     (column) hold the same deals with the same play keys, in every chunk so far (contracts
-    in the order of [`CONTRACTS`][tarotsim.labels.CONTRACTS]). A deal lies in one chunk, so the
+    in the order of [`CONTRACTS`][tarotsim.engine.labels.CONTRACTS]). A deal lies in one chunk, so the
     chunks' answers combine with *and*.
     """
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarotsim.defaults import SPRT_ERROR_RATE
+from tarotsim.base.defaults import SPRT_ERROR_RATE
 
 FOR_A = "A"
 """The verdict that accepts H1: A's edge is ``edge1`` or more."""

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from tarotsim.analysis.fits import fitted_thresholds, group_cells
-from tarotsim.analysis.intervals import Z95, check_z, wilson_interval
 from tarotsim.analysis.loading import (
     Data,
     by_columns,
@@ -26,7 +25,8 @@ from tarotsim.analysis.loading import (
 from tarotsim.analysis.moments import CellSums, Counts, cell_table
 from tarotsim.analysis.reduction import Reduction, open_chunks, plan, reduce_records
 from tarotsim.analysis.same_play import SamePlay, same_play_from
-from tarotsim.labels import CONTRACTS
+from tarotsim.base.intervals import Z95, check_z, wilson_interval
+from tarotsim.engine.labels import CONTRACTS
 
 SUCCESS_COLUMNS = [
     "n",

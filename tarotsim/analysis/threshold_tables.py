@@ -13,10 +13,10 @@ import pandas as pd
 
 from tarotsim.analysis.best import best_from, best_plan
 from tarotsim.analysis.hand_points import HAND_POINTS, N_BOOT, hand_points_plan, hand_points_thresholds_from
-from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import Data, require_in
 from tarotsim.analysis.reduction import open_chunks, plan, reduce_records
 from tarotsim.analysis.success import check_threshold_options, thresholds_from, thresholds_plan
+from tarotsim.base.intervals import Z95
 
 _SHAPE = ["taker_bouts", "taker_trumps"]
 

@@ -11,13 +11,13 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
-from tarotsim.cards import N_CARDS, NO_SUIT
-from tarotsim.kernels.batch import BLOCK_DEALS
-from tarotsim.kernels.deal import deal_pack, shuffle_pack
-from tarotsim.kernels.policies.uniform import random_card
-from tarotsim.kernels.rng import STREAM_WORDS, seed_stream
-from tarotsim.kernels.rules import card_bit, legal_set, trick_after
-from tarotsim.kernels.state import C_HAND, C_PLAYERS, MAX_SEATS
+from tarotsim.engine.cards import N_CARDS, NO_SUIT
+from tarotsim.engine.kernels.deal import deal_pack, shuffle_pack
+from tarotsim.engine.kernels.rng import STREAM_WORDS, seed_stream
+from tarotsim.engine.kernels.rules import card_bit, legal_set, trick_after
+from tarotsim.engine.kernels.state import C_HAND, C_PLAYERS, MAX_SEATS
+from tarotsim.players.kernels.policies.uniform import random_card
+from tarotsim.runs.kernels.batch import BLOCK_DEALS
 
 
 @njit(parallel=True)

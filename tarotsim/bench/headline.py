@@ -108,7 +108,7 @@ def headline(*, deals: int = HEADLINE_DEALS, repeats: int = HEADLINE_REPEATS, th
     """
     if deals < 1:
         raise ValueError(f"deals must be at least 1, got {deals}")
-    from tarotsim.config import check_threads
+    from tarotsim.players.config import check_threads
 
     threads = check_threads(threads)
     info = machine()

@@ -1,4 +1,4 @@
-"""Stage kernels for the benchmark: a deal played on the deal machine (``kernels.machine``)
+"""Stage kernels for the benchmark: a deal played on the deal machine (``players.kernels.machine``)
 up to a stage and stopped there, so that the cost of each stage of a deal is the difference of
 two runs (``bench.works.stage_work``, ``benchmarks/bench_engine.py``). A *stage* is this
 benchmark's cut of a deal, along the machine's phases.
@@ -6,17 +6,17 @@ benchmark's cut of a deal, along the machine's phases.
 The stages, each run with every stage before it:
 
 - ``STAGE_DEAL``: the deal's stream, the shuffle and the deal, the table made ready, the
-  petit-sec check (``machine.deal_table``);
+  petit-sec check (``players.kernels.machine.deal_table``);
 - ``STAGE_BID``: the auction: each seat's wished contract, the record of the taker's hand;
 - ``STAGE_ECART``: the contract taken: the call (5 players), the chien and the écart, the
   count's start, the chelem announcement (the machine's decisions up to the first card);
-- ``STAGE_PLAY``: every card of the deal, the poignées shown (``machine.play_tricks``, the
+- ``STAGE_PLAY``: every card of the deal, the poignées shown (``players.kernels.machine.play_tricks``, the
   trick loop: the policies' choices, the play step, each trick counted);
-- ``STAGE_SCORE``: the result and the scores (``machine.finish`` without a record);
-- ``STAGE_RECORDS``: the record row and the decision log written (``machine.finish``), then
-  copied into the output row: ``game.play_deal`` and ``batch.run_deals`` exactly.
+- ``STAGE_SCORE``: the result and the scores (``players.kernels.machine.finish`` without a record);
+- ``STAGE_RECORDS``: the record row and the decision log written (``players.kernels.machine.finish``), then
+  copied into the output row: ``players.kernels.seats.play_deal`` and ``runs.kernels.batch.run_deals`` exactly.
 
-Run to ``STAGE_RECORDS`` a stage kernel gives the records of ``batch.run_deals``
+Run to ``STAGE_RECORDS`` a stage kernel gives the records of ``runs.kernels.batch.run_deals``
 (``tests/test_stages.py``). Shuffled dealing and no search players only: the benchmark's runs.
 """
 
@@ -26,10 +26,8 @@ import numpy as np
 from numba import prange
 
 from tarotsim._jit import njit
-from tarotsim.kernels.batch import BLOCK_DEALS
-from tarotsim.kernels.machine import deal_table, dealer_of, finish, play_tricks, step
-from tarotsim.kernels.rng import seed_stream
-from tarotsim.kernels.state import (
+from tarotsim.engine.kernels.rng import seed_stream
+from tarotsim.engine.kernels.state import (
     I_TAKER,
     I_TRICK,
     N_LOG,
@@ -43,6 +41,8 @@ from tarotsim.kernels.state import (
     DealState,
     new_state,
 )
+from tarotsim.players.kernels.machine import deal_table, dealer_of, finish, play_tricks, step
+from tarotsim.runs.kernels.batch import BLOCK_DEALS
 
 STAGE_DEAL = 0
 STAGE_BID = 1
@@ -69,7 +69,7 @@ def play_until(
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) up to ``stage``
     (``STAGE_*``) on ``tb``, on the deal machine; ``rec`` (int64[N_REC]) and ``log``
     (int64[N_LOG]) get what the deal has written so far, all of it at ``STAGE_RECORDS``,
-    which is ``game.play_deal`` (shuffled dealing, no search players)."""
+    which is ``players.kernels.seats.play_deal`` (shuffled dealing, no search players)."""
     pos = tb.pos
     seed_stream(tb.rng, key, deal)
     deal_table(tb, cfg, rec, deal, dealer_of(deal, cfg))
@@ -113,7 +113,7 @@ def _stage_block(
 @njit(parallel=True)
 def run_stage(stage: int, key: np.ndarray, cfg: np.ndarray, out: np.ndarray) -> None:
     """Play deals 0 … len(out) - 1 up to ``stage`` (``STAGE_*``) in blocks of
-    ``batch.BLOCK_DEALS``, in parallel; ``out`` is int32[deals, N_REC] as in ``batch.run_deals``."""
+    ``runs.kernels.batch.BLOCK_DEALS``, in parallel; ``out`` is int32[deals, N_REC] as in ``runs.kernels.batch.run_deals``."""
     deals = out.shape[0]
     for block in prange((deals + BLOCK_DEALS - 1) // BLOCK_DEALS):
         _stage_block(stage, block * BLOCK_DEALS, min(deals, (block + 1) * BLOCK_DEALS), key, cfg, out)

@@ -181,7 +181,7 @@ def machine() -> dict[str, Any]:
     last minute) and the versions the figures were measured with."""
     import numba
 
-    from tarotsim.run.store import versions
+    from tarotsim.runs.store import versions
 
     return {
         "cpu": cpu_name(),

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
+from tarotsim.base.seeding import run_key
 from tarotsim.bench.timing import Work
-from tarotsim.config import RunConfig
-from tarotsim.kernels.state import N_REC
-from tarotsim.run.engine import play_deals, using_threads
-from tarotsim.run.seeding import run_key
-from tarotsim.strategy import Strategy
+from tarotsim.engine.kernels.state import N_REC
+from tarotsim.players.config import RunConfig
+from tarotsim.players.strategy import Strategy
+from tarotsim.runs.runner import play_deals, using_threads
 
 SEED = 1
 """Seed of every measured run: each figure plays the same deals in every round."""
@@ -82,7 +82,7 @@ def playout_work(deals: int, *, threads: int = 1) -> Work:
 
 def simulate_work(deals: int, *, threads: int = 1) -> Work:
     """Random play through the public ``simulate()``: the engine's deals and their DataFrame."""
-    from tarotsim.simulate import simulate
+    from tarotsim.runs.simulate import simulate
 
     return Work(
         lambda: simulate(
@@ -99,7 +99,7 @@ def strategy_works(
     ``seed``) on enough deals to take about ``seconds`` CPU s, sized on a first timed run of 2
     deals (2,000 for the names in ``cheap``) after a run that loads the kernels: the works whose
     CPU times, interleaved (``timing.interleave``), give each strategy's cost per deal."""
-    from tarotsim.simulate import simulate
+    from tarotsim.runs.simulate import simulate
 
     def work(spec: str, deals: int) -> Work:
         config = RunConfig(players=players, strategies=(Strategy.parse(spec),) * players)
@@ -118,7 +118,7 @@ def strategy_works(
 
 def records_work(deals: int) -> Work:
     """Turning the record array of ``deals`` random deals into their DataFrame (``to_frame``)."""
-    from tarotsim.run.records import to_frame
+    from tarotsim.engine.records import to_frame
 
     rec = play_deals(0, deals, run_key(SEED), _engine_cfg("random", 4))
     return Work(lambda: to_frame(rec, 0, 4), deals)
@@ -126,9 +126,9 @@ def records_work(deals: int) -> Work:
 
 def chunk_write_work(deals: int, folder: str | os.PathLike[str]) -> Work:
     """Writing the records of ``deals`` random deals as one Parquet chunk into ``folder``,
-    a scratch run directory (``run.store.write_chunk``)."""
-    from tarotsim.run.records import to_frame
-    from tarotsim.run.store import CHUNKS, write_chunk
+    a scratch run directory (``runs.store.write_chunk``)."""
+    from tarotsim.engine.records import to_frame
+    from tarotsim.runs.store import CHUNKS, write_chunk
 
     frame = to_frame(play_deals(0, deals, run_key(SEED), _engine_cfg("random", 4)), 0, 4)
     (Path(folder) / CHUNKS).mkdir(parents=True, exist_ok=True)

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import Any, cast
 
+from tarotsim.base.notices import compile_notices
 from tarotsim.cli.common import CliError, Parser, join_number_lists
-from tarotsim.run.compiling import RUN_COMPILES
-from tarotsim.run.notices import compile_notices
+from tarotsim.runs.compiling import RUN_COMPILES
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 

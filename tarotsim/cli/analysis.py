@@ -34,7 +34,7 @@ DEFAULT_BY = ("taker_bouts", "taker_trumps")
 
 def _run(directory: str) -> dict[str, Any]:
     """The identity of the run in ``directory`` (its manifest's ``run``), checked."""
-    from tarotsim.run.store import read_manifest
+    from tarotsim.runs.store import read_manifest
 
     return dict(read_manifest(directory)["run"])
 
@@ -61,8 +61,8 @@ def _enough(table: pd.DataFrame, min_n: int, column: str = "n") -> tuple[pd.Data
 
 
 def _print_duel(args: argparse.Namespace) -> int:
-    from tarotsim.duel import DuelResult
-    from tarotsim.report.duel import duel_tables
+    from tarotsim.contests.duel import DuelResult
+    from tarotsim.contests.duel_report import duel_tables
 
     if args.by is not None or args.contract is not None:
         raise CliError(
@@ -169,8 +169,8 @@ def _check_report_folder(run: str, out: str, force: bool) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     _check_report_folder(args.run, args.out, args.force)
     if _run(args.run)["kind"] == "duel":
-        from tarotsim.duel import DuelResult
-        from tarotsim.report.duel import write_duel_report
+        from tarotsim.contests.duel import DuelResult
+        from tarotsim.contests.duel_report import write_duel_report
 
         folder = write_duel_report(DuelResult.from_run(args.run), args.out, run=args.run)
         print(f"duel report written to {folder / 'duel.html'} (and duel.md beside it)")

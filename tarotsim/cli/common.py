@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, NoReturn
 if TYPE_CHECKING:
     import pandas as pd
 
-    from tarotsim.config import RunConfig
-    from tarotsim.strategy import Strategy
+    from tarotsim.players.config import RunConfig
+    from tarotsim.players.strategy import Strategy
 
 DEFAULT_DEALS = 100_000
 DEFAULT_SEED = 2024
@@ -147,7 +147,7 @@ def name_list(text: str) -> tuple[str, ...]:
 
 def _published_bands() -> str:
     """Chavey's published bands, ``P/G/GS/GC``."""
-    from tarotsim.labels import CONTRACTS, PUBLISHED_BANDS
+    from tarotsim.engine.labels import CONTRACTS, PUBLISHED_BANDS
 
     return "/".join(str(PUBLISHED_BANDS[c]) for c in CONTRACTS)
 
@@ -155,7 +155,7 @@ def _published_bands() -> str:
 def bid_thresholds(text: str) -> tuple[int, ...]:
     """A ``--bid-thresholds``: four counts written as in a spec, ``40/56/71/81`` (the old
     ``40,56,71,81`` is accepted too)."""
-    from tarotsim.policies import parse_thresholds
+    from tarotsim.players.policies import parse_thresholds
 
     try:
         return parse_thresholds(text.replace("_", ""))
@@ -165,7 +165,7 @@ def bid_thresholds(text: str) -> tuple[int, ...]:
 
 def chelem_threshold(text: str) -> int:
     """A ``--chelem-threshold``: a count, bounded as in a spec."""
-    from tarotsim.policies import OPTIONS
+    from tarotsim.players.policies import OPTIONS
 
     try:
         return OPTIONS["chelem_threshold"].parse(text)
@@ -176,7 +176,7 @@ def chelem_threshold(text: str) -> int:
 def strategy_spec(text: str) -> Strategy:
     """A ``--strategy``: a strategy spec such as ``play=pimc,worlds=16``; an empty one is
     refused (leaving the option out gives the default)."""
-    from tarotsim.strategy import Strategy
+    from tarotsim.players.strategy import Strategy
 
     try:
         return Strategy.parse(spec_text(text))
@@ -266,7 +266,7 @@ _SHORTHAND = (
 def add_strategy_options(parser: argparse.ArgumentParser, *, seats: bool = True) -> None:
     """``--strategy SPEC`` (every seat) and, with ``seats``, ``--seat K=SPEC`` (one seat,
     repeatable); without ``seats`` (a duel), ``--strategy`` lies under ``--a`` and ``--b``."""
-    from tarotsim.strategy import Strategy
+    from tarotsim.players.strategy import Strategy
 
     every = "every seat's strategy" if seats else "the strategy under both --a and --b"
     parser.add_argument(
@@ -293,9 +293,9 @@ def add_config_options(parser: argparse.ArgumentParser, *, seats: bool = True) -
     """The table's options, ``--strategy`` and ``--seat``, and the older policy flags (a
     shorthand for one strategy at every seat, each ``--name`` for the ``RunConfig`` field
     ``name``): the defaults are the one default strategy's."""
-    from tarotsim.config import RunConfig
-    from tarotsim.labels import DEALINGS
-    from tarotsim.policies import (
+    from tarotsim.engine.labels import DEALINGS
+    from tarotsim.players.config import RunConfig
+    from tarotsim.players.policies import (
         BID_POLICIES,
         CHELEM_POLICIES,
         DECISIONS,
@@ -372,8 +372,8 @@ def run_config(args: argparse.Namespace) -> RunConfig:
     CliError
         For a shorthand flag given with ``--strategy`` or ``--seat``, or a seat off the table.
     """
-    from tarotsim.config import RunConfig
-    from tarotsim.strategy import Strategy
+    from tarotsim.players.config import RunConfig
+    from tarotsim.players.strategy import Strategy
 
     given = vars(args)
     table = {f.name: given[f.name] for f in fields(RunConfig) if f.name in given and f.name not in _SHORTHAND}
@@ -424,7 +424,7 @@ def add_run_options(
     parser: argparse.ArgumentParser, *, out_required: bool, deals: int = DEFAULT_DEALS, out: str | None = None
 ) -> None:
     """The options of a command that makes a run: its size, seed, run directory, threads and cluster."""
-    from tarotsim.defaults import DEFAULT_CHUNK_DEALS
+    from tarotsim.base.defaults import DEFAULT_CHUNK_DEALS
 
     parser.add_argument(
         "--deals",
@@ -548,7 +548,7 @@ def emit(
     title, FILE.csv the first one and FILE-1.csv, FILE-2.csv … the others."""
     from tarotsim.analysis import to_markdown
     from tarotsim.analysis.tables import format_table
-    from tarotsim.run.files import write_text_atomic
+    from tarotsim.base.files import write_text_atomic
 
     for table, title in tables:
         shown, footnotes = _notes_below(table) if fmt == "text" else (table, [])

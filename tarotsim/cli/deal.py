@@ -1,4 +1,4 @@
-"""The ``deal`` command: deals that hold given cards and meet ranges (`tarotsim.dealing.deal`).
+"""The ``deal`` command: deals that hold given cards and meet ranges (`tarotsim.engine.dealing.deal`).
 
 Listed in `tarotsim.cli.COMMANDS` (``deal_options`` adds its options); `tarotsim.cli.main`
 handles its errors like every command's: one line, exit status 2.
@@ -14,9 +14,9 @@ from tarotsim.cli.common import out_path, positive_int, seed_number, writable
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    from tarotsim.cards import format_card
-    from tarotsim.dealing import deal, parse_fixed_option, parse_where_option
-    from tarotsim.run.files import write_atomic
+    from tarotsim.base.files import write_atomic
+    from tarotsim.engine.cards import format_card
+    from tarotsim.engine.dealing import deal, parse_fixed_option, parse_where_option
 
     if args.out is not None:
         writable(Path(args.out))

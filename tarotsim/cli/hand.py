@@ -1,4 +1,4 @@
-"""The ``hand`` command: one hand analysed ([`tarotsim.hand.analyse_hand`][tarotsim.hand.analyse_hand]).
+"""The ``hand`` command: one hand analysed ([`tarotsim.analysis.hand.analyse_hand`][tarotsim.analysis.hand.analyse_hand]).
 
 Listed in `tarotsim.cli.COMMANDS` (``hand_options`` adds its options); `tarotsim.cli.main`
 handles its errors like every command's: one line, exit status 2.
@@ -13,7 +13,7 @@ from tarotsim.cli.common import out_path, positive_int, seed_number, spec_text, 
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
-    from tarotsim.hand import analyse_hand
+    from tarotsim.analysis.hand import analyse_hand
 
     if args.out is not None:
         writable_folder(Path(args.out))
@@ -38,8 +38,8 @@ def cmd_hand(args: argparse.Namespace) -> int:
 
 def hand_options(hand: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim hand``."""
-    from tarotsim.cards import NOTATIONS
-    from tarotsim.defaults import HAND_DEALS as DEFAULT_DEALS
+    from tarotsim.base.defaults import HAND_DEALS as DEFAULT_DEALS
+    from tarotsim.engine.cards import NOTATIONS
 
     hand.description = (
         "Deal the unseen cards again N times around the hand and play each deal once per contract "

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from tarotsim.cli.common import emit, positive_int, seed_number, table_file, writable
-from tarotsim.labels import CONTRACTS
+from tarotsim.engine.labels import CONTRACTS
 
 SAMPLE_HELP = (
     "deals drawn from the sweep, without replacement, by a seeded generator (default {default:,}; "
@@ -27,7 +27,7 @@ def _bidder_file(text: str) -> str:
 
 def _add_sample_options(parser: argparse.ArgumentParser) -> None:
     """The run and sample options of both fitting commands."""
-    from tarotsim.defaults import SAMPLE_DEALS, SAMPLE_SEED
+    from tarotsim.base.defaults import SAMPLE_DEALS, SAMPLE_SEED
 
     parser.add_argument("run", help="a sweep's run directory (tarotsim sweep)")
     parser.add_argument(
@@ -79,7 +79,7 @@ def cmd_fit_bidder(args: argparse.Namespace) -> int:
 
 def fit_count_options(count: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim fit-count``."""
-    from tarotsim.defaults import OUTCOMES
+    from tarotsim.base.defaults import OUTCOMES
 
     _add_sample_options(count)
     count.add_argument("--out", type=table_file, required=True, help="write the table to FILE.md or FILE.csv")

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tarotsim.base.defaults import LOOK_EVERY, SPRT_EDGE, SPRT_ERROR_RATE
 from tarotsim.bench.headline import HEADLINE_DEALS, HEADLINE_REPEATS
 from tarotsim.cli.common import (
     DEFAULT_DEALS,
@@ -35,21 +36,20 @@ from tarotsim.cli.common import (
     writable,
     writable_folder,
 )
-from tarotsim.config import RunConfig
-from tarotsim.defaults import LOOK_EVERY, SPRT_EDGE, SPRT_ERROR_RATE
-from tarotsim.labels import CONTRACTS, ThrownIn
+from tarotsim.engine.labels import CONTRACTS, ThrownIn
+from tarotsim.players.config import RunConfig
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from tarotsim.analysis.sequential import Sprt
-    from tarotsim.duel import DuelResult
-    from tarotsim.run.spec import RunSpec
+    from tarotsim.contests.duel import DuelResult
+    from tarotsim.runs.spec import RunSpec
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
-    from tarotsim.run.seeding import run_key
-    from tarotsim.trace import write_trace_file
+    from tarotsim.base.seeding import run_key
+    from tarotsim.runs.trace import write_trace_file
 
     config = run_config(args)
     out = Path(args.out)
@@ -99,7 +99,7 @@ def make_run(args: argparse.Namespace, spec: RunSpec) -> None:
             raise CliError(
                 "--threads is for local runs; a Dask worker runs one chunk per thread (dask worker --nthreads)"
             )
-        from tarotsim.run.distributed import execute_distributed
+        from tarotsim.runs.distributed import execute_distributed
 
         run = execute_distributed(
             args.out,
@@ -113,7 +113,7 @@ def make_run(args: argparse.Namespace, spec: RunSpec) -> None:
     else:
         if args.write_on is not None:
             raise CliError("--write-on goes with --scheduler or --workers")
-        from tarotsim.run.store import execute
+        from tarotsim.runs.store import execute
 
         run = execute(
             args.out,
@@ -138,7 +138,7 @@ def make_run(args: argparse.Namespace, spec: RunSpec) -> None:
 
 def run_spec(args: argparse.Namespace, config: RunConfig, kind: str, **sweep: Any) -> RunSpec:
     """The run a command makes in its run directory (``--out``)."""
-    from tarotsim.run.spec import RunSpec
+    from tarotsim.runs.spec import RunSpec
 
     return RunSpec(
         kind=kind, seed=args.seed, deals=args.deals, config=config, chunk_deals=args.chunk_deals, **sweep
@@ -154,7 +154,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print()
         print(summary_table(args.out))
         return 0
-    from tarotsim.simulate import simulate
+    from tarotsim.runs.simulate import simulate
 
     started = time.perf_counter()
     frame = simulate(
@@ -174,9 +174,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from tarotsim.dealing import parse_where_option
-    from tarotsim.run.strata import canonical_where, check_stratify
-    from tarotsim.simulate import stratified_deals
+    from tarotsim.engine.dealing import parse_where_option
+    from tarotsim.runs.simulate import stratified_deals
+    from tarotsim.runs.strata import canonical_where, check_stratify
 
     config = run_config(args)
     seat = taker_seat(args)
@@ -205,8 +205,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_duel(args: argparse.Namespace) -> int:
     """A duplicate duel of two strategies: the edge with its interval and the breakdowns;
     with ``--out``, a resumable run directory and a report in ``DIR/report``."""
-    from tarotsim.report.duel import duel_tables, write_duel_report
-    from tarotsim.strategy import merge_specs
+    from tarotsim.contests.duel_report import duel_tables, write_duel_report
+    from tarotsim.players.strategy import merge_specs
 
     a, b = (x if args.strategy is None else merge_specs(str(args.strategy), x) for x in (args.a, args.b))
     check_sequential_options(args)
@@ -249,8 +249,8 @@ def sequential_test(args: argparse.Namespace) -> Sprt:
 
 def duel_until_decided(args: argparse.Namespace, a: str, b: str) -> DuelResult:
     """``tarotsim duel --until-decided``: the duel, stopped once its sequential test is decided."""
-    from tarotsim.defaults import DEFAULT_CHUNK_DEALS
-    from tarotsim.duel import duel
+    from tarotsim.base.defaults import DEFAULT_CHUNK_DEALS
+    from tarotsim.contests.duel import duel
 
     if args.scheduler is not None or args.workers is not None or args.write_on is not None:
         raise CliError("--until-decided runs on this machine's threads, not on Dask (--scheduler, --workers)")
@@ -285,7 +285,7 @@ def duel_until_decided(args: argparse.Namespace, a: str, b: str) -> DuelResult:
 
 def duel_fixed(args: argparse.Namespace, a: str, b: str) -> DuelResult:
     """``tarotsim duel``: a duel of ``--deals`` deals, in memory or in ``--out``."""
-    from tarotsim.duel import DuelResult, duel, duel_spec
+    from tarotsim.contests.duel import DuelResult, duel, duel_spec
 
     spec = duel_spec(a, b, args.deals, seed=args.seed, players=args.players, chunk_deals=args.chunk_deals)
     if args.out is None:
@@ -310,7 +310,7 @@ def duel_fixed(args: argparse.Namespace, a: str, b: str) -> DuelResult:
 
 def player_entry(text: str) -> tuple[str, str]:
     """A ``--player NAME=SPEC``: a strategy's name in a tournament, and its spec."""
-    from tarotsim.tournament import NAME
+    from tarotsim.contests.tournament import NAME
 
     name, _, spec = text.partition("=")
     if not NAME.fullmatch(name) or not spec.strip():
@@ -331,7 +331,7 @@ def table_sizes(text: str) -> tuple[int, ...]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     """A ladder or a round robin of duels: the table of edges and verdicts, and each strategy's cost."""
     from tarotsim.analysis.tables import format_table
-    from tarotsim.tournament import player_costs, tournament
+    from tarotsim.contests.tournament import player_costs, tournament
 
     names = [name for name, _ in args.player]
     repeated = sorted({name for name in names if names.count(name) > 1})
@@ -395,7 +395,7 @@ def cmd_study(args: argparse.Namespace) -> int:
 def cmd_match(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from tarotsim.simulate import simulate
+    from tarotsim.runs.simulate import simulate
 
     config = run_config(args)
     frame = simulate(args.deals, seed=args.seed, config=config, match_deals=args.deals, progress=False)
@@ -540,7 +540,7 @@ def add_sequential_options(parser: argparse.ArgumentParser) -> None:
 
 def tournament_options(parser: argparse.ArgumentParser) -> None:
     """The options of ``tarotsim tournament``."""
-    from tarotsim.defaults import COST_DEALS, COST_REPEATS, REFERENCE, TOURNAMENT_FORMATS
+    from tarotsim.base.defaults import COST_DEALS, COST_REPEATS, REFERENCE, TOURNAMENT_FORMATS
 
     parser.add_argument(
         "--player",

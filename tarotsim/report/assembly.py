@@ -25,6 +25,7 @@ import pandas as pd
 
 from tarotsim.analysis.hand_points import N_BOOT
 from tarotsim.analysis.loading import check_min_n
+from tarotsim.base.files import folder_written, write_atomic, write_text_atomic
 from tarotsim.report import findings
 from tarotsim.report.distributions import (
     draw_attack_margin_histogram,
@@ -43,7 +44,6 @@ from tarotsim.report.glossary import words
 from tarotsim.report.provenance import made_here, provenance_table
 from tarotsim.report.style import DPI, contract_name, deals_text, drop_caption
 from tarotsim.report.summary import RunSummary, summarise_run
-from tarotsim.run.files import folder_written, write_atomic, write_text_atomic
 
 
 def _add_figure(doc: Document, drawn: Drawn, out_dir: Path, name: str) -> None:

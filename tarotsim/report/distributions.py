@@ -19,7 +19,7 @@ import pandas as pd
 from tarotsim import analysis
 from tarotsim.analysis.moments import CellSums, Counts, cell_table, exact_means, whole_numbers
 from tarotsim.analysis.reduction import Reduction, open_chunks, plan, reduce_records
-from tarotsim.labels import CONTRACTS, SIDE_NAMES, TARGETS
+from tarotsim.engine.labels import CONTRACTS, SIDE_NAMES, TARGETS
 from tarotsim.report.figures import Drawn
 from tarotsim.report.style import (
     BOUTS,
@@ -158,7 +158,7 @@ def _score_edges(scores: np.ndarray) -> np.ndarray:
 
 
 def attack_margin_histogram(data: analysis.Data, *, client: Any = None) -> Drawn:
-    """Histogram of the attack's points minus its target by bouts (`tarotsim.labels.TARGETS`).
+    """Histogram of the attack's points minus its target by bouts (`tarotsim.engine.labels.TARGETS`).
 
     Bins are one card point wide and start on whole numbers, so a contract made by a half
     point (+0.5) and one failed by a half point (−0.5) fall either side of 0.

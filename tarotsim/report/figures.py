@@ -17,7 +17,7 @@ import pandas as pd
 
 from tarotsim import analysis
 from tarotsim.analysis.loading import check_min_n
-from tarotsim.labels import CONTRACTS
+from tarotsim.engine.labels import CONTRACTS
 from tarotsim.report.style import (
     BOUT_COLOURS,
     BOUTS,
@@ -358,7 +358,7 @@ def hand_points_plot(
 
     One line per contract through the bins of [`tarotsim.analysis.hand_points_table`][tarotsim.analysis.hand_points_table]
     with at least `min_n` deals, plotted at the bin centre, with a ±1.96 standard-error
-    band. The published bands (`tarotsim.labels.PUBLISHED_BANDS`: the hand points
+    band. The published bands (`tarotsim.engine.labels.PUBLISHED_BANDS`: the hand points
     each contract is usually bid from) made on the count `scale` are dashed vertical lines
     in the contract's colour; bands made on the other count
     ([`tarotsim.analysis.BAND_SCALES`][tarotsim.analysis.BAND_SCALES]) are named in the legend, not drawn.

@@ -17,7 +17,7 @@ import pandas as pd
 
 from tarotsim import analysis
 from tarotsim.analysis.fits import NOT_REACHED, PASSED_ALREADY
-from tarotsim.labels import MULTIPLIERS
+from tarotsim.engine.labels import MULTIPLIERS
 from tarotsim.report import glossary
 from tarotsim.report.document import Code, Inline, Link
 from tarotsim.report.style import contract_name

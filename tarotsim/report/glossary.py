@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from tarotsim.labels import Contract
+from tarotsim.engine.labels import Contract
 
 _CONTRACT_LABELS = frozenset(c.label for c in Contract)
 

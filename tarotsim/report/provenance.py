@@ -3,7 +3,7 @@ again, and when and where the report was made.
 
 Every report ends with a provenance table of two text columns, ``field`` and ``value``:
 [`provenance_table`][tarotsim.report.provenance.provenance_table] for a run directory (from its manifest) and
-``tarotsim.report.duel.duel_provenance`` for a duel, each followed by [`made_here`][tarotsim.report.provenance.made_here] (the date, this machine and the versions
+``tarotsim.contests.duel_report.duel_provenance`` for a duel, each followed by [`made_here`][tarotsim.report.provenance.made_here] (the date, this machine and the versions
 the report was written with).
 """
 
@@ -61,7 +61,7 @@ def run_command(manifest: dict[str, Any], out: str = "DIR") -> str:
         words += ["--seat", str(run.get("seat", 0)), "--contracts", ",".join(run.get("contracts", []))]
     condition = run.get("condition")
     if condition:
-        from tarotsim.run.strata import where_text
+        from tarotsim.runs.strata import where_text
 
         where = tuple(tuple(item) for item in condition.get("where", ()))
         words += [f"--where={word}" for word in where_text(where).split()]
@@ -120,7 +120,7 @@ def provenance_table(
         rows.append(("taking seat", run.get("seat")))
     condition = run.get("condition")
     if condition:
-        from tarotsim.run.strata import where_text
+        from tarotsim.runs.strata import where_text
 
         where = tuple(tuple(item) for item in condition.get("where", ()))
         rows.append(("hands dealt", where_text(where) or "every hand"))

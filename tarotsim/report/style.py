@@ -1,6 +1,6 @@
 """How the figures look: contract names and colours, and the Agg ``Figure`` helpers they share.
 
-Names and colours are keyed by `tarotsim.labels.Contract` members, built from the
+Names and colours are keyed by `tarotsim.engine.labels.Contract` members, built from the
 labels; the figures look them up from the records' contract labels with
 `contract_name`, `contract_colour` and `contract_short`. matplotlib is
 imported only inside the helpers, and only its object-oriented API (``Figure`` with the Agg
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from tarotsim.labels import TARGETS, Contract
+from tarotsim.engine.labels import TARGETS, Contract
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -25,15 +25,15 @@ from tarotsim.analysis.hand_points import (
     hand_points_table_from,
     hand_points_thresholds_from,
 )
-from tarotsim.analysis.intervals import Z95
 from tarotsim.analysis.loading import check_min_n
 from tarotsim.analysis.moments import CellSums, Counts, cell_table, contracts_played
 from tarotsim.analysis.reduction import open_chunks, plan, reduce_records
 from tarotsim.analysis.same_play import SamePlay, same_play_from
 from tarotsim.analysis.success import success_from, success_plan, thresholds_from
-from tarotsim.labels import Contract
+from tarotsim.base.intervals import Z95
+from tarotsim.engine.labels import Contract
 from tarotsim.report.distributions import EVENT_TALLY, MARGIN_TALLY, SCORE_TALLY, distributions_plan, tally
-from tarotsim.run import store
+from tarotsim.runs import store
 
 SHAPE = ("taker_bouts", "taker_trumps")
 """The cells of hands the report's success and best-contract tables are made on."""

@@ -7,8 +7,8 @@ from typing import Any
 import pandas as pd
 
 import tarotsim
-from tarotsim.config import RunConfig
-from tarotsim.trace import trace_records
+from tarotsim.players.config import RunConfig
+from tarotsim.runs.trace import trace_records
 
 SEED = 20261201
 RANDOM = {"policy": "random", "ecart_policy": "simple"}  # random play, as the cases were made

@@ -1,0 +1,1 @@
+"""Contests: duplicate duels and tournaments of strategies, and a duel's report."""

@@ -1,1 +1,0 @@
-"""Numba kernels: arrays and scalars in, arrays out. No pandas, no I/O."""

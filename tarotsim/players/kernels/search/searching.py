@@ -1,0 +1,63 @@
+"""The search players' scratch of a block of deals, and whether a run needs it.
+
+The game loop takes it as one argument, ``search``: a ``Search`` when some seat searches
+(``pimc`` play, the ``montecarlo`` bidder, a searched call, écart, poignée or chelem), else ``None``. Numba compiles a kernel once per
+type of its arguments and drops the branches a ``search is None`` test rules out, so a run
+whose seats never search neither compiles the search players nor carries their scratch
+through the game's steps. The batch kernels take ``searching`` (``None`` or ``True``) from
+the Python layer, which decides it once per run from the policy registry's ``searches``
+flags (``tarotsim.players.policies.searches``, ``RunSpec.searches``), and make a ``Search`` per
+block when it is set.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from tarotsim._jit import njit
+from tarotsim.engine.kernels.state import C_PLAYERS, P_PLAY_ATTACK, P_PLAY_DEFENCE, seat_slot
+from tarotsim.players.kernels.policies.codes import PLAY_PIMC
+from tarotsim.players.kernels.policies.dispatch import PLAIN
+from tarotsim.players.kernels.search.montecarlo import BidScratch, new_bid_scratch
+from tarotsim.players.kernels.search.scratch import SearchScratch, new_search_scratch
+
+
+class Search(NamedTuple):
+    """The scratch of both search players for one block of deals."""
+
+    play: SearchScratch  # the ``pimc`` card player's and the searched decisions' (``players.kernels.search.scratch``)
+    bid: BidScratch  # the ``montecarlo`` bidder's (``players.kernels.search.montecarlo``)
+
+
+@njit
+def uses_play_scratch(cfgs: np.ndarray) -> bool:
+    """Whether some seat of a configuration in ``cfgs`` (int64[k, N_CFG]) plays ``pimc`` or
+    searches its call, écart, poignée or chelem (``players.kernels.search.decisions``, ``players.kernels.policies.dispatch.PLAIN``):
+    the ``pimc`` scratch is then made full size."""
+    for r in range(cfgs.shape[0]):
+        for seat in range(cfgs[r, C_PLAYERS]):
+            for slot in (P_PLAY_ATTACK, P_PLAY_DEFENCE):
+                if cfgs[r, seat_slot(seat, slot)] == PLAY_PIMC:
+                    return True
+            for slot, searching, _ in PLAIN:
+                if cfgs[r, seat_slot(seat, slot)] == searching:
+                    return True
+    return False
+
+
+@njit(inline="always")
+def new_search(cfgs: np.ndarray) -> Search:
+    """The search scratch of a block of deals under the configurations ``cfgs``
+    (int64[k, N_CFG]), each part full size only when some seat uses that player."""
+    return Search(new_search_scratch(uses_play_scratch(cfgs)), new_bid_scratch(cfgs))
+
+
+@njit
+def block_search(cfgs: np.ndarray, searching: bool | None) -> Search | None:
+    """The search scratch of a block of deals: ``new_search(cfgs)`` when ``searching`` is
+    ``True``, ``None`` when it is ``None`` (a compile-time choice: the result's type)."""
+    if searching is None:
+        return None
+    return new_search(cfgs)

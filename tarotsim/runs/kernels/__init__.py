@@ -1,0 +1,1 @@
+"""The runs' Numba kernel: blocks of deals played in parallel, records indexed by deal."""

@@ -211,7 +211,7 @@ def _throw_in(tb: DealState, rec: np.ndarray | None, why: int) -> None:
     _over(tb)
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def finish(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None) -> None:
     """The last trick is counted: the deal scored (``engine.kernels.steps.settle_deal``, the poignées'
     bonuses included) and, unless ``rec`` is ``None`` (a playout), its play into ``log`` and
@@ -327,7 +327,7 @@ def _take(tb: DealState, cfg: np.ndarray, taker: int, contract: int) -> None:
         _after_call(tb, cfg)
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _auction_over(
     tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None, forced: bool
 ) -> None:

@@ -270,7 +270,8 @@ Q_TAKER = 3  # the highest bidder so far, -1 none
 Q_CONTRACT = 4  # the highest bid so far (PASS: none)
 Q_ECART_LEFT = 5  # cards of the écart still to lay
 Q_WISH_0 = 6  # what each seat bid or would have bid (its wish), by seat, for the record
-N_POS = Q_WISH_0 + MAX_SEATS
+Q_POIGNEE_ASKED = Q_WISH_0 + MAX_SEATS  # bit ``seat``: its poignée was decided by its caller or a search
+N_POS = Q_POIGNEE_ASKED + 1
 
 # columns of the card-set log of a trace (uint64 words; ``runs.kernels.batch.run_deals`` with ``masks``)
 M_DEALT = 0  # 2 words per seat

@@ -92,6 +92,7 @@ from tarotsim.engine.kernels.state import (
     Q_CONTRACT,
     Q_ECART_LEFT,
     Q_PHASE,
+    Q_POIGNEE_ASKED,
     Q_SEAT,
     Q_SPOKEN,
     Q_TAKER,
@@ -394,6 +395,7 @@ def _announce(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, announced:
     start_play(tb, cfg[C_PLAYERS], tb.pos[Q_SEAT], announced)
     if rec is not None:
         rec[R_CHELEM_ANNOUNCED] = tb.info[I_CHELEM_ANNOUNCED]
+    tb.pos[Q_POIGNEE_ASKED] = 0
     tb.pos[Q_PHASE] = PH_TRICK
 
 
@@ -403,7 +405,8 @@ def apply(
 ) -> None:
     """Apply ``action``, a legal code of the decision waiting (at the bid, any wish: a contract
     code that does not beat the highest bid is a pass; at the écart, one card), and stand at
-    the next decision (``PH_TRICK`` once a card is played or the play begins: ``run`` goes on)."""
+    the next decision (``PH_TRICK`` once a card is played, a poignée shown or the play begins:
+    ``run`` goes on, to the card of the seat that showed it first)."""
     pos = tb.pos
     players = cfg[C_PLAYERS]
     phase = pos[Q_PHASE]
@@ -432,8 +435,8 @@ def apply(
         _announce(tb, cfg, rec, action == 1)
     elif phase == PH_POIGNEE:
         put_poignee(tb, seat, action, players)
-        pos[Q_PHASE] = PH_PLAY
-        tb.legal[0], tb.legal[1] = legal_now(tb, seat)
+        pos[Q_POIGNEE_ASKED] |= 1 << seat
+        pos[Q_PHASE] = PH_TRICK
     else:
         raise ValueError("the deal is over")
 
@@ -592,7 +595,8 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
     trick showing their poignées before their card, to the last trick counted (returns True) or
     to a decision that waits (returns False; ``pos`` and ``legal`` say which): a seat of
     ``act_seats``' poignée (when it holds one) or card, a seat of ``play_seats``' card, or a
-    searching policy's card or poignée (``searches``; a poignée only when the hand holds one)."""
+    searching policy's card or poignée (``searches``; a poignée only when the hand holds one,
+    and not once more when it was decided, ``pos[Q_POIGNEE_ASKED]``)."""
     info = tb.info
     pos = tb.pos
     players = cfg[C_PLAYERS]
@@ -608,14 +612,15 @@ def play_tricks(tb: DealState, cfg: np.ndarray, users: Users | None, play_seats:
         seat = seat - players if seat >= players else seat
         if info[I_TRICK] == 0:
             if (act_seats >> seat) & 1 == 1 or cfg[seat_slot(seat, P_POIGNEE_POLICY)] == POIGNEE_SEARCH:
-                word1 = tb.hands[seat, 1]
-                largest = poignee_size(popcount(word1 & TRUMPS_MASK), (word1 & EXCUSE_BIT) != 0, players)
-                if largest > 0:
-                    pos[Q_SEAT] = seat
-                    pos[Q_PHASE] = PH_POIGNEE
-                    tb.legal[0] = _codes_upto(0, largest)
-                    tb.legal[1] = ZERO
-                    return False
+                if (pos[Q_POIGNEE_ASKED] >> seat) & 1 == 0:  # else decided already (``apply``)
+                    word1 = tb.hands[seat, 1]
+                    largest = poignee_size(popcount(word1 & TRUMPS_MASK), (word1 & EXCUSE_BIT) != 0, players)
+                    if largest > 0:
+                        pos[Q_SEAT] = seat
+                        pos[Q_PHASE] = PH_POIGNEE
+                        tb.legal[0] = _codes_upto(0, largest)
+                        tb.legal[1] = ZERO
+                        return False
             else:
                 show_poignee(tb, cfg, seat)
         code = card_policy(tb, cfg, seat)
@@ -642,8 +647,7 @@ def step(
     Each is made and applied here, the code ``choose`` and ``apply`` run for it, rather than by
     calls to them: a call passes the whole table, and ``run``, which inlines this, then links
     neither (nor ``choose``'s card policies, which ``play_tricks`` inlines already). The
-    poignée and the card are the trick loop's (``play_tricks``); ``run_until`` plays the card
-    of a seat whose poignée was searched."""
+    poignée and the card are the trick loop's (``play_tricks``)."""
     seat = tb.pos[Q_SEAT]
     phase = tb.pos[Q_PHASE]
     v = seat_view(tb, seat)
@@ -659,17 +663,6 @@ def step(
         _announce(tb, cfg, rec, announces_chelem(cfg[seat_slot(seat, P_CHELEM_POLICY)], v, cfg))
     else:
         raise ValueError("a poignée or a card waits outside the trick loop")
-
-
-@njit(_nrt=False)
-def play_plain_card(tb: DealState, cfg: np.ndarray, users: Users | None) -> None:
-    """The card waiting (``PH_PLAY``) played by the seat's card-play policy, one that searches
-    nothing (a user's function in ``users``): the card of a seat whose poignée was searched
-    (``seats.run_until``); the trick loop goes on."""
-    seat = tb.pos[Q_SEAT]
-    card = _card(card_policy(tb, cfg, seat), seat_view(tb, seat), tb.legal[0], tb.legal[1], cfg, users)
-    put_card(tb, seat, card)
-    tb.pos[Q_PHASE] = PH_TRICK
 
 
 @njit(_nrt=False)

@@ -62,7 +62,6 @@ from tarotsim.players.kernels.machine import (
     dealer_of,
     ecart_card,
     lay_whole_ecart,
-    play_plain_card,
     run,
     searches,
     waits,
@@ -82,8 +81,8 @@ from tarotsim.players.kernels.search.searching import Search
 from tarotsim.players.kernels.user import Users
 
 
-@njit(_nrt=False)
-def searched_view(
+@njit(inline="always")
+def _searched_view(
     v: SeatView,
     cfg: np.ndarray,
     phase: int,
@@ -125,11 +124,29 @@ def searched_view(
 
 
 @njit(_nrt=False)
+def searched_view(
+    v: SeatView,
+    cfg: np.ndarray,
+    phase: int,
+    legal0: np.uint64,
+    legal1: np.uint64,
+    laid0: np.uint64,
+    laid1: np.uint64,
+    search: Search,
+) -> int:
+    """``_searched_view`` as a compiled function of its own, for the callers that ask one
+    decision from a view (``tarotsim.interfaces.game.decide``)."""
+    return _searched_view(v, cfg, phase, legal0, legal1, laid0, laid1, search)
+
+
+@njit(inline="always")
 def searched(tb: DealState, cfg: np.ndarray, search: Search) -> int:
-    """The code a searching policy chooses for the seat to decide in ``tb`` (``searched_view``
-    on its view and the decision waiting)."""
+    """The code a searching policy chooses for the seat to decide in ``tb`` (``_searched_view``
+    on its view and the decision waiting). Inlined, as ``_searched_view`` is: every compiled
+    function emits again the machine code of all it calls, so a layer of calls between a run
+    and the search players would cost a run's first compile the search players' code once more."""
     pos = tb.pos
-    return searched_view(
+    return _searched_view(
         seat_view(tb, pos[Q_SEAT]),
         cfg,
         pos[Q_PHASE],
@@ -169,8 +186,7 @@ def run_until(
     act_seats: int,
 ) -> None:
     """Run the machine (``machine.run``), answering its searching decisions with ``search``
-    (``searched``; a searched écart laid whole, then the card of a seat whose poignée was
-    searched by its own policy, ``machine.play_plain_card``), until the deal is over or a
+    (``searched``; a searched écart laid whole), until the deal is over or a
     decision belongs to the caller: any decision of a seat of ``act_seats``, a card of a seat
     of ``play_seats`` (bit ``seat`` of each). Without ``search`` it compiles none of the
     search players, and raises at a searching decision. Inlined into its callers: the
@@ -189,11 +205,9 @@ def run_until(
                 lay_whole_ecart(tb, sc.choices[best, 0], sc.choices[best, 1])
                 continue
             apply(tb, cfg, rec, log, searched(tb, cfg, search))
-            if pos[Q_PHASE] == PH_PLAY and not (waits(pos, play_seats, act_seats) or searches(tb, cfg)):
-                play_plain_card(tb, cfg, users)
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def play_deal(
     deal: int,
     key: np.ndarray,
@@ -206,7 +220,8 @@ def play_deal(
 ) -> None:
     """Play deal number ``deal`` of the run whose key is ``key`` (uint64[4]) into ``rec`` and
     ``log``; ``search`` is the search players' scratch (``searching.new_search``) or ``None``
-    when no seat searches, ``users`` the run's user card players (``players.kernels.user``) or ``None``."""
+    when no seat searches, ``users`` the run's user card players (``players.kernels.user``) or ``None``.
+    Inlined into ``runs.kernels.batch.play_block``, which then emits the game's code once."""
     seed_stream(tb.rng, key, deal)
     if search is not None:
         note_deal(search.play, key, deal)

@@ -13,11 +13,15 @@ releases the GIL (``nogil``): a Numba ``prange`` loop did the same, but compiled
 game once more for its loop body and again for the parallel kernel around it (a seventh of
 the first compile of a run, a fifth with the search players).
 
-It takes ``searching``: ``True`` when some seat searches (``pimc`` play, the
+``run_deals`` takes ``searching``: ``True`` when some seat searches (``pimc`` play, the
 ``montecarlo`` bidder), else ``None``, decided once per run by the Python layer from the
-policy registry (``RunSpec.searches``). Numba compiles a kernel per type of its arguments,
-so a run without search players compiles none of them; with ``True``, each block makes its
-own search scratch (``searching.new_search``) and blocks are small. The same way ``users``
+policy registry (``RunSpec.searches``), and hands each block its own search scratch
+(``searching.block_search``), or ``None``. Numba compiles a kernel per type of its arguments,
+so a run without search players compiles none of them; with search players blocks are small.
+``play_block`` inlines the deal (``seats.play_deal``), the search players' decisions
+included: each compiled function emits again the machine code of every function it calls,
+so one more compiled layer between a run and the game would cost its first compile the
+whole game's code once more. The same way ``users``
 is ``None``, or the run's user card players and bidders (``players.kernels.user.Users``): a run
 without them compiles none of their code, and every run with them shares one compilation,
 whatever the functions. A block stops at the deal after one of them returned an illegal
@@ -47,7 +51,7 @@ from tarotsim.engine.kernels.state import (
     new_state,
 )
 from tarotsim.players.kernels.policies.dispatch import check_policies
-from tarotsim.players.kernels.search.searching import block_search
+from tarotsim.players.kernels.search.searching import Search, block_search
 from tarotsim.players.kernels.seats import gather_pack, play_deal
 from tarotsim.players.kernels.user import F_DEAL, F_ROW, F_SEAT, USER_SLOTS, Users
 
@@ -65,6 +69,12 @@ def no_trace() -> tuple[np.ndarray, np.ndarray]:
     """The ``logs`` and ``masks`` arguments of ``run_deals`` for a run that keeps no trace:
     int64[0, N_LOG] and uint64[0, N_MASKS]."""
     return np.zeros((0, N_LOG), dtype=np.int64), np.zeros((0, N_MASKS), dtype=np.uint64)
+
+
+def scratch_of_block(cfgs: np.ndarray, searching: bool | None) -> Search | None:
+    """The ``search`` argument of ``play_block`` for one block of a run under ``cfgs``: a search
+    scratch of its own (``searching.block_search``) when ``searching``, else ``None``."""
+    return None if searching is None else block_search(cfgs, True)
 
 
 def block_size(cfgs: np.ndarray, searching: bool | None) -> int:
@@ -85,14 +95,15 @@ def play_block(
     out: np.ndarray,
     logs: np.ndarray,
     masks: np.ndarray,
-    searching: bool | None,
+    search: Search | None,
     users: Users | None,
 ) -> None:
     """Play the deals of block ``block`` (deals ``block * size`` … ``(block + 1) * size - 1``)
     that the run ``first_deal`` … ``first_deal + n - 1`` holds, once per row of ``cfgs`` on
     one table, into ``out`` (row (deal - first_deal) * k + r for row r of ``cfgs``), and into
-    ``logs`` and ``masks`` when they have rows (a trace); the arguments otherwise as
-    ``run_deals``'s.
+    ``logs`` and ``masks`` when they have rows (a trace); ``search`` the block's search
+    scratch (``searching.block_search``) or ``None`` when no seat searches; the arguments
+    otherwise as ``run_deals``'s.
 
     Unshuffled dealing (one row): the deals of the first deal's sequence that come before it
     are replayed first, so that the pack holds the cards gathered from the deal before it.
@@ -103,7 +114,6 @@ def play_block(
     stop = min(first_deal + n_deals, (block + 1) * size)
     tracing = logs.shape[0] > 0
     tb = new_state()
-    search = block_search(cfgs, searching)
     rec = np.zeros(N_REC, dtype=np.int64)
     log = np.zeros(N_LOG, dtype=np.int64)
     unshuffled = cfgs[0, C_DEALING] == DEALING_UNSHUFFLED
@@ -177,16 +187,18 @@ def run_deals(
     first_block = first_deal // size
     blocks = range(first_block, (first_deal + n_deals + size - 1) // size)
     threads = min(numba.get_num_threads(), len(blocks))
+
+    def play(block: int) -> None:
+        search = scratch_of_block(cfgs, searching)
+        play_block(block, size, first_deal, key, cfgs, out, logs, masks, search, users)
+
     if threads <= 1:
         for block in blocks:
-            play_block(block, size, first_deal, key, cfgs, out, logs, masks, searching, users)
+            play(block)
         return
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="tarotsim-deals")
     try:
-        done = pool.map(
-            lambda block: play_block(block, size, first_deal, key, cfgs, out, logs, masks, searching, users),
-            blocks,
-        )
+        done = pool.map(play, blocks)
         for _ in done:  # raises what a block raised
             pass
     finally:  # after an error or an interrupt, the blocks not started are dropped

@@ -42,14 +42,23 @@ def prepare_run(
     """Compile the kernel of ``runs.kernels.batch.run_deals`` (``runs.kernels.batch.play_block``) for these arguments
     (with ``users``, the run's Numba players, when it has some) if it must be, with the
     notice. Returns whether it compiled."""
-    from tarotsim.runs.kernels.batch import block_size, play_block, scratch_of_block
+    from tarotsim.runs.kernels.batch import block_scratch, block_size, play_block
 
     size = block_size(cfgs, searching)
     if users is None:
         what, how_long = RUN_COMPILES[searching is True]
-        search = scratch_of_block(cfgs, searching)
-        args = (first_deal // size, size, first_deal, key, cfgs, out, logs, masks, search, None)
+        args = (first_deal // size, size, first_deal, key, cfgs, out, logs, masks, None, *block_scratch(cfgs, searching))
         return compile_first(play_block, args, what, how_long)
-    search = scratch_of_block(users.cfgs, searching)
-    args = (first_deal // size, size, first_deal, key, users.cfgs, out, logs, masks, search, users.users)
+    args = (
+        first_deal // size,
+        size,
+        first_deal,
+        key,
+        users.cfgs,
+        out,
+        logs,
+        masks,
+        users.users,
+        *block_scratch(users.cfgs, searching),
+    )
     return compile_first(play_block, args, *USERS_COMPILE)

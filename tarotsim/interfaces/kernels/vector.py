@@ -228,7 +228,7 @@ def _add_card(seen: np.ndarray, card: int) -> None:
     seen[1] |= bit1
 
 
-@njit(inline="always")
+@njit(_nrt=False)
 def _view_row(
     v: SeatView,
     phase: int,
@@ -331,7 +331,7 @@ def _view_row(
     return done
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def _write_row(
     tb: DealState,
     players: int,
@@ -347,7 +347,9 @@ def _write_row(
     The row serializes ``seat_view(tb, seat)`` (``_view_row``): what the seat knows is
     decided there alone. Of ``tb`` itself only the decision's position is read here: the
     machine's ``pos`` (the phase, the seat to act, the auction), the legal choices of the
-    seat to act and the écart laid so far, which is the taker's alone."""
+    seat to act and the écart laid so far, which is the taker's alone. Inlined, and the row
+    written by a call of ``_view_row``, which is handed the view (15 scalars and arrays)
+    rather than the whole table (19 arrays)."""
     v = seat_view(tb, seat)
     pos = tb.pos
     phase = pos[Q_PHASE]

@@ -399,14 +399,16 @@ def _announce(tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, announced:
     tb.pos[Q_PHASE] = PH_TRICK
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def apply(
     tb: DealState, cfg: np.ndarray, rec: np.ndarray | None, log: np.ndarray | None, action: int
 ) -> None:
     """Apply ``action``, a legal code of the decision waiting (at the bid, any wish: a contract
     code that does not beat the highest bid is a pass; at the écart, one card), and stand at
     the next decision (``PH_TRICK`` once a card is played, a poignée shown or the play begins:
-    ``run`` goes on, to the card of the seat that showed it first)."""
+    ``run`` goes on, to the card of the seat that showed it first). Inlined into its callers
+    (``advance``, ``VecEnv``'s step, ``seats.run_until``): a call passes the whole table, which
+    costs as much as a step of the trick loop."""
     pos = tb.pos
     players = cfg[C_PLAYERS]
     phase = pos[Q_PHASE]

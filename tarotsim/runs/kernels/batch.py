@@ -31,6 +31,7 @@ card or wish (``Users.fault``), with the deal and the row noted.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -48,6 +49,7 @@ from tarotsim.engine.kernels.state import (
     N_MASKS,
     N_REC,
     SEQUENCE_DEALS,
+    DealState,
     new_state,
 )
 from tarotsim.players.kernels.policies.dispatch import check_policies
@@ -71,10 +73,22 @@ def no_trace() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((0, N_LOG), dtype=np.int64), np.zeros((0, N_MASKS), dtype=np.uint64)
 
 
-def scratch_of_block(cfgs: np.ndarray, searching: bool | None) -> Search | None:
-    """The ``search`` argument of ``play_block`` for one block of a run under ``cfgs``: a search
-    scratch of its own (``searching.block_search``) when ``searching``, else ``None``."""
-    return None if searching is None else block_search(cfgs, True)
+class BlockScratch(NamedTuple):
+    """What one block of deals plays on (``play_block``'s last arguments), made by the caller so
+    that ``play_block`` allocates nothing and is compiled without reference counting (the
+    deal it inlines reads the table's arrays at every card)."""
+
+    search: Search | None  # the search players' scratch (``searching.block_search``), None when no seat searches
+    tb: DealState  # the table (``engine.kernels.state.new_state``)
+    rec: np.ndarray  # int64[N_REC], the record row of the deal in play
+    log: np.ndarray  # int64[N_LOG], its decisions
+
+
+def block_scratch(cfgs: np.ndarray, searching: bool | None) -> BlockScratch:
+    """A fresh ``BlockScratch`` for one block of a run under ``cfgs`` (int64[k, N_CFG]), with a
+    search scratch of its own when ``searching``."""
+    search = None if searching is None else block_search(cfgs, True)
+    return BlockScratch(search, new_state(), np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64))
 
 
 def block_size(cfgs: np.ndarray, searching: bool | None) -> int:
@@ -85,7 +99,7 @@ def block_size(cfgs: np.ndarray, searching: bool | None) -> int:
     return BLOCK_DEALS if searching is None else SEARCH_BLOCK_DEALS
 
 
-@njit
+@njit(_nrt=False)
 def play_block(
     block: int,
     size: int,
@@ -95,15 +109,18 @@ def play_block(
     out: np.ndarray,
     logs: np.ndarray,
     masks: np.ndarray,
-    search: Search | None,
     users: Users | None,
+    search: Search | None,
+    tb: DealState,
+    rec: np.ndarray,
+    log: np.ndarray,
 ) -> None:
     """Play the deals of block ``block`` (deals ``block * size`` … ``(block + 1) * size - 1``)
     that the run ``first_deal`` … ``first_deal + n - 1`` holds, once per row of ``cfgs`` on
     one table, into ``out`` (row (deal - first_deal) * k + r for row r of ``cfgs``), and into
-    ``logs`` and ``masks`` when they have rows (a trace); ``search`` the block's search
-    scratch (``searching.block_search``) or ``None`` when no seat searches; the arguments
-    otherwise as ``run_deals``'s.
+    ``logs`` and ``masks`` when they have rows (a trace); ``search``, ``tb``, ``rec`` and
+    ``log`` the block's ``BlockScratch`` (``block_scratch``); the arguments otherwise as
+    ``run_deals``'s.
 
     Unshuffled dealing (one row): the deals of the first deal's sequence that come before it
     are replayed first, so that the pack holds the cards gathered from the deal before it.
@@ -113,9 +130,6 @@ def play_block(
     start = max(first_deal, block * size)
     stop = min(first_deal + n_deals, (block + 1) * size)
     tracing = logs.shape[0] > 0
-    tb = new_state()
-    rec = np.zeros(N_REC, dtype=np.int64)
-    log = np.zeros(N_LOG, dtype=np.int64)
     unshuffled = cfgs[0, C_DEALING] == DEALING_UNSHUFFLED
     first = start - start % SEQUENCE_DEALS if unshuffled else start
     for deal in range(first, stop):
@@ -189,8 +203,7 @@ def run_deals(
     threads = min(numba.get_num_threads(), len(blocks))
 
     def play(block: int) -> None:
-        search = scratch_of_block(cfgs, searching)
-        play_block(block, size, first_deal, key, cfgs, out, logs, masks, search, users)
+        play_block(block, size, first_deal, key, cfgs, out, logs, masks, users, *block_scratch(cfgs, searching))
 
     if threads <= 1:
         for block in blocks:

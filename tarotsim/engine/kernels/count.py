@@ -35,7 +35,7 @@ def start_count(state: np.ndarray, pile: np.ndarray, start0: np.uint64, start1: 
     pile[1] = start1
 
 
-@njit(_nrt=False)
+@njit(inline="always")
 def close_trick(
     cards: np.ndarray,
     players: int,

@@ -31,6 +31,7 @@ card or wish (``Users.fault``), with the deal and the row noted.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from queue import SimpleQueue
 from typing import NamedTuple
 
 import numba
@@ -76,7 +77,9 @@ def no_trace() -> tuple[np.ndarray, np.ndarray]:
 class BlockScratch(NamedTuple):
     """What one block of deals plays on (``play_block``'s last arguments), made by the caller so
     that ``play_block`` allocates nothing and is compiled without reference counting (the
-    deal it inlines reads the table's arrays at every card)."""
+    deal it inlines reads the table's arrays at every card). A thread reuses its scratch for
+    block after block: every deal starts from its own stream and a table made ready afresh,
+    so no record depends on what the scratch held before."""
 
     search: Search | None  # the search players' scratch (``searching.block_search``), None when no seat searches
     tb: DealState  # the table (``engine.kernels.state.new_state``)
@@ -201,9 +204,16 @@ def run_deals(
     first_block = first_deal // size
     blocks = range(first_block, (first_deal + n_deals + size - 1) // size)
     threads = min(numba.get_num_threads(), len(blocks))
+    scratches: SimpleQueue[BlockScratch] = SimpleQueue()  # one per thread, reused block after block
+    for _ in range(max(threads, 1)):
+        scratches.put(block_scratch(cfgs, searching))
 
     def play(block: int) -> None:
-        play_block(block, size, first_deal, key, cfgs, out, logs, masks, users, *block_scratch(cfgs, searching))
+        scratch = scratches.get()
+        try:
+            play_block(block, size, first_deal, key, cfgs, out, logs, masks, users, *scratch)
+        finally:
+            scratches.put(scratch)
 
     if threads <= 1:
         for block in blocks:

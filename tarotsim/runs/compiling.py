@@ -46,19 +46,9 @@ def prepare_run(
 
     size = block_size(cfgs, searching)
     if users is None:
-        what, how_long = RUN_COMPILES[searching is True]
-        args = (first_deal // size, size, first_deal, key, cfgs, out, logs, masks, None, *block_scratch(cfgs, searching))
-        return compile_first(play_block, args, what, how_long)
-    args = (
-        first_deal // size,
-        size,
-        first_deal,
-        key,
-        users.cfgs,
-        out,
-        logs,
-        masks,
-        users.users,
-        *block_scratch(users.cfgs, searching),
-    )
-    return compile_first(play_block, args, *USERS_COMPILE)
+        (what, how_long), table, functions = RUN_COMPILES[searching is True], cfgs, None
+    else:
+        (what, how_long), table, functions = USERS_COMPILE, users.cfgs, users.users
+    scratch = block_scratch(table, searching)
+    args = (first_deal // size, size, first_deal, key, table, out, logs, masks, functions, *scratch)
+    return compile_first(play_block, args, what, how_long)

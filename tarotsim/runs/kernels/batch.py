@@ -81,7 +81,7 @@ class BlockScratch(NamedTuple):
     block after block: every deal starts from its own stream and a table made ready afresh,
     so no record depends on what the scratch held before."""
 
-    search: Search | None  # the search players' scratch (``searching.block_search``), None when no seat searches
+    search: Search | None  # the search players' scratch (``searching.block_search``) or None
     tb: DealState  # the table (``engine.kernels.state.new_state``)
     rec: np.ndarray  # int64[N_REC], the record row of the deal in play
     log: np.ndarray  # int64[N_LOG], its decisions

@@ -52,7 +52,7 @@ from tarotsim.engine.labels import CONTRACT_NAMES, TABLE_SIZES, Poignee, check_p
 from tarotsim.interfaces.kernels import vector as V
 from tarotsim.players.kernels import machine as M
 from tarotsim.players.kernels.search.scratch import note_deal
-from tarotsim.players.kernels.search.searching import Search, block_search
+from tarotsim.players.kernels.search.searching import Search, new_search
 from tarotsim.players.kernels.seats import run_until, searched_view
 from tarotsim.players.policies import policy
 from tarotsim.players.strategy import ATTACK, DEFENCE, Strategy, to_strategy
@@ -551,7 +551,7 @@ def _search_scratch(spec: str, players: int) -> tuple[Search, threading.Lock]:
     """The search scratch (``searching.Search``) of the strategy ``spec`` at a table of
     ``players``, made once and reused by `decide`, with the lock that keeps two threads from
     using it at once (the kernels release the GIL)."""
-    return block_search(np.atleast_2d(strategy_cfg(spec, players)), True), threading.Lock()
+    return new_search(np.atleast_2d(strategy_cfg(spec, players))), threading.Lock()
 
 
 def _split(laid: int) -> tuple[np.uint64, np.uint64]:

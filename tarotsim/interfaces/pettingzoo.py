@@ -63,7 +63,7 @@ from tarotsim.engine.labels import check_players
 from tarotsim.engine.scoring import max_score
 from tarotsim.interfaces.game import TENSOR_LENGTH, Game, actions
 from tarotsim.players.config import RunConfig
-from tarotsim.players.kernels.search.searching import block_search
+from tarotsim.players.kernels.search.searching import new_search
 from tarotsim.players.strategy import Strategy, to_strategy
 
 
@@ -162,7 +162,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         strategies = tuple(self.opponents.get(seat, Strategy()) for seat in range(self.players))
         config = RunConfig(players=self.players, strategies=strategies)
         self._cfg = config.to_array()
-        self._search = block_search(np.atleast_2d(self._cfg), True) if config.searches else None
+        self._search = new_search(np.atleast_2d(self._cfg)) if config.searches else None
         self._agent_mask = sum(1 << seat for seat in self.agent_seats)
         self.run_seed: int | None = None
         self.deal = -1

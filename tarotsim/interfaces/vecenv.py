@@ -60,12 +60,12 @@ def block_searches(cfgs: np.ndarray, n: int, threads: int) -> tuple[Search, ...]
     ``cfgs`` (int64[k, N_CFG]) on ``threads`` threads: one per block (`step_blocks`) when a
     seat searches (``players.policies.searches``), each made once (``searching.new_search``, some
     tens of MB with ``pimc``) and kept by the caller; none otherwise."""
-    from tarotsim.players.kernels.search.searching import block_search
+    from tarotsim.players.kernels.search.searching import new_search
     from tarotsim.players.policies import searches
 
     if not searches(cfgs):
         return ()
-    return tuple(block_search(cfgs, True) for _ in range(step_blocks(n, threads)))
+    return tuple(new_search(cfgs) for _ in range(step_blocks(n, threads)))
 
 
 def step_games(

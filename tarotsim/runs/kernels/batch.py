@@ -16,7 +16,7 @@ the first compile of a run, a fifth with the search players).
 ``run_deals`` takes ``searching``: ``True`` when some seat searches (``pimc`` play, the
 ``montecarlo`` bidder), else ``None``, decided once per run by the Python layer from the
 policy registry (``RunSpec.searches``), and hands each block its own search scratch
-(``searching.block_search``), or ``None``. Numba compiles a kernel per type of its arguments,
+(``searching.new_search``), or ``None``. Numba compiles a kernel per type of its arguments,
 so a run without search players compiles none of them; with search players blocks are small.
 ``play_block`` inlines the deal (``seats.play_deal``), the search players' decisions
 included: each compiled function emits again the machine code of every function it calls,
@@ -54,7 +54,7 @@ from tarotsim.engine.kernels.state import (
     new_state,
 )
 from tarotsim.players.kernels.policies.dispatch import check_policies
-from tarotsim.players.kernels.search.searching import Search, block_search
+from tarotsim.players.kernels.search.searching import Search, new_search
 from tarotsim.players.kernels.seats import gather_pack, play_deal
 from tarotsim.players.kernels.user import F_DEAL, F_ROW, F_SEAT, USER_SLOTS, Users
 
@@ -81,7 +81,7 @@ class BlockScratch(NamedTuple):
     block after block: every deal starts from its own stream and a table made ready afresh,
     so no record depends on what the scratch held before."""
 
-    search: Search | None  # the search players' scratch (``searching.block_search``) or None
+    search: Search | None  # the search players' scratch (``searching.new_search``) or None
     tb: DealState  # the table (``engine.kernels.state.new_state``)
     rec: np.ndarray  # int64[N_REC], the record row of the deal in play
     log: np.ndarray  # int64[N_LOG], its decisions
@@ -90,7 +90,7 @@ class BlockScratch(NamedTuple):
 def block_scratch(cfgs: np.ndarray, searching: bool | None) -> BlockScratch:
     """A fresh ``BlockScratch`` for one block of a run under ``cfgs`` (int64[k, N_CFG]), with a
     search scratch of its own when ``searching``."""
-    search = None if searching is None else block_search(cfgs, True)
+    search = None if searching is None else new_search(cfgs)
     return BlockScratch(search, new_state(), np.zeros(N_REC, dtype=np.int64), np.zeros(N_LOG, dtype=np.int64))
 
 

@@ -4,10 +4,9 @@ The game loop takes it as one argument, ``search``: a ``Search`` when some seat 
 (``pimc`` play, the ``montecarlo`` bidder, a searched call, écart, poignée or chelem), else ``None``. Numba compiles a kernel once per
 type of its arguments and drops the branches a ``search is None`` test rules out, so a run
 whose seats never search neither compiles the search players nor carries their scratch
-through the game's steps. The batch kernels take ``searching`` (``None`` or ``True``) from
-the Python layer, which decides it once per run from the policy registry's ``searches``
-flags (``tarotsim.players.policies.searches``, ``RunSpec.searches``), and make a ``Search`` per
-block when it is set.
+through the game's steps. The Python layer decides it once per run from the policy
+registry's ``searches`` flags (``tarotsim.players.policies.searches``, ``RunSpec.searches``)
+and makes a ``Search`` (``new_search``) for each block of deals or games that needs one.
 """
 
 from __future__ import annotations
@@ -47,17 +46,10 @@ def uses_play_scratch(cfgs: np.ndarray) -> bool:
     return False
 
 
-@njit(inline="always")
 def new_search(cfgs: np.ndarray) -> Search:
     """The search scratch of a block of deals under the configurations ``cfgs``
-    (int64[k, N_CFG]), each part full size only when some seat uses that player."""
-    return Search(new_search_scratch(uses_play_scratch(cfgs)), new_bid_scratch(cfgs))
-
-
-@njit
-def block_search(cfgs: np.ndarray, searching: bool | None) -> Search | None:
-    """The search scratch of a block of deals: ``new_search(cfgs)`` when ``searching`` is
-    ``True``, ``None`` when it is ``None`` (a compile-time choice: the result's type)."""
-    if searching is None:
-        return None
-    return new_search(cfgs)
+    (int64[k, N_CFG]), each part full size only when some seat uses that player. Made from
+    Python, part by part: a compiled function returning the whole ``Search`` would cost a
+    first search run some 20 CPU s more of compiling, for the code that hands its nested
+    arrays back to Python."""
+    return Search(new_search_scratch(bool(uses_play_scratch(cfgs))), new_bid_scratch(cfgs))

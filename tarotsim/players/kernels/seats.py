@@ -82,7 +82,7 @@ from tarotsim.players.kernels.user import Users
 
 
 @njit(inline="always")
-def _searched_view(
+def searched_view(
     v: SeatView,
     cfg: np.ndarray,
     phase: int,
@@ -98,8 +98,9 @@ def _searched_view(
     the search scratch ``search`` (its draws seeded by the run key and deal number that
     ``scratch.note_deal`` kept): at the écart, the lowest card not yet laid (``laid0``,
     ``laid1``) of the écart searched; the call, the écart, the chelem and the poignée by
-    their one kernel (``decisions.decide_searched``). ``tarotsim.interfaces.game.decide`` asks it for
-    one observation."""
+    their one kernel (``decisions.decide_searched``). Inlined where a run answers a searching
+    decision (``searched``); ``tarotsim.interfaces.game.decide`` calls it for one observation,
+    which compiles it as a function of its own."""
     sc = search.play
     if phase == PH_PLAY:
         return pimc_card(v, legal0, legal1, cfg, sc)
@@ -123,30 +124,14 @@ def _searched_view(
     return largest_poignee(v, cfg) if best == 1 else POIGNEE_NONE
 
 
-@njit(_nrt=False)
-def searched_view(
-    v: SeatView,
-    cfg: np.ndarray,
-    phase: int,
-    legal0: np.uint64,
-    legal1: np.uint64,
-    laid0: np.uint64,
-    laid1: np.uint64,
-    search: Search,
-) -> int:
-    """``_searched_view`` as a compiled function of its own, for the callers that ask one
-    decision from a view (``tarotsim.interfaces.game.decide``)."""
-    return _searched_view(v, cfg, phase, legal0, legal1, laid0, laid1, search)
-
-
 @njit(inline="always")
 def searched(tb: DealState, cfg: np.ndarray, search: Search) -> int:
-    """The code a searching policy chooses for the seat to decide in ``tb`` (``_searched_view``
-    on its view and the decision waiting). Inlined, as ``_searched_view`` is: every compiled
+    """The code a searching policy chooses for the seat to decide in ``tb`` (``searched_view``
+    on its view and the decision waiting). Inlined, as ``searched_view`` is: every compiled
     function emits again the machine code of all it calls, so a layer of calls between a run
     and the search players would cost a run's first compile the search players' code once more."""
     pos = tb.pos
-    return _searched_view(
+    return searched_view(
         seat_view(tb, pos[Q_SEAT]),
         cfg,
         pos[Q_PHASE],
